@@ -1,0 +1,1 @@
+"""dicesight device package."""

@@ -1,0 +1,1 @@
+"""dicesight engine package."""

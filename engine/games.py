@@ -1,0 +1,22 @@
+"""Registry of the games the engine keeps, by the name used in setups, the CLI and the store."""
+
+from __future__ import annotations
+
+from .core import IllegalAction, Rules
+from .freeroll import FreeRoll
+
+GAMES: dict[str, Rules] = {"freeroll": FreeRoll()}
+
+
+def register(rules: Rules) -> None:
+    """Add a game's rules (each game package registers itself here when it lands)."""
+    GAMES[rules.name] = rules
+
+
+def get_rules(name: str) -> Rules:
+    """The rules for `name`, or IllegalAction naming the games that exist."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise IllegalAction("unknown_game", f"There is no game called \"{name}\" (known: {known}).") from None

@@ -1,0 +1,138 @@
+"""A game as an append-only log of accepted actions, with undo and redo as log entries of their own.
+
+The state is always the replay of the effective actions (those not undone) from the setup and its seed.
+`Match` keeps one state per effective action so undo is instant, and can be rebuilt from a checkpoint
+(a dumped state at some sequence number) plus the entries after it, so a restart of a long game is fast.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import Action, Event, IllegalAction, Rules, State, action_type
+
+META = ("undo", "redo")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One accepted log line: its sequence number and the action as submitted."""
+
+    seq: int
+    action: Action
+
+
+@dataclass
+class _Effective:
+    """An effective action and the state right after it (so undo is a pop)."""
+
+    seq: int
+    action: Action
+    state: State
+    events: list[Event] = field(default_factory=list)
+
+
+class Match:
+    """The live game: rules, setup, seed, log and current state. Pure: no I/O, no clock."""
+
+    def __init__(self, rules: Rules, setup: dict[str, Any], seed: int) -> None:
+        self.rules = rules
+        self.setup = copy.deepcopy(setup)
+        self.seed = seed
+        self.entries: list[Entry] = []
+        self._initial: State = rules.setup(self.setup, seed)
+        self._done: list[_Effective] = []
+        self._undone: list[_Effective] = []
+        self._base_seq = 0  # entries at or below this seq are folded into `_initial` (checkpoint)
+        self.last_events: list[Event] = []
+
+    # -- building -------------------------------------------------------------------------------
+    @classmethod
+    def replay(cls, rules: Rules, setup: dict[str, Any], seed: int, entries: list[Entry],
+               checkpoint: tuple[int, dict[str, Any]] | None = None) -> Match:
+        """Rebuild a match from its log; with a checkpoint, only the entries after it are applied.
+
+        A checkpoint folds undo history before it: undo cannot reach behind a checkpoint.
+        """
+        match = cls(rules, setup, seed)
+        if checkpoint is not None:
+            seq, data = checkpoint
+            match._initial = rules.load(data)
+            match._base_seq = seq
+        for entry in entries:
+            if entry.seq <= match._base_seq:
+                match.entries.append(entry)
+                continue
+            match._apply(entry.action, entry.seq)
+            match.entries.append(entry)
+        return match
+
+    # -- reading --------------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return self.entries[-1].seq if self.entries else 0
+
+    @property
+    def state(self) -> State:
+        return self._done[-1].state if self._done else self._initial
+
+    def effective_actions(self) -> list[Action]:
+        """The actions the state is the replay of (undone ones left out)."""
+        return [e.action for e in self._done]
+
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    def checkpoint(self) -> tuple[int, dict[str, Any]]:
+        """(seq, dumped state) for the store to save; replay from it gives the same state."""
+        return self.seq, self.rules.dump(self.state)
+
+    def snapshot(self, log_tail: int = 20) -> dict[str, Any]:
+        """The rules' public view plus what every game shares: seq, game, undo/redo, the log's tail."""
+        snap = self.rules.snapshot(self.state)
+        snap["seq"] = self.seq
+        snap["game"] = self.rules.name
+        snap["can_undo"] = self.can_undo()
+        snap["can_redo"] = self.can_redo()
+        snap["log"] = [
+            {"seq": e.seq, "action": _public(e.action)} for e in self.entries[-log_tail:]
+        ]
+        return snap
+
+    # -- changing -------------------------------------------------------------------------------
+    def submit(self, action: Action) -> Entry:
+        """Validate and append one action (or undo/redo). Raises IllegalAction and changes nothing."""
+        seq = self.seq + 1
+        self._apply(action, seq)
+        entry = Entry(seq, copy.deepcopy(action))
+        self.entries.append(entry)
+        return entry
+
+    def _apply(self, action: Action, seq: int) -> None:
+        kind = action_type(action)
+        if kind == "undo":
+            if not self._done:
+                raise IllegalAction("nothing_to_undo", "There is nothing to undo.")
+            self._undone.append(self._done.pop())
+            self.last_events = [{"type": "undone", "seq": self._undone[-1].seq}]
+            return
+        if kind == "redo":
+            if not self._undone:
+                raise IllegalAction("nothing_to_redo", "There is nothing to redo.")
+            self._done.append(self._undone.pop())
+            self.last_events = [{"type": "redone", "seq": self._done[-1].seq}]
+            return
+        state, events = self.rules.apply(self.state, action)
+        self._done.append(_Effective(seq, action, state, events))
+        self._undone.clear()
+        self.last_events = events
+
+
+def _public(action: Action) -> Action:
+    """An action as shown in the log: bulky evidence (images, raw readings) left out."""
+    return {k: v for k, v in action.items() if k != "evidence"}

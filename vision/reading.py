@@ -1,0 +1,30 @@
+"""What the reader says about one die: the contract between vision/ and the rest of the box.
+
+`certain` is the reader's promise: when it is False the page asks a player to confirm, so a die the
+reader is unsure of must never be reported certain with a wrong value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One die: the face that counts for the game (top face) and how sure the reader is of it."""
+
+    value: int | None          # game value of the top face (1-6 for d6); None when unreadable
+    face: str                  # symbol name of the top face ("3", "sword", "energy", ...)
+    colour: str                # red, yellow, blue, black, white, green, purple, other
+    confidence: float          # 0..1
+    center: tuple[float, float]  # pixels, in the frame given
+    box: tuple[int, int, int, int]  # x, y, w, h
+    certain: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["center"] = [round(self.center[0], 1), round(self.center[1], 1)]
+        out["box"] = list(self.box)
+        out["confidence"] = round(self.confidence, 3)
+        return out
