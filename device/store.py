@@ -1,0 +1,515 @@
+"""The box's durable memory: games as append-only action logs in SQLite, checkpoints, and roll images.
+
+Why SQLite with WAL and synchronous=FULL: a power cut at a game night must not lose an action whose submit
+returned. In WAL mode with synchronous=FULL every commit fsyncs the write-ahead log before `append` returns,
+so an accepted action is on the card. Nothing is ever updated in place: undo is an entry of its own
+(see engine.match), so the log is the whole truth and the state is its replay.
+
+SD cards do get corrupted. At start `PRAGMA quick_check` runs; a file that fails it is moved aside (never
+deleted: a human may want it), a clear line is logged, and whatever rows can still be read are copied into a
+fresh file. A game keeps the longest gap-free prefix of its log, because a replay with a hole in it would
+be a different game.
+
+One `Store` is shared by the table service (the one writer) and the web server's threads (readers): a single
+connection guarded by a lock keeps it simple and correct; every call is short.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import logging
+import os
+import re
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.match import Entry
+
+log = logging.getLogger("dicesight.store")
+
+DB_NAME = "dicesight.sqlite"
+IMAGES_DIR = "images"
+SCHEMA_VERSION = 1
+DEFAULT_IMAGE_CAP = 256 * 1024 * 1024  # roll JPEGs are ~30-80 KB; this keeps thousands of rolls
+CHECKPOINTS_KEPT = 3  # older checkpoints are dropped; the log itself is never pruned
+_IMAGE_NAME = re.compile(r"^g\d+-s\d+-[0-9a-f]{8}\.jpg$")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id      INTEGER PRIMARY KEY,
+    game    TEXT NOT NULL,
+    setup   TEXT NOT NULL,
+    seed    INTEGER NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entries (
+    id       INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,
+    action   TEXT NOT NULL,
+    evidence TEXT,
+    t        REAL NOT NULL,
+    UNIQUE (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    data    TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+class StoreError(Exception):
+    """A store operation that cannot be done (unknown game, duplicate seq, unreadable database)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One kept game: everything needed to replay it (`engine.match.Match.replay`)."""
+
+    id: int
+    game: str
+    setup: dict[str, Any]
+    seed: int
+    created: str
+    entries: list[Entry] = field(default_factory=list)
+    checkpoint: tuple[int, dict[str, Any]] | None = None
+
+
+def _now_iso() -> str:
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves so each append is exactly one durable commit.
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10.0)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+def _quick_check(path: Path) -> str | None:
+    """None if the database at `path` passes `PRAGMA quick_check`, else what is wrong with it."""
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None)
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    if rows == ["ok"]:
+        return None
+    return "; ".join(str(r) for r in rows[:5]) or "quick_check returned nothing"
+
+
+class Store:
+    """Games, their logs, checkpoints and roll images under one state directory (see module doc)."""
+
+    def __init__(self, state_dir: Path, *, image_cap_bytes: int = DEFAULT_IMAGE_CAP) -> None:
+        self.state_dir = Path(state_dir)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.state_dir / DB_NAME
+        self.images_dir = self.state_dir / IMAGES_DIR
+        self.images_dir.mkdir(exist_ok=True)
+        self.image_cap_bytes = int(image_cap_bytes)
+        self._lock = threading.RLock()
+        self.recovery: dict[str, Any] | None = None  # set when a corrupt file was moved aside
+        self._last_error: str | None = None
+
+        corrupt_reason = _quick_check(self.path) if self.path.exists() else None
+        aside: Path | None = None
+        if corrupt_reason is not None:
+            aside = self._move_aside(corrupt_reason)
+        self._conn = _connect(self.path)
+        self._init_schema()
+        if aside is not None:
+            self.recovery = self._salvage(aside, corrupt_reason or "")
+        self._image_bytes = self._scan_images()
+
+    # -- opening --------------------------------------------------------------------------------
+    def _init_schema(self) -> None:
+        with self._lock:
+            self._conn.executescript(_SCHEMA)
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            elif version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} was written by a newer dicesight (schema {version} > {SCHEMA_VERSION})."
+                )
+
+    def _move_aside(self, reason: str) -> Path:
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        aside = self.path.with_name(f"{DB_NAME}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            aside = self.path.with_name(f"{DB_NAME}.corrupt-{stamp}-{n}")
+            n += 1
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(self.path) + suffix)
+            if src.exists():
+                os.replace(src, Path(str(aside) + suffix))
+        log.error("store: %s failed its integrity check (%s); moved it aside to %s and starting a fresh "
+                  "store with what can still be read from it", self.path, reason, aside)
+        return aside
+
+    def _salvage(self, aside: Path, reason: str) -> dict[str, Any]:
+        """Copy every readable game, log prefix and checkpoint from the moved-aside file."""
+        report: dict[str, Any] = {"moved_to": str(aside), "reason": reason, "games": 0, "actions": 0,
+                                  "lost_games": 0}
+        try:
+            old = sqlite3.connect(str(aside), isolation_level=None)
+        except sqlite3.DatabaseError as exc:
+            log.error("store: nothing could be recovered from %s: %s", aside, exc)
+            return report
+        try:
+            games = _read_rows(old, "SELECT id, game, setup, seed, created FROM games", "games")
+            entries = _read_rows(old, "SELECT id, game_id, seq, action, evidence, t FROM entries", "entries")
+            checkpoints = _read_rows(old, "SELECT rowid, game_id, seq, data FROM checkpoints", "checkpoints")
+            meta = {r[1]: r[2] for r in _read_rows(old, "SELECT rowid, key, value FROM meta", "meta")}
+        finally:
+            old.close()
+
+        by_game: dict[int, dict[int, tuple[Any, ...]]] = {}
+        for _id, game_id, seq, action, evidence, t in entries:
+            by_game.setdefault(game_id, {})[seq] = (action, evidence, t)
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for game_id, game, setup, seed, created in games:
+                    try:
+                        json.loads(setup)
+                    except (TypeError, ValueError):
+                        report["lost_games"] += 1
+                        continue
+                    self._conn.execute("INSERT INTO games (id, game, setup, seed, created) VALUES (?,?,?,?,?)",
+                                       (game_id, game, setup, seed, created))
+                    report["games"] += 1
+                    rows = by_game.get(game_id, {})
+                    seq = 1
+                    while seq in rows and _is_json(rows[seq][0]):  # the gap-free prefix only
+                        action, evidence, t = rows[seq]
+                        self._conn.execute(
+                            "INSERT INTO entries (game_id, seq, action, evidence, t) VALUES (?,?,?,?,?)",
+                            (game_id, seq, action, evidence if _is_json(evidence) else None, t))
+                        seq += 1
+                    kept = seq - 1
+                    report["actions"] += kept
+                    dropped = sum(1 for s in rows if s > kept)
+                    if dropped:
+                        log.error("store: game %s: kept actions 1-%s, %s later action(s) lost to the "
+                                  "corruption", game_id, kept, dropped)
+                    for _rowid, cp_game, cp_seq, data in checkpoints:
+                        if cp_game == game_id and cp_seq <= kept and _is_json(data):
+                            self._conn.execute(
+                                "INSERT OR REPLACE INTO checkpoints (game_id, seq, data) VALUES (?,?,?)",
+                                (game_id, cp_seq, data))
+                active = meta.get("active")
+                known = {g[0] for g in games}
+                if active is not None and active.isdigit() and int(active) in known:
+                    self._set_meta("active", active)
+                elif known:
+                    self._set_meta("active", str(max(known)))
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+        log.error("store: recovered %s game(s) and %s action(s) from %s", report["games"],
+                  report["actions"], aside)
+        return report
+
+    def _scan_images(self) -> int:
+        total = 0
+        for p in self.images_dir.glob("*.jpg"):
+            try:
+                total += p.stat().st_size
+            except OSError:
+                pass
+        for p in self.images_dir.glob("*.tmp"):  # half-written images from a power cut
+            p.unlink(missing_ok=True)
+        return total
+
+    # -- games ----------------------------------------------------------------------------------
+    def new_game(self, game: str, setup: dict[str, Any], seed: int) -> int:
+        """Create a game and make it the active one; returns its id."""
+        with self._lock, self._tx():
+            cur = self._conn.execute("INSERT INTO games (game, setup, seed, created) VALUES (?,?,?,?)",
+                                     (game, _dumps(setup), int(seed), _now_iso()))
+            game_id = int(cur.lastrowid or 0)
+            self._set_meta("active", str(game_id))
+        return game_id
+
+    def active_game_id(self) -> int | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key='active'").fetchone()
+        return int(row[0]) if row else None
+
+    def set_active(self, game_id: int) -> None:
+        with self._lock, self._tx():
+            self._require_game(game_id)
+            self._set_meta("active", str(int(game_id)))
+
+    def load_game(self, game_id: int) -> GameRecord:
+        """The game's setup, full log in seq order and latest usable checkpoint."""
+        with self._lock:
+            row = self._conn.execute("SELECT id, game, setup, seed, created FROM games WHERE id=?",
+                                     (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"There is no game {game_id} in the store.")
+            entries = [Entry(seq, json.loads(action)) for seq, action in self._conn.execute(
+                "SELECT seq, action FROM entries WHERE game_id=? ORDER BY seq", (game_id,))]
+            last = entries[-1].seq if entries else 0
+            cp = self._conn.execute(
+                "SELECT seq, data FROM checkpoints WHERE game_id=? AND seq<=? ORDER BY seq DESC LIMIT 1",
+                (game_id, last)).fetchone()
+        checkpoint = (int(cp[0]), json.loads(cp[1])) if cp else None
+        return GameRecord(int(row[0]), row[1], json.loads(row[2]), int(row[3]), row[4], entries, checkpoint)
+
+    def list_games(self) -> list[dict[str, Any]]:
+        """Every kept game, newest first, with its size and whether it is the active one."""
+        active = self.active_game_id()
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT g.id, g.game, g.created, g.setup, COUNT(e.id), COALESCE(MAX(e.seq), 0), MAX(e.t) "
+                "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC"
+            ).fetchall()
+        out = []
+        for gid, game, created, setup, count, last_seq, last_t in rows:
+            title = json.loads(setup).get("title") if setup else None
+            out.append({"id": gid, "game": game, "created": created, "title": title, "actions": count,
+                        "last_seq": last_seq, "active": gid == active,
+                        "updated": _dt.datetime.fromtimestamp(last_t, _dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+                        if last_t else created})
+        return out
+
+    # -- the log --------------------------------------------------------------------------------
+    def append(self, game_id: int, entry: Entry, evidence: dict[str, Any] | None = None) -> None:
+        """Append one accepted action; it is on disk (fsynced) when this returns.
+
+        Sequence numbers must grow: the log is append-only and a replay must see the same order.
+        """
+        action = _dumps(entry.action)
+        ev = _dumps(evidence) if evidence is not None else None
+        with self._lock:
+            try:
+                with self._tx():
+                    last = self._conn.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (game_id,)).fetchone()[0]
+                    if entry.seq <= last:
+                        raise StoreError(f"Game {game_id} already has action {last}; cannot append seq "
+                                         f"{entry.seq} (the log is append-only).")
+                    self._require_game(game_id)
+                    self._conn.execute(
+                        "INSERT INTO entries (game_id, seq, action, evidence, t) VALUES (?,?,?,?,?)",
+                        (game_id, int(entry.seq), action, ev, time.time()))
+            except sqlite3.DatabaseError as exc:
+                self._last_error = str(exc)
+                raise StoreError(f"The action could not be saved: {exc}") from exc
+
+    def save_checkpoint(self, game_id: int, seq: int, data: dict[str, Any]) -> None:
+        """Keep a dumped state at `seq` so a restart replays only what follows it."""
+        with self._lock, self._tx():
+            self._require_game(game_id)
+            self._conn.execute("INSERT OR REPLACE INTO checkpoints (game_id, seq, data) VALUES (?,?,?)",
+                               (game_id, int(seq), _dumps(data)))
+            self._conn.execute(
+                "DELETE FROM checkpoints WHERE game_id=? AND seq NOT IN "
+                "(SELECT seq FROM checkpoints WHERE game_id=? ORDER BY seq DESC LIMIT ?)",
+                (game_id, game_id, CHECKPOINTS_KEPT))
+
+    def evidence(self, game_id: int, seq: int) -> dict[str, Any] | None:
+        """The evidence kept with an action (camera readings, image name), if any."""
+        with self._lock:
+            row = self._conn.execute("SELECT evidence FROM entries WHERE game_id=? AND seq=?",
+                                     (game_id, seq)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
+
+    def export_game(self, game_id: int) -> dict[str, Any]:
+        """The whole game as JSON: enough to replay it anywhere, with the evidence of each action."""
+        rec = self.load_game(game_id)
+        with self._lock:
+            rows = self._conn.execute("SELECT seq, action, evidence, t FROM entries WHERE game_id=? "
+                                      "ORDER BY seq", (game_id,)).fetchall()
+        return {
+            "format": "dicesight-game",
+            "version": 1,
+            "id": rec.id,
+            "game": rec.game,
+            "setup": rec.setup,
+            "seed": rec.seed,
+            "created": rec.created,
+            "entries": [
+                {"seq": seq, "action": json.loads(action),
+                 "evidence": json.loads(ev) if ev else None,
+                 "time": _dt.datetime.fromtimestamp(t, _dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
+                for seq, action, ev, t in rows
+            ],
+        }
+
+    # -- images ---------------------------------------------------------------------------------
+    def save_image(self, game_id: int, seq: int, jpeg: bytes) -> str:
+        """Keep a roll's JPEG; returns its name. The oldest images go when the total passes the cap.
+
+        Images are evidence, not the game: they are written atomically (temp + rename) but not fsynced,
+        so a power cut may lose the latest picture, never an action.
+        """
+        digest = hashlib.sha256(jpeg).hexdigest()[:8]
+        name = f"g{int(game_id)}-s{int(seq)}-{digest}.jpg"
+        path = self.images_dir / name
+        tmp = path.with_suffix(".tmp")
+        with self._lock:
+            old = path.stat().st_size if path.exists() else 0
+            tmp.write_bytes(jpeg)
+            os.replace(tmp, path)
+            self._image_bytes += len(jpeg) - old
+            self._prune_images(keep=name)
+        return name
+
+    def image_path(self, name: str) -> Path | None:
+        """The file of an image name from `save_image`, or None (unknown, pruned or not a plain name)."""
+        if not isinstance(name, str) or not _IMAGE_NAME.match(name):
+            return None
+        path = self.images_dir / name
+        if path.resolve().parent != self.images_dir.resolve() or not path.is_file():
+            return None
+        return path
+
+    def _prune_images(self, keep: str) -> None:
+        if self._image_bytes <= self.image_cap_bytes:
+            return
+        files = []
+        for p in self.images_dir.glob("*.jpg"):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            files.append((st.st_mtime_ns, p.name, st.st_size, p))
+        files.sort()
+        total = sum(f[2] for f in files)
+        for _mtime, name, size, p in files:
+            if total <= self.image_cap_bytes:
+                break
+            if name == keep:
+                continue
+            p.unlink(missing_ok=True)
+            total -= size
+        self._image_bytes = total
+
+    # -- health ---------------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """For /healthz: is the store usable, where it is, and whether it had to recover."""
+        out: dict[str, Any] = {"ok": True, "path": str(self.path)}
+        try:
+            with self._lock:
+                out["games"] = self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                out["actions"] = self._conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+        except sqlite3.Error as exc:
+            out["ok"] = False
+            out["error"] = str(exc)
+        out["active_game"] = self.active_game_id() if out["ok"] else None
+        out["images"] = {"bytes": self._image_bytes, "cap_bytes": self.image_cap_bytes}
+        if self._last_error:
+            out["last_error"] = self._last_error
+        if self.recovery:
+            out["recovered"] = dict(self.recovery)
+        return out
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.Error:
+                    pass
+                self._conn.close()
+                self._conn = None  # type: ignore[assignment]
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._conn)
+
+    def _require_game(self, game_id: int) -> None:
+        if self._conn.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+            raise StoreError(f"There is no game {game_id} in the store.")
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on any error): one commit, one fsync."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self._conn.execute("COMMIT")
+        else:
+            self._conn.execute("ROLLBACK")
+
+
+def _is_json(text: Any) -> bool:
+    if text is None:
+        return True
+    try:
+        json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _read_rows(conn: sqlite3.Connection, query: str, table: str) -> list[tuple[Any, ...]]:
+    """Every row of `query` (whose first column is the rowid) that can still be read.
+
+    A full scan stops at the first unreadable page; then each remaining rowid is looked up on its own, so
+    rows in readable pages past the damage are still found.
+    """
+    rows: list[tuple[Any, ...]] = []
+    last = 0
+    try:
+        for row in conn.execute(f"{query} ORDER BY 1"):
+            rows.append(row)
+            last = row[0]
+        return rows
+    except sqlite3.DatabaseError as exc:
+        log.error("store: table %s is damaged after row %s (%s); probing the rest row by row", table,
+                  last, exc)
+    try:
+        high = conn.execute(f"SELECT MAX(rowid) FROM {table}").fetchone()[0] or 0
+    except sqlite3.DatabaseError:
+        high = last + 10_000
+    for rowid in range(last + 1, int(high) + 1):
+        try:
+            row = conn.execute(f"{query} WHERE rowid=?", (rowid,)).fetchone()
+        except sqlite3.DatabaseError:
+            continue
+        if row is not None:
+            rows.append(row)
+    return rows

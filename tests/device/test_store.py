@@ -1,0 +1,200 @@
+"""The store keeps games across restarts and survives a damaged file with what can still be read."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from device.store import DB_NAME, Store, StoreError
+from engine.games import get_rules
+from engine.match import Entry, Match
+
+
+def roll(n: int) -> dict:
+    return {"type": "roll", "dice": [1 + n % 6, 1 + (n * 7) % 6], "marker": f"marker-{n:05d}"}
+
+
+def test_game_survives_reopen_with_log_in_order(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {"title": "Friday"}, seed=42)
+    for n in range(1, 11):
+        store.append(gid, Entry(n, roll(n)))
+    store.close()
+
+    store = Store(tmp_path)
+    assert store.active_game_id() == gid
+    rec = store.load_game(gid)
+    assert (rec.game, rec.setup, rec.seed) == ("freeroll", {"title": "Friday"}, 42)
+    assert [e.seq for e in rec.entries] == list(range(1, 11))
+    assert rec.entries[3].action == roll(4)
+    assert rec.checkpoint is None
+    store.close()
+
+
+def test_replay_from_store_equals_live_match(tmp_path: Path) -> None:
+    rules = get_rules("freeroll")
+    live = Match(rules, {}, 7)
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 7)
+    for n in range(1, 30):
+        action = {"type": "undo"} if n % 5 == 0 else roll(n)
+        store.append(gid, live.submit(action))
+        if n == 12:
+            store.save_checkpoint(gid, *live.checkpoint())
+    store.close()
+
+    rec = Store(tmp_path).load_game(gid)
+    assert rec.checkpoint is not None and rec.checkpoint[0] == 12
+    replayed = Match.replay(rules, rec.setup, rec.seed, rec.entries, rec.checkpoint)
+    assert replayed.state == live.state
+    assert replayed.seq == live.seq
+
+
+def test_append_only_refuses_rewrites_and_unknown_games(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 1)
+    store.append(gid, Entry(1, roll(1)))
+    with pytest.raises(StoreError, match="append-only"):
+        store.append(gid, Entry(1, roll(99)))
+    with pytest.raises(StoreError, match="no game 77"):
+        store.append(77, Entry(1, roll(1)))
+    with pytest.raises(StoreError, match="no game 77"):
+        store.load_game(77)
+    with pytest.raises(StoreError):
+        store.set_active(77)
+    assert [e.action for e in store.load_game(gid).entries] == [roll(1)]
+
+
+def test_several_games_one_active(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    assert store.active_game_id() is None
+    a = store.new_game("freeroll", {"title": "A"}, 1)
+    b = store.new_game("freeroll", {"title": "B"}, 2)
+    store.append(a, Entry(1, roll(1)))
+    assert store.active_game_id() == b
+    store.set_active(a)
+    games = {g["id"]: g for g in store.list_games()}
+    assert games[a]["active"] and not games[b]["active"]
+    assert games[a]["actions"] == 1 and games[b]["actions"] == 0
+    assert games[a]["title"] == "A"
+
+
+def test_export_is_json_with_evidence(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 3)
+    store.append(gid, Entry(1, roll(1)), evidence={"readings": [{"value": 2, "confidence": 0.9}]})
+    store.append(gid, Entry(2, {"type": "undo"}))
+    out = json.loads(json.dumps(store.export_game(gid)))
+    assert out["game"] == "freeroll" and out["seed"] == 3
+    assert [e["seq"] for e in out["entries"]] == [1, 2]
+    assert out["entries"][0]["evidence"]["readings"][0]["value"] == 2
+    assert out["entries"][1]["evidence"] is None
+    assert store.evidence(gid, 1) == {"readings": [{"value": 2, "confidence": 0.9}]}
+
+
+def test_only_recent_checkpoints_kept_latest_loaded(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 1)
+    for n in range(1, 21):
+        store.append(gid, Entry(n, roll(n)))
+        if n % 4 == 0:
+            store.save_checkpoint(gid, n, {"at": n})
+    assert store.load_game(gid).checkpoint == (20, {"at": 20})
+
+
+def test_images_capped_oldest_pruned_and_no_traversal(tmp_path: Path) -> None:
+    store = Store(tmp_path, image_cap_bytes=10_000)
+    names = [store.save_image(1, n, bytes([n]) * 3000) for n in range(1, 6)]
+    kept = [n for n in names if store.image_path(n) is not None]
+    assert kept == names[-3:]  # 3 x 3000 fits under 10,000; the two oldest went
+    assert store.image_path(names[-1]).read_bytes() == bytes([5]) * 3000
+    assert store.status()["images"]["bytes"] <= 10_000
+    (tmp_path / "secret.jpg").write_bytes(b"x")
+    for bad in ("../secret.jpg", "../" + DB_NAME, "/etc/passwd", "images/../../secret.jpg", "", "g1-s1.jpg"):
+        assert store.image_path(bad) is None
+
+
+def test_concurrent_readers_while_writing(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 1)
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def reader() -> None:
+        try:
+            while not done.is_set():
+                seqs = [e.seq for e in store.load_game(gid).entries]
+                assert seqs == list(range(1, len(seqs) + 1))
+                store.status()
+                store.list_games()
+        except BaseException as exc:  # noqa: BLE001 - reported to the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for n in range(1, 101):
+        store.append(gid, Entry(n, roll(n)))
+    done.set()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(store.load_game(gid).entries) == 100
+
+
+def _corrupt_page_holding(path: Path, marker: bytes) -> None:
+    data = bytearray(path.read_bytes())
+    at = data.find(marker)
+    assert at > 0
+    page = at // 4096
+    rnd = random.Random(5)
+    data[page * 4096:(page + 1) * 4096] = bytes(rnd.randrange(256) for _ in range(4096))
+    path.write_bytes(bytes(data))
+
+
+def test_corrupt_page_moved_aside_and_readable_prefix_recovered(tmp_path: Path, caplog) -> None:
+    store = Store(tmp_path)
+    big = store.new_game("freeroll", {"title": "long"}, 1)
+    for n in range(1, 400):
+        store.append(big, Entry(n, {**roll(n), "pad": "x" * 100}))
+    store.save_checkpoint(big, 50, {"at": 50})
+    small = store.new_game("freeroll", {"title": "short"}, 2)
+    store.append(small, Entry(1, roll(1)))
+    store.close()
+    _corrupt_page_holding(tmp_path / DB_NAME, b"marker-00200")
+
+    with caplog.at_level(logging.ERROR, logger="dicesight.store"):
+        store = Store(tmp_path)
+    assert "failed its integrity check" in caplog.text and "moved it aside" in caplog.text
+    aside = list(tmp_path.glob(DB_NAME + ".corrupt-*"))
+    assert len(aside) == 1
+    status = store.status()
+    assert status["ok"] and status["recovered"]["moved_to"] == str(aside[0])
+
+    rec = store.load_game(big)
+    seqs = [e.seq for e in rec.entries]
+    assert 50 <= len(seqs) < 200  # a gap-free prefix, stopping before the damaged page
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert rec.checkpoint == (50, {"at": 50})
+    assert [e.action for e in store.load_game(small).entries] == [roll(1)]
+    assert store.active_game_id() == small
+
+    store.append(big, Entry(len(seqs) + 1, roll(1000)))  # the game goes on from there
+    store.close()
+    assert Store(tmp_path).status().get("recovered") is None  # the new file is healthy
+
+
+def test_garbage_file_gives_fresh_store(tmp_path: Path, caplog) -> None:
+    (tmp_path / DB_NAME).write_bytes(b"this is not a database" * 500)
+    with caplog.at_level(logging.ERROR, logger="dicesight.store"):
+        store = Store(tmp_path)
+    assert "moved it aside" in caplog.text
+    assert store.list_games() == []
+    gid = store.new_game("freeroll", {}, 1)
+    store.append(gid, Entry(1, roll(1)))
+    assert len(store.load_game(gid).entries) == 1
