@@ -1,0 +1,170 @@
+"""`dicesight run`: put the box together (store, camera, panel, table, web server) and keep it going.
+
+The main thread owns the lifecycle: it serves the page through waitress in a worker thread, feeds the
+systemd watchdog while the table is healthy, and shuts everything down cleanly on SIGTERM, on Ctrl-C or
+when the Pair button is held for five seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("dicesight")
+
+
+@dataclass
+class BoxOptions:
+    """What `dicesight run` was asked for; None means "from the config file"."""
+
+    camera: str | None = None
+    gpio: str | None = None
+    host: str | None = None
+    port: int | None = None
+    config: Path | None = None
+    state_dir: Path | None = None
+    demo_seed: int = 1
+    threads: int = 64
+
+
+def state_dir_for(explicit: Path | None, configured: str | Path | None) -> Path:
+    """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state."""
+    chosen = explicit or configured or os.environ.get("STATE_DIRECTORY") or "state"
+    path = Path(str(chosen).split(":")[0])  # systemd may list several directories
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, for the "open this on your phone" line."""
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return found
+
+
+def build(options: BoxOptions):
+    """Create the table and the web app from the options and the config file (no threads started)."""
+    from webui import create_app
+
+    from . import camera as cameras
+    from .config import load_config
+    from .panel import Panel
+    from .store import Store
+    from .table import Table
+
+    config = load_config(options.config)
+    state_dir = state_dir_for(options.state_dir, config.state_dir)
+    store = Store(state_dir)
+    spec = options.camera or config.camera.source
+    try:
+        if spec == "demo":
+            source = cameras.open_source("demo", seed=options.demo_seed, mount=config.camera.mount)
+        else:
+            source = _supervised(spec)
+    except cameras.CameraError as err:
+        log.error("camera %s: %s; starting without a camera (dice by hand)", spec, err)
+        source = None
+    pin_factory = options.gpio or config.gpio.pin_factory
+    table = Table(store, camera=source, dice_set=config.camera.dice, mount=config.camera.mount,
+                  settle_s=config.camera.settle_s,
+                  pairing=_pairing(state_dir))
+    panel = Panel(config.gpio, pin_factory=_pin_factory(pin_factory),
+                  on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
+                  on_shutdown=table.shutdown_requested.set)
+    table.panel = panel
+    app = create_app(table, secret_key=_secret(state_dir))
+    host = options.host or config.web.host
+    port = options.port if options.port is not None else config.web.port
+    return table, app, host, port
+
+
+def _supervised(spec: str):
+    from . import camera as cameras
+    from .camera.supervisor import SupervisedSource
+
+    return SupervisedSource(lambda: cameras.open_source(spec), name=spec)
+
+
+def _pairing(state_dir: Path):
+    from .pairing import Pairing
+
+    return Pairing(state_dir / "tokens.json")
+
+
+def _pin_factory(name: str):
+    """None lets the panel pick (real pins on a Pi, mock elsewhere); "mock" forces the mock."""
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
+    return None
+
+
+def _secret(state_dir: Path) -> str:
+    """A per-box secret for signed cookies, kept in the state directory across restarts."""
+    path = state_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    secret = os.urandom(32).hex()
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(secret)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return secret
+
+
+def run(options: BoxOptions, announce=print) -> int:
+    """Start the box and block until asked to stop. Returns the exit code."""
+    from waitress.server import create_server
+
+    from . import sdnotify
+
+    table, app, host, port = build(options)
+    server = create_server(app, host=host, port=port, threads=options.threads,
+                           channel_timeout=300, ident="dicesight")
+    actual_port = server.effective_port
+    table.start()
+    web = threading.Thread(target=server.run, name="web", daemon=True)
+    web.start()
+    stop = threading.Event()
+
+    def _on_signal(signum, _frame):
+        stop.set()
+
+    signal.signal(signal.SIGTERM, _on_signal)
+    signal.signal(signal.SIGINT, _on_signal)
+    urls = [f"http://127.0.0.1:{actual_port}"]
+    if host in ("0.0.0.0", ""):
+        urls += [f"http://{a}:{actual_port}" for a in lan_addresses()]
+    announce({"event": "started", "urls": urls, "port": actual_port, "camera": table.snapshot()["camera"],
+              "game": table.match.rules.name, "seq": table.match.seq})
+    sdnotify.notify("READY=1", f"STATUS=Serving on port {actual_port}")
+    interval = sdnotify.watchdog_interval()
+    tick = min(interval / 2, 1.0) if interval else 1.0
+    try:
+        while not stop.wait(tick):
+            if table.shutdown_requested.is_set():
+                announce({"event": "shutdown", "reason": "pair button held"})
+                break
+            if web.is_alive():
+                sdnotify.notify("WATCHDOG=1")
+    finally:
+        sdnotify.notify("STOPPING=1")
+        server.close()
+        table.close()
+        announce({"event": "stopped"})
+    return 0

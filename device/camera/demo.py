@@ -1,0 +1,154 @@
+"""The demo tray: a camera source that renders pip dice being thrown into a tray seen from below.
+
+It lets the whole box run on a PC with no camera: every few seconds a handful of dice slide in,
+tumble, settle, lie still, and are picked up by a hand. What it throws is a pure function of the seed
+and the throw number (`DemoTray.plan`), so tests can know what the reader should have seen.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import CameraError, Frame
+
+# Seconds of each part of one throw cycle.
+EMPTY_S = 1.2
+THROW_S = 1.0
+STILL_S = 3.2
+PICKUP_S = 0.8
+CYCLE_S = EMPTY_S + THROW_S + STILL_S + PICKUP_S
+
+COLOURS = ("white", "red", "blue", "yellow", "green", "black")
+
+
+@dataclass(frozen=True)
+class PlannedDie:
+    """Where one thrown die comes from and where it comes to rest, and the face it ends on (top)."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    spin: float
+    angle: float
+    value: int
+    colour: str
+
+
+class DemoTray:
+    """A FrameSource that synthesises throws (see module doc). `realtime=False` serves frames instantly
+    with synthetic timestamps, for tests; otherwise `read` paces itself to `fps`."""
+
+    name = "demo"
+
+    def __init__(self, seed: int = 1, fps: float = 15.0, width: int = 640, height: int = 480,
+                 mount: str = "under", realtime: bool = True, dice_size: int = 64,
+                 colours: tuple[str, ...] = ("white",),
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        from vision.render import render_tray  # imported here: the demo is the only camera that renders
+
+        self._render = render_tray
+        self.seed = seed
+        self.fps = fps
+        self.width, self.height = width, height
+        self.mount = mount
+        self.realtime = realtime
+        self.dice_size = dice_size
+        self.colours = colours
+        self._clock, self._sleep = clock, sleep
+        self._frame_no = 0
+        self._t0 = clock()
+        self._closed = False
+
+    # -- what it throws ---------------------------------------------------------------------------
+    def plan(self, throw: int) -> list[PlannedDie]:
+        """The dice of throw number `throw` (0-based): same seed, same throws, on every machine."""
+        rng = np.random.default_rng([self.seed, throw])
+        count = int(rng.integers(2, 6))
+        margin = self.dice_size
+        cols, rows = 4, 3
+        cells = rng.choice(cols * rows, size=count, replace=False)
+        cell_w = (self.width - 2 * margin) / cols
+        cell_h = (self.height - 2 * margin) / rows
+        side = int(rng.integers(0, 4))
+        dice = []
+        for cell in cells:
+            cx = margin + (cell % cols + 0.5) * cell_w + rng.uniform(-0.2, 0.2) * cell_w
+            cy = margin + (cell // cols + 0.5) * cell_h + rng.uniform(-0.2, 0.2) * cell_h
+            start = {
+                0: (-self.dice_size, cy), 1: (self.width + self.dice_size, cy),
+                2: (cx, -self.dice_size), 3: (cx, self.height + self.dice_size),
+            }[side]
+            dice.append(PlannedDie(
+                start=(float(start[0]), float(start[1])), end=(float(cx), float(cy)),
+                spin=float(rng.uniform(360, 900) * rng.choice([-1, 1])), angle=float(rng.uniform(0, 90)),
+                value=int(rng.integers(1, 7)), colour=str(rng.choice(self.colours)),
+            ))
+        return dice
+
+    def values(self, throw: int) -> list[int]:
+        """The top faces of throw `throw`, for tests that compare what the page shows."""
+        return [d.value for d in self.plan(throw)]
+
+    # -- frames ----------------------------------------------------------------------------------
+    def scene(self, t: float):
+        """The DieSpecs and hand position at `t` seconds since the demo started."""
+        from vision.render import DieSpec
+
+        throw, u = divmod(t, CYCLE_S)
+        plan = self.plan(int(throw))
+        rng = np.random.default_rng([self.seed, int(throw), int(u * self.fps)])
+        specs: list[DieSpec] = []
+        hand = None
+        if u < EMPTY_S:
+            return specs, hand
+        u -= EMPTY_S
+        if u < THROW_S:
+            p = u / THROW_S
+            ease = 1 - (1 - p) ** 3
+            for die in plan:
+                x = die.start[0] + (die.end[0] - die.start[0]) * ease
+                y = die.start[1] + (die.end[1] - die.start[1]) * ease
+                tumbling = p < 0.85
+                specs.append(DieSpec(
+                    x=x, y=y, size=self.dice_size, angle=die.angle + die.spin * (1 - ease),
+                    value=int(rng.integers(1, 7)) if tumbling else die.value, colour=die.colour,
+                    tilt=max(0.0, 0.8 * (1 - p / 0.85)) if tumbling else 0.0,
+                    blur=2.0 * (1 - p) if tumbling else 0.0,
+                ))
+            return specs, hand
+        u -= THROW_S
+        still = [DieSpec(x=d.end[0], y=d.end[1], size=self.dice_size, angle=d.angle, value=d.value,
+                         colour=d.colour) for d in plan]
+        if u < STILL_S:
+            return still, hand
+        p = (u - STILL_S) / PICKUP_S
+        # A hand sweeps across the tray; dice it has passed are gone.
+        hand_x = -100 + p * (self.width + 200)
+        hand = (hand_x, self.height * 0.5 + 40 * math.sin(p * math.pi))
+        return [s for s in still if s.x > hand_x], hand
+
+    def read(self) -> Frame:
+        if self._closed:
+            raise CameraError("The demo tray was closed.")
+        if self.realtime:
+            due = self._t0 + self._frame_no / self.fps
+            delay = due - self._clock()
+            if delay > 0:
+                self._sleep(delay)
+            t = self._clock()
+        else:
+            t = self._t0 + self._frame_no / self.fps
+        elapsed = t - self._t0
+        self._frame_no += 1
+        specs, hand = self.scene(elapsed)
+        image = self._render(specs, width=self.width, height=self.height, mount=self.mount,
+                             seed=self._frame_no, hand=hand)
+        return Frame(image=image, t=t)
+
+    def close(self) -> None:
+        self._closed = True

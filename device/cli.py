@@ -1,0 +1,174 @@
+"""The `dicesight` command: run the box, read photos, play scripted games, teach dice.
+
+Every subcommand is scriptable: with `--json` each thing it has to say is one JSON object on its own line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .camera import SPEC_HELP
+
+
+def _printer(as_json: bool):
+    """A function that prints one record: a JSON line, or a human line."""
+    def emit(record: dict[str, Any]) -> None:
+        if as_json:
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+        else:
+            print(_human(record), flush=True)
+    return emit
+
+
+def _human(record: dict[str, Any]) -> str:
+    event = record.get("event")
+    if event == "started":
+        lines = ["dicesight is running. Open the page on a phone on this Wi-Fi, or on this machine:"]
+        lines += [f"  {url}" for url in record["urls"]]
+        lines.append(f"camera: {record['camera']['source']} ({record['camera']['status']}); "
+                     f"game: {record['game']}, {record['seq']} actions so far. Ctrl-C stops.")
+        return "\n".join(lines)
+    if event in ("stopped", "shutdown"):
+        return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
+    return json.dumps(record, ensure_ascii=False)
+
+
+# -- run -------------------------------------------------------------------------------------------
+def cmd_run(args: argparse.Namespace) -> int:
+    from .box import BoxOptions, run
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port,
+                         config=args.config, state_dir=args.state_dir, demo_seed=args.demo_seed)
+    return run(options, announce=_printer(args.json))
+
+
+# -- read ------------------------------------------------------------------------------------------
+def cmd_read(args: argparse.Namespace) -> int:
+    from . import read_cmd
+
+    return read_cmd.run(args.images, args.dice, args.mount, args.json, args.debug_out)
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    from . import teach_cmd
+    from .box import state_dir_for
+
+    return teach_cmd.run(args.set, args.camera, args.mount, state_dir_for(args.state_dir, None))
+
+
+# -- play ------------------------------------------------------------------------------------------
+def _script_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed action or the ValueError) for each non-blank line of a JSONL script."""
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                yield number, json.loads(line)
+            except ValueError as err:
+                yield number, err
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from engine.core import IllegalAction
+    from engine.games import get_rules
+    from engine.match import Match
+
+    emit = _printer(args.json)
+    try:
+        setup = json.loads(Path(args.setup).read_text(encoding="utf-8")) if args.setup else {}
+        if not isinstance(setup, dict):
+            raise ValueError("the setup must be a JSON object")
+        match = Match(get_rules(args.game), setup, int(setup.get("seed", args.seed)))
+    except (OSError, ValueError) as err:
+        emit({"error": {"code": "bad_setup", "message": f"Cannot use the setup {args.setup}: {err}"}})
+        return 2
+    except IllegalAction as err:
+        emit({"error": err.to_dict()})
+        return 2
+    refused = 0
+    try:
+        lines = list(_script_lines(Path(args.script))) if args.script else []
+    except OSError as err:
+        emit({"error": {"code": "bad_script", "message": f"Cannot read the script {args.script}: {err}"}})
+        return 2
+    for number, action in lines:
+        try:
+            if isinstance(action, ValueError):
+                raise IllegalAction("bad_json", f"Line {number} is not valid JSON: {action}")
+            entry = match.submit(action)
+        except IllegalAction as err:
+            refused += 1
+            emit({"line": number, "error": err.to_dict()} if args.json
+                 else {"line": number, "refused": err.code, "message": err.message})
+            continue
+        snap = match.snapshot()
+        if args.json:
+            emit({"line": number, "seq": entry.seq, "events": match.last_events, "snapshot": snap})
+        else:
+            print(f"line {number}: seq {entry.seq} {action.get('type')} -> phase {snap.get('phase')}"
+                  + (f", winner {snap['winner']}" if snap.get("winner") else ""), flush=True)
+    if not args.json:
+        print(f"{len(lines) - refused} actions accepted, {refused} refused.")
+    return 1 if refused else 0
+
+
+# -- parser ----------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dicesight", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="start the box: camera, buttons, and the page for phones")
+    run.add_argument("--camera", help=f"camera to use: {SPEC_HELP} (default: from the config, auto)")
+    run.add_argument("--gpio", choices=["auto", "mock"], help="real pins on a Pi, or the mock (virtual panel)")
+    run.add_argument("--host", help="address to serve on (default 0.0.0.0: every phone on the Wi-Fi)")
+    run.add_argument("--port", type=int, help="port to serve on (default 8080; 0 picks a free one)")
+    run.add_argument("--config", type=Path, help="TOML config file")
+    run.add_argument("--state-dir", type=Path, help="where the game log, photos and config live")
+    run.add_argument("--demo-seed", type=int, default=1, help="what the demo tray throws")
+    run.add_argument("--json", action="store_true", help="print JSON lines")
+    run.set_defaults(func=cmd_run)
+
+    read = sub.add_parser("read", help="read dice in still images")
+    read.add_argument("images", nargs="+")
+    read.add_argument("--dice", default="d6", help="dice set: d6, dicethrone:<hero>, kingoftokyo, ...")
+    read.add_argument("--mount", choices=["over", "under"], default="under",
+                      help="camera above the tray (reads the top face) or under its clear bottom")
+    read.add_argument("--debug-out", help="folder for each image with what was read drawn on it")
+    read.add_argument("--json", action="store_true", help="print JSON lines")
+    read.set_defaults(func=cmd_read)
+
+    play = sub.add_parser("play", help="apply a script of actions to a game with no camera")
+    play.add_argument("game", help="freeroll, dicethrone, ...")
+    play.add_argument("--setup", help="SETUP.json")
+    play.add_argument("--script", help="ACTIONS.jsonl: one JSON action per line")
+    play.add_argument("--seed", type=int, default=0, help="seed when the setup has none")
+    play.add_argument("--json", action="store_true", help="print JSON lines")
+    play.set_defaults(func=cmd_play)
+
+    teach = sub.add_parser("teach", help="record the faces of a dice set from the camera")
+    teach.add_argument("set", help="dice set name")
+    teach.add_argument("--camera", default="auto", help=SPEC_HELP)
+    teach.add_argument("--mount", choices=["over", "under"], default="under")
+    teach.add_argument("--state-dir", type=Path)
+    teach.set_defaults(func=cmd_teach)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
