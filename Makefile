@@ -1,0 +1,47 @@
+# dicesight: `make run` starts the box, `make test` runs every test. Both set up what they need from
+# nothing on a Debian machine with Python >= 3.11 (a venv in .venv; Debian packages via apt-get as root).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Debian packages the tests use: a real browser for the page tests (never a downloaded one),
+# systemd-analyze to verify the unit file, and CJK fonts so zh-TW and ko screenshots are legible.
+APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk
+RUN_ARGS ?=
+
+.PHONY: run test lint venv system-deps clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "dicesight needs Python >= 3.11 (found $$($(PYTHON) --version))"; exit 1; }
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+		echo "python3-venv is missing: installing it with apt-get"; \
+		apt-get update -q && apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); }
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+system-deps:
+	@missing=""; for p in $(APT_TEST_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+run: venv
+	$(BIN)/dicesight run $(RUN_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+
+test: venv system-deps lint
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts
