@@ -1,0 +1,119 @@
+"""The table service: single writer, durable before published, illegal actions change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.pairing import Pairing
+from device.store import Store
+from device.table import Table
+from engine.core import IllegalAction
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table(Store(tmp_path))
+    yield t
+    t.close()
+
+
+def test_fresh_box_starts_a_free_roll_game(table):
+    snap = table.snapshot()
+    assert snap["game"] == "freeroll"
+    assert snap["seq"] == 0
+    assert snap["camera"]["status"] == "off"
+    assert snap["tray"]["state"] == "empty"
+
+
+def test_manual_roll_is_logged_stored_and_published(table, tmp_path):
+    sub = table.subscribe()
+    snap = table.submit({"type": "roll", "dice": [6, 1, 3], "source": "manual"})
+    assert snap["seq"] == 1
+    assert [d["value"] for d in snap["rolls"][0]["dice"]] == [6, 1, 3]
+    published = sub.get(timeout=1)
+    assert published is not None and published["seq"] == 1
+    record = table.store.load_game(table.game_id)
+    assert [e.action["dice"] for e in record.entries] == [[6, 1, 3]]
+
+
+def test_illegal_action_changes_nothing(table):
+    table.submit({"type": "roll", "dice": [2, 2]})
+    before = table.snapshot()
+    for bad in ({"type": "roll", "dice": [7]}, {"type": "fly"}, {"dice": [1]}, ["roll"], {"type": "redo"}):
+        with pytest.raises(IllegalAction) as err:
+            table.submit(bad)
+        assert err.value.message
+    assert table.snapshot()["seq"] == before["seq"]
+    assert len(table.store.load_game(table.game_id).entries) == 1
+
+
+def test_restart_replays_the_log(tmp_path):
+    first = Table(Store(tmp_path))
+    for values in ([1, 2], [3, 4], [5, 6]):
+        first.submit({"type": "roll", "dice": values})
+    first.undo()
+    before = first.snapshot()
+    first.close()
+    second = Table(Store(tmp_path))
+    after = second.snapshot()
+    assert after["seq"] == before["seq"] == 4
+    assert after["rolls"] == before["rolls"]
+    assert [r["n"] for r in after["rolls"]] == [2, 1]
+    second.close()
+
+
+def test_next_confirms_an_uncertain_reading(table):
+    table._tray.update(state="settled", needs_confirmation=True,
+                       dice=[{"value": 4, "certain": True}, {"value": 2, "certain": False}])
+    snap = table.next()
+    assert snap is not None
+    assert [d["value"] for d in snap["rolls"][0]["dice"]] == [4, 2]
+    assert snap["tray"]["needs_confirmation"] is False
+
+
+def test_unreadable_die_is_not_confirmed_blindly(table):
+    table._tray.update(state="settled", needs_confirmation=True,
+                       dice=[{"value": None, "certain": False}])
+    assert table.next() is None
+    snap = table.snapshot()
+    assert snap["seq"] == 0
+    assert "by hand" in snap["tray"]["message"]
+
+
+def test_undo_button_without_panel(table):
+    table.submit({"type": "roll", "dice": [5]})
+    table.press("undo")
+    assert table.snapshot()["count"] == 0
+    with pytest.raises(IllegalAction):
+        table.press("launch")
+
+
+def test_new_game_keeps_the_old_one(table):
+    table.submit({"type": "roll", "dice": [5]})
+    old = table.game_id
+    table.new_game("freeroll", {"title": "Second"}, seed=3)
+    assert table.game_id != old
+    assert table.snapshot()["seq"] == 0
+    assert len(table.store.load_game(old).entries) == 1
+    with pytest.raises(IllegalAction):
+        table.new_game("chess", {})
+
+
+def test_pairing_hue_pattern(tmp_path):
+    now = [0.0]
+    pairing = Pairing(tmp_path / "tokens.json", clock=lambda: now[0])
+    late = pairing.request()
+    now[0] = 31.0
+    asked = pairing.request()
+    assert pairing.status()["open"]
+    assert pairing.result(asked) is None
+    pairing.approve()
+    token = pairing.result(asked)
+    assert token and pairing.check(token)
+    assert pairing.result(late) is None, "a request older than the window is not granted"
+    assert pairing.result(asked) is None, "a token is handed out once"
+    reloaded = Pairing(tmp_path / "tokens.json")
+    assert reloaded.check(token), "paired phones stay paired across a restart"
+    assert not reloaded.check("guess") and not reloaded.check(None)
+    reloaded.revoke_all()
+    assert not reloaded.check(token)
