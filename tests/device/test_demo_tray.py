@@ -1,0 +1,53 @@
+"""The demo tray: deterministic throws that go empty -> tumbling -> still -> picked up."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.camera.demo import CYCLE_S, EMPTY_S, PICKUP_S, STILL_S, THROW_S, DemoTray
+
+
+def test_same_seed_same_throws_and_faces_are_dice_faces():
+    a, b = DemoTray(seed=5, realtime=False), DemoTray(seed=5, realtime=False)
+    assert [a.values(i) for i in range(10)] == [b.values(i) for i in range(10)]
+    assert DemoTray(seed=6, realtime=False).values(0) != a.values(0) or a.values(1) != DemoTray(
+        seed=6, realtime=False).values(1)
+    for i in range(30):
+        values = a.values(i)
+        assert 2 <= len(values) <= 5 and all(1 <= v <= 6 for v in values)
+
+
+def test_cycle_parts():
+    tray = DemoTray(seed=2, realtime=False)
+    assert tray.scene(0.1) == ([], None)
+    tumbling, _ = tray.scene(EMPTY_S + 0.2 * THROW_S)
+    assert tumbling and all(d.tilt > 0 for d in tumbling)
+    still, hand = tray.scene(EMPTY_S + THROW_S + STILL_S / 2)
+    assert hand is None and [d.value for d in still] == tray.values(0)
+    assert all(d.tilt == 0 and d.blur == 0 for d in still)
+    leaving, hand = tray.scene(EMPTY_S + THROW_S + STILL_S + 0.9 * PICKUP_S)
+    assert hand is not None and len(leaving) < len(still)
+    assert [d.value for d in tray.scene(CYCLE_S + EMPTY_S + THROW_S + 0.5)[0]] == tray.values(1)
+
+
+def test_frames_have_monotonic_timestamps_without_sleeping():
+    slept = []
+    tray = DemoTray(seed=1, fps=10, realtime=False, sleep=slept.append)
+    frames = [tray.read() for _ in range(5)]
+    ts = [f.t for f in frames]
+    assert ts == sorted(ts) and np.allclose(np.diff(ts), 0.1)
+    assert frames[0].image.shape == (480, 640, 3) and not slept
+
+
+def test_realtime_paces_to_fps():
+    now = [100.0]
+    slept = []
+
+    def sleep(s):
+        slept.append(s)
+        now[0] += s
+
+    tray = DemoTray(seed=1, fps=20, clock=lambda: now[0], sleep=sleep)
+    for _ in range(4):
+        tray.read()
+    assert len(slept) == 3 and all(abs(s - 0.05) < 1e-9 for s in slept)
