@@ -1,0 +1,297 @@
+"""The box's settings: a small TOML file with documented defaults (see docs/config.md).
+
+Why frozen dataclasses: the config is read once at start and handed to the camera, panel and web server;
+nothing may change it behind their backs. Why strict checking: a typo in a pin number at a game night must
+say which key is wrong, not surface later as a dead button. Why atomic writes: the config lives on an SD card
+next to the store, and a power cut while saving must leave the old file or the new one, never half of each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+CAMERA_SOURCE = re.compile(r"^(auto|demo|picamera2|usb:\d+|replay:.+)$")
+MOUNTS = ("under", "over")
+PIN_FACTORIES = ("auto", "mock")
+BUTTONS = ("next", "undo", "pair")
+MAX_BCM_PIN = 27  # the 40-pin header exposes BCM GPIO 0-27
+
+# Default wiring, BCM numbers (drawn in docs/wiring.md). Buttons switch to ground (internal pull-ups).
+DEFAULT_BUTTON_PINS: dict[str, int | None] = {"next": 17, "undo": 27, "pair": 22}
+# Phase LEDs (names match device.panel.PHASE_LEDS) plus the status LED.
+DEFAULT_LED_PINS: dict[str, int | None] = {
+    "upkeep": 5, "main": 6, "roll": 13, "defend": 19, "discard": 26, "status": 12,
+}
+
+
+class ConfigError(ValueError):
+    """A config file or value that cannot be used; the message names the key (e.g. `gpio.buttons.next`)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.key = key
+        self.detail = message
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "auto"  # auto | demo | picamera2 | usb:N | replay:PATH
+    mount: str = "under"  # under: camera below a clear tray bottom; over: above the tray
+    dice: str = "d6"  # dice set name (d6, dicethrone:<hero>, kingoftokyo, magewars-attack, d12, taught)
+    settle_s: float = 0.3  # tray must be still this long before a reading
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    pin_factory: str = "auto"  # auto: the real pins on a Pi, else gpiozero's mock; mock: always mock
+    buttons: dict[str, int | None] = field(default_factory=lambda: dict(DEFAULT_BUTTON_PINS))
+    leds: dict[str, int | None] = field(default_factory=lambda: dict(DEFAULT_LED_PINS))
+    debounce_s: float = 0.03  # contact bounce shorter than this is ignored
+    long_press_s: float = 0.8  # Undo acts on a press at least this long
+    shutdown_hold_s: float = 5.0  # Pair held this long = clean shutdown
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class Config:
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    state_dir: Path | None = None  # None: $STATE_DIRECTORY (set by systemd), else ./state
+
+    def resolved_state_dir(self, env: Mapping[str, str] | None = None) -> Path:
+        """Where the store, images and taught dice live (see `state_dir`)."""
+        return resolve_state_dir(self.state_dir, env)
+
+
+def resolve_state_dir(state_dir: Path | None, env: Mapping[str, str] | None = None) -> Path:
+    """`state_dir` if set, else systemd's $STATE_DIRECTORY (first entry), else ./state."""
+    if state_dir is not None:
+        return Path(state_dir)
+    env = os.environ if env is None else env
+    from_systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
+    return Path(from_systemd) if from_systemd else Path("state")
+
+
+# -- reading ------------------------------------------------------------------------------------
+def load_config(path: Path | None) -> Config:
+    """The config in `path` (defaults for every key it leaves out), or the defaults when `path` is None."""
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("", f"config file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError("", f"config file {path} cannot be read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("", f"config file {path} is not valid TOML: {exc}") from None
+    try:
+        return config_from_dict(data)
+    except ConfigError as exc:
+        raise ConfigError(exc.key, f"{exc.detail} (in {path})") from None
+
+
+def config_from_dict(data: Mapping[str, Any]) -> Config:
+    """Check and convert a parsed TOML document; ConfigError names the first bad key."""
+    _only(data, "", ("camera", "gpio", "web", "state_dir"))
+    camera = _camera(_table(data, "camera"))
+    gpio = _gpio(_table(data, "gpio"))
+    web = _web(_table(data, "web"))
+    state_dir = None
+    if "state_dir" in data:
+        state_dir = Path(_str(data, "", "state_dir"))
+    return Config(camera=camera, gpio=gpio, web=web, state_dir=state_dir)
+
+
+def apply_overrides(config: Config, *, camera: str | None = None, gpio: str | None = None,
+                    host: str | None = None, port: int | None = None,
+                    state_dir: Path | None = None) -> Config:
+    """The config with command-line options laid over it, checked like the file (ConfigError)."""
+    data = config_to_dict(config)
+    if camera is not None:
+        data["camera"]["source"] = camera
+    if gpio is not None:
+        data["gpio"]["pin_factory"] = gpio
+    if host is not None:
+        data["web"]["host"] = host
+    if port is not None:
+        data["web"]["port"] = port
+    if state_dir is not None:
+        data["state_dir"] = str(state_dir)
+    return config_from_dict(data)
+
+
+def _camera(t: Mapping[str, Any]) -> CameraConfig:
+    d = CameraConfig()
+    _only(t, "camera", [f.name for f in dataclasses.fields(CameraConfig)])
+    source = _str(t, "camera", "source", d.source)
+    if not CAMERA_SOURCE.match(source):
+        raise ConfigError("camera.source", f"\"{source}\" is not a camera: use auto, demo, picamera2, usb:N "
+                                           "or replay:PATH")
+    mount = _str(t, "camera", "mount", d.mount)
+    if mount not in MOUNTS:
+        raise ConfigError("camera.mount", f"\"{mount}\" is not a mount: use under or over")
+    dice = _str(t, "camera", "dice", d.dice)
+    if not dice:
+        raise ConfigError("camera.dice", "needs a dice set name such as d6")
+    settle = _float(t, "camera", "settle_s", d.settle_s, 0.0, 10.0)
+    return CameraConfig(source=source, mount=mount, dice=dice, settle_s=settle)
+
+
+def _gpio(t: Mapping[str, Any]) -> GpioConfig:
+    d = GpioConfig()
+    _only(t, "gpio", [f.name for f in dataclasses.fields(GpioConfig)])
+    factory = _str(t, "gpio", "pin_factory", d.pin_factory)
+    if factory not in PIN_FACTORIES:
+        raise ConfigError("gpio.pin_factory", f"\"{factory}\" is not a pin factory: use auto or mock")
+    buttons_t = _table(t, "buttons", "gpio")
+    _only(buttons_t, "gpio.buttons", BUTTONS)
+    buttons = {**d.buttons, **{k: _pin(buttons_t, "gpio.buttons", k) for k in buttons_t}}
+    leds_t = _table(t, "leds", "gpio")
+    for name in leds_t:
+        if not re.match(r"^[a-z][a-z0-9_]*$", name):
+            raise ConfigError(f"gpio.leds.{name}", "LED names are lower-case letters, digits and _")
+    leds = {**d.leds, **{k: _pin(leds_t, "gpio.leds", k) for k in leds_t}}
+    seen: dict[int, str] = {}
+    for prefix, pins in (("gpio.buttons", buttons), ("gpio.leds", leds)):
+        for name, pin in pins.items():
+            if pin is None:
+                continue
+            key = f"{prefix}.{name}"
+            if pin in seen:
+                raise ConfigError(key, f"GPIO {pin} is already used by {seen[pin]}")
+            seen[pin] = key
+    debounce = _float(t, "gpio", "debounce_s", d.debounce_s, 0.0, 1.0)
+    long_press = _float(t, "gpio", "long_press_s", d.long_press_s, 0.1, 10.0)
+    hold = _float(t, "gpio", "shutdown_hold_s", d.shutdown_hold_s, 1.0, 60.0)
+    if long_press >= hold:
+        raise ConfigError("gpio.long_press_s", f"must be shorter than gpio.shutdown_hold_s ({hold})")
+    if debounce >= long_press:
+        raise ConfigError("gpio.debounce_s", f"must be shorter than gpio.long_press_s ({long_press})")
+    return GpioConfig(pin_factory=factory, buttons=buttons, leds=leds, debounce_s=debounce,
+                      long_press_s=long_press, shutdown_hold_s=hold)
+
+
+def _web(t: Mapping[str, Any]) -> WebConfig:
+    d = WebConfig()
+    _only(t, "web", ("host", "port"))
+    host = _str(t, "web", "host", d.host)
+    if not host or any(c.isspace() for c in host):
+        raise ConfigError("web.host", f"\"{host}\" is not a host address (e.g. 0.0.0.0 or 127.0.0.1)")
+    port = _int(t, "web", "port", d.port, 1, 65535)
+    return WebConfig(host=host, port=port)
+
+
+# -- small checkers -----------------------------------------------------------------------------
+def _key(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _only(t: Mapping[str, Any], prefix: str, known: Any) -> None:
+    for name in t:
+        if name not in known:
+            raise ConfigError(_key(prefix, name), f"unknown key (known here: {', '.join(known)})")
+
+
+def _table(t: Mapping[str, Any], name: str, prefix: str = "") -> Mapping[str, Any]:
+    value = t.get(name, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(_key(prefix, name), "must be a table ([section])")
+    return value
+
+
+def _str(t: Mapping[str, Any], prefix: str, name: str, default: str | None = None) -> str:
+    value = t.get(name, default)
+    if not isinstance(value, str):
+        raise ConfigError(_key(prefix, name), f"must be a string, not {value!r}")
+    return value
+
+
+def _int(t: Mapping[str, Any], prefix: str, name: str, default: int, low: int, high: int) -> int:
+    value = t.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(_key(prefix, name), f"must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(_key(prefix, name), f"must be between {low} and {high}, not {value}")
+    return value
+
+
+def _float(t: Mapping[str, Any], prefix: str, name: str, default: float, low: float, high: float) -> float:
+    value = t.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(_key(prefix, name), f"must be a number of seconds, not {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(_key(prefix, name), f"must be between {low} and {high}, not {value}")
+    return float(value)
+
+
+def _pin(t: Mapping[str, Any], prefix: str, name: str) -> int | None:
+    value = t[name]
+    if value is False:  # TOML has no null: `false` means "not wired"
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(_key(prefix, name), f"must be a BCM GPIO number (or false), not {value!r}")
+    if not 0 <= value <= MAX_BCM_PIN:
+        raise ConfigError(_key(prefix, name), f"GPIO {value} does not exist (BCM 0-{MAX_BCM_PIN})")
+    return value
+
+
+# -- writing ------------------------------------------------------------------------------------
+def config_to_dict(config: Config) -> dict[str, Any]:
+    """The config as a TOML-able dict (unwired pins as false; state_dir only when set)."""
+    data: dict[str, Any] = {
+        "camera": dataclasses.asdict(config.camera),
+        "gpio": {
+            "pin_factory": config.gpio.pin_factory,
+            "debounce_s": config.gpio.debounce_s,
+            "long_press_s": config.gpio.long_press_s,
+            "shutdown_hold_s": config.gpio.shutdown_hold_s,
+            "buttons": {k: (False if v is None else v) for k, v in config.gpio.buttons.items()},
+            "leds": {k: (False if v is None else v) for k, v in config.gpio.leds.items()},
+        },
+        "web": dataclasses.asdict(config.web),
+    }
+    if config.state_dir is not None:
+        data["state_dir"] = str(config.state_dir)
+    return data
+
+
+def save_config(config: Config, path: Path) -> None:
+    """Write the config atomically: temp file in the same folder, fsync, rename, fsync the folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = tomli_w.dumps(config_to_dict(config)).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,120 @@
+"""Config: documented defaults, strict checking that names the bad key, atomic save."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from device import config as cfgmod
+from device.config import (
+    Config,
+    ConfigError,
+    apply_overrides,
+    load_config,
+    resolve_state_dir,
+    save_config,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "config.md"
+
+
+def test_defaults() -> None:
+    c = load_config(None)
+    assert c.camera.source == "auto" and c.camera.mount == "under" and c.camera.dice == "d6"
+    assert c.camera.settle_s == 0.3
+    assert c.gpio.pin_factory == "auto"
+    assert set(c.gpio.buttons) == {"next", "undo", "pair"}
+    assert "status" in c.gpio.leds
+    assert (c.web.host, c.web.port) == ("0.0.0.0", 8080)
+    assert c.state_dir is None
+
+
+def test_partial_file_keeps_other_defaults(tmp_path: Path) -> None:
+    p = tmp_path / "c.toml"
+    p.write_text('[camera]\nsource = "usb:1"\nmount = "over"\n[gpio.buttons]\nnext = 4\n'
+                 '[gpio.leds]\nroll = false\nextra = 21\n[web]\nport = 9000\n')
+    c = load_config(p)
+    assert c.camera.source == "usb:1" and c.camera.mount == "over" and c.camera.dice == "d6"
+    assert c.gpio.buttons == {"next": 4, "undo": 27, "pair": 22}
+    assert c.gpio.leds["roll"] is None and c.gpio.leds["extra"] == 21 and c.gpio.leds["status"] == 12
+    assert c.web.port == 9000 and c.web.host == "0.0.0.0"
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ('[camera]\nsorce = "demo"\n', "camera.sorce"),
+    ('[camera]\nsource = "webcam"\n', "camera.source"),
+    ('[camera]\nmount = "side"\n', "camera.mount"),
+    ('[camera]\nsettle_s = "slow"\n', "camera.settle_s"),
+    ('[camera]\nsettle_s = -1\n', "camera.settle_s"),
+    ('[gpio]\npin_factory = "magic"\n', "gpio.pin_factory"),
+    ('[gpio.buttons]\nnext = 40\n', "gpio.buttons.next"),
+    ('[gpio.buttons]\nshutdown = 4\n', "gpio.buttons.shutdown"),
+    ('[gpio.buttons]\nundo = "27"\n', "gpio.buttons.undo"),
+    ('[gpio.leds]\nstatus = 17\n', "gpio.leds.status"),  # clashes with the Next button
+    ('[gpio]\nlong_press_s = 6.0\n', "gpio.long_press_s"),
+    ('[web]\nport = 70000\n', "web.port"),
+    ('[web]\nport = true\n', "web.port"),
+    ("state_dir = 3\n", "state_dir"),
+    ("colour = 1\n", "colour"),
+])
+def test_bad_values_name_the_key(tmp_path: Path, text: str, key: str) -> None:
+    p = tmp_path / "c.toml"
+    p.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(p)
+    assert info.value.key == key
+    assert str(info.value).startswith(key + ":")
+    assert str(p) in str(info.value)
+
+
+def test_unreadable_files_say_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.toml")
+    p = tmp_path / "c.toml"
+    p.write_text("[camera\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(p)
+
+
+def test_save_round_trips_and_is_atomic(tmp_path: Path, monkeypatch) -> None:
+    p = tmp_path / "sub" / "config.toml"
+    c = apply_overrides(Config(), camera="replay:/tmp/x", port=8181, state_dir=tmp_path / "st")
+    save_config(c, p)
+    assert load_config(p) == c
+
+    # a crash between writing and renaming leaves the old file intact and no temp file behind
+    def boom(src: str, dst: str) -> None:
+        raise OSError("power cut")
+
+    monkeypatch.setattr(cfgmod.os, "replace", boom)
+    with pytest.raises(OSError):
+        save_config(apply_overrides(c, port=1234), p)
+    assert load_config(p) == c
+    assert os.listdir(p.parent) == ["config.toml"]
+
+
+def test_overrides_are_checked() -> None:
+    c = apply_overrides(Config(), camera="demo", gpio="mock", host="127.0.0.1", port=8000)
+    assert (c.camera.source, c.gpio.pin_factory, c.web.host, c.web.port) == ("demo", "mock", "127.0.0.1", 8000)
+    with pytest.raises(ConfigError, match="camera.source"):
+        apply_overrides(Config(), camera="usb:x")
+
+
+def test_state_dir_resolution(tmp_path: Path) -> None:
+    assert resolve_state_dir(None, {"STATE_DIRECTORY": "/var/lib/dicesight:/var/lib/other"}) == \
+        Path("/var/lib/dicesight")
+    assert resolve_state_dir(None, {}) == Path("state")
+    assert Config(state_dir=tmp_path).resolved_state_dir({"STATE_DIRECTORY": "/x"}) == tmp_path
+
+
+def test_docs_list_every_key() -> None:
+    text = DOCS.read_text()
+    data = cfgmod.config_to_dict(Config())
+    for section in ("camera", "gpio", "web"):
+        for key, value in data[section].items():
+            names = [f"{section}.{key}.{k}" for k in value] if isinstance(value, dict) else [f"{section}.{key}"]
+            for name in names:
+                assert f"`{name}`" in text, f"{name} is not documented in docs/config.md"
+    assert "`state_dir`" in text
