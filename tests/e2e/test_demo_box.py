@@ -1,0 +1,153 @@
+"""The walking skeleton end to end: `dicesight run` with the demo tray, a phone-sized Chromium, and a
+restart. The values the page shows must be the values the demo tray rendered (its throws are a pure
+function of the seed), so this checks camera -> reader -> table -> store -> SSE -> page in one go.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from device.camera.demo import DemoTray
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SEED = 11
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Box:
+    """`dicesight run` in a child process, as a user would start it."""
+
+    def __init__(self, state_dir: Path, port: int) -> None:
+        self.lines: list[dict] = []
+        cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock",
+               "--host", "127.0.0.1", "--port", str(port), "--state-dir", str(state_dir),
+               "--demo-seed", str(SEED), "--json"]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     cwd=Path(__file__).resolve().parents[2])
+        self.output: list[str] = []
+        self._started = threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+        if not self._started.wait(60):
+            self.stop()
+            raise AssertionError("dicesight run did not start:\n" + "".join(self.output))
+        self.url = f"http://127.0.0.1:{port}/"
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self.output.append(line)
+            if line.startswith("{"):
+                record = json.loads(line)
+                self.lines.append(record)
+                if record.get("event") == "started":
+                    self._started.set()
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def shown_roll(page, n: int) -> list[int]:
+    roll = page.locator(f"#rolls [data-n='{n}']")
+    roll.wait_for(timeout=30_000)
+    return [int(v) for v in roll.locator("[data-value]").evaluate_all(
+        "els => els.map(e => e.dataset.value)")]
+
+
+def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(browser, tmp_path):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    demo = DemoTray(seed=SEED, realtime=False)
+    port = free_port()
+    box = Box(tmp_path / "state", port)
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        page.goto(box.url)
+        first = shown_roll(page, 1)
+        assert Counter(first) == Counter(demo.values(0)), "the page shows what the demo tray threw"
+        second = shown_roll(page, 2)
+        assert Counter(second) == Counter(demo.values(1))
+        # The live tray view shows the settled dice of the current throw as faces.
+        page.locator("#tray [data-value]").first.wait_for(timeout=15_000)
+        tray = [int(v) for v in page.locator("#tray [data-value]").evaluate_all(
+            "els => els.map(e => e.dataset.value)")]
+        assert Counter(tray) in [Counter(demo.values(i)) for i in range(1, 6)]
+        page.screenshot(path=str(SHOTS / "demo-box-390x844.png"))
+        page.close()
+    finally:
+        assert box.stop() == 0, "".join(box.output[-30:])
+
+    # Restart on the same state directory: the earlier rolls are still listed.
+    box = Box(tmp_path / "state", port)
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(box.url)
+        assert Counter(shown_roll(page, 1)) == Counter(demo.values(0))
+        assert Counter(shown_roll(page, 2)) == Counter(demo.values(1))
+        page.screenshot(path=str(SHOTS / "demo-box-after-restart.png"))
+        page.close()
+    finally:
+        box.stop()
+
+
+def test_api_and_health_of_a_running_box(tmp_path):
+    import urllib.request
+
+    port = free_port()
+    box = Box(tmp_path / "state", port)
+    try:
+        deadline = time.monotonic() + 30
+        health = json.load(urllib.request.urlopen(box.url + "healthz", timeout=5))
+        assert health["camera"]["source"] == "demo"
+        while time.monotonic() < deadline:
+            state = json.load(urllib.request.urlopen(box.url + "api/state", timeout=5))
+            if state.get("count", 0) >= 1:
+                break
+            time.sleep(0.3)
+        assert state["game"] == "freeroll" and state["seq"] >= 1
+        assert Counter(d["value"] for d in state["rolls"][-1]["dice"]) == Counter(
+            DemoTray(seed=SEED, realtime=False).values(0))
+        # The event stream starts with the whole snapshot.
+        with urllib.request.urlopen(box.url + "api/events", timeout=10) as stream:
+            data = b""
+            while b"\n\n" not in data:
+                data += stream.read1(4096)
+        event = [line for line in data.decode().splitlines() if line.startswith("data:")][0]
+        assert json.loads(event[5:])["seq"] >= 1
+    finally:
+        box.stop()
