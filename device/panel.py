@@ -1,0 +1,312 @@
+"""The box's buttons and LEDs through gpiozero: Next, Undo (long press), Pair (held = shut down).
+
+Why debounce, long press and hold live here and not in gpiozero: gpiozero's mock pins ignore bounce_time,
+so behaviour that only the library implemented could never be tested off the Pi. Here every pin edge is
+stamped with our own `clock`, a button counts as pressed or released only once its level has been stable
+for `debounce_s`, and time-based events (Undo's long press, Pair's shutdown hold, the status LED's blink
+pattern) are decided in `tick()`, which a small background thread calls every few milliseconds. Tests
+drive the mock pins, move a fake clock and call `tick()` themselves: no sleeps, no timing asserts.
+
+What each button does:
+- Next: acts as soon as a press is stable (advance the phase, or confirm the dice the camera read).
+- Undo: acts once the press has lasted `long_press_s` (a brushed button undoes nothing).
+- Pair: a press released before `shutdown_hold_s` approves a phone; held that long shuts the box down.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import GpioConfig
+
+log = logging.getLogger("dicesight.panel")
+
+# LED name -> engine phase names that light it. Extend it when a game brings new phase names.
+PHASE_LEDS: dict[str, list[str]] = {
+    "upkeep": ["upkeep", "income", "start", "roll_off"],
+    "main": ["main1", "main2", "main"],
+    "roll": ["offensive_roll", "targeting_roll", "roll"],
+    "defend": ["defensive_roll", "defend"],
+    "discard": ["discard", "end"],
+}
+
+# Status LED patterns: (level, seconds) steps repeated forever. Distinct by rhythm, not brightness, so a
+# single plain LED shows them all.
+PATTERNS: dict[str, list[tuple[bool, float]]] = {
+    "off": [(False, 1.0)],
+    "ready": [(True, 1.0)],  # steady
+    "reading": [(True, 0.1), (False, 0.1)],  # fast blink
+    "confirm": [(True, 0.6), (False, 0.6)],  # slow blink: look at the phone and confirm
+    "pairing": [(True, 0.1), (False, 0.15), (True, 0.1), (False, 0.65)],  # double blink
+    "camera_error": [(True, 0.15), (False, 0.15)] * 3 + [(False, 0.9)],  # triple flash, pause
+}
+
+TICK_S = 0.01
+BUTTON_NAMES = ("next", "undo", "pair")
+Callback = Callable[[], Any]
+
+
+def on_raspberry_pi(model_path: Path = Path("/proc/device-tree/model")) -> bool:
+    """True on a Raspberry Pi (its device tree names the board)."""
+    try:
+        return "raspberry pi" in model_path.read_bytes().decode("ascii", "replace").lower()
+    except OSError:
+        return False
+
+
+def make_pin_factory(kind: str = "auto") -> Any:
+    """gpiozero pin factory: the library's own choice (lgpio...) on a Pi, else MockFactory.
+
+    `kind` is the config's gpio.pin_factory: "auto" or "mock".
+    """
+    from gpiozero.pins.mock import MockFactory
+
+    if kind == "mock" or not on_raspberry_pi():
+        return MockFactory()
+    from gpiozero import Device
+
+    if Device.pin_factory is None:
+        Device.pin_factory = Device._default_pin_factory()
+    return Device.pin_factory
+
+
+@dataclass
+class _Button:
+    """Debounce and press-timing state of one button (all times from the panel's clock)."""
+
+    name: str
+    raw: bool = False  # level as last seen on the pin (True = pressed)
+    raw_since: float = 0.0
+    pressed: bool = False  # debounced
+    press_start: float = 0.0
+    acted: bool = False  # this press already did its long-press / hold action
+
+
+class Panel:
+    """Buttons and LEDs of the box, with the page's virtual copy (`state`, `press`)."""
+
+    def __init__(self, pins_config: GpioConfig | None = None, pin_factory: Any = None, *,
+                 on_next: Callback | None = None, on_undo: Callback | None = None,
+                 on_pair: Callback | None = None, on_shutdown: Callback | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 autotick: bool = True) -> None:
+        from gpiozero import LED, Button
+        from gpiozero.pins.mock import MockFactory
+
+        self.config = pins_config or GpioConfig()
+        if pin_factory is None or isinstance(pin_factory, str):
+            pin_factory = make_pin_factory(pin_factory or self.config.pin_factory)
+        self.factory = pin_factory
+        self.mock = isinstance(pin_factory, MockFactory)
+        self._clock = clock
+        self._sleep = sleep
+        self._callbacks: dict[str, Callback | None] = {
+            "next": on_next, "undo": on_undo, "pair": on_pair, "shutdown": on_shutdown}
+        self._lock = threading.RLock()
+        self._phase: str | None = None
+        self._status = "off"
+        self._pattern_start = clock()
+        self._status_level = False
+        self._phase_lit: dict[str, bool] = {}
+
+        now = clock()
+        self._buttons = {name: _Button(name, raw_since=now) for name in BUTTON_NAMES}
+        self._button_devs: dict[str, Any] = {}
+        self._led_devs: dict[str, Any] = {}
+        try:
+            for name in BUTTON_NAMES:
+                pin = self.config.buttons.get(name)
+                if pin is None:
+                    continue
+                dev = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                dev.when_pressed = lambda _d=None, n=name: self._edge(n, True)
+                dev.when_released = lambda _d=None, n=name: self._edge(n, False)
+                self._button_devs[name] = dev
+            self.led_names = [n for n in dict.fromkeys([*PHASE_LEDS, *self.config.leds]) if n != "status"]
+            for name in [*self.led_names, "status"]:
+                pin = self.config.leds.get(name)
+                if pin is not None:
+                    self._led_devs[name] = LED(pin, pin_factory=pin_factory)
+        except Exception:
+            self._close_devices()
+            raise
+        self._phase_lit = dict.fromkeys(self.led_names, False)
+        self.show(None, "ready")
+
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if autotick:
+            self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
+            self._thread.start()
+
+    # -- LEDs -----------------------------------------------------------------------------------
+    def show(self, phase: str | None, status: str) -> None:
+        """Light the phase LED(s) for engine phase `phase` and set the status LED pattern."""
+        if status not in PATTERNS:
+            raise ValueError(f"Unknown status pattern {status!r} (known: {', '.join(PATTERNS)})")
+        with self._lock:
+            self._phase = phase
+            for name in self.led_names:
+                lit = phase is not None and phase in PHASE_LEDS.get(name, [name])
+                self._phase_lit[name] = lit
+                self._write_led(name, lit)
+            if status != self._status:
+                self._status = status
+                self._pattern_start = self._clock()
+            self._update_status_led(self._clock())
+
+    def _update_status_led(self, now: float) -> None:
+        steps = PATTERNS[self._status]
+        period = sum(d for _, d in steps)
+        pos = (now - self._pattern_start) % period
+        level = steps[-1][0]
+        for on, dur in steps:
+            if pos < dur:
+                level = on
+                break
+            pos -= dur
+        if level != self._status_level:
+            self._status_level = level
+            self._write_led("status", level)
+
+    def _write_led(self, name: str, on: bool) -> None:
+        dev = self._led_devs.get(name)
+        if dev is not None:
+            try:
+                dev.value = 1 if on else 0
+            except Exception as exc:  # a GPIO glitch must never stop the game
+                log.warning("panel: LED %s could not be set: %s", name, exc)
+
+    # -- buttons --------------------------------------------------------------------------------
+    def _edge(self, name: str, pressed: bool) -> None:
+        """A raw pin change (gpiozero's callback thread, or `press` without mock pins)."""
+        now = self._clock()
+        fire: list[str] = []
+        with self._lock:
+            b = self._buttons[name]
+            self._settle(b, now, fire)
+            if pressed != b.raw:
+                b.raw = pressed
+                b.raw_since = now
+        self._fire(fire)
+
+    def tick(self) -> None:
+        """Decide everything that depends on time passing: debounce, long press, hold, blinking."""
+        now = self._clock()
+        fire: list[str] = []
+        with self._lock:
+            for b in self._buttons.values():
+                self._settle(b, now, fire)
+                self._held(b, now, fire)
+            self._update_status_led(now)
+        self._fire(fire)
+
+    def _settle(self, b: _Button, now: float, fire: list[str]) -> None:
+        """Commit the raw level once it has been stable for debounce_s."""
+        if b.raw == b.pressed or now - b.raw_since < self.config.debounce_s:
+            return
+        at = b.raw_since
+        if b.raw:
+            b.pressed, b.press_start, b.acted = True, at, False
+            if b.name == "next":
+                fire.append("next")
+            return
+        self._held(b, at, fire)  # a hold that ended between ticks still counts
+        b.pressed = False
+        if b.name == "pair" and not b.acted:
+            fire.append("pair")
+
+    def _held(self, b: _Button, now: float, fire: list[str]) -> None:
+        if not b.pressed or b.acted:
+            return
+        held = now - b.press_start
+        if b.name == "undo" and held >= self.config.long_press_s:
+            b.acted = True
+            fire.append("undo")
+        elif b.name == "pair" and held >= self.config.shutdown_hold_s:
+            b.acted = True
+            fire.append("shutdown")
+
+    def _fire(self, events: list[str]) -> None:
+        for event in events:
+            log.info("panel: %s", event)
+            callback = self._callbacks.get(event)
+            if callback is None:
+                continue
+            try:
+                callback()
+            except Exception:  # a failing action must not kill the button thread
+                log.exception("panel: the %s action failed", event)
+
+    def press(self, button: str, hold_s: float = 0.0) -> None:
+        """Press `button` as a finger would: down, held `hold_s` (at least past debounce), up.
+
+        With mock pins the pin itself is driven, so the page's virtual buttons go through exactly the
+        path of a real press. Blocks for the hold; call it from a worker thread for long holds.
+        """
+        if button not in self._buttons:
+            raise ValueError(f"Unknown button {button!r} (known: {', '.join(BUTTON_NAMES)})")
+        hold = max(float(hold_s), 2 * self.config.debounce_s, 0.05)
+        dev = self._button_devs.get(button)
+        if self.mock and dev is not None:
+            dev.pin.drive_low()
+        else:
+            self._edge(button, True)
+        self._sleep(hold)
+        self.tick()
+        if self.mock and dev is not None:
+            dev.pin.drive_high()
+        else:
+            self._edge(button, False)
+        self._sleep(2 * self.config.debounce_s)
+        self.tick()
+
+    # -- the page's view ------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """LEDs and buttons as the page's virtual panel draws them."""
+        with self._lock:
+            leds: dict[str, Any] = dict(self._phase_lit)
+            leds["status"] = {"on": self._status_level, "pattern": self._status}
+            buttons = {name: b.pressed for name, b in self._buttons.items()}
+            return {"phase": self._phase, "leds": leds, "buttons": buttons,
+                    "wired": sorted([*self._button_devs, *self._led_devs]), "mock": self.mock}
+
+    # -- lifetime -------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.wait(TICK_S):
+            try:
+                self.tick()
+            except Exception:
+                log.exception("panel: tick failed")
+
+    def close(self) -> None:
+        """Stop the thread, switch the LEDs off and release the pins."""
+        if hasattr(self, "_stop"):
+            self._stop.set()
+        if getattr(self, "_thread", None) is not None:
+            self._thread.join(timeout=1.0)
+        for name in list(self._led_devs):
+            self._write_led(name, False)
+        self._close_devices()
+
+    def _close_devices(self) -> None:
+        for dev in [*self._button_devs.values(), *self._led_devs.values()]:
+            try:
+                dev.close()
+            except Exception:
+                pass
+        self._button_devs.clear()
+        self._led_devs.clear()
+
+    def __enter__(self) -> Panel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,245 @@
+"""Panel: buttons through gpiozero's mock pins, timed with a fake clock; LEDs and their patterns."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from device.config import GpioConfig
+from device.panel import PATTERNS, PHASE_LEDS, Panel
+
+
+class Clock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, s: float) -> None:
+        self.t += s
+
+
+class Rig:
+    """A panel on mock pins with recorded actions and helpers for timed pin drives."""
+
+    def __init__(self, config: GpioConfig | None = None) -> None:
+        self.clock = Clock()
+        self.factory = MockFactory()
+        self.events: list[str] = []
+        self.config = config or GpioConfig()
+        self.panel = Panel(self.config, self.factory, clock=self.clock, sleep=self.clock.sleep, autotick=False,
+                           **{f"on_{e}": (lambda e=e: self.events.append(e))
+                              for e in ("next", "undo", "pair", "shutdown")})
+
+    def pin(self, button: str):
+        return self.factory.pin(self.config.buttons[button])
+
+    def at(self, dt: float) -> None:
+        """Let `dt` seconds pass, ticking every 10 ms as the panel thread does."""
+        end = self.clock.t + dt
+        while self.clock.t < end - 1e-9:
+            self.clock.t = min(end, self.clock.t + 0.01)
+            self.panel.tick()
+
+    def drive(self, button: str, *levels: tuple[bool, float]) -> None:
+        """Timed drive: (pressed, seconds) steps on the button's pin."""
+        pin = self.pin(button)
+        for pressed, dt in levels:
+            pin.drive_low() if pressed else pin.drive_high()
+            self.at(dt)
+
+
+@pytest.fixture
+def rig():
+    r = Rig()
+    yield r
+    r.panel.close()
+
+
+def test_clean_short_press_of_next(rig: Rig) -> None:
+    rig.drive("next", (True, 0.1), (False, 0.1))
+    assert rig.events == ["next"]
+
+
+def test_bouncy_contact_counts_once(rig: Rig) -> None:
+    # a real switch chatters for a few ms on the way down and on the way up
+    rig.drive("next", (True, 0.002), (False, 0.003), (True, 0.001), (False, 0.002), (True, 0.15),
+              (False, 0.004), (True, 0.002), (False, 0.2))
+    assert rig.events == ["next"]
+
+
+def test_glitch_shorter_than_debounce_is_ignored(rig: Rig) -> None:
+    rig.drive("next", (True, 0.01), (False, 0.5))
+    rig.drive("pair", (True, 0.01), (False, 0.5))
+    assert rig.events == []
+
+
+def test_undo_needs_a_long_press(rig: Rig) -> None:
+    rig.drive("undo", (True, 0.3), (False, 0.2))
+    assert rig.events == []
+    rig.drive("undo", (True, 0.9), (False, 0.2))
+    assert rig.events == ["undo"]
+
+
+def test_undo_acts_while_still_held_and_only_once(rig: Rig) -> None:
+    rig.drive("undo", (True, 3.0))
+    assert rig.events == ["undo"]
+    assert rig.panel.state()["buttons"]["undo"] is True
+    rig.drive("undo", (False, 0.2))
+    assert rig.events == ["undo"]
+    assert rig.panel.state()["buttons"]["undo"] is False
+
+
+def test_bounce_inside_a_long_press_does_not_split_it(rig: Rig) -> None:
+    rig.drive("undo", (True, 0.5), (False, 0.005), (True, 0.5), (False, 0.2))
+    assert rig.events == ["undo"]
+
+
+def test_pair_short_press_approves_hold_shuts_down(rig: Rig) -> None:
+    rig.drive("pair", (True, 0.3), (False, 0.1))
+    assert rig.events == ["pair"]
+    rig.drive("pair", (True, 4.5))
+    assert rig.events == ["pair"]  # not yet: still short of the 5 s hold
+    rig.drive("pair", (True, 0.6))
+    assert rig.events == ["pair", "shutdown"]
+    rig.drive("pair", (False, 0.2))
+    assert rig.events == ["pair", "shutdown"]  # releasing after a shutdown hold does not also pair
+
+
+def test_long_press_seen_at_release_even_without_ticks(rig: Rig) -> None:
+    pin = rig.pin("undo")
+    pin.drive_low()
+    rig.clock.t += 2.0  # the tick thread was starved
+    pin.drive_high()
+    rig.at(0.1)
+    assert rig.events == ["undo"]
+
+
+def test_virtual_press_goes_through_the_pins(rig: Rig) -> None:
+    rig.panel.press("next")
+    rig.panel.press("undo")  # a tap: too short for undo
+    rig.panel.press("undo", hold_s=1.0)
+    rig.panel.press("pair")
+    rig.panel.press("pair", hold_s=5.0)
+    assert rig.events == ["next", "undo", "pair", "shutdown"]
+    with pytest.raises(ValueError):
+        rig.panel.press("reset")
+
+
+def test_custom_timings_from_config() -> None:
+    r = Rig(GpioConfig(long_press_s=2.0, shutdown_hold_s=3.0))
+    try:
+        r.drive("undo", (True, 1.5), (False, 0.1))
+        r.drive("pair", (True, 3.1), (False, 0.1))
+        assert r.events == ["shutdown"]
+    finally:
+        r.panel.close()
+
+
+def test_phase_leds_follow_the_phase(rig: Rig) -> None:
+    leds = {name: rig.factory.pin(pin) for name, pin in rig.config.leds.items()}
+    rig.panel.show("offensive_roll", "ready")
+    assert leds["roll"].state and not leds["main"].state and not leds["upkeep"].state
+    state = rig.panel.state()
+    assert state["leds"]["roll"] is True and state["leds"]["main"] is False
+    rig.panel.show("main2", "ready")
+    assert leds["main"].state and not leds["roll"].state
+    rig.panel.show("roll", "ready")  # free-roll's only phase
+    assert leds["roll"].state
+    rig.panel.show(None, "ready")
+    assert not any(leds[n].state for n in PHASE_LEDS)
+
+
+def _runs(rig: Rig, status: str, seconds: float = 6.0, step: float = 0.025) -> list[tuple[bool, float]]:
+    """Watch the status LED pin: (level, how long) runs, the first and last (cut) runs dropped."""
+    led = rig.factory.pin(rig.config.leds["status"])
+    rig.panel.show(None, status)
+    levels = []
+    for _ in range(round(seconds / step)):
+        rig.at(step)
+        levels.append(bool(led.state))
+        assert rig.panel.state()["leds"]["status"] == {"on": bool(led.state), "pattern": status}
+    runs: list[list] = []
+    for level in levels:
+        if runs and runs[-1][0] == level:
+            runs[-1][1] += step
+        else:
+            runs.append([level, step])
+    kept = runs[1:-1] if len(runs) > 2 else runs
+    return [(lv, round(d, 3)) for lv, d in kept]
+
+
+def _flash_groups(runs: list[tuple[bool, float]]) -> list[int]:
+    """Flashes per whole group, groups being split by a dark pause of at least 0.4 s."""
+    groups, count = [], 0
+    for level, duration in runs:
+        if level:
+            count += 1
+        elif duration >= 0.4 and count:
+            groups.append(count)
+            count = 0
+    return groups[1:]  # the first group may have started before we looked
+
+
+def test_status_patterns_are_distinct(rig: Rig) -> None:
+    assert _runs(rig, "ready") == [(True, 6.0)]  # steady on
+    reading = _runs(rig, "reading")
+    assert len(reading) > 20 and all(d <= 0.15 for _, d in reading)  # fast, even blink
+    confirm = _runs(rig, "confirm")
+    assert len(confirm) >= 4 and all(d >= 0.5 for _, d in confirm)  # slow blink
+    assert set(_flash_groups(_runs(rig, "pairing"))) == {2}  # double blink
+    assert set(_flash_groups(_runs(rig, "camera_error"))) == {3}  # triple flash
+    with pytest.raises(ValueError):
+        rig.panel.show(None, "party")
+    assert set(PATTERNS) >= {"ready", "reading", "confirm", "pairing", "camera_error"}
+
+
+def test_state_lists_every_button_and_led(rig: Rig) -> None:
+    state = rig.panel.state()
+    assert set(state["buttons"]) == {"next", "undo", "pair"}
+    assert set(PHASE_LEDS) <= set(state["leds"])
+    assert state["leds"]["status"]["pattern"] == "ready"
+    assert state["mock"] is True
+
+
+def test_unwired_pins_and_extra_leds() -> None:
+    config = GpioConfig(buttons={"next": 17, "undo": None, "pair": 22},
+                        leds={"upkeep": 5, "main": None, "status": 12, "victory": 21})
+    r = Rig(config)
+    try:
+        r.panel.press("undo", hold_s=1.0)  # not wired: the virtual button still works
+        assert r.events == ["undo"]
+        r.panel.show("victory", "ready")  # an extra LED lights for the phase of its own name
+        assert r.factory.pin(21).state and r.panel.state()["leds"]["victory"] is True
+    finally:
+        r.panel.close()
+
+
+def test_failing_action_does_not_break_the_panel() -> None:
+    clock = Clock()
+    calls = []
+
+    def broken() -> None:
+        calls.append(1)
+        raise RuntimeError("boom")
+
+    panel = Panel(GpioConfig(), MockFactory(), on_next=broken, clock=clock, sleep=clock.sleep, autotick=False)
+    try:
+        panel.press("next")
+        panel.press("next")
+        assert len(calls) == 2
+    finally:
+        panel.close()
+
+
+def test_background_thread_with_real_clock() -> None:
+    got = []
+    panel = Panel(GpioConfig(), MockFactory(), on_next=lambda: got.append("next"))
+    try:
+        panel.press("next")
+        assert got == ["next"]
+    finally:
+        panel.close()
