@@ -1,0 +1,89 @@
+"""`dicesight read IMAGE... --dice SET --mount over|under [--json] [--debug-out DIR]`.
+
+One line per image: `{"image": PATH, "dice": [reading, ...], "ms": float}` with --json, a short human line
+otherwise. A file that cannot be read (missing, empty, corrupt, not an image) gets its own error line
+(`{"image": PATH, "error": "..."}` with --json) and makes the exit code 1; the other files are still read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def _load(path: str) -> np.ndarray:
+    p = Path(path)
+    if not p.exists():
+        raise ValueError("no such file")
+    if p.is_dir():
+        raise ValueError("is a directory, not an image")
+    data = p.read_bytes()
+    if not data:
+        raise ValueError("the file is empty")
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise ValueError("not a readable image (corrupt or unsupported format)")
+    return img
+
+
+def _human(path: str, readings: list, ms: float) -> str:
+    if not readings:
+        return f"{path}: no dice found ({ms:.1f} ms)"
+    parts = []
+    for r in readings:
+        txt = r.face if r.face != str(r.value) else str(r.value)
+        parts.append(f"{txt}{'' if r.certain else '?'} ({r.colour})")
+    return f"{path}: {len(readings)} dice: " + ", ".join(parts) + f" ({ms:.1f} ms)"
+
+
+def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str | None,
+        taught: dict | None = None) -> int:
+    from vision.debug import draw_readings
+    from vision.dicesets import get_set
+    from vision.reader import read_dice
+
+    try:
+        get_set(dice)
+    except KeyError as err:
+        msg = str(err).strip("'\"")
+        if as_json:
+            print(json.dumps({"error": msg}), flush=True)
+        else:
+            print(f"error: {msg}", file=sys.stderr)
+        return 2
+    if mount not in ("over", "under"):
+        print(f"error: --mount must be over or under, not {mount!r}", file=sys.stderr)
+        return 2
+    out_dir = Path(debug_out) if debug_out else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for path in images:
+        try:
+            img = _load(path)
+        except (OSError, ValueError) as err:
+            status = 1
+            if as_json:
+                print(json.dumps({"image": path, "error": f"cannot read image: {err}"}), flush=True)
+            else:
+                print(f"{path}: cannot read image: {err}", file=sys.stderr, flush=True)
+            continue
+        t0 = time.perf_counter()
+        readings = read_dice(img, dice, mount, taught=taught)
+        ms = (time.perf_counter() - t0) * 1000.0
+        if as_json:
+            print(json.dumps({"image": path, "dice": [r.to_dict() for r in readings], "ms": round(ms, 2)}),
+                  flush=True)
+        else:
+            print(_human(path, readings, ms), flush=True)
+        if out_dir is not None:
+            name = Path(path).stem + ".debug.png"
+            ok, buf = cv2.imencode(".png", draw_readings(img, readings))
+            if ok:
+                (out_dir / name).write_bytes(buf.tobytes())
+    return status

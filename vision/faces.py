@@ -1,0 +1,342 @@
+"""Reading one die's face: canonical crop, ink, pips or templates, colour, confidence."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .dicesets import DiceSet
+from .glyphs import PIP_LAYOUT, PIP_RADIUS, face_glyph
+from .reading import Reading
+
+N = 48  # canonical face crop side (px)
+
+COLOUR_NAMES = ("red", "yellow", "blue", "black", "white", "green", "purple", "other")
+
+
+def classify_colour(bgr: np.ndarray | tuple[float, float, float], ref_v: float = 255.0) -> str:
+    """Name a die colour from its median body BGR; `ref_v` is the brightness of white in this frame."""
+    b, g, r = (float(c) for c in bgr)
+    mx, mn = max(b, g, r), min(b, g, r)
+    v = mx
+    s = (mx - mn) / max(mx, 1.0)
+    ref_v = max(ref_v, 60.0)
+    if v < 0.22 * ref_v or (v < 0.33 * ref_v and s < 0.45):
+        return "black"
+    if s < 0.28 or (mx - mn) < 22:
+        if v >= 0.5 * ref_v:
+            return "white"
+        return "black" if v < 0.4 * ref_v else "other"
+    # hue in degrees
+    if mx == r:
+        h = 60.0 * (((g - b) / (mx - mn)) % 6)
+    elif mx == g:
+        h = 60.0 * ((b - r) / (mx - mn) + 2)
+    else:
+        h = 60.0 * ((r - g) / (mx - mn) + 4)
+    if h < 18 or h >= 330:
+        return "red"
+    if h < 36:
+        return "other"  # orange
+    if h < 72:
+        return "yellow"
+    if h < 165:
+        return "green"
+    if h < 255:
+        return "blue"
+    if h < 330:
+        return "purple"
+    return "other"
+
+
+def _inner_mask(n: int, margin: float) -> np.ndarray:
+    m = np.zeros((n, n), bool)
+    a = int(round(n * margin))
+    m[a:n - a, a:n - a] = True
+    return m
+
+
+_INNER = _inner_mask(N, 0.1)
+_CORE = _inner_mask(N, 0.16)
+
+
+def canonical_crop(img: np.ndarray, center: tuple[float, float], side: float, angle_deg: float,
+                   n: int = N) -> np.ndarray:
+    """The square face (side px, rotated angle) warped to n x n."""
+    a = math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    k = side / n
+    # dst (u, v) -> src: center + R @ ((u + 0.5) * k - side/2, ...)
+    off = 0.5 * k - side / 2
+    M = np.array([[c * k, -s * k, center[0] + c * off - s * off],
+                  [s * k, c * k, center[1] + s * off + c * off]], np.float32)
+    return cv2.warpAffine(img, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def ink_map(crop_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel distance from the face's own median colour, and that median (L, a, b)."""
+    f = crop_lab.astype(np.float32)
+    core = f[_CORE]
+    med = np.median(core, 0)
+    d = np.abs(f - med)
+    ink = d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
+    return ink, med
+
+
+def _otsu(vals: np.ndarray) -> float:
+    v = np.clip(vals, 0, 255).astype(np.uint8).reshape(-1, 1)
+    t, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return float(t)
+
+
+def _layout_residual(pts: np.ndarray, n: int) -> float:
+    """How far the pips (canonical coords, centred, unit face) are from the best-fitting layout of n."""
+    if n not in PIP_LAYOUT:
+        return 9.0
+    base = np.array(PIP_LAYOUT[n], np.float32)
+    best = 9.0
+    for rot in (0, 1):
+        P = base if rot == 0 else np.stack([-base[:, 1], base[:, 0]], 1)
+        for step in (0.2, 0.23, 0.26, 0.29, 0.32):
+            Q = P * step
+            d = np.linalg.norm(pts[:, None, :] - Q[None, :, :], axis=2)
+            # greedy one-to-one matching
+            used = set()
+            tot = 0.0
+            for i in np.argsort(d.min(1)):
+                j = min((j for j in range(len(Q)) if j not in used), key=lambda j: d[i, j])
+                used.add(j)
+                tot += d[i, j]
+            best = min(best, tot / len(pts) / step)
+    return best
+
+
+def _ink_threshold(ink: np.ndarray) -> tuple[float, bool]:
+    inner = ink[_INNER]
+    med_ink = float(np.median(inner))
+    mad = float(np.median(np.abs(inner - med_ink))) + 1.0
+    hi = float(np.percentile(inner, 99.5))
+    t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
+    has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad)
+    return t, has_ink
+
+
+def _blob_geometry(blob: Any, pentagon: bool = False) -> tuple[float, float, float, float]:
+    (cx, cy), (rw, rh), ang = blob.rect
+    side = float(math.sqrt(max(rw * rh, 1.0)))
+    if pentagon:
+        side = float(math.sqrt(blob.area / 0.92))
+    return float(cx), float(cy), side, float(ang)
+
+
+def face_ink(img: np.ndarray, lab: np.ndarray, blob: Any) -> np.ndarray:
+    """Normalised ink map (N x N, 0..1) of one die's face: what templates are made of."""
+    cx, cy, side, ang = _blob_geometry(blob)
+    ink, _ = ink_map(canonical_crop(lab, (cx, cy), side, ang))
+    t, has_ink = _ink_threshold(ink)
+    if not has_ink:
+        return np.zeros((N, N), np.float32)
+    return np.clip(ink / max(2 * t, 1.0), 0, 1).astype(np.float32)
+
+
+class FaceReader:
+    """Reads faces of one dice set at one mount (templates are built once)."""
+
+    def __init__(self, ds: DiceSet, mount: str, taught: dict | None = None):
+        self.ds = ds
+        self.mount = mount
+        self.taught = taught or {}
+        self.pentagon = ds.shape == "pentagon"
+        self._bank: np.ndarray | None = None
+        self._bank_ids: list[int] = []
+        if ds.kind != "pips" or self.taught:
+            self._build_bank()
+
+    # ------------------------------------------------------------- templates
+    def _build_bank(self) -> None:
+        mirrored = self.mount == "under"
+        vecs, ids = [], []
+        steps = range(0, 360, 6) if self.pentagon else (0, 90, 180, 270)
+        mask = _INNER.ravel()
+        sources: list[tuple[int, np.ndarray]] = []
+        if self.taught:
+            for idx, arrs in self.taught.items():
+                for a in arrs:
+                    sources.append((int(idx), np.asarray(a, np.float32)))
+        else:
+            for f in self.ds.faces:
+                if f.glyph == "blank":
+                    continue
+                # the template shows what the camera sees: the glass face (under) keyed by the top face index
+                seen_glyph = f.glyph
+                top = self.ds.top_of(f.index) if self.mount == "under" else f.index
+                g = cv2.resize(face_glyph(seen_glyph, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
+                sources.append((top, g))
+        for idx, g in sources:
+            for a in steps:
+                if self.pentagon:
+                    R = cv2.getRotationMatrix2D((N / 2 - 0.5, N / 2 - 0.5), a, 1.0)
+                    t = cv2.warpAffine(g, R, (N, N))
+                else:
+                    t = np.rot90(g, a // 90)
+                v = t.ravel()[mask].astype(np.float32)
+                v = v - v.mean()
+                nv = np.linalg.norm(v)
+                if nv < 1e-6:
+                    continue
+                vecs.append(v / nv)
+                ids.append(idx)
+        self._bank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
+        self._bank_ids = ids
+
+    def _match(self, ink: np.ndarray) -> tuple[int | None, float, float]:
+        """(top face index, best NCC, margin to the best other face)."""
+        if self._bank is None or len(self._bank) == 0:
+            return None, 0.0, 0.0
+        v = ink.ravel()[_INNER.ravel()].astype(np.float32)
+        v = v - v.mean()
+        nv = np.linalg.norm(v)
+        if nv < 1e-6:
+            return None, 0.0, 0.0
+        sc = self._bank @ (v / nv)
+        best: dict[int, float] = {}
+        for i, s in zip(self._bank_ids, sc.tolist(), strict=True):
+            if s > best.get(i, -2.0):
+                best[i] = s
+        # faces that look the same (same glyph) are one candidate
+        groups: dict[tuple, tuple[int, float]] = {}
+        for i, s in best.items():
+            f = self.ds.face(i)
+            key = (f.name, f.value, f.glyph) if not self.taught else (i,)
+            if key not in groups or s > groups[key][1]:
+                groups[key] = (i, s)
+        ranked = sorted(groups.values(), key=lambda t: -t[1])
+        top_i, s1 = ranked[0]
+        s2 = ranked[1][1] if len(ranked) > 1 else -1.0
+        return top_i, s1, s1 - s2
+
+    # ------------------------------------------------------------- reading
+    def read(self, img: np.ndarray, lab: np.ndarray, blob: Any, typical: float) -> Reading | None:
+        (_, _), (rw, rh), _ = blob.rect
+        cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
+        crop_lab = canonical_crop(lab, (cx, cy), side, ang)
+        ink, face_med = ink_map(crop_lab)
+        t, has_ink = _ink_threshold(ink)
+        inkmask = (ink > t) & _INNER
+        # body colour: crop pixels that are not ink
+        crop_bgr = canonical_crop(img, (cx, cy), side, ang)
+        body = crop_bgr[_INNER & ~inkmask] if has_ink else crop_bgr[_INNER]
+        body_bgr = np.median(body, 0) if len(body) else np.median(crop_bgr.reshape(-1, 3), 0)
+        colour = classify_colour(body_bgr, ref_v=255.0)
+        # shape sanity: square, solid, not much bigger than its neighbours
+        elong = max(rw, rh) / max(min(rw, rh), 1.0)
+        shape_ok = blob.solidity > 0.88 and (self.pentagon or elong < 1.25)
+        size_ok = typical <= 0 or math.sqrt(blob.area) < 1.5 * typical
+        # body uniformity (a cocked die shows two shades)
+        body_l = crop_lab[..., 0][_INNER & ~inkmask].astype(np.float32)
+        uni = float(np.mean(np.abs(body_l - np.median(body_l)) > 18)) if len(body_l) else 1.0
+        uniform_ok = uni < 0.12
+
+        if self.ds.kind == "pips" and not self.taught:
+            seen, conf = self._count_pips(inkmask, has_ink, side)
+        else:
+            seen, conf = self._read_icon(ink, has_ink, t)
+            if seen is not None and self.mount == "under" and not self.taught:
+                seen = self.ds.bottom_of(seen)  # _match keys templates by top index; undo for uniform path
+        if not (shape_ok and size_ok):
+            conf *= 0.4
+        if not uniform_ok:
+            conf *= 0.5
+        if seen is None:
+            value, face = None, "?"
+            conf = min(conf, 0.2)
+        else:
+            top = self.ds.top_of(seen) if self.mount == "under" and not self.taught else seen
+            f = self.ds.face(top)
+            value, face = f.value, f.name
+        x, y, w, h = blob.mask_box
+        return Reading(value, face, colour, float(max(0.0, min(1.0, conf))), (float(cx), float(cy)),
+                       (int(x), int(y), int(w), int(h)), bool(seen is not None and conf >= 0.6))
+
+    def _count_pips(self, inkmask: np.ndarray, has_ink: bool, side: float) -> tuple[int | None, float]:
+        if not has_ink:
+            return None, 0.1
+        n_cc, _, stats, cents = cv2.connectedComponentsWithStats(inkmask.astype(np.uint8), connectivity=8)
+        exp_area = math.pi * (PIP_RADIUS * N) ** 2
+        comps = []
+        for i in range(1, n_cc):
+            a = stats[i, cv2.CC_STAT_AREA]
+            if a < 0.12 * exp_area or a > 7 * exp_area:
+                continue
+            comps.append((a, stats[i], cents[i]))
+        if not comps:
+            return None, 0.1
+        areas = np.array([c[0] for c in comps], np.float32)
+        unit = float(np.median(areas)) if len(comps) >= 3 else float(areas.max())
+        if len(comps) == 2:
+            unit = float(areas.max())
+        count = 0
+        pts = []
+        merged = False
+        for a, st, c in comps:
+            bw, bh = st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]
+            elong = max(bw, bh) / max(min(bw, bh), 1)
+            k = 1
+            if len(comps) >= 2 and a > 1.6 * unit and elong > 1.6:
+                k = int(round(a / unit))
+                k = max(2, min(k, 3))
+                merged = True
+            if a < 0.3 * unit and len(comps) > 1:
+                continue  # a speck beside real pips
+            count += k
+            if k == 1:
+                pts.append(((c[0] + 0.5) / N - 0.5, (c[1] + 0.5) / N - 0.5))
+            else:
+                # spread the merged pips along the component's long axis
+                ax = np.array([1.0, 0.0]) if bw >= bh else np.array([0.0, 1.0])
+                L = (max(bw, bh) / N) * 0.5
+                for j in range(k):
+                    o = (j - (k - 1) / 2) * (2 * L / k)
+                    pts.append(((c[0] + 0.5) / N - 0.5 + ax[0] * o, (c[1] + 0.5) / N - 0.5 + ax[1] * o))
+        if count < 1 or count > 6:
+            return None, 0.15
+        P = np.array(pts, np.float32)
+        if count == 1:
+            res = float(np.linalg.norm(P[0])) / 0.26
+        else:
+            res = _layout_residual(P, count)
+        sizes_ok = True
+        if len(comps) >= 2:
+            cv_a = float(np.std(areas) / max(np.mean(areas), 1e-6))
+            sizes_ok = cv_a < (0.6 if merged else 0.45)
+        conf = math.exp(-(res / 0.35) ** 2)
+        if not sizes_ok:
+            conf *= 0.5
+        if merged:
+            conf *= 0.85
+        return count, conf
+
+    def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float) -> tuple[int | None, float]:
+        blank = [f for f in self.ds.faces if f.glyph == "blank"]
+        if not has_ink and self.taught:
+            empty = [i for i, arrs in self.taught.items() if any(float(np.max(a)) < 0.05 for a in arrs)]
+            if len(empty) == 1:
+                return empty[0], 0.9
+            return None, 0.1
+        if not has_ink:
+            if blank and not self.taught:
+                idx = blank[0].index
+                top = idx
+                return (self.ds.bottom_of(top) if self.mount == "under" else top), 0.9
+            return None, 0.1
+        norm = np.clip(ink / max(2 * t, 1.0), 0, 1)
+        idx, s1, margin = self._match(norm)
+        if idx is None:
+            return None, 0.1
+        conf = max(0.0, min(1.0, (s1 - 0.35) / 0.35)) * max(0.0, min(1.0, margin / 0.12))
+        conf = math.sqrt(conf)
+        return idx, conf

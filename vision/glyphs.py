@@ -1,0 +1,131 @@
+"""Face glyphs: the ink of one face drawn on a square canvas (float32, 0 = face, 1 = ink).
+
+The renderer paints these on dice and the reader uses the very same drawings as its starting templates,
+until the user teaches the real faces. Known symbols get a recognisable drawing; any other symbol name
+gets a distinct procedural glyph (seeded by the name), so every Dice Throne hero works out of the box.
+"""
+
+from __future__ import annotations
+
+import zlib
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+PIP_OFFSET = 0.26   # pip grid step as a fraction of the face side
+PIP_RADIUS = 0.085  # pip radius as a fraction of the face side
+
+
+def _poly(img: np.ndarray, pts: list[tuple[float, float]], s: int) -> None:
+    arr = np.array([[(x * s, y * s) for x, y in pts]], dtype=np.int32)
+    cv2.fillPoly(img, arr, 255, cv2.LINE_AA)
+
+
+def _text(img: np.ndarray, text: str, s: int, cx: float, cy: float, height: float, ink: int = 255) -> None:
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    th = max(1, int(round(height * s * 0.16)))
+    (w, h), _ = cv2.getTextSize(text, font, 1.0, th)
+    scale = height * s / max(h, 1)
+    th = max(1, int(round(height * s * 0.14)))
+    (w, h), _ = cv2.getTextSize(text, font, scale, th)
+    org = (int(cx * s - w / 2), int(cy * s + h / 2))
+    cv2.putText(img, text, org, font, scale, ink, th, cv2.LINE_AA)
+
+
+def _icon(img: np.ndarray, name: str, s: int, small: bool = False) -> None:
+    c = 0.5
+    k = 0.75 if small else 1.0
+
+    def P(x: float, y: float) -> tuple[float, float]:
+        return (c + (x - c) * k, c + (y - c) * k)
+
+    if name == "heart":
+        cv2.circle(img, (int(P(0.37, 0.4)[0] * s), int(P(0.37, 0.4)[1] * s)), int(0.14 * s * k), 255, -1, cv2.LINE_AA)
+        cv2.circle(img, (int(P(0.63, 0.4)[0] * s), int(P(0.63, 0.4)[1] * s)), int(0.14 * s * k), 255, -1, cv2.LINE_AA)
+        _poly(img, [P(0.24, 0.45), P(0.76, 0.45), P(0.5, 0.78)], s)
+    elif name == "energy":
+        _poly(img, [P(0.55, 0.15), P(0.3, 0.55), P(0.48, 0.55), P(0.4, 0.85), P(0.7, 0.42), P(0.52, 0.42),
+                    P(0.62, 0.15)], s)
+    elif name == "claw":
+        for dx in (-0.17, 0.0, 0.17):
+            _poly(img, [P(0.42 + dx, 0.18), P(0.5 + dx, 0.18), P(0.6 + dx, 0.82), P(0.55 + dx, 0.82)], s)
+    elif name == "star":
+        pts = []
+        for i in range(10):
+            r = 0.36 if i % 2 == 0 else 0.15
+            a = -np.pi / 2 + i * np.pi / 5
+            pts.append(P(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
+        _poly(img, pts, s)
+    elif name == "sword":
+        _poly(img, [P(0.46, 0.12), P(0.54, 0.12), P(0.54, 0.65), P(0.46, 0.65)], s)
+        _poly(img, [P(0.3, 0.62), P(0.7, 0.62), P(0.7, 0.7), P(0.3, 0.7)], s)
+        _poly(img, [P(0.46, 0.7), P(0.54, 0.7), P(0.55, 0.88), P(0.45, 0.88)], s)
+    else:  # procedural glyph, distinct per name
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        n = 3 + int(rng.integers(0, 3))
+        for _ in range(n):
+            kind = int(rng.integers(0, 3))
+            x, y = rng.uniform(0.25, 0.75, 2)
+            if kind == 0:
+                r = rng.uniform(0.08, 0.16)
+                cv2.circle(img, (int(P(x, y)[0] * s), int(P(x, y)[1] * s)), int(r * s * k), 255, -1, cv2.LINE_AA)
+            elif kind == 1:
+                x2, y2 = rng.uniform(0.2, 0.8, 2)
+                p1, p2 = P(x, y), P(x2, y2)
+                cv2.line(img, (int(p1[0] * s), int(p1[1] * s)), (int(p2[0] * s), int(p2[1] * s)), 255,
+                         max(2, int(0.07 * s * k)), cv2.LINE_AA)
+            else:
+                pts = [P(*rng.uniform(0.2, 0.8, 2)) for _ in range(3)]
+                _poly(img, pts, s)
+
+
+@lru_cache(maxsize=512)
+def _glyph_cached(glyph: str, size: int, mirrored: bool) -> np.ndarray:
+    img = np.zeros((size, size), np.uint8)
+    s = size
+    has_icon = False
+    for part in glyph.split("+"):
+        kind, _, arg = part.partition(":")
+        if kind == "pips":
+            n = int(arg)
+            for gx, gy in PIP_LAYOUT[n]:
+                cx = (0.5 + gx * PIP_OFFSET) * s
+                cy = (0.5 + gy * PIP_OFFSET) * s
+                cv2.circle(img, (int(round(cx * 16)), int(round(cy * 16))), int(round(PIP_RADIUS * s * 16)),
+                           255, -1, cv2.LINE_AA, 4)
+        elif kind == "text":
+            under = arg.endswith("_")
+            txt = arg.rstrip("_")
+            if has_icon:
+                _text(img, txt, s, 0.5, 0.52, 0.2, ink=0)  # numeral cut out of the icon
+            else:
+                h = 0.42 if len(txt) == 1 else 0.34
+                _text(img, txt, s, 0.5, 0.47, h)
+                if under:
+                    cv2.line(img, (int(0.35 * s), int(0.76 * s)), (int(0.65 * s), int(0.76 * s)), 255,
+                             max(2, s // 20), cv2.LINE_AA)
+        elif kind == "icon":
+            has_icon = True
+            _icon(img, arg, s)
+        elif kind == "corner":
+            _text(img, arg, s, 0.2, 0.2, 0.16)
+        # "blank": nothing
+    out = img.astype(np.float32) / 255.0
+    if mirrored:
+        out = out[:, ::-1].copy()
+    out.setflags(write=False)
+    return out
+
+
+def face_glyph(glyph: str, size: int = 96, mirrored: bool = False) -> np.ndarray:
+    """The ink mask (float32 0..1, size x size) of one face; `mirrored` for a face seen through glass."""
+    return _glyph_cached(glyph, int(size), bool(mirrored))

@@ -1,0 +1,237 @@
+"""Read the dice in one settled frame: find each die, read its face, its colour, and how sure we are.
+
+Pipeline (every threshold adapts to the image):
+1. Foreground: the difference to a background, either learned from empty frames or, for a still photo,
+   a smooth surface fitted robustly to the frame itself (it follows light gradients and any tray colour).
+   The threshold is a multiple of the residual noise measured on that very frame.
+2. Dice: connected blobs, split when the distance transform says several dice touch; size, angle, and
+   squareness from the blob's own geometry (25 px to 200 px dice).
+3. Face: the die's face is warped to a canonical square; ink is what differs from the face's own median
+   colour (Otsu within the die). Pips are counted (merged pips by area) and checked against the pip layouts;
+   icon/numeral faces are matched against templates (drawn by the renderer, or taught) at all rotations.
+4. Colour from the body pixels of each die; confidence and `certain` from how well everything agreed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .dicesets import DiceSet, get_set
+from .faces import FaceReader, classify_colour
+from .reading import Reading
+
+MIN_DIE = 14        # px, smallest die side we look for (at working scale)
+MAX_DIE = 240
+
+
+@dataclass
+class Blob:
+    contour: np.ndarray
+    rect: tuple[tuple[float, float], tuple[float, float], float]  # minAreaRect
+    area: float
+    solidity: float
+    mask_box: tuple[int, int, int, int]
+
+
+def _robust_surface(small: np.ndarray, iters: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Fit a quadratic surface per channel to `small` (h, w, c float32), ignoring outliers (the dice)."""
+    h, w, c = small.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx = xx / w - 0.5
+    yy = yy / h - 0.5
+    A = np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], -1).reshape(-1, 6)
+    Y = small.reshape(-1, c)
+    keep = np.ones(len(Y), bool)
+    # start from pixels close to the per-channel median (the floor is the majority)
+    med = np.median(Y, 0)
+    r0 = np.abs(Y - med).sum(1)
+    keep = r0 <= np.percentile(r0, 60)
+    coef = None
+    for _ in range(iters):
+        coef, *_ = np.linalg.lstsq(A[keep], Y[keep], rcond=None)
+        res = np.abs(Y - A @ coef).sum(1)
+        s = np.median(res[keep]) + 1e-3
+        keep = res < 3.0 * s + 2.0
+        if keep.sum() < 20:
+            break
+    fit = (A @ coef).reshape(h, w, c)
+    res = np.abs(Y - A @ coef).sum(1).reshape(h, w)
+    return fit.astype(np.float32), res
+
+
+def _split_channels_diff(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    d = cv2.absdiff(lab, bg)
+    dl, da, db = cv2.split(d)
+    chroma = cv2.add(da, db)
+    return cv2.max(dl, cv2.add(chroma, chroma))
+
+
+def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Foreground mask (uint8 0/255) and the difference image it came from."""
+    h, w = lab.shape[:2]
+    if background is not None:
+        bg_lab = cv2.cvtColor(background, cv2.COLOR_BGR2Lab) if background.shape[:2] == (h, w) else \
+            cv2.cvtColor(cv2.resize(background, (w, h)), cv2.COLOR_BGR2Lab)
+        bg_lab = cv2.GaussianBlur(bg_lab, (5, 5), 0)
+    else:
+        sw = 64
+        sh = max(8, int(round(h * sw / w)))
+        small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        fit, _ = _robust_surface(small)
+        bg_lab = cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    labb = cv2.GaussianBlur(lab, (3, 3), 0)
+    diff = _split_channels_diff(labb, bg_lab)
+    if mount == "over":
+        # shadows: darker than the floor with the floor's own chroma -> not a die
+        dl = cv2.subtract(bg_lab[..., 0], labb[..., 0])
+        da = cv2.absdiff(bg_lab[..., 1], labb[..., 1])
+        db = cv2.absdiff(bg_lab[..., 2], labb[..., 2])
+        ratio_ok = labb[..., 0].astype(np.float32) > 0.45 * bg_lab[..., 0].astype(np.float32)
+        shadow = (dl > 0) & ratio_ok & (cv2.add(da, db) < 10)
+        diff = diff.copy()
+        diff[shadow] = (diff[shadow] // 3)
+    # noise level of the difference on this very frame
+    sub = diff[::4, ::4]
+    med = float(np.median(sub))
+    mad = float(np.median(np.abs(sub.astype(np.float32) - med))) + 0.5
+    thr = max(14.0, med + 7.0 * 1.4826 * mad)
+    thr = min(thr, 60.0)
+    mask = (diff > thr).astype(np.uint8) * 255
+    return mask, diff
+
+
+def _blobs(mask: np.ndarray, min_side: float) -> list[Blob]:
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < (min_side ** 2) * 0.5:
+            continue
+        hull = cv2.convexHull(c)
+        ha = max(cv2.contourArea(hull), 1.0)
+        out.append(Blob(c, cv2.minAreaRect(c), area, area / ha, cv2.boundingRect(c)))
+    return out
+
+
+def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
+    """Split a blob of touching dice into one contour per die (distance-transform peaks + watershed)."""
+    x, y, w, h = blob.mask_box
+    pad = 2
+    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(m, [blob.contour - [x - pad, y - pad]], -1, 255, -1)
+    dist = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+    dmax = float(dist.max())
+    if dmax < 3:
+        return [blob.contour]
+    peaks = (dist > 0.6 * dmax).astype(np.uint8)
+    n, markers = cv2.connectedComponents(peaks)
+    if n <= 2:
+        # try a higher cut: dice touching along a long edge
+        peaks = (dist > 0.8 * dmax).astype(np.uint8)
+        n, markers = cv2.connectedComponents(peaks)
+        if n <= 2:
+            return [blob.contour]
+    markers = markers.astype(np.int32)
+    markers[m == 0] = 0
+    unknown = (m > 0) & (peaks == 0)
+    markers[unknown] = 0
+    bgmark = n
+    markers[m == 0] = bgmark
+    img3 = cv2.cvtColor(255 - np.clip(dist * (255.0 / dmax), 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(img3, markers)
+    out = []
+    for i in range(1, n):
+        part = ((markers == i) & (m > 0)).astype(np.uint8) * 255
+        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cs:
+            c = max(cs, key=cv2.contourArea)
+            out.append(c + [x - pad, y - pad])
+    return out or [blob.contour]
+
+
+def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | None = None,
+              lab: np.ndarray | None = None) -> list[Blob]:
+    """Candidate dice (one blob per die) in a BGR frame."""
+    if lab is None:
+        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    mask, _ = foreground(frame, lab, mount, background)
+    blobs = _blobs(mask, MIN_DIE)
+    out: list[Blob] = []
+    for b in blobs:
+        (_, _), (rw, rh), _ = b.rect
+        side = math.sqrt(max(b.area, 1.0))
+        dist_ratio = b.area / max(rw * rh, 1.0)
+        elong = max(rw, rh) / max(min(rw, rh), 1.0)
+        if side > MAX_DIE * 1.6:
+            continue
+        if elong > 1.45 or dist_ratio < 0.72 or b.solidity < 0.88:
+            for c in _split_blob(b, mask.shape):
+                area = cv2.contourArea(c)
+                if area < MIN_DIE ** 2 * 0.5:
+                    continue
+                hull = cv2.convexHull(c)
+                out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(hull), 1.0),
+                                cv2.boundingRect(c)))
+        else:
+            out.append(b)
+    return out
+
+
+_READERS: dict[tuple[str, str, int], FaceReader] = {}
+
+
+def face_reader(dice_set: str | DiceSet, mount: str, taught: dict | None = None) -> FaceReader:
+    ds = get_set(dice_set)
+    key = (ds.name, mount, id(taught) if taught else 0)
+    r = _READERS.get(key)
+    if r is None:
+        r = FaceReader(ds, mount, taught)
+        if len(_READERS) > 32:
+            _READERS.clear()
+        _READERS[key] = r
+    return r
+
+
+def read_dice(frame_bgr: np.ndarray, dice_set: str | DiceSet = "d6", mount: str = "under",
+              background: np.ndarray | None = None, taught: dict | None = None) -> list[Reading]:
+    """Readings for every die in the frame; `value` is always the TOP face's game value."""
+    if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.size == 0:
+        raise ValueError("read_dice needs a BGR image (h, w, 3)")
+    if mount not in ("under", "over"):
+        raise ValueError("mount must be 'under' or 'over'")
+    h, w = frame_bgr.shape[:2]
+    scale = 1.0
+    img = frame_bgr
+    if max(h, w) > 960:
+        scale = 960.0 / max(h, w)
+        img = cv2.resize(frame_bgr, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+        if background is not None:
+            background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+    blobs = find_dice(img, mount, background, lab)
+    fr = face_reader(dice_set, mount, taught)
+    out: list[Reading] = []
+    sizes = [math.sqrt(b.area) for b in blobs]
+    typical = float(np.median(sizes)) if sizes else 0.0
+    for b in blobs:
+        r = fr.read(img, lab, b, typical)
+        if r is None:
+            continue
+        if scale != 1.0:
+            cx, cy = r.center
+            bx, by, bw, bh = r.box
+            r = Reading(r.value, r.face, r.colour, r.confidence, (cx / scale, cy / scale),
+                        (int(bx / scale), int(by / scale), int(bw / scale), int(bh / scale)), r.certain)
+        out.append(r)
+    out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return out
+
+
+__all__ = ["read_dice", "find_dice", "foreground", "classify_colour", "Blob"]

@@ -1,0 +1,209 @@
+"""Tray watcher: a motion gate on a small grey frame every frame, a settle window, votes over settled frames.
+
+`TrayWatcher.feed(frame, t)` is called for every camera frame with the frame's own (monotonic) timestamp;
+it never looks at the wall clock. The full reader runs only once the tray has been still for `settle_s`,
+on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
+uncertain. A hand in the tray (a large region reaching in from the edge) counts as movement.
+Empty settled frames teach the background model, which is then handed to the reader.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .reading import Reading
+
+SMALL_W = 80
+
+
+@dataclass
+class TrayStatus:
+    state: str                      # "empty", "moving", "settling", "settled"
+    readings: list[Reading] = field(default_factory=list)
+    new_roll: bool = False          # True exactly once per settled roll
+    motion: float = 0.0             # fraction of the small frame that changed since the previous frame
+    t: float = 0.0
+
+
+def small_grey(frame: np.ndarray, width: int = SMALL_W) -> np.ndarray:
+    """The motion gate's view: a small grey frame (a fast area-average)."""
+    h, w = frame.shape[:2]
+    sh = max(1, int(round(h * width / w)))
+    small = cv2.resize(frame, (width, sh), interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return small
+
+
+def motion_between(a: np.ndarray, b: np.ndarray, level: int = 10) -> float:
+    """Fraction of pixels of two small grey frames that changed (global brightness changes removed)."""
+    d = cv2.absdiff(a, b)
+    # a lamp flicker or auto-exposure shifts everything: take away the typical change
+    base = int(np.median(d[::2, ::2]))
+    return float(np.count_nonzero(d > level + base)) / d.size
+
+
+def vote(frames: list[list[Reading]]) -> list[Reading]:
+    """Combine readings of several settled frames die by die (matched by position)."""
+    if not frames:
+        return []
+    n = len(frames)
+    # clusters seeded by every reading, matched by distance relative to die size
+    clusters: list[list[Reading]] = []
+    for rs in frames:
+        for r in rs:
+            best, bd = None, 1e9
+            for c in clusters:
+                ref = c[0]
+                size = max(ref.box[2], ref.box[3], 8)
+                d = math.hypot(r.center[0] - ref.center[0], r.center[1] - ref.center[1])
+                if d < 0.45 * size and d < bd:
+                    best, bd = c, d
+            if best is None:
+                clusters.append([r])
+            else:
+                best.append(r)
+    out = []
+    for c in clusters:
+        if len(c) * 2 <= n:  # seen in at most half the frames: a flicker, not a die
+            continue
+        counts: dict[tuple, list[Reading]] = {}
+        for r in c:
+            counts.setdefault((r.value, r.face), []).append(r)
+        key, group = max(counts.items(), key=lambda kv: (len(kv[1]), sum(x.confidence for x in kv[1])))
+        agree = len(group) / n
+        conf = float(np.mean([x.confidence for x in group])) * agree
+        certain = agree >= 0.99 and all(x.certain for x in group) and key[0] is not None
+        cols: dict[str, int] = {}
+        for r in c:
+            cols[r.colour] = cols.get(r.colour, 0) + 1
+        colour = max(cols.items(), key=lambda kv: kv[1])[0]
+        ref = max(group, key=lambda x: x.confidence)
+        out.append(Reading(key[0], key[1], colour, conf, ref.center, ref.box, certain))
+    out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return out
+
+
+def _same_roll(a: list[Reading], b: list[Reading]) -> bool:
+    if len(a) != len(b) or not a:
+        return False
+    for r in a:
+        size = max(r.box[2], r.box[3], 8)
+        if not any(math.hypot(r.center[0] - s.center[0], r.center[1] - s.center[1]) < 0.3 * size
+                   and r.value == s.value and r.face == s.face for s in b):
+            return False
+    return True
+
+
+class TrayWatcher:
+    """Feed it every frame; it says when the dice have settled and what they read."""
+
+    def __init__(
+        self,
+        read: Callable[..., list[Reading]] | None = None,
+        settle_s: float = 0.3,
+        votes: int = 3,
+        *,
+        dice_set: str = "d6",
+        mount: str = "under",
+        motion_threshold: float = 0.004,
+        pixel_level: int = 10,
+        initial_is_roll: bool = False,
+        hand_fraction: float = 0.04,
+    ):
+        if read is None:
+            from .reader import read_dice
+
+            def read(frame: np.ndarray, background: np.ndarray | None = None) -> list[Reading]:
+                return read_dice(frame, dice_set, mount, background=background)
+        self.read = read
+        try:
+            self._read_takes_bg = "background" in inspect.signature(read).parameters
+        except (TypeError, ValueError):
+            self._read_takes_bg = False
+        self.settle_s = float(settle_s)
+        self.votes = max(1, int(votes))
+        self.motion_threshold = motion_threshold
+        self.pixel_level = pixel_level
+        self.hand_fraction = hand_fraction
+        self.background: np.ndarray | None = None
+        self._bg_small: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._last_motion_t: float | None = None
+        self._collected: list[list[Reading]] = []
+        self._verdict: list[Reading] | None = None
+        self._last_roll: list[Reading] = []
+        self._armed = initial_is_roll  # the next settled verdict is a new roll
+        self._state = "settling"
+
+    # ------------------------------------------------------------- background
+    def learn_background(self, frame: np.ndarray) -> None:
+        """Take `frame` (an empty tray) as the background model."""
+        self.background = frame.copy()
+        self._bg_small = small_grey(frame)
+
+    def _hand_in_tray(self, small: np.ndarray) -> bool:
+        if self._bg_small is None or self._bg_small.shape != small.shape:
+            return False
+        d = cv2.absdiff(small, self._bg_small)
+        base = int(np.median(d))
+        m = (d > base + 3 * self.pixel_level).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        h, w = m.shape
+        for i in range(1, n):
+            x, y, bw, bh, a = stats[i]
+            touches = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            if touches and a > self.hand_fraction * m.size:
+                return True
+        return False
+
+    # ------------------------------------------------------------- frames
+    def _do_read(self, frame: np.ndarray) -> list[Reading]:
+        if self._read_takes_bg:
+            return list(self.read(frame, background=self.background))
+        return list(self.read(frame))
+
+    def feed(self, frame_bgr: np.ndarray, t: float) -> TrayStatus:
+        small = small_grey(frame_bgr)
+        motion = 0.0
+        if self._prev is not None and self._prev.shape == small.shape:
+            motion = motion_between(small, self._prev, self.pixel_level)
+        self._prev = small
+        if self._last_motion_t is None:
+            self._last_motion_t = t
+        moving = motion > self.motion_threshold or self._hand_in_tray(small)
+        if moving:
+            self._last_motion_t = t
+            self._collected = []
+            self._verdict = None
+            self._armed = True
+            self._state = "moving"
+            return TrayStatus("moving", [], False, motion, t)
+        if t - self._last_motion_t < self.settle_s:
+            self._state = "settling"
+            return TrayStatus("settling", [], False, motion, t)
+        if self._verdict is None:
+            self._collected.append(self._do_read(frame_bgr))
+            if len(self._collected) < self.votes:
+                return TrayStatus("settling", [], False, motion, t)
+            self._verdict = vote(self._collected)
+            if not self._verdict:
+                self.learn_background(frame_bgr)
+        if not self._verdict:
+            self._state = "empty"
+            self._armed = True
+            self._last_roll = []
+            return TrayStatus("empty", [], False, motion, t)
+        new = False
+        if self._armed:
+            self._armed = False
+            new = not _same_roll(self._verdict, self._last_roll)
+            self._last_roll = self._verdict
+        self._state = "settled"
+        return TrayStatus("settled", list(self._verdict), new, motion, t)
