@@ -1,1 +1,5 @@
-"""dicesight webui package."""
+"""dicesight's web page: Flask app factory, JSON API, server-sent events, translations, static assets."""
+
+from .app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,81 @@
+"""Shared fixtures for the page's browser tests: Debian's Chromium through Playwright at 390x844, and the
+web app served by waitress (as on the box) in this process, around a table service."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "webui"))
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+@contextmanager
+def serve(app, threads: int = 24) -> Iterator[str]:
+    """The app behind waitress on a free loopback port; yields the base URL."""
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=60,
+                           ident="dicesight-test")
+    thread = threading.Thread(target=server.run, name="waitress-test", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        app.extensions["dicesight"].stopping.set()  # ends open event streams within half a second
+        time.sleep(0.8)
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is missing: apt-get install chromium (make test does it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def phone(chromium):
+    """A new phone (its own cookies) at 390x844; call it with a locale for another language."""
+    contexts = []
+
+    def make(locale: str = "en-US", dark: bool = True):
+        ctx = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale=locale,
+                                   color_scheme="dark" if dark else "light", is_mobile=True, has_touch=True)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(15000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.js_errors = errors
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def shot(page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

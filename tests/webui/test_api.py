@@ -1,0 +1,344 @@
+"""The HTTP contract (docs/api.md) against the in-process fake table: reads, pairing, refusals."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import FakeTable  # noqa: E402
+
+from webui import create_app  # noqa: E402
+
+CSRF = "X-Dicesight-CSRF"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture()
+def table(tmp_path):
+    (tmp_path / "roll-1.jpg").write_bytes(b"\xff\xd8\xff\xe0fakejpeg")
+    return FakeTable(image_dir=tmp_path)
+
+
+@pytest.fixture()
+def app(table):
+    return create_app(table, secret_key="test-secret", testing=True)
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def pair(client, table) -> str:
+    """Pair the test client the way a phone does; returns its CSRF value."""
+    r = client.post("/api/pair", headers={CSRF: "ask"})
+    assert r.status_code == 202
+    rid = r.get_json()["request"]
+    assert client.get(f"/api/pair/{rid}").get_json()["status"] == "waiting"
+    table.press("pair")
+    r = client.get(f"/api/pair/{rid}")
+    body = r.get_json()
+    assert body["status"] == "granted"
+    cookie = r.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    return body["csrf"]
+
+
+def state(client) -> dict:
+    snap = client.get("/api/state").get_json()
+    return {k: v for k, v in snap.items() if k != "pairing"}
+
+
+# -- reads ----------------------------------------------------------------------------------------
+def test_state_is_the_table_snapshot(client, table):
+    table.submit({"type": "roll", "dice": [2, 5]})
+    snap = client.get("/api/state").get_json()
+    assert snap["seq"] == 1
+    assert snap["game"] == "freeroll"
+    assert snap["rolls"][0]["dice"] == [{"value": 2}, {"value": 5}]
+    assert snap["tray"] == {"state": "empty", "dice": []}
+
+
+def test_healthz_reports_camera_and_store(client, table):
+    table.set_camera("reconnecting", "USB camera unplugged")
+    body = client.get("/healthz").get_json()
+    assert body["ok"] is True
+    assert body["camera"]["status"] == "reconnecting"
+    assert body["store"]["status"] == "ok"
+
+
+def test_page_is_served_with_its_assets(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'id="tray"' in html and 'id="rolls"' in html
+    for asset in ("app.js", "dice.js", "setup.js", "style.css", "icon.svg"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # no CDN
+
+
+def test_roll_photos_are_served_and_paths_refused(client):
+    assert client.get("/api/images/roll-1.jpg").data.startswith(b"\xff\xd8")
+    r = client.get("/api/images/..%2Fsecret")
+    assert r.status_code == 404
+    assert client.get("/api/images/nope.jpg").get_json()["code"] == "no_image"
+
+
+def test_unknown_api_path_is_json_404(client):
+    r = client.get("/api/nothing")
+    assert r.status_code == 404
+    assert r.get_json()["code"] == "not_found"
+
+
+# -- pairing --------------------------------------------------------------------------------------
+def test_pairing_grants_a_token_only_after_the_pair_button(client, table):
+    csrf = pair(client, table)
+    assert client.get("/api/session").get_json() == {
+        "paired": True, "csrf": csrf, "lang": "en", "virtual_pair": True}
+
+
+def test_pair_request_needs_our_header(client):
+    r = client.post("/api/pair")
+    assert r.status_code == 403
+    assert r.get_json()["code"] == "csrf_missing"
+
+
+def test_pairing_expires_after_30_seconds(table, monkeypatch):
+    import webui.app as webapp
+
+    clock = Clock()
+    monkeypatch.setattr(webapp.time, "monotonic", clock)
+    table.clock = clock
+    client = create_app(table, secret_key="k", testing=True).test_client()
+    rid = client.post("/api/pair", headers={CSRF: "x"}).get_json()["request"]
+    clock.t += 31
+    table.press("pair")  # too late
+    body = client.get(f"/api/pair/{rid}").get_json()
+    assert body["status"] == "expired"
+    assert "30 seconds" in body["message"]
+    assert client.get(f"/api/pair/{rid}").get_json()["code"] == "unknown_request"
+
+
+def test_token_is_handed_to_the_asking_phone_only_once(client, table, app):
+    rid = client.post("/api/pair", headers={CSRF: "x"}).get_json()["request"]
+    table.press("pair")
+    assert client.get(f"/api/pair/{rid}").get_json()["status"] == "granted"
+    other = app.test_client()
+    assert other.get(f"/api/pair/{rid}").status_code == 404
+
+
+def test_revoking_unpairs_every_phone(client, table):
+    csrf = pair(client, table)
+    r = client.delete("/api/pair", headers={CSRF: csrf})
+    assert r.get_json()["status"] == "revoked"
+    r = client.post("/api/actions", json={"type": "roll", "dice": [1]}, headers={CSRF: csrf})
+    assert r.status_code == 401
+
+
+def test_virtual_pair_button_refused_on_a_box_with_real_buttons(table):
+    table.virtual_panel = False
+    app = create_app(table, secret_key="k", testing=True)
+    remote = app.test_client()
+    remote.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    r = remote.post("/api/panel/pair", headers={CSRF: "x"})
+    assert r.status_code == 403
+    assert r.get_json()["code"] == "panel_physical"
+    local = app.test_client()  # the box itself (loopback) may still press it
+    assert local.post("/api/panel/pair", headers={CSRF: "x"}).status_code == 200
+    assert table.presses == [("pair", 0.0)]
+
+
+def test_page_cannot_hold_pair_long_enough_to_shut_down(client, table):
+    r = client.post("/api/panel/pair", json={"hold_s": 6}, headers={CSRF: "x"})
+    assert r.status_code == 400
+    assert r.get_json()["code"] == "bad_hold"
+    assert table.presses == []
+
+
+# -- every write refused without token or CSRF ----------------------------------------------------
+WRITES = [
+    ("post", "/api/actions", {"type": "roll", "dice": [3]}),
+    ("post", "/api/games", {"game": "freeroll", "setup": {}}),
+    ("post", "/api/panel/next", {}),
+    ("post", "/api/panel/undo", {"hold_s": 1.0}),
+    ("delete", "/api/pair", None),
+]
+
+
+@pytest.mark.parametrize("method,path,body", WRITES)
+def test_write_without_token_refused(client, table, method, path, body):
+    table.submit({"type": "roll", "dice": [4]})
+    before = state(client)
+    r = getattr(client, method)(path, json=body, headers={CSRF: "anything"})
+    assert r.status_code == 401
+    err = r.get_json()
+    assert err["code"] == "not_paired" and "Pair" in err["message"]
+    assert state(client) == before
+    assert table.presses == []
+
+
+@pytest.mark.parametrize("method,path,body", WRITES)
+def test_write_without_csrf_refused(client, table, method, path, body):
+    pair(client, table)
+    table.submit({"type": "roll", "dice": [4]})
+    before = state(client)
+    r = getattr(client, method)(path, json=body)
+    assert r.status_code == 403
+    assert r.get_json()["code"] == "csrf_missing"
+    r = getattr(client, method)(path, json=body, headers={CSRF: "0" * 40})
+    assert r.status_code == 403
+    assert r.get_json()["code"] == "csrf_mismatch"
+    assert r.get_json()["message"]
+    assert state(client) == before
+    assert table.presses == [("pair", 0.0)]
+    assert client.get("/api/session").get_json()["paired"] is True  # still paired: nothing revoked
+
+
+def test_csrf_of_another_phone_does_not_work(app, table):
+    a, b = app.test_client(), app.test_client()
+    csrf_a = pair(a, table)
+    pair(b, table)
+    r = b.post("/api/actions", json={"type": "roll", "dice": [1]}, headers={CSRF: csrf_a})
+    assert r.status_code == 403
+
+
+# -- bad input ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("raw,code", [
+    ("{not json", "bad_json"),
+    ("", "bad_json"),
+    ("[1, 2]", "bad_json"),
+    ('"roll"', "bad_json"),
+    ('{"dice": [1]}', "bad_action"),
+    ('{"type": 7}', "bad_action"),
+    ("\xff\xfe", "bad_json"),
+])
+def test_malformed_actions_are_400_and_change_nothing(client, table, raw, code):
+    csrf = pair(client, table)
+    table.submit({"type": "roll", "dice": [6, 6]})
+    before = state(client)
+    r = client.post("/api/actions", data=raw.encode("latin-1"), content_type="application/json",
+                    headers={CSRF: csrf})
+    assert r.status_code == 400
+    err = r.get_json()
+    assert err["code"] == code and err["message"]
+    assert state(client) == before
+
+
+@pytest.mark.parametrize("action,code", [
+    ({"type": "roll", "dice": [7]}, "bad_dice"),
+    ({"type": "roll", "dice": []}, "bad_dice"),
+    ({"type": "roll", "dice": [1], "source": "ouija"}, "bad_source"),
+    ({"type": "attack"}, "unknown_action"),
+    ({"type": "redo"}, "nothing_to_redo"),
+])
+def test_illegal_actions_are_409_with_engine_code_and_change_nothing(client, table, action, code):
+    csrf = pair(client, table)
+    table.submit({"type": "roll", "dice": [2]})
+    before = state(client)
+    r = client.post("/api/actions", json=action, headers={CSRF: csrf})
+    assert r.status_code == 409
+    err = r.get_json()
+    assert err["code"] == code
+    assert err["message"] and err["message"][0].isupper()
+    assert state(client) == before
+
+
+def test_accepted_action_answers_the_new_snapshot(client, table):
+    csrf = pair(client, table)
+    r = client.post("/api/actions", json={"type": "roll", "dice": [1, 2, 3], "source": "manual"},
+                    headers={CSRF: csrf})
+    assert r.status_code == 200
+    snap = r.get_json()
+    assert snap["seq"] == 1 and snap["rolls"][0]["total"] == 6
+    r = client.post("/api/actions", json={"type": "undo"}, headers={CSRF: csrf})
+    assert r.get_json()["rolls"] == [] and r.get_json()["can_redo"] is True
+    assert client.get("/api/state").get_json()["seq"] == 2
+
+
+def test_new_game_validation(client, table):
+    csrf = pair(client, table)
+    h = {CSRF: csrf}
+    assert client.post("/api/games", json={"setup": {}}, headers=h).get_json()["code"] == "bad_setup"
+    assert client.post("/api/games", json={"game": "freeroll", "setup": []}, headers=h).status_code == 400
+    assert client.post("/api/games", json={"game": "freeroll", "seed": "x"}, headers=h).status_code == 400
+    r = client.post("/api/games", json={"game": "chess"}, headers=h)
+    assert r.status_code == 409 and r.get_json()["code"] == "unknown_game"
+    table.submit({"type": "roll", "dice": [1]})
+    r = client.post("/api/games", json={"game": "freeroll", "setup": {"title": "Warm-up"}}, headers=h)
+    assert r.status_code == 200
+    assert r.get_json()["title"] == "Warm-up" and r.get_json()["seq"] == 0
+
+
+def test_too_large_body_is_413_json(client, table):
+    csrf = pair(client, table)
+    r = client.post("/api/actions", data=b"{" + b" " * 70000 + b"}", content_type="application/json",
+                    headers={CSRF: csrf})
+    assert r.status_code == 413
+    assert r.get_json()["code"] == "too_large"
+
+
+def test_virtual_panel_buttons_work_when_paired(client, table):
+    csrf = pair(client, table)
+    table.submit({"type": "roll", "dice": [5]})
+    r = client.post("/api/panel/undo", json={"hold_s": 1.0}, headers={CSRF: csrf})
+    assert r.status_code == 200
+    assert r.get_json()["rolls"] == []
+    assert client.post("/api/panel/jump", headers={CSRF: csrf}).status_code == 404
+
+
+# -- server-sent events ---------------------------------------------------------------------------
+def read_events(resp, n: int) -> list[tuple[str | None, dict | None, str]]:
+    """The first n events (id, data, raw) of a streaming response."""
+    out = []
+    buf = ""
+    for chunk in resp.response:
+        buf += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buf:
+            block, buf = buf.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+            data = json.loads(fields["data"]) if "data" in fields else None
+            out.append((fields.get("id"), data, block))
+            if len(out) == n:
+                return out
+    return out
+
+
+def test_events_start_with_a_snapshot_then_follow_changes(app, table):
+    table.submit({"type": "roll", "dice": [1]})
+    client = app.test_client()
+    resp = client.get("/api/events", buffered=False, headers={"Last-Event-ID": "0"})
+    assert resp.mimetype == "text/event-stream"
+    first = read_events(resp, 1)
+    assert first[0][0] == "1" and first[0][1]["seq"] == 1
+    assert "retry: " in first[0][2]
+    table.submit({"type": "roll", "dice": [2, 2]})
+    table.set_tray("moving")
+    nxt = read_events(resp, 2)
+    assert [e[1]["seq"] for e in nxt] == [2, 2]
+    assert nxt[0][1]["rolls"][0]["dice"] == [{"value": 2}, {"value": 2}]
+    assert nxt[1][1]["tray"]["state"] == "moving"
+    resp.close()
+    assert table.subscribers == 0
+
+
+def test_events_send_heartbeats(table):
+    app = create_app(table, secret_key="k", testing=True)
+    app.config["DICESIGHT_HEARTBEAT_S"] = 0.05
+    resp = app.test_client().get("/api/events", buffered=False)
+    chunks = iter(resp.response)
+    next(chunks)  # the snapshot
+    beat = next(chunks)
+    assert (beat.decode() if isinstance(beat, bytes) else beat).startswith(": heartbeat")
+    resp.close()

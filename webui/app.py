@@ -1,0 +1,339 @@
+"""The Flask app factory: the page, the JSON API, server-sent events and pairing.
+
+The app holds no game state of its own: every read asks the table service (`device.table.Table`) for a
+snapshot and every write goes through `table.submit`/`table.new_game`, so the box's single writer stays the
+only writer. See docs/api.md for the HTTP contract.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import secrets
+import threading
+import time
+from typing import Any
+
+from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request, send_file, url_for
+from werkzeug.exceptions import HTTPException
+
+from engine.core import IllegalAction
+
+from . import i18n
+
+TOKEN_COOKIE = "dicesight_token"
+CSRF_HEADER = "X-Dicesight-CSRF"
+PAIR_WINDOW_S = 30.0
+HEARTBEAT_S = 15.0
+STREAM_MAX_S = 30 * 60.0  # a stream ends now and then; the browser reconnects (frees stuck threads)
+PANEL_BUTTONS = ("next", "undo", "pair")
+MAX_PAGE_HOLD_S = 2.0
+
+
+class ApiError(Exception):
+    """A refusal with an HTTP status, a code for programs and a sentence for players."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class WebState:
+    """What the app itself keeps: pair requests it handed out (for their expiry) and the stop flag."""
+
+    def __init__(self, table: Any, secret_key: bytes) -> None:
+        self.table = table
+        self.secret = secret_key
+        self.stopping = threading.Event()
+        self.lock = threading.Lock()
+        self.pair_requests: dict[str, float] = {}  # request id -> monotonic deadline
+
+    def csrf_for(self, token: str) -> str:
+        """The CSRF value bound to a control token: the page gets it, a cross-site form cannot."""
+        return hmac.new(self.secret, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()[:40]
+
+
+def create_app(table: Any, *, secret_key: str | None = None, testing: bool = False) -> Flask:
+    """The web app for one table service. `secret_key` signs nothing persistent; it binds CSRF values."""
+    app = Flask(__name__)
+    key = secret_key or secrets.token_hex(32)
+    app.config.update(
+        SECRET_KEY=key,
+        TESTING=testing,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_SORT_KEYS=False,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+        DICESIGHT_HEARTBEAT_S=HEARTBEAT_S,
+        DICESIGHT_STREAM_MAX_S=STREAM_MAX_S,
+    )
+    app.json.sort_keys = False
+    app.json.compact = True
+    web = WebState(table, key.encode())
+    app.extensions["dicesight"] = web
+    i18n.init_app(app)
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def token() -> str | None:
+        value = request.cookies.get(TOKEN_COOKIE)
+        if value and table.check_token(value):
+            return value
+        return None
+
+    def require_paired() -> str:
+        """The caller's control token, or refuse: no token -> 401, token but no/wrong CSRF -> 403."""
+        value = token()
+        if value is None:
+            raise ApiError(401, "not_paired", i18n.msg("not_paired"))
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not sent:
+            raise ApiError(403, "csrf_missing", i18n.msg("csrf_missing"))
+        if not hmac.compare_digest(sent, web.csrf_for(value)):
+            raise ApiError(403, "csrf_mismatch", i18n.msg("csrf_mismatch"))
+        return value
+
+    def require_custom_header() -> None:
+        """Unpaired writes (asking to pair) still need our header: a cross-site form cannot send it."""
+        if CSRF_HEADER not in request.headers:
+            raise ApiError(403, "csrf_missing", i18n.msg("csrf_missing"))
+
+    def json_body() -> dict[str, Any]:
+        raw = request.get_data(cache=True)
+        if not raw.strip():
+            raise ApiError(400, "bad_json", i18n.msg("empty_body"))
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ApiError(400, "bad_json", i18n.msg("bad_json", detail=str(exc))) from None
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad_json", i18n.msg("not_object"))
+        return body
+
+    def is_local() -> bool:
+        try:
+            return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        except ValueError:
+            return False
+
+    def virtual_panel() -> bool:
+        """The box has no real buttons (mock pins, demo tray): the page's panel stands in for them."""
+        flag = app.config.get("DICESIGHT_VIRTUAL_PANEL")
+        if flag is None:
+            flag = getattr(table, "virtual_panel", None)
+        if flag is None:
+            panel = getattr(table, "panel", None)
+            flag = getattr(panel, "mock", None) if panel is not None else True  # no panel: page is the panel
+        return bool(flag)
+
+    def session_info() -> dict[str, Any]:
+        value = token()
+        return {
+            "paired": value is not None,
+            "csrf": web.csrf_for(value) if value else None,
+            "lang": i18n.current_code(),
+            "virtual_pair": virtual_panel() or is_local(),
+        }
+
+    def set_token_cookie(resp: Response, value: str) -> None:
+        resp.set_cookie(TOKEN_COOKIE, value, max_age=400 * 24 * 3600, httponly=True, samesite="Strict",
+                        secure=request.is_secure, path="/")
+
+    @app.before_request
+    def _no_store_api() -> None:
+        g.t0 = time.perf_counter()
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        if request.path.startswith("/api/") or request.path == "/healthz":
+            resp.headers.setdefault("Cache-Control", "no-store")
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        if resp.mimetype == "text/html":
+            resp.headers.setdefault(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "connect-src 'self'; frame-ancestors 'none'")
+        return resp
+
+    # -- errors ----------------------------------------------------------------------------------
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return jsonify(code=exc.code, message=exc.message), exc.status
+
+    @app.errorhandler(IllegalAction)
+    def _illegal(exc: IllegalAction):
+        return jsonify(exc.to_dict()), 409
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        if request.path.startswith("/api/") or request.path == "/healthz":
+            code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.code or 0, "http")
+            return jsonify(code=code, message=i18n.msg(code) if code != "http" else exc.description), exc.code
+        return exc
+
+    # -- pages -----------------------------------------------------------------------------------
+    @app.get("/")
+    def index():
+        lang = request.args.get("lang")
+        if lang:
+            resp = redirect(url_for("index"))
+            if lang in i18n.LANGS:
+                resp.set_cookie(i18n.LANG_COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax")
+            return resp
+        return render_template("index.html", session=session_info(), langs=i18n.LANGS,
+                               strings=i18n.js_strings(), lang=i18n.current_code())
+
+    # -- reading API -----------------------------------------------------------------------------
+    @app.get("/api/state")
+    def api_state():
+        return jsonify(table.snapshot())
+
+    @app.get("/api/session")
+    def api_session():
+        return jsonify(session_info())
+
+    @app.get("/api/games")
+    def api_games():
+        return jsonify(games=table.games(), heroes=i18n.hero_catalogue())
+
+    @app.get("/healthz")
+    def healthz():
+        try:
+            health = table.health()
+        except Exception as exc:  # liveness must answer even when a part is broken
+            return jsonify(ok=False, error=str(exc)), 503
+        return jsonify({"ok": True, **health})
+
+    @app.get("/api/images/<name>")
+    def api_image(name: str):
+        path = table.image_path(name)
+        if path is None:
+            raise ApiError(404, "no_image", i18n.msg("no_image"))
+        return send_file(path, max_age=24 * 3600)
+
+    @app.get("/api/events")
+    def api_events():
+        sub = table.subscribe()  # before the snapshot, so no change falls between the two
+        heartbeat = float(app.config["DICESIGHT_HEARTBEAT_S"])
+        max_age = float(app.config["DICESIGHT_STREAM_MAX_S"])
+
+        def frame(snap: dict[str, Any]) -> str:
+            data = json.dumps(snap, separators=(",", ":"), ensure_ascii=False)
+            return f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n"
+
+        def stream():
+            try:
+                yield "retry: 2000\n" + frame(table.snapshot())
+                started = last = time.monotonic()
+                while not web.stopping.is_set():
+                    snap = sub.get(timeout=min(0.5, heartbeat))
+                    now = time.monotonic()
+                    if snap is not None:
+                        yield frame(snap)
+                        last = now
+                    elif now - last >= heartbeat:
+                        yield ": heartbeat\n\n"
+                        last = now
+                    if now - started >= max_age:
+                        break
+            finally:
+                sub.close()
+
+        return Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # -- writing API -----------------------------------------------------------------------------
+    @app.post("/api/actions")
+    def api_actions():
+        require_paired()
+        action = json_body()
+        if not isinstance(action.get("type"), str) or not action["type"]:
+            raise ApiError(400, "bad_action", i18n.msg("bad_action"))
+        return jsonify(table.submit(action))
+
+    @app.post("/api/games")
+    def api_new_game():
+        require_paired()
+        body = json_body()
+        game = body.get("game")
+        setup = body.get("setup", {})
+        seed = body.get("seed")
+        if not isinstance(game, str) or not game:
+            raise ApiError(400, "bad_setup", i18n.msg("no_game"))
+        if not isinstance(setup, dict):
+            raise ApiError(400, "bad_setup", i18n.msg("bad_setup"))
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise ApiError(400, "bad_setup", i18n.msg("bad_seed"))
+        return jsonify(table.new_game(game, setup, seed))
+
+    @app.post("/api/pair")
+    def api_pair():
+        require_custom_header()
+        rid = table.request_pairing()
+        with web.lock:
+            now = time.monotonic()
+            web.pair_requests = {k: v for k, v in web.pair_requests.items() if v > now - 60}
+            web.pair_requests[rid] = now + PAIR_WINDOW_S
+        return jsonify(request=rid, expires_in=PAIR_WINDOW_S, status="waiting"), 202
+
+    @app.get("/api/pair/<rid>")
+    def api_pair_result(rid: str):
+        with web.lock:
+            deadline = web.pair_requests.get(rid)
+        if deadline is None:
+            raise ApiError(404, "unknown_request", i18n.msg("unknown_request"))
+        value = table.pairing_result(rid)
+        if value:
+            with web.lock:
+                web.pair_requests.pop(rid, None)
+            resp = jsonify(status="granted", paired=True, csrf=web.csrf_for(value))
+            set_token_cookie(resp, value)
+            return resp
+        if time.monotonic() > deadline:
+            with web.lock:
+                web.pair_requests.pop(rid, None)
+            return jsonify(status="expired", paired=False, message=i18n.msg("pair_expired"))
+        return jsonify(status="waiting", paired=False, expires_in=round(deadline - time.monotonic(), 1))
+
+    @app.delete("/api/pair")
+    def api_revoke():
+        require_paired()
+        table.revoke_tokens()
+        resp = jsonify(status="revoked", paired=False)
+        resp.delete_cookie(TOKEN_COOKIE, path="/", samesite="Strict", httponly=True)
+        return resp
+
+    @app.post("/api/panel/<button>")
+    def api_panel(button: str):
+        if button not in PANEL_BUTTONS:
+            raise ApiError(404, "no_button", i18n.msg("no_button"))
+        if button == "pair":
+            # Pressing Pair grants tokens, so only someone at the box may: the box itself (loopback)
+            # or, on a box with no real buttons (demo tray, mock pins), the page's virtual panel.
+            require_custom_header()
+            if not (virtual_panel() or is_local()):
+                raise ApiError(403, "panel_physical", i18n.msg("panel_physical"))
+        else:
+            require_paired()
+        hold = 0.0
+        if request.get_data(cache=True).strip():
+            body = json_body()
+            hold = body.get("hold_s", 0.0)
+            # Holds from the page stop short of the Pair button's shutdown hold: only the box shuts down.
+            if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= MAX_PAGE_HOLD_S:
+                raise ApiError(400, "bad_hold", i18n.msg("bad_hold"))
+        table.press(button, float(hold))
+        return jsonify(table.snapshot())
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return redirect(url_for("static", filename="icon.svg"))
+
+    @app.get("/api/<path:rest>")
+    def api_unknown(rest: str):
+        abort(404)
+
+    return app

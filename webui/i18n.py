@@ -1,0 +1,244 @@
+"""Languages: English, Traditional Chinese (zh-TW) and Korean (ko) through Flask-Babel.
+
+The language is the `lang` cookie (set by the switch on the page) or the browser's Accept-Language.
+Strings the page's JavaScript needs are translated here and shipped inside the page as JSON, so the
+script itself holds no text. Hero, ability and status names come from the hero data in each language.
+
+`python -m webui.i18n compile` rebuilds the .mo catalogues from the .po files (they are committed, and
+the app also compiles a stale one at start when its folder is writable).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+from typing import Any
+
+from flask import Flask, has_request_context, request
+from flask_babel import Babel, get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+LANG_COOKIE = "dicesight_lang"
+TRANSLATIONS = pathlib.Path(__file__).parent / "translations"
+# page code -> (Babel locale, name in its own language)
+LANGS: dict[str, tuple[str, str]] = {
+    "en": ("en", "English"),
+    "zh-TW": ("zh_Hant_TW", "繁體中文"),
+    "ko": ("ko", "한국어"),
+}
+BY_LOCALE = {loc: code for code, (loc, _name) in LANGS.items()}
+
+
+def pick_code(accept: list[tuple[str, float]], cookie: str | None) -> str:
+    """The page language: the cookie if it names one of ours, else the first Accept-Language we speak."""
+    if cookie in LANGS:
+        return cookie
+    for value, _quality in accept:  # werkzeug keeps them best-first
+        tag = value.lower().replace("_", "-")
+        if tag.startswith("zh"):
+            return "zh-TW"  # the only Chinese we have; Traditional is what our players read
+        if tag.startswith("ko"):
+            return "ko"
+        if tag.startswith("en"):
+            return "en"
+    return "en"
+
+
+def current_code() -> str:
+    if not has_request_context():
+        return "en"
+    return pick_code(list(request.accept_languages), request.cookies.get(LANG_COOKIE))
+
+
+def _select_locale() -> str:
+    return LANGS[current_code()][0]
+
+
+def compile_catalogues(force: bool = False) -> list[pathlib.Path]:
+    """Write messages.mo next to every messages.po that is newer (or all with force)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")):
+        mo = po.with_suffix(".mo")
+        if not force and mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=po.parent.parent.name)
+        tmp = mo.with_suffix(".mo.tmp")
+        with tmp.open("wb") as fh:
+            write_mo(fh, catalog)
+        tmp.replace(mo)
+        written.append(mo)
+    return written
+
+
+def init_app(app: Flask) -> None:
+    try:
+        compile_catalogues()
+    except OSError:
+        pass  # read-only install: the committed .mo files are used as they are
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
+    app.config["BABEL_DEFAULT_LOCALE"] = "en"
+    Babel(app, locale_selector=_select_locale)
+
+    @app.context_processor
+    def _lang_context() -> dict[str, Any]:
+        return {"locale_code": current_code(), "html_lang": current_code()}
+
+
+# -- messages of the API (errors a player may see) ---------------------------------------------------
+MESSAGES = {
+    "not_paired": _l("This phone is not paired. Tap “Pair this phone”, then press the Pair button on the box."),
+    "csrf_missing": _l("The request did not carry this page's check value. Reload the page and try again."),
+    "csrf_mismatch": _l("The page's check value is out of date. Reload the page and try again."),
+    "empty_body": _l("The request was empty; it needs a JSON object."),
+    "bad_json": _l("The request is not valid JSON (%(detail)s)."),
+    "not_object": _l("The request must be a JSON object."),
+    "bad_action": _l("An action must be a JSON object with a “type”."),
+    "no_game": _l("Choose a game."),
+    "bad_setup": _l("The setup must be a JSON object."),
+    "bad_seed": _l("The seed must be a whole number."),
+    "unknown_request": _l("That pairing request is unknown or finished. Ask again."),
+    "pair_expired": _l("Nobody pressed the Pair button within 30 seconds. Ask again."),
+    "no_button": _l("The box has no such button."),
+    "panel_physical": _l("This box has real buttons: press Pair on the box itself."),
+    "bad_hold": _l("A press from the page is held 0 to 2 seconds (shutting down is done on the box)."),
+    "no_image": _l("There is no such roll photo."),
+    "not_found": _l("There is nothing at this address."),
+    "method_not_allowed": _l("This address does not accept that method."),
+    "too_large": _l("The request is too large."),
+}
+
+
+def msg(key: str, **kw: Any) -> str:
+    text = str(MESSAGES[key])
+    return text % kw if kw else text
+
+
+# -- strings for the page's script ------------------------------------------------------------------
+JS_STRINGS = {
+    "tray": _l("On the tray"),
+    "rolls": _l("Last rolls"),
+    "no_rolls": _l("No rolls yet. Throw the dice into the tray."),
+    "tray_empty": _l("The tray is empty"),
+    "tray_moving": _l("Dice moving…"),
+    "tray_settling": _l("Settling…"),
+    "tray_settled": _l("Settled"),
+    "total": _l("Total"),
+    "by_camera": _l("camera"),
+    "by_hand": _l("by hand"),
+    "photo": _l("Photo"),
+    "pair": _l("Pair this phone"),
+    "pair_wait": _l("Now press the Pair button on the box (%(s)s s left)"),
+    "pair_ok": _l("Paired: this phone can run the game"),
+    "pair_expired": _l("Nobody pressed Pair in time. Try again."),
+    "watching": _l("Watching only"),
+    "unpair_all": _l("Unpair all phones"),
+    "live": _l("Live"),
+    "offline": _l("Connection lost — reconnecting…"),
+    "camera_reconnecting": _l("Camera reconnecting — enter dice by hand if needed"),
+    "camera_error": _l("Camera problem — enter dice by hand"),
+    "camera_off": _l("Camera off — enter dice by hand"),
+    "undo": _l("Undo"),
+    "redo": _l("Redo"),
+    "next": _l("Next"),
+    "panel": _l("Box panel"),
+    "led_status": _l("Status"),
+    "led_phase": _l("Phase"),
+    "btn_next": _l("Next"),
+    "btn_undo": _l("Undo"),
+    "btn_pair": _l("Pair"),
+    "new_game": _l("New game"),
+    "setup": _l("Set up a game"),
+    "game": _l("Game"),
+    "mode": _l("Mode"),
+    "mode_1v1": _l("1 vs 1"),
+    "mode_2v2": _l("2 vs 2"),
+    "mode_koth": _l("King of the Hill"),
+    "players": _l("Players"),
+    "player_n": _l("Player %(n)s"),
+    "name": _l("Name"),
+    "hero": _l("Hero"),
+    "team": _l("Team %(n)s"),
+    "starts": _l("Who starts"),
+    "roll_for_it": _l("Roll for it"),
+    "start": _l("Start the game"),
+    "cancel": _l("Cancel"),
+    "close": _l("Close"),
+    "apply": _l("Apply"),
+    "health": _l("Health"),
+    "cp": _l("CP"),
+    "statuses": _l("Status tokens"),
+    "no_statuses": _l("No tokens"),
+    "limit": _l("limit %(n)s"),
+    "abilities": _l("Abilities these dice make"),
+    "no_abilities": _l("No ability yet"),
+    "decide": _l("Decide"),
+    "waiting_for": _l("Waiting for %(name)s"),
+    "enter_dice": _l("Enter dice by hand"),
+    "submit_dice": _l("Use these dice"),
+    "clear": _l("Clear"),
+    "uncertain": _l("Not sure about these dice: check them"),
+    "confirm_reading": _l("Yes, the dice are right"),
+    "fix_reading": _l("Fix the dice"),
+    "use_tray": _l("Use the dice on the tray"),
+    "corrections": _l("Corrections"),
+    "adjust": _l("Adjust"),
+    "log": _l("Log"),
+    "winner": _l("%(name)s wins!"),
+    "draw": _l("Draw: nobody wins"),
+    "game_over": _l("Game over"),
+    "phase": _l("Phase"),
+    "turn": _l("Turn %(n)s"),
+    "active": _l("Active player"),
+    "you_can_act": _l("Pair this phone to play from it"),
+    "error": _l("Refused"),
+    "language": _l("Language"),
+    "freeroll": _l("Free roll"),
+    "dicethrone": _l("Dice Throne"),
+    "seq": _l("Move %(n)s"),
+    "roll_n": _l("Roll %(n)s"),
+    "die_value": _l("Die showing %(v)s"),
+    "rolls_left": _l("Rolls left: %(n)s"),
+    "hold_hint": _l("Tap dice to keep them"),
+    "team_health": _l("Team health"),
+    "theme": _l("Theme"),
+}
+
+
+def js_strings() -> dict[str, str]:
+    return {k: str(v) for k, v in JS_STRINGS.items()}
+
+
+def hero_catalogue() -> list[dict[str, Any]]:
+    """Dice Throne heroes (names per language, dice faces) from the engine's hero data, when it exists."""
+    try:
+        from engine.dicethrone.heroes import catalogue  # type: ignore[import-not-found]
+    except Exception:
+        return []
+    try:
+        return list(catalogue())
+    except Exception:
+        return []
+
+
+def locale_name() -> str:
+    return str(get_locale() or "en")
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["compile"]:
+        for path in compile_catalogues(force=True):
+            print(path)
+        return 0
+    print("usage: python -m webui.i18n compile", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
+
+__all__ = ["_", "LANGS", "init_app", "msg", "js_strings", "hero_catalogue", "current_code"]

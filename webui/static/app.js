@@ -1,0 +1,496 @@
+// dicesight phone page: follows the table over server-sent events and sends a paired phone's actions.
+// No dependencies; every string comes translated from the server (the "boot" JSON in the page).
+import { dieElement, iconElement } from "./dice.js";
+import { openSetup } from "./setup.js";
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+export const S = {
+  strings: boot.strings, session: boot.session, lang: boot.lang,
+  snap: null, online: false, everOnline: false, entry: [], pairing: null, es: null, lastSeq: null,
+};
+const $ = (id) => document.getElementById(id);
+
+export function t(key, vars = {}) {
+  const s = S.strings[key] ?? key;
+  return s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? ""));
+}
+
+// A name from hero data: a string, or {"en": ..., "zh-TW": ..., "ko": ...}.
+export function loc(v) {
+  if (v == null) return "";
+  if (typeof v === "string" || typeof v === "number") return String(v);
+  return v[S.lang] ?? v.en ?? Object.values(v)[0] ?? "";
+}
+
+export function h(tag, attrs = {}, ...kids) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") n.className = v;
+    else if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else if (k === "data") Object.assign(n.dataset, v);
+    else n.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid != null) n.append(kid);
+  return n;
+}
+
+// replaceChildren without the "null" text nodes that conditional children would leave.
+export function fill(node, ...kids) {
+  node.replaceChildren(...kids.flat().filter((k) => k != null && k !== false));
+  return node;
+}
+
+// -- talking to the box ---------------------------------------------------------------------------
+export async function api(method, path, body, retried = false) {
+  const opts = { method, credentials: "same-origin", headers: { "X-Dicesight-CSRF": S.session.csrf || "page" } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (err) {
+    toast(t("offline"));
+    throw err;
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (res.ok) return data;
+  if (res.status === 403 && !retried && data && String(data.code).startsWith("csrf")) {
+    await refreshSession();
+    return api(method, path, body, true);
+  }
+  if (res.status === 401) { S.session.paired = false; S.session.csrf = null; render(); }
+  toast((data && data.message) || `${res.status}`, true);
+  const e = new Error((data && data.message) || res.statusText);
+  e.data = data;
+  throw e;
+}
+
+async function refreshSession() {
+  try {
+    const r = await fetch("/api/session", { credentials: "same-origin" });
+    S.session = await r.json();
+  } catch { /* offline: keep what we have */ }
+}
+
+export async function act(action) {
+  const snap = await api("POST", "/api/actions", action);
+  if (snap) apply(snap);
+  return snap;
+}
+
+let toastTimer = null;
+export function toast(text, bad = false) {
+  const n = $("toast");
+  n.textContent = text;
+  n.classList.toggle("bad", bad);
+  n.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { n.hidden = true; }, bad ? 6000 : 3000);
+}
+
+function apply(snap) {
+  if (S.snap && snap.seq < S.snap.seq && snap.game_id === S.snap.game_id) return; // stale answer
+  S.snap = snap;
+  render();
+}
+
+function connect() {
+  const es = new EventSource("/api/events");
+  S.es = es;
+  es.addEventListener("open", () => { S.online = true; S.everOnline = true; renderBanner(); });
+  es.addEventListener("snapshot", (ev) => {
+    S.online = true;
+    S.snap = JSON.parse(ev.data);
+    render();
+  });
+  es.addEventListener("error", () => {
+    S.online = false;
+    renderBanner();
+    if (es.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  });
+}
+
+// -- pairing --------------------------------------------------------------------------------------
+async function pair() {
+  if (S.pairing) return;
+  const req = await api("POST", "/api/pair", {});
+  const until = Date.now() + req.expires_in * 1000;
+  S.pairing = req.request;
+  const tick = async () => {
+    if (S.pairing !== req.request) return;
+    let r = null;
+    try { r = await (await fetch(`/api/pair/${encodeURIComponent(req.request)}`, { credentials: "same-origin" })).json(); }
+    catch { r = null; }
+    if (r && r.status === "granted") {
+      S.pairing = null;
+      S.session.paired = true;
+      S.session.csrf = r.csrf;
+      toast(t("pair_ok"));
+      render();
+      return;
+    }
+    if ((r && (r.status === "expired" || r.code)) || Date.now() > until + 3000) {
+      S.pairing = null;
+      $("pairmsg").textContent = t("pair_expired");
+      render();
+      return;
+    }
+    $("pairmsg").textContent = t("pair_wait", { s: Math.max(0, Math.ceil((until - Date.now()) / 1000)) });
+    setTimeout(tick, 700);
+  };
+  $("pairmsg").textContent = t("pair_wait", { s: Math.ceil(req.expires_in) });
+  render();
+  setTimeout(tick, 400);
+}
+
+// -- rendering ------------------------------------------------------------------------------------
+export const PHASES = ["upkeep", "income", "main1", "roll", "offense", "target", "defense", "main2", "discard"];
+
+function renderBanner() {
+  const b = $("banner");
+  const cam = S.snap && S.snap.camera;
+  let text = "";
+  let kind = "";
+  if (!S.online && S.everOnline) { text = t("offline"); kind = "bad"; }
+  else if (!S.online && S.snap === null) { text = ""; }
+  else if (cam && cam.status === "reconnecting") { text = t("camera_reconnecting"); kind = "warn"; }
+  else if (cam && cam.status === "error") { text = t("camera_error") + (cam.message ? ` (${cam.message})` : ""); kind = "bad"; }
+  else if (cam && cam.status === "off") { text = t("camera_off"); kind = "info"; }
+  b.hidden = !text;
+  b.textContent = text;
+  b.className = "banner " + kind;
+  b.dataset.kind = kind || "none";
+  const live = $("live");
+  live.textContent = S.online ? "● " + t("live") : "○";
+  live.classList.toggle("on", S.online);
+}
+
+function renderPair() {
+  const paired = S.session.paired;
+  $("pairbox").hidden = paired;
+  document.body.classList.toggle("paired", paired);
+  const btn = $("pair");
+  btn.disabled = Boolean(S.pairing);
+  if (!S.pairing && !paired && $("pairmsg").dataset.init !== "1") $("pairmsg").dataset.init = "1";
+}
+
+function playerName(p) {
+  if (!p) return "";
+  return p.name || loc(p.hero_name) || p.id || "";
+}
+
+function findPlayer(id) {
+  const players = (S.snap && S.snap.players) || [];
+  return players.find((p) => p.id === id || p.name === id) || null;
+}
+
+function phaseLabel(phase) {
+  const names = S.snap.phase_names || {};
+  return loc(names[phase]) || t("ph_" + phase) || phase;
+}
+
+function renderPhase(snap) {
+  const bar = $("phasebar");
+  const show = (snap.players || []).length > 0 && snap.phase;
+  bar.hidden = !show;
+  if (!show) return;
+  const active = findPlayer(snap.active);
+  const order = snap.phases || PHASES.filter((p) => p !== "offense");
+  const idx = order.indexOf(snap.phase);
+  fill(bar, 
+    h("div", { class: "phase", data: { phase: snap.phase } },
+      h("span", { class: "ph-glyph", "aria-hidden": "true", text: idx >= 0 ? String(idx + 1) : "•" }),
+      h("span", { class: "ph-name", id: "phase", text: phaseLabel(snap.phase) })),
+    h("div", { class: "activep" }, h("small", { text: t("active") }),
+      h("strong", { id: "active", text: active ? playerName(active) : (snap.active || "—") })),
+    snap.turn ? h("small", { class: "turn", text: t("turn", { n: snap.turn }) }) : null,
+  );
+  if (order.length && idx >= 0) {
+    bar.append(h("ol", { class: "phases", "aria-hidden": "true" },
+      order.map((p, i) => h("li", { class: i === idx ? "on" : i < idx ? "done" : "", data: { phase: p } }))));
+  }
+}
+
+function statusChip(st) {
+  const name = loc(st.name) || st.id;
+  const chip = h("button", {
+    class: "chip " + (st.kind || ""), type: "button", data: { status: st.id || name },
+    onclick: () => info(name, loc(st.text) || ""),
+  }, h("span", { text: name }), h("b", { text: st.limit ? `${st.count}/${st.limit}` : String(st.count ?? "") }));
+  return chip;
+}
+
+function renderPlayers(snap) {
+  const box = $("players");
+  const players = snap.players || [];
+  box.hidden = players.length === 0;
+  if (!players.length) { fill(box, ); return; }
+  box.dataset.count = String(players.length);
+  fill(box, ...players.map((p) => {
+    const active = p.id === snap.active;
+    const statuses = (p.statuses || []).filter((s) => (s.count ?? 1) > 0);
+    return h("article", { class: "player" + (active ? " active" : "") + (p.out ? " out" : ""), data: { player: p.id } },
+      h("header", {},
+        h("strong", { class: "pname", text: (active ? "▶ " : "") + playerName(p) }),
+        p.hero ? h("small", { class: "hero", text: loc(p.hero_name) || p.hero }) : null,
+        p.team != null ? h("small", { class: "team", text: t("team", { n: p.team }) }) : null),
+      h("div", { class: "stats" },
+        h("div", { class: "stat hp" }, h("small", { text: t("health") }),
+          h("b", { class: "health", text: String(p.health ?? "—") })),
+        h("div", { class: "stat cp" }, h("small", { text: t("cp") }),
+          h("b", { class: "cpval", text: String(p.cp ?? "—") }))),
+      h("div", { class: "chips" }, statuses.length ? statuses.map(statusChip) : h("small", { class: "muted", text: t("no_statuses") })),
+    );
+  }));
+}
+
+function trayDice(snap) {
+  return (snap.tray && snap.tray.dice) || [];
+}
+
+function renderTray(snap) {
+  const tray = snap.tray || { state: "empty", dice: [] };
+  const dice = trayDice(snap);
+  const faces = snap.dice_faces || null;
+  $("traystate").textContent = t("tray_" + (tray.state || "empty"));
+  $("traycard").dataset.state = tray.state || "empty";
+  fill($("tray"), ...dice.map((d) => dieElement(d.value, {
+    face: d.face || (faces && d.value ? faces[d.value - 1] : null), colour: d.colour,
+    uncertain: d.certain === false, label: t("die_value", { v: d.value ?? "?" }),
+  })));
+  if (!dice.length) $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
+  $("traymsg").textContent = tray.message || "";
+  const unsure = tray.needs_confirmation || dice.some((d) => d.certain === false);
+  const conf = $("confirm");
+  conf.hidden = !(unsure && S.session.paired && dice.length);
+  if (!conf.hidden) {
+    fill(conf, 
+      h("p", { class: "warn", text: t("uncertain") }),
+      h("button", { class: "primary", id: "confirmbtn", onclick: () => submitDice(dice.map((d) => d.value)) }, t("confirm_reading")),
+      h("button", { class: "ghost", onclick: () => { S.entry = dice.map((d) => d.value).filter((v) => v != null); renderEntry(S.snap); $("entry").scrollIntoView({ behavior: "smooth" }); } }, t("fix_reading")),
+    );
+  }
+  const ab = $("abilities");
+  const list = snap.abilities || (snap.roll && snap.roll.abilities) || null;
+  ab.hidden = !list;
+  if (list) {
+    fill(ab, h("h3", { text: t("abilities") }),
+      list.length ? h("ul", {}, list.map((a) => h("li", { class: a.ultimate ? "ult" : "" },
+        h("span", { text: loc(a.name) || a.id }),
+        a.damage != null ? h("b", { text: String(a.damage) }) : null,
+        a.odds != null ? h("small", { text: `${Math.round(a.odds * 100)}%` }) : null)))
+        : h("p", { class: "muted", text: t("no_abilities") }));
+  }
+}
+
+export function diceInput(snap) {
+  const p = snap.pending;
+  if (!p) return null;
+  if (p.input && p.input.type === "dice") return p.input;
+  return null;
+}
+
+async function submitDice(values) {
+  const input = diceInput(S.snap) || {};
+  const base = input.action ? { ...input.action } : { type: "roll" };
+  await act({ ...base, dice: values, source: "manual" });
+  S.entry = [];
+  renderEntry(S.snap);
+}
+
+function renderPending(snap) {
+  const box = $("pending");
+  const p = snap.pending;
+  const opts = (p && p.options) || [];
+  box.hidden = !p || (!opts.length && !p.prompt);
+  if (box.hidden) return;
+  const who = p.player ? findPlayer(p.player) : null;
+  box.dataset.kind = p.kind || "";
+  fill(box, 
+    h("h2", { text: loc(p.prompt) || t("decide") }),
+    who ? h("p", { class: "muted", text: t("waiting_for", { name: playerName(who) }) }) : null,
+    p.rolls_left != null ? h("p", { class: "muted", text: t("rolls_left", { n: p.rolls_left }) }) : null,
+    h("div", { class: "options" }, opts.map((o, i) => h("button", {
+      class: "big option" + (o.default ? " primary" : ""), type: "button", disabled: !S.session.paired,
+      data: { option: String(i), type: (o.action && o.action.type) || "" },
+      onclick: () => act(o.action),
+    }, h("span", { text: loc(o.label) }), o.hint ? h("small", { text: loc(o.hint) }) : null))),
+  );
+}
+
+function renderEntry(snap) {
+  const input = diceInput(snap);
+  const box = $("entry");
+  box.hidden = !input || !S.session.paired;
+  if (box.hidden) return;
+  const faces = input.faces || [1, 2, 3, 4, 5, 6];
+  const symbols = input.symbols || snap.dice_faces || null;
+  const max = input.count || input.count_max || 40;
+  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, label: t("die_value", { v }) });
+  fill($("entrydice"), ...S.entry.map((v, i) => {
+    const b = h("button", { class: "diebtn", type: "button", "aria-label": t("die_value", { v }), onclick: () => { S.entry.splice(i, 1); renderEntry(S.snap); } });
+    b.append(dieElement(v, dieOpts(v)));
+    return b;
+  }));
+  fill($("entrypad"), ...faces.map((v) => {
+    const b = h("button", { class: "diebtn pad", type: "button", data: { add: String(v) }, "aria-label": t("die_value", { v }),
+      disabled: S.entry.length >= max, onclick: () => { if (S.entry.length < max) { S.entry.push(v); renderEntry(S.snap); } } });
+    b.append(dieElement(v, dieOpts(v)));
+    return b;
+  }));
+  const need = input.count || 0;
+  $("entrysubmit").disabled = S.entry.length === 0 || (need > 0 && S.entry.length !== need);
+}
+
+function fmtAction(a) {
+  if (!a) return "";
+  const bits = [a.type];
+  if (Array.isArray(a.dice)) bits.push(a.dice.map((d) => (typeof d === "object" ? d.value : d)).join(" "));
+  for (const k of ["ability", "option", "status", "target", "player", "field", "delta", "amount"]) {
+    if (a[k] != null) bits.push(`${k}: ${typeof a[k] === "object" ? JSON.stringify(a[k]) : a[k]}`);
+  }
+  return bits.join(" · ");
+}
+
+function renderRolls(snap) {
+  const rolls = snap.rolls || [];
+  const list = $("rolls");
+  if (!rolls.length) { fill(list, h("li", { class: "muted", text: t("no_rolls") })); return; }
+  fill(list, ...rolls.slice(0, 12).map((r) => h("li", { data: { n: String(r.n) } },
+    h("span", { class: "rn", text: `#${r.n}` }),
+    h("span", { class: "dice small" }, r.dice.map((d) => dieElement(d.value, { face: d.face, colour: d.colour, label: t("die_value", { v: d.value }) }))),
+    h("span", { class: "rt" }, h("small", { text: t("total") }), h("b", { text: String(r.total) })),
+    h("small", { class: "src", text: r.source === "camera" ? t("by_camera") : t("by_hand") }),
+    r.image ? h("a", { class: "photo", href: `/api/images/${encodeURIComponent(r.image)}`, target: "_blank" },
+      h("img", { src: `/api/images/${encodeURIComponent(r.image)}`, alt: t("photo"), loading: "lazy", width: 64, height: 48 })) : null,
+  )));
+}
+
+function renderLog(snap) {
+  const entries = snap.history || null;
+  const card = $("logcard");
+  const log = entries || (snap.log || []).map((e) => ({ seq: e.seq, text: fmtAction(e.action), image: e.action && e.action.image }));
+  card.hidden = !(snap.players && snap.players.length) || !log.length;
+  if (card.hidden) return;
+  fill($("log"), ...log.slice().reverse().slice(0, 30).map((e) => h("li", { data: { seq: String(e.seq) } },
+    h("small", { class: "muted", text: `${e.seq}` }), " ", h("span", { text: loc(e.text) }),
+    e.image ? h("img", { src: `/api/images/${encodeURIComponent(e.image)}`, alt: t("photo"), loading: "lazy", width: 64, height: 48 }) : null)));
+}
+
+function renderControls(snap) {
+  const paired = S.session.paired;
+  $("undo").disabled = !(paired && snap.can_undo);
+  $("redo").disabled = !(paired && snap.can_redo);
+  $("redo").hidden = !snap.can_redo;
+  $("newgame").disabled = !paired;
+}
+
+const LED_NAMES = { status: "led_status", phase: "led_phase" };
+function renderPanel(snap) {
+  const panel = snap.panel || { leds: {}, buttons: {} };
+  const leds = panel.leds || {};
+  const row = $("panel");
+  const items = Object.entries(leds).map(([name, v]) => {
+    const state = typeof v === "object" && v ? (v.state ?? v.pattern ?? (v.on ? "on" : "off")) : String(v);
+    const colour = typeof v === "object" && v ? v.colour || v.color : null;
+    const led = h("span", { class: "led", data: { led: name, state: String(state) } });
+    if (colour) led.style.setProperty("--led", colour);
+    return h("span", { class: "ledbox" }, led, h("small", { text: t(LED_NAMES[name] || name) + (state && state !== "on" && state !== "off" ? ` · ${state}` : "") }));
+  });
+  const pressed = panel.buttons || {};
+  const btns = ["next", "undo", "pair"].map((b) => h("button", {
+    class: "panelbtn" + (pressed[b] ? " down" : ""), type: "button", id: "panel-" + b, data: { button: b },
+    disabled: b === "pair" ? !S.session.virtual_pair : !S.session.paired,
+    onclick: () => api("POST", `/api/panel/${b}`, b === "undo" ? { hold_s: 1.0 } : {}).then((s) => s && apply(s)).catch(() => {}),
+  }, t("btn_" + b)));
+  fill(row, ...items, ...btns);
+}
+
+function renderWinner(snap) {
+  const box = $("winner");
+  const over = snap.phase === "over" || snap.phase === "game_over" || snap.winner != null || snap.draw;
+  box.hidden = !over;
+  if (!over) return;
+  let text = t("game_over");
+  if (snap.draw) text = t("draw");
+  else if (snap.winner != null) {
+    const ids = Array.isArray(snap.winner) ? snap.winner : [snap.winner];
+    text = t("winner", { name: ids.map((w) => playerName(findPlayer(w)) || w).join(" & ") });
+  }
+  fill(box, h("strong", { id: "winnertext", text: text }));
+}
+
+function renderCorrections(snap) {
+  const box = $("corrections");
+  const fields = snap.adjustable || null;
+  box.hidden = !(S.session.paired && fields && (snap.players || []).length);
+  if (box.hidden) return;
+  const rows = [];
+  for (const p of snap.players) {
+    const ctl = [];
+    for (const f of fields) {
+      const cur = f.status ? ((p.statuses || []).find((s) => s.id === f.status) || {}).count ?? 0 : p[f.field];
+      if (cur === undefined) continue;
+      const label = loc(f.label) || t(f.field) || f.field;
+      const mk = (delta, txt) => h("button", { class: "adj", type: "button", "aria-label": `${label} ${txt}`,
+        data: { player: p.id, field: f.field || "status", status: f.status || "", delta: String(delta) },
+        onclick: () => act({ ...(f.action || { type: "adjust" }), player: p.id, ...(f.status ? { status: f.status } : { field: f.field }), delta }) }, txt);
+      ctl.push(h("div", { class: "adjrow" }, h("span", { text: label }), mk(-1, "−"), h("b", { text: String(cur) }), mk(1, "+")));
+    }
+    rows.push(h("div", { class: "adjplayer", data: { player: p.id } }, h("h3", { text: playerName(p) }), ctl));
+  }
+  fill($("adjust"), ...rows);
+}
+
+export function render() {
+  renderBanner();
+  renderPair();
+  const snap = S.snap;
+  if (!snap) return;
+  $("title").textContent = loc(snap.title) || t(snap.game);
+  document.body.dataset.game = snap.game || "";
+  document.body.dataset.phase = snap.phase || "";
+  $("seq").textContent = t("seq", { n: snap.seq });
+  renderPhase(snap);
+  renderWinner(snap);
+  renderPlayers(snap);
+  renderTray(snap);
+  renderPending(snap);
+  renderEntry(snap);
+  renderCorrections(snap);
+  renderRolls(snap);
+  renderLog(snap);
+  renderControls(snap);
+  renderPanel(snap);
+}
+
+export function info(title, text) {
+  $("info_title").textContent = title;
+  $("info_text").textContent = text;
+  $("info").showModal();
+}
+
+// -- wiring ---------------------------------------------------------------------------------------
+$("pair").addEventListener("click", () => pair().catch(() => {}));
+$("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
+$("redo").addEventListener("click", () => act({ type: "redo" }).catch(() => {}));
+$("newgame").addEventListener("click", () => openSetup().catch(() => {}));
+$("entryclear").addEventListener("click", () => { S.entry = []; renderEntry(S.snap); });
+$("entrysubmit").addEventListener("click", () => submitDice(S.entry.slice()).catch(() => {}));
+document.querySelectorAll(".langs a").forEach((a) => a.addEventListener("click", (ev) => {
+  ev.preventDefault();
+  document.cookie = `dicesight_lang=${a.dataset.lang}; path=/; max-age=34560000; samesite=lax`;
+  location.reload();
+}));
+
+fetch("/api/state", { credentials: "same-origin" }).then((r) => r.json()).then((snap) => {
+  if (!S.snap) { S.snap = snap; render(); }
+}).catch(() => {});
+render();
+connect();
+window.dicesight = S; // for debugging from a laptop's console
