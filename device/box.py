@@ -32,10 +32,11 @@ class BoxOptions:
     threads: int = 64
 
 
-def state_dir_for(explicit: Path | None, configured: str | Path | None) -> Path:
-    """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state."""
-    chosen = explicit or configured or os.environ.get("STATE_DIRECTORY") or "state"
-    path = Path(str(chosen).split(":")[0])  # systemd may list several directories
+def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
+    """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state; created if new."""
+    from .config import resolve_state_dir
+
+    path = resolve_state_dir(explicit or configured)
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -75,11 +76,10 @@ def build(options: BoxOptions):
     except cameras.CameraError as err:
         log.error("camera %s: %s; starting without a camera (dice by hand)", spec, err)
         source = None
-    pin_factory = options.gpio or config.gpio.pin_factory
     table = Table(store, camera=source, dice_set=config.camera.dice, mount=config.camera.mount,
                   settle_s=config.camera.settle_s,
                   pairing=_pairing(state_dir))
-    panel = Panel(config.gpio, pin_factory=_pin_factory(pin_factory),
+    panel = Panel(config.gpio, pin_factory=options.gpio or config.gpio.pin_factory,
                   on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
                   on_shutdown=table.shutdown_requested.set)
     table.panel = panel
@@ -100,15 +100,6 @@ def _pairing(state_dir: Path):
     from .pairing import Pairing
 
     return Pairing(state_dir / "tokens.json")
-
-
-def _pin_factory(name: str):
-    """None lets the panel pick (real pins on a Pi, mock elsewhere); "mock" forces the mock."""
-    if name == "mock":
-        from gpiozero.pins.mock import MockFactory
-
-        return MockFactory()
-    return None
 
 
 def _secret(state_dir: Path) -> str:

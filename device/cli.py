@@ -42,11 +42,19 @@ def _human(record: dict[str, Any]) -> str:
 # -- run -------------------------------------------------------------------------------------------
 def cmd_run(args: argparse.Namespace) -> int:
     from .box import BoxOptions, run
+    from .config import ConfigError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port,
                          config=args.config, state_dir=args.state_dir, demo_seed=args.demo_seed)
-    return run(options, announce=_printer(args.json))
+    try:
+        return run(options, announce=_printer(args.json))
+    except ConfigError as err:
+        _printer(args.json)({"error": {"code": "bad_config", "message": str(err)}})
+        return 2
+    except OSError as err:
+        _printer(args.json)({"error": {"code": "cannot_start", "message": f"Cannot start the box: {err}"}})
+        return 2
 
 
 # -- read ------------------------------------------------------------------------------------------

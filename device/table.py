@@ -281,11 +281,10 @@ class Table:
         self._thread.start()
 
     def _camera_loop(self) -> None:
-        from vision.reader import read_dice
         from vision.watcher import TrayWatcher
 
-        watcher = TrayWatcher(read=lambda frame: read_dice(frame, self.dice_set, self.mount),
-                              settle_s=self.settle_s)
+        # The watcher's own reader uses the background it learns from empty frames.
+        watcher = TrayWatcher(settle_s=self.settle_s, dice_set=self.dice_set, mount=self.mount)
         backoff = 0.5
         while not self._stop.is_set():
             try:
