@@ -390,17 +390,20 @@ function renderControls(snap) {
   $("newgame").disabled = !paired;
 }
 
-const LED_NAMES = { status: "led_status", phase: "led_phase" };
 function renderPanel(snap) {
   const panel = snap.panel || { leds: {}, buttons: {} };
   const leds = panel.leds || {};
   const row = $("panel");
   const items = Object.entries(leds).map(([name, v]) => {
-    const state = typeof v === "object" && v ? (v.state ?? v.pattern ?? (v.on ? "on" : "off")) : String(v);
-    const colour = typeof v === "object" && v ? v.colour || v.color : null;
-    const led = h("span", { class: "led", data: { led: name, state: String(state) } });
-    if (colour) led.style.setProperty("--led", colour);
-    return h("span", { class: "ledbox" }, led, h("small", { text: t(LED_NAMES[name] || name) + (state && state !== "on" && state !== "off" ? ` · ${state}` : "") }));
+    let lit = false;
+    let pattern = "";
+    if (v && typeof v === "object") { lit = Boolean(v.on); pattern = v.pattern || v.state || ""; }
+    else if (typeof v === "string") { lit = v !== "off" && v !== ""; pattern = v; }
+    else lit = Boolean(v);
+    const led = h("span", { class: "led", data: { led: name, lit: lit ? "1" : "0", pattern } });
+    const label = t("led_" + name);
+    return h("span", { class: "ledbox" }, led,
+      h("small", { text: (label.startsWith("led_") ? name : label) + (pattern && pattern !== "off" && pattern !== "ready" && typeof v === "object" ? ` · ${t("pat_" + pattern).replace(/^pat_/, "")}` : "") }));
   });
   const pressed = panel.buttons || {};
   const btns = ["next", "undo", "pair"].map((b) => h("button", {
