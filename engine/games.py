@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .core import IllegalAction, Rules
+from .dicethrone import DiceThrone
 from .freeroll import FreeRoll
 
-GAMES: dict[str, Rules] = {"freeroll": FreeRoll()}
+GAMES: dict[str, Rules] = {"freeroll": FreeRoll(), "dicethrone": DiceThrone()}
 
 
 def register(rules: Rules) -> None:

@@ -1,0 +1,65 @@
+"""Which board abilities the final dice satisfy, at the level the player's upgrades give them (§5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dice import large_straight, meets_symbols, small_straight, symbol_counts
+from .heroes import hero
+
+
+def level_of(upgrades: dict[str, int], ability: dict[str, Any]) -> dict[str, Any] | None:
+    """The level data in force: the highest level at or below the slot's installed level.
+
+    Alternative abilities added by an upgrade (`slot`) exist only once that slot reaches their level.
+    """
+    installed = upgrades.get(ability.get("slot") or ability["id"], 1)
+    best = None
+    for level in ability["levels"]:
+        if level["level"] <= installed and (best is None or level["level"] > best["level"]):
+            best = level
+    return best
+
+
+def tier_met(tier: dict[str, Any], values: list[int], counts: dict[str, int]) -> bool:
+    straight = tier.get("straight")
+    if straight == "small" and not small_straight(values):
+        return False
+    if straight == "large" and not large_straight(values):
+        return False
+    return meets_symbols(counts, tier.get("need", {}))
+
+
+def satisfied(hero_id: str, upgrades: dict[str, int], values: list[int]) -> list[dict[str, Any]]:
+    """Every offensive ability (and the ultimate) the dice meet, with level and the highest tier met."""
+    data = hero(hero_id)
+    counts = symbol_counts(values, data["faces"])
+    out = []
+    for ability in data["offensive"]:
+        level = level_of(upgrades, ability)
+        if level is None:
+            continue
+        best = -1
+        for k, tier in enumerate(level["tiers"]):
+            if tier_met(tier, values, counts):
+                best = k
+        if best >= 0:
+            out.append({"id": ability["id"], "name": ability["name"], "level": level["level"], "tier": best,
+                        "ultimate": ability["kind"] == "ultimate"})
+    return out
+
+
+def effects_of(hero_id: str, ability_id: str, level: int, tier: int) -> list[dict[str, Any]]:
+    ability = hero(hero_id)["by_id"][ability_id]
+    for lv in ability["levels"]:
+        if lv["level"] == level:
+            return lv["tiers"][tier]["effects"] if "tiers" in lv else lv.get("effects", [])
+    raise KeyError((ability_id, level))
+
+
+def defense_level(hero_id: str, upgrades: dict[str, int], defense_id: str) -> dict[str, Any] | None:
+    data = hero(hero_id)
+    ability = data["by_id"].get(defense_id)
+    if ability is None or ability["kind"] != "defense":
+        return None
+    return level_of(upgrades, ability)

@@ -1,0 +1,250 @@
+"""Action handlers: check who may do what now, then hand over to the phase code.
+
+Every handler receives a private copy of the state (see `rules.DiceThrone.apply`), so a handler that raises
+IllegalAction halfway leaves the caller's state untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..core import IllegalAction, require
+from . import cards, combat, flow, spend
+from . import state as st
+from .data import statuses
+
+E = list[dict[str, Any]]
+ROLL_KINDS = ("offense", "ability_roll", "opposed_roll", "targeting_roll", "defense_roll", "keg_roll", "blind_roll")
+
+
+def actor(s: st.S, action: dict[str, Any]) -> int:
+    """Who acts: the action's `player`, else whoever the pending decision waits for, else the active player."""
+    if action.get("player") is not None:
+        return st.index_of(s, action["player"])
+    pending = s["pending"]
+    if pending and pending.get("player") is not None:
+        return pending["player"]
+    return s["active"]
+
+
+def expect(s: st.S, *kinds: str) -> dict[str, Any]:
+    pending = s["pending"]
+    require(pending is not None and pending["kind"] in kinds, "wrong_time",
+            f"That is not possible now: the game is waiting for {describe(s)}.")
+    return pending
+
+
+def describe(s: st.S) -> str:
+    pending = s["pending"]
+    if pending is None:
+        return "nothing (the game is over)"
+    who = s["players"][pending["player"]]["name"] if pending.get("player") is not None else "anyone"
+    return f"{who} ({pending['kind'].replace('_', ' ')})"
+
+
+def must_be(s: st.S, action: dict[str, Any], i: int | None) -> None:
+    """Reject an explicit `player` that is not the one the decision waits for."""
+    if i is None or action.get("player") is None:
+        return
+    j = st.index_of(s, action["player"])
+    require(j == i, "not_your_turn", f"It is {s['players'][i]['name']}'s decision, not {s['players'][j]['name']}'s.")
+
+
+# -- handlers ----------------------------------------------------------------------------------------
+def do_roll(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, *ROLL_KINDS)
+    kind = pending["kind"]
+    if kind == "offense":
+        require(s["attempts"] < s["attempts_max"], "no_attempts",
+                f"All {s['attempts_max']} roll attempts are used: choose an ability or none.")
+        if "keep" in a:
+            set_keep(s, a["keep"])
+        unkept = sum(1 for d in s["dice"] if not d["kept"])
+        require(unkept > 0, "all_kept", "Every die is kept: release one to roll, or choose an ability.")
+        return combat.offense_roll(s, combat.roll_for(s, a, unkept))
+    if kind == "defense_roll":
+        unkept = sum(1 for d in s["dice"] if not d["kept"])
+        return combat.defense_rolled(s, combat.roll_for(s, a, unkept))
+    dice = combat.roll_for(s, a, pending["dice"])
+    if kind == "ability_roll":
+        return combat.ability_rolled(s, dice)
+    if kind == "opposed_roll":
+        return combat.opposed_rolled(s, dice)
+    if kind == "targeting_roll":
+        return combat.targeting_rolled(s, dice[0])
+    if kind == "keg_roll":
+        return flow.keg_rolled(s, dice[0])
+    return combat.blind_rolled(s, dice[0])
+
+
+def set_keep(s: st.S, keep: Any) -> None:
+    require(isinstance(keep, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in keep),
+            "bad_keep", "\"keep\" is a list of die positions (0-4).")
+    require(all(0 <= k < len(s["dice"]) for k in keep), "bad_keep", "Dice are numbered 0 to 4.")
+    require(s["attempts"] > 0 or not keep, "bad_keep", "Nothing can be kept before the first roll.")
+    for k, d in enumerate(s["dice"]):
+        d["kept"] = k in keep
+
+
+def do_keep(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "offense")
+    must_be(s, a, pending["player"])
+    set_keep(s, a.get("dice", a.get("keep")))
+    return [{"type": "kept", "dice": [k for k, d in enumerate(s["dice"]) if d["kept"]]}]
+
+
+def do_ability(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "offense")
+    must_be(s, a, pending["player"])
+    ability = a.get("ability")
+    require(ability is None or isinstance(ability, str), "bad_action", "\"ability\" is an ability id or null.")
+    return combat.declare(s, ability)
+
+
+def do_pass(s: st.S, a: dict[str, Any]) -> E:
+    expect(s, "confirm")
+    if a.get("player") is not None:
+        i = st.index_of(s, a["player"])
+        require(i != s["rp"]["attacker"], "not_yours", "The opponents decide whether to let the ability activate.")
+    return combat.activate(s)
+
+
+def do_target(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "target")
+    must_be(s, a, pending["player"])
+    j = st.index_of(s, a.get("target"))
+    require(j in pending["choices"], "bad_target", f"{s['players'][j]['name']} cannot be targeted.")
+    return combat.set_target(s, j)
+
+
+def do_defense(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "defense")
+    must_be(s, a, pending["player"])
+    return combat.choose_defense(s, a.get("defense"))
+
+
+def do_resolve(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "defense_resolve", "window", "targeting_resolve")
+    if pending["kind"] == "defense_resolve":
+        return combat.resolve_defense(s)
+    if pending["kind"] == "targeting_resolve":
+        return combat.resolve_targeting(s)
+    return combat.finish_roll_phase(s)
+
+
+def do_choose(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "choice")
+    must_be(s, a, pending["player"])
+    k = a.get("option")
+    require(isinstance(k, int) and not isinstance(k, bool), "bad_choice", "\"option\" is the number of a listed option.")
+    return combat.defense_choice(s, k)
+
+
+def do_advance(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "main")
+    must_be(s, a, pending["player"])
+    return flow.end_main(s)
+
+
+def do_knockdown(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "knockdown")
+    must_be(s, a, pending["player"])
+    return flow.knockdown(s, bool(a.get("pay")))
+
+
+def do_pass_keg(s: st.S, a: dict[str, Any]) -> E:
+    pending = expect(s, "keg_pass")
+    must_be(s, a, pending["player"])
+    j = None if a.get("target") is None else st.index_of(s, a["target"])
+    require(j is None or j in pending["choices"], "bad_target", "Pass the keg to another player in the game.")
+    return flow.pass_keg(s, j)
+
+
+def do_sell(s: st.S, a: dict[str, Any]) -> E:
+    """Sell a card for 1 CP (§2.3): in your own Main Phases and your Discard Phase."""
+    pending = expect(s, "main", "discard")
+    i = actor(s, a)
+    must_be(s, a, pending["player"])
+    p = s["players"][i]
+    require(p["hand"] > 0, "no_cards", f"{p['name']} has no cards to sell.")
+    p["hand"] -= 1
+    p["discard"] += 1
+    got = st.gain_cp(s, i, 1)
+    events: E = [{"type": "sold", "player": p["id"], "cp": got}]
+    if pending["kind"] == "discard" and p["hand"] <= st.HAND_LIMIT:
+        events += flow.end_turn(s)
+    return events
+
+
+def do_play(s: st.S, a: dict[str, Any]) -> E:
+    require(s["pending"] is not None, "game_over", "The game is over.")
+    return cards.play(s, actor(s, a), a)
+
+
+def do_spend(s: st.S, a: dict[str, Any]) -> E:
+    require(s["pending"] is not None, "game_over", "The game is over.")
+    return spend.spend(s, actor(s, a), a)
+
+
+def do_buy_attempt(s: st.S, a: dict[str, Any]) -> E:
+    """Constrict: buy back the lost roll attempt for 1 CP (§2, Constrict)."""
+    pending = expect(s, "offense")
+    i = pending["player"]
+    require(st.has(s, i, "constrict"), "no_constrict", "Only a Constricted player buys back a roll attempt.")
+    st.pay(s, i, 1, "Buying back a roll attempt")
+    st.remove_status(s, i, "constrict")
+    s["attempts_max"] += 1
+    return [{"type": "attempt_bought", "player": s["players"][i]["id"]}]
+
+
+def do_adjust(s: st.S, a: dict[str, Any]) -> E:
+    """Anything the engine cannot see, by hand: deltas to health, CP, cards and statuses (logged)."""
+    i = st.index_of(s, a.get("player"))
+    p = s["players"][i]
+    events: E = []
+    for key in ("health", "cp", "hand", "deck", "discard"):
+        if key in a:
+            n = a[key]
+            require(isinstance(n, int) and not isinstance(n, bool), "bad_adjust", f"\"{key}\" must be a whole number.")
+    if "cp" in a:
+        p["cp"] = max(0, min(st.CP_CAP, p["cp"] + a["cp"]))
+    for key in ("hand", "deck", "discard"):
+        if key in a:
+            p[key] = max(0, p[key] + a[key])
+    for sid, n in (a.get("status") or {}).items():
+        require(sid in statuses(), "bad_status", f"There is no status \"{sid}\".")
+        require(isinstance(n, int), "bad_adjust", "Status changes are whole numbers.")
+        if n > 0:
+            events += st.gain_status(s, i, sid, n, source=s["active"])
+        else:
+            st.remove_status(s, i, sid, -n)
+    for slot, level in (a.get("upgrades") or {}).items():
+        require(isinstance(level, int) and 1 <= level <= 3, "bad_adjust", "Upgrade levels are 1 to 3.")
+        p["upgrades"][slot] = level
+    events.append({"type": "adjusted", "player": p["id"],
+                   **{k: a[k] for k in ("health", "cp", "hand", "deck", "discard", "status", "note") if k in a}})
+    if "health" in a and a["health"]:
+        n = a["health"]
+        events += st.apply_batch(s, {i: -n} if n < 0 else {}, {i: n} if n > 0 else {})
+    if a.get("note"):
+        st.note(s, str(a["note"]))
+    return events
+
+
+HANDLERS: dict[str, Callable[[st.S, dict[str, Any]], E]] = {
+    "roll": do_roll, "keep": do_keep, "ability": do_ability, "pass": do_pass, "target": do_target,
+    "defense": do_defense, "resolve": do_resolve, "choose": do_choose, "advance": do_advance,
+    "knockdown": do_knockdown, "pass_keg": do_pass_keg, "sell": do_sell, "play": do_play, "spend": do_spend,
+    "buy_attempt": do_buy_attempt, "adjust": do_adjust,
+}
+
+
+def dispatch(s: st.S, kind: str, action: dict[str, Any]) -> E:
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        raise IllegalAction("unknown_action", f"Dice Throne has no action \"{kind}\" "
+                            f"(known: {', '.join(sorted(HANDLERS))}).")
+    if st.over(s) and kind != "adjust":
+        raise IllegalAction("game_over", "The game is over.")
+    return handler(s, action)

@@ -1,0 +1,232 @@
+"""Playing a card: pay its CP, check its timing (§7), do what the engine knows of it, discard it.
+
+Hands and decks are counts (the engine cannot see cards), so a card is named in the action. Known cards
+(hero upgrades, the generic deck, hero actions in the data) act on the game; an unknown card may still
+be played with its `cost`, and players adjust its effect by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import IllegalAction, require
+from . import combat, rng
+from . import effects as fx
+from . import state as st
+from .abilities import level_of
+from .damage import PREVENT
+from .data import generic_cards, statuses
+from .heroes import hero, norm
+
+E = list[dict[str, Any]]
+
+
+def find(s: st.S, i: int, name: Any) -> dict[str, Any] | None:
+    key = norm(str(name))
+    return hero(s["players"][i]["hero"])["cards_by_name"].get(key) or generic_cards().get(key)
+
+
+def upgrade_cost(s: st.S, i: int, card: dict[str, Any]) -> int:
+    """Full price, or only the difference when laying III over an installed II (§7.2)."""
+    p = s["players"][i]
+    have = p["upgrades"].get(card["slot"], 1)
+    require(card["level"] > have, "already_upgraded",
+            f"{card['name']['en']} is not above the level already on the board.")
+    if have >= 2:
+        below = find(s, i, f"{card['slot']}_{have}")
+        if below is not None:
+            return max(0, card["cost"] - below["cost"])
+    return card["cost"]
+
+
+def play(s: st.S, i: int, action: dict[str, Any]) -> E:
+    p = s["players"][i]
+    require(p["hand"] > 0, "no_cards", f"{p['name']} has no cards in hand.")
+    require(not st.has(s, i, "stun"), "stunned", "A stunned player can take no action.")
+    card = find(s, i, action.get("card"))
+    if card is None:
+        cost = action.get("cost")
+        require(isinstance(cost, int) and cost >= 0, "unknown_card",
+                f"The engine does not know \"{action.get('card')}\"; give its \"cost\" to play it anyway.")
+        card = {"id": norm(str(action.get("card"))), "name": {"en": str(action.get("card"))}, "cost": cost,
+                "type": action.get("when", "instant"), "manual": True}
+    kind = card["type"]
+    rp = s["rp"]
+    if kind in ("main", "upgrade"):
+        require(s["active"] == i and s["phase"] in ("main1", "main2") and s["pending"]["kind"] == "main",
+                "wrong_time", f"{card['name']['en']} is played in your own Main Phase only.")
+    elif kind == "roll":
+        require(rp is not None, "wrong_time", f"{card['name']['en']} is played during a Roll Phase only.")
+    if rp is not None and rp["ultimate"] and rp["stage"] != "roll":
+        require(s["players"][i]["team"] == s["players"][rp["attacker"]]["team"], "ultimate",
+                "Nobody may act against an ultimate until the Roll Phase ends.")
+    cost = upgrade_cost(s, i, card) if kind == "upgrade" else card["cost"]
+    st.pay(s, i, cost, card["name"]["en"])
+    p["hand"] -= 1
+    events: E = [{"type": "played", "player": p["id"], "card": card["name"]["en"], "cost": cost}]
+    if kind == "upgrade":
+        p["upgrades"][card["slot"]] = card["level"]
+        events.append({"type": "upgraded", "player": p["id"], "ability": card["slot"], "level": card["level"]})
+        return events
+    p["discard"] += 1
+    if card.get("manual"):
+        st.note(s, f"{p['name']} played {card['name']['en']}: resolve it by hand." +
+                (f" ({card['text']})" if card.get("text") else ""))
+        return events
+    if "act" in card:
+        return events + act(s, i, card, action)
+    return events + run_effects(s, i, card, action)
+
+
+def target_of(s: st.S, i: int, action: dict[str, Any], *, opponent: bool = True) -> int | None:
+    """The chosen player of a card: `target` in the action, else the only opponent (1v1)."""
+    if action.get("target") is not None:
+        return st.index_of(s, action["target"])
+    if opponent:
+        opp = st.opponents(s, i)
+        if len(opp) == 1:
+            return opp[0]
+    return None
+
+
+def run_effects(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """A card written in the effect language; its rolls use `roll` from the action or seeded dice."""
+    given = action.get("roll")
+    ctx: dict[str, Any] = {"owner": i, "other": target_of(s, i, action), "role": "card", "roll": None,
+                           "final": None, "faces": hero(s["players"][i]["hero"])["faces"],
+                           "source": card["id"]}
+    events: E = []
+    for eff in card["effects"]:
+        if eff["do"] == "roll":
+            n = eff["dice"]
+            ctx["roll"] = combat.roll_for(s, {"dice": given} if given is not None else {}, n)
+            events.append({"type": "rolled", "purpose": "card", "dice": ctx["roll"]})
+            continue
+        events += fx.apply(s, eff, ctx)
+    return events
+
+
+def _die(s: st.S, k: Any) -> dict[str, Any]:
+    require(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(s["dice"]), "bad_die",
+            f"Pick a die by its position 0-{max(0, len(s['dice']) - 1)} on the tray.")
+    d = s["dice"][k]
+    require(d["value"] > 0, "bad_die", "That die has not been rolled yet.")
+    return d
+
+
+def _may_change_dice(s: st.S, i: int, own: bool) -> None:
+    require(bool(s["dice"]) and s["tray"] in ("offense", "defense", "targeting", "opposed"), "no_dice",
+            "There are no dice on the tray that a card can change now.")
+    rp = s["rp"]
+    require(not (s["tray"] == "targeting" and rp and rp["ultimate"]), "ultimate",
+            "The targeting die of an ultimate cannot be changed.")
+    require(not (s["tray"] == "offense" and s["pending"]["kind"] not in ("offense", "confirm")), "wrong_time",
+            "The offensive dice can only be changed before the ability activates.")
+    if own:
+        owner = _owner(s)
+        require(owner is None or owner == i, "not_your_dice", "This card changes your own dice only.")
+
+
+def _owner(s: st.S) -> int | None:
+    rp = s["rp"]
+    if s["tray"] in ("offense", "targeting"):
+        return rp["attacker"]
+    if s["tray"] == "defense":
+        return rp["target"]
+    return None
+
+
+def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """Cards that act on dice, rolls or tokens rather than on damage alone."""
+    a = card["act"]
+    name = card["name"]["en"]
+    rp = s["rp"]
+    if a in ("set_die", "set_dice", "tip", "reroll", "samesies"):
+        _may_change_dice(s, i, card.get("own", False))
+        before = [d["value"] for d in s["dice"]]
+        if a == "set_die":
+            _die(s, action.get("die"))["value"] = card["value"]
+        elif a == "set_dice":
+            changes = action.get("changes") or ([{"die": action.get("die"), "value": action.get("value")}]
+                                               if "die" in action else [])
+            require(1 <= len(changes) <= card["max"], "bad_die", f"{name} sets up to {card['max']} dice.")
+            for c in changes:
+                v = c.get("value")
+                require(isinstance(v, int) and 1 <= v <= 6, "bad_dice", "A die shows a number from 1 to 6.")
+                _die(s, c.get("die"))["value"] = v
+        elif a == "tip":
+            delta = action.get("delta")
+            require(delta in (1, -1), "bad_die", "Tip It! raises or lowers a die by 1 (delta 1 or -1).")
+            d = _die(s, action.get("die"))
+            require(1 <= d["value"] + delta <= 6, "bad_die", "A die cannot go below 1 or above 6.")
+            d["value"] += delta
+        elif a == "samesies":
+            _die(s, action.get("die"))["value"] = _die(s, action.get("to"))["value"]
+        elif a == "reroll":
+            picks = action.get("dice")
+            if picks is None:
+                picks = [action.get("die")]
+            require(isinstance(picks, list) and 1 <= len(picks) <= card["max"], "bad_die",
+                    f"{name} rerolls up to {card['max']} {'die' if card['max'] == 1 else 'dice'}.")
+            given = action.get("values")
+            vals = combat.roll_for(s, {"dice": given} if given is not None else {}, len(picks))
+            for k, v in zip(picks, vals, strict=True):
+                _die(s, k)["value"] = v
+        after = [d["value"] for d in s["dice"]]
+        events: E = [{"type": "dice_changed", "by": s["players"][i]["id"], "card": name,
+                      "before": before, "after": after}]
+        if s["tray"] == "offense" and before != after:
+            events += combat.dice_changed(s)
+        return events
+    if a == "extra_attempt":
+        require(rp is not None and s["pending"]["kind"] in ("offense", "confirm"), "wrong_time",
+                "One More Time! is played during an Offensive Roll Phase.")
+        s["attempts_max"] += 1
+        return [{"type": "extra_attempt", "player": s["players"][rp["attacker"]]["id"]}] + \
+            (combat.dice_changed(s) if s["pending"]["kind"] == "confirm" else [])
+    if a == "extra_defense_attempt":
+        require(s["pending"]["kind"] == "defense_resolve", "wrong_time",
+                "Better D! is played after a defensive roll, before it resolves.")
+        keep = action.get("keep", [])
+        for k, d in enumerate(s["dice"]):
+            d["kept"] = k in keep if d.get("owner") == s["players"][rp["target"]]["id"] else True
+        unkept = sum(1 for d in s["dice"] if not d["kept"])
+        combat.pend(s, "defense_roll", rp["target"], dice=unkept)
+        return [{"type": "extra_defense_attempt"}]
+    if a == "prevent":
+        j = target_of(s, i, action, opponent=False)
+        j = i if j is None else j
+        p = fx.incoming(s, j)
+        require(p is not None, "wrong_time", f"{name} needs incoming damage to prevent.")
+        require(p["type"] != "ultimate", "ultimate", "Ultimate damage cannot be prevented.")
+        p["mods"].append([-card["amount"], PREVENT, card["id"]])
+        return [{"type": "prevent", "player": s["players"][j]["id"], "amount": card["amount"]}]
+    if a in ("remove_status", "remove_all_status", "move_status"):
+        j = target_of(s, i, action, opponent=False)
+        require(j is not None, "need_target", f"{name} needs a \"target\" player.")
+        held = s["players"][j]["statuses"]
+        if a == "remove_all_status":
+            removed = [k for k in list(held) if k != "cursed_doubloon"]
+            for k in removed:
+                st.remove_status(s, j, k)
+            return [{"type": "statuses_removed", "player": s["players"][j]["id"], "statuses": removed}]
+        sid = action.get("status")
+        require(sid in statuses(), "bad_status", f"{name} needs the \"status\" to remove.")
+        if sid == "cursed_doubloon":
+            return [{"type": "no_effect", "why": "Only the Cursed Pirate's board removes Cursed Doubloons."}]
+        require(st.has(s, j, sid), "bad_status", f"{s['players'][j]['name']} holds no {sid}.")
+        st.remove_status(s, j, sid, 1)
+        events = [{"type": "status_removed", "player": s["players"][j]["id"], "status": sid}]
+        if a == "move_status":
+            to = st.index_of(s, action.get("to"))
+            events += st.gain_status(s, to, sid, 1)
+        return events
+    raise IllegalAction("unknown_card", f"The engine cannot play {name} yet.")
+
+
+def passive_levels(s: st.S, i: int) -> list[dict[str, Any]]:
+    p = s["players"][i]
+    return [level_of(p["upgrades"], a) for a in hero(p["hero"])["passives"]]
+
+
+__all__ = ["play", "find", "rng"]

@@ -1,0 +1,445 @@
+"""The Roll Phase (§2.4-2.6): offensive rolls, declaration, activation, targeting, defense, damage.
+
+The roll-phase context `s["rp"]` lives from the start of the Offensive Roll Phase to the end of the Roll
+Phase; all damage and healing collects in it and is applied in one batch at its end (§2.6.6). Ability
+effects run in order with a program counter so they can pause for a roll, a target or a choice and
+resume when the answer arrives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import require
+from . import effects as fx
+from . import rng
+from . import state as st
+from .abilities import defense_level, effects_of, satisfied
+from .damage import MODIFIER, packet, resolve
+from .heroes import hero
+
+E = list[dict[str, Any]]
+
+
+def pend(s: st.S, kind: str, player: int | None, **extra: Any) -> None:
+    s["pending"] = {"kind": kind, "player": player, **extra}
+
+
+# -- Offensive Roll Phase -------------------------------------------------------------------------
+def begin_orp(s: st.S, target: int | None = None) -> E:
+    """Start an ORP: 5 fresh dice, 3 attempts minus Entangle/Constrict (§12)."""
+    i = s["active"]
+    s["phase"] = "offensive"
+    s["dice"] = [{"value": 0, "kept": False} for _ in range(5)]
+    s["tray"] = "offense"
+    s["attempts"] = 0
+    s["attempts_max"] = 3 - (1 if st.has(s, i, "entangle") else 0) - (1 if st.has(s, i, "constrict") else 0)
+    s["rp"] = {
+        "attacker": i, "ability": None, "level": None, "tier": None, "ultimate": False, "final": None,
+        "target": target, "fixed_target": target is not None, "declared": False,
+        "attack": packet(-1, i, 0, "normal", attack=True, orp=True), "packets": [], "heals": [],
+        "undefendable": False, "recoil": 0, "pc": 0, "roll": None, "defense": None, "stage": "roll",
+        "extra_defense": 0,
+    }
+    pend(s, "offense", i)
+    return [{"type": "phase", "phase": "offensive", "player": s["players"][i]["id"]}]
+
+
+def values(s: st.S) -> list[int]:
+    return [d["value"] for d in s["dice"]]
+
+
+def offense_roll(s: st.S, rolled: list[int]) -> E:
+    """One roll attempt: the values fill the unkept dice in order."""
+    k = 0
+    for d in s["dice"]:
+        if not d["kept"]:
+            d["value"] = rolled[k]
+            k += 1
+    s["attempts"] += 1
+    return [{"type": "rolled", "purpose": "offense", "dice": values(s), "attempt": s["attempts"]}]
+
+
+def options_satisfied(s: st.S) -> list[dict[str, Any]]:
+    rp = s["rp"]
+    p = s["players"][rp["attacker"]]
+    if s["attempts"] == 0:
+        return []
+    return satisfied(p["hero"], p["upgrades"], values(s))
+
+
+def declare(s: st.S, ability: str | None) -> E:
+    """Declare one ability the final dice meet (or none); opponents then may change the dice (§2.4.2)."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    require(s["attempts"] > 0, "roll_first", "Roll the dice before choosing an ability.")
+    if ability is None:
+        rp["ability"] = None
+        return finish_roll_phase(s, note="no ability")
+    met = {a["id"]: a for a in options_satisfied(s)}
+    require(ability in met, "not_satisfied",
+            f"The dice do not meet {ability.replace('_', ' ').title()} "
+            f"(they meet: {', '.join(a['name']['en'] for a in met.values()) or 'nothing'}).")
+    a = met[ability]
+    rp.update(ability=ability, level=a["level"], tier=a["tier"], ultimate=a["ultimate"], declared=True,
+              final=values(s))
+    rp["attack"]["source"] = ability
+    opp = st.opponents(s, i)
+    pend(s, "confirm", opp[0] if opp else None)
+    return [{"type": "declared", "player": s["players"][i]["id"], "ability": ability, "level": a["level"]}]
+
+
+def dice_changed(s: st.S) -> E:
+    """Someone changed the active player's dice after the declaration: choose again (§2.4.3)."""
+    rp = s["rp"]
+    if s["pending"]["kind"] == "confirm":
+        rp.update(ability=None, level=None, tier=None, ultimate=False, declared=False, final=None)
+        pend(s, "offense", rp["attacker"])
+        return [{"type": "redeclare", "player": s["players"][rp["attacker"]]["id"]}]
+    return []
+
+
+def activate(s: st.S) -> E:
+    """The declaration stands: Blind may cancel it; then run the ability's effects (§2.4.4)."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    rp["stage"] = "effects"
+    events: E = [{"type": "activated", "player": s["players"][i]["id"], "ability": rp["ability"],
+                  "level": rp["level"], "ultimate": rp["ultimate"]}]
+    if rp["ultimate"]:
+        rp["attack"]["type"] = "ultimate"
+    if st.has(s, i, "blind"):
+        s["tray"] = "blind"
+        s["dice"] = [{"value": 0, "kept": False}]
+        pend(s, "blind_roll", i, dice=1)
+        return events
+    return events + run_offense(s)
+
+
+def blind_rolled(s: st.S, v: int) -> E:
+    rp = s["rp"]
+    st.remove_status(s, rp["attacker"], "blind")
+    events: E = [{"type": "blind", "value": v, "missed": v <= 2}]
+    if v <= 2:
+        rp["ability"] = None
+        return events + finish_roll_phase(s, note="blind")
+    return events + run_offense(s)
+
+
+def _ctx(s: st.S, owner: int, other: int | None, role: str, roll: list[int] | None,
+         source: str) -> dict[str, Any]:
+    return {"owner": owner, "other": other, "role": role, "roll": roll, "source": source,
+            "final": s["rp"]["final"] if s["rp"] else None, "faces": hero(s["players"][owner]["hero"])["faces"]}
+
+
+def run_offense(s: st.S) -> E:
+    """Run the activated ability's effects from the program counter until done or paused."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    hid = s["players"][i]["hero"]
+    effs = effects_of(hid, rp["ability"], rp["level"], rp["tier"])
+    events: E = []
+    while rp["pc"] < len(effs):
+        eff = effs[rp["pc"]]
+        if fx.needs_target(eff) and rp["target"] is None and fx.check(eff.get("if"), _ctx(s, i, None, "offense", rp["roll"], "")):
+            return events + start_targeting(s)
+        if eff["do"] == "roll":
+            s["tray"] = "ability"
+            s["dice"] = [{"value": 0, "kept": False} for _ in range(eff["dice"])]
+            pend(s, "ability_roll", i, dice=eff["dice"])
+            return events
+        if eff["do"] == "opposed":
+            s["tray"] = "opposed"
+            s["dice"] = [{"value": 0, "kept": False, "owner": s["players"][i]["id"]},
+                         {"value": 0, "kept": False, "owner": s["players"][rp["target"]]["id"]}]
+            pend(s, "opposed_roll", i, dice=2)
+            return events
+        events += fx.apply(s, eff, _ctx(s, i, rp["target"], "offense", rp["roll"], rp["ability"]))
+        rp["pc"] += 1
+    return events + after_offense(s)
+
+
+def ability_rolled(s: st.S, rolled: list[int]) -> E:
+    rp = s["rp"]
+    for k, d in enumerate(s["dice"]):
+        d["value"] = rolled[k]
+    rp["roll"] = rolled
+    rp["pc"] += 1
+    return [{"type": "rolled", "purpose": "ability", "dice": rolled}] + run_offense(s)
+
+
+def opposed_rolled(s: st.S, rolled: list[int]) -> E:
+    """Showdown-style roll: the ability owner's die against the target's (`ge` or `gt` wins)."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    for k, d in enumerate(s["dice"]):
+        d["value"] = rolled[k]
+    eff = effects_of(s["players"][i]["hero"], rp["ability"], rp["level"], rp["tier"])[rp["pc"]]
+    won = rolled[0] >= rolled[1] if eff["win"] == "ge" else rolled[0] > rolled[1]
+    events: E = [{"type": "rolled", "purpose": "opposed", "dice": rolled, "won": won}]
+    ctx = _ctx(s, i, rp["target"], "offense", [rolled[0]], rp["ability"])
+    for sub in eff["win_effects"] if won else eff["lose_effects"]:
+        events += fx.apply(s, sub, ctx)
+    rp["pc"] += 1
+    return events + run_offense(s)
+
+
+# -- Targeting Roll Phase (§2.5) --------------------------------------------------------------------
+def start_targeting(s: st.S) -> E:
+    rp = s["rp"]
+    i = rp["attacker"]
+    opp = st.opponents(s, i)
+    if len(opp) == 1:
+        return set_target(s, opp[0])
+    s["phase"] = "targeting"
+    if s["mode"] == "2v2":
+        s["tray"] = "targeting"
+        s["dice"] = [{"value": 0, "kept": False}]
+        pend(s, "targeting_roll", i, dice=1)
+    else:
+        pend(s, "target", i, choices=opp)
+    return [{"type": "phase", "phase": "targeting"}]
+
+
+def targeting_rolled(s: st.S, v: int) -> E:
+    """2v2: 1-2 left opponent, 3-4 right, 5 the opponents choose, 6 the attacker chooses (§2.5)."""
+    s["dice"][0]["value"] = v
+    pend(s, "targeting_resolve", s["rp"]["attacker"])
+    return [{"type": "rolled", "purpose": "targeting", "dice": [v]}]
+
+
+def resolve_targeting(s: st.S) -> E:
+    """Cards may change the targeting die before it is read, except for an ultimate (§2.5)."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    v = s["dice"][0]["value"]
+    opp = st.opponents(s, i)
+    events: E = [{"type": "targeting", "value": v}]
+    if v <= 4:
+        return events + set_target(s, opp[0] if v <= 2 else opp[-1])
+    chooser = opp[0] if v == 5 else i
+    pend(s, "target", chooser, choices=opp)
+    return events
+
+
+def set_target(s: st.S, j: int) -> E:
+    """The defender is known; in King of the Hill attacking a leader draws a card at once (§14)."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    rp["target"] = j
+    rp["attack"]["to"] = j
+    events: E = [{"type": "target", "attacker": s["players"][i]["id"], "defender": s["players"][j]["id"]}]
+    if s["mode"] == "koth" and attack_planned(s):
+        top = max(st.health(s, k) for k in range(len(s["players"])) if st.alive(s, k))
+        if st.health(s, j) == top:
+            st.draw(s, i, 1)
+            events.append({"type": "leader_draw", "player": s["players"][i]["id"]})
+    return events + run_offense(s)
+
+
+def attack_planned(s: st.S) -> bool:
+    """Does the activated ability deal targeted damage (is it an attack, §8.1)?"""
+    rp = s["rp"]
+    hid = s["players"][rp["attacker"]]["hero"]
+    effs = effects_of(hid, rp["ability"], rp["level"], rp["tier"])
+
+    def deals(eff: dict[str, Any]) -> bool:
+        if eff["do"] == "damage" and eff.get("type") != "collateral":
+            return True
+        if eff["do"] == "opposed":
+            return any(deals(e) for e in eff.get("win_effects", []) + eff.get("lose_effects", []))
+        return False
+    return any(deals(e) for e in effs)
+
+
+# -- Defensive Roll Phase (§2.6) --------------------------------------------------------------------
+def after_offense(s: st.S) -> E:
+    """Effects done: defend if it is a defendable attack and the defender can act, else the last window."""
+    rp = s["rp"]
+    rp["stage"] = "after"
+    d = rp["target"]
+    atk = rp["attack"]
+    if d is None or atk["amount"] <= 0:
+        return open_window(s)
+    if rp["undefendable"] and atk["type"] == "normal":
+        atk["type"] = "undefendable"
+    s["phase"] = "defensive"
+    defenses = hero(s["players"][d]["hero"])["defenses"]
+    if atk["type"] != "normal" or st.has(s, d, "stun") or st.has(s, d, "shadows") or not defenses:
+        return open_window(s)
+    pend(s, "defense", d)
+    return [{"type": "phase", "phase": "defensive"}]
+
+
+def choose_defense(s: st.S, defense: str | None) -> E:
+    rp = s["rp"]
+    d = rp["target"]
+    p = s["players"][d]
+    if defense is None:
+        return [{"type": "no_defense", "player": p["id"]}] + open_window(s)
+    lv = defense_level(p["hero"], p["upgrades"], defense)
+    require(lv is not None, "unknown_defense", f"{p['name']}'s hero has no defense \"{defense}\".")
+    rp["defense"] = {"id": defense, "level": lv["level"], "attempts": 0}
+    opposed = any(e["do"] == "opposed" for e in lv["effects"])
+    s["tray"] = "defense"
+    s["dice"] = [{"value": 0, "kept": False, "owner": p["id"]} for _ in range(lv["dice"])]
+    if opposed:
+        s["dice"].append({"value": 0, "kept": False, "owner": s["players"][rp["attacker"]]["id"]})
+    pend(s, "defense_roll", d, dice=len(s["dice"]))
+    return [{"type": "defense", "player": p["id"], "defense": defense, "level": lv["level"]}]
+
+
+def defense_rolled(s: st.S, rolled: list[int]) -> E:
+    """One defensive roll attempt (Better D! grants another); then a window to change the dice."""
+    k = 0
+    for d in s["dice"]:
+        if not d["kept"]:
+            d["value"] = rolled[k]
+            k += 1
+    s["rp"]["defense"]["attempts"] += 1
+    pend(s, "defense_resolve", s["rp"]["target"])
+    return [{"type": "rolled", "purpose": "defense", "dice": values(s)}]
+
+
+def resolve_defense(s: st.S) -> E:
+    rp = s["rp"]
+    d = rp["target"]
+    p = s["players"][d]
+    lv = defense_level(p["hero"], p["upgrades"], rp["defense"]["id"])
+    dice = values(s)
+    events: E = []
+    for eff in lv["effects"]:
+        if eff["do"] == "opposed":
+            mine, theirs = dice[0], dice[-1]
+            won = mine >= theirs if eff["win"] == "ge" else mine > theirs
+            events.append({"type": "duel", "defender": mine, "attacker": theirs, "won": won})
+            ctx = _ctx(s, d, rp["attacker"], "defense", [mine], rp["defense"]["id"])
+            if won and "win_choice" in eff:
+                pend(s, "choice", d, labels=[c["label"] for c in eff["win_choice"]], what="defense")
+                return events
+            for sub in eff["win_effects"] if won else eff["lose_effects"]:
+                events += fx.apply(s, sub, ctx)
+        else:
+            events += fx.apply(s, eff, _ctx(s, d, rp["attacker"], "defense", dice, rp["defense"]["id"]))
+    return events + open_window(s)
+
+
+def defense_choice(s: st.S, k: int) -> E:
+    rp = s["rp"]
+    d = rp["target"]
+    p = s["players"][d]
+    lv = defense_level(p["hero"], p["upgrades"], rp["defense"]["id"])
+    eff = next(e for e in lv["effects"] if e["do"] == "opposed")
+    require(0 <= k < len(eff["win_choice"]), "bad_choice", "Pick one of the listed options.")
+    ctx = _ctx(s, d, rp["attacker"], "defense", [values(s)[0]], rp["defense"]["id"])
+    events: E = [{"type": "chose", "player": p["id"], "option": eff["win_choice"][k]["label"]}]
+    for sub in eff["win_choice"][k]["effects"]:
+        events += fx.apply(s, sub, ctx)
+    return events + open_window(s)
+
+
+# -- last window and the end of the Roll Phase ------------------------------------------------------
+def open_window(s: st.S) -> E:
+    """Last chance to spend statuses and play cards before damage is totalled (§2.6.5)."""
+    rp = s["rp"]
+    rp["stage"] = "window"
+    if rp["target"] is not None and rp["attack"]["amount"] > 0 or rp["packets"] or rp["heals"]:
+        pend(s, "window", None)
+        return []
+    return finish_roll_phase(s)
+
+
+def attack_total(s: st.S) -> dict[str, Any] | None:
+    """The attack packet with the statuses of attacker and defender folded in (not stored)."""
+    rp = s["rp"]
+    if rp is None or rp["target"] is None or rp["attack"]["amount"] <= 0:
+        return None
+    atk = dict(rp["attack"])
+    atk["mods"] = list(atk["mods"])
+    i, d = rp["attacker"], rp["target"]
+    if st.has(s, d, "bounty"):
+        atk["mods"].append([1, MODIFIER, "bounty"])
+    if st.has(s, d, "targeted"):
+        atk["mods"].append([2, MODIFIER, "targeted"])
+    if st.has(s, i, "wither"):
+        atk["mods"].append([-st.has(s, i, "wither"), MODIFIER, "wither"])
+    if st.has(s, i, "shame") and atk["type"] not in ("ultimate", "pure"):
+        atk["mods"].append([-1, MODIFIER, "shame"])
+    if atk["type"] != "ultimate" and (st.has(s, i, "parlay") or st.has(s, d, "shadows")):
+        atk["avoided"] = True
+    return atk
+
+
+def finish_roll_phase(s: st.S, note: str | None = None) -> E:
+    """Total every damage and heal of the Roll Phase and apply them in one batch (§2.6.6, §10)."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    events: E = []
+    damage: dict[int, int] = {}
+    heal: dict[int, int] = {}
+    summary: list[dict[str, Any]] = []
+    atk = attack_total(s) if rp["ability"] else None
+    if atk is not None:
+        d = rp["target"]
+        if st.has(s, d, "bounty"):
+            st.gain_cp(s, i, 1)
+        if st.has(s, i, "shame") and atk["type"] not in ("ultimate", "pure"):
+            st.remove_status(s, i, "shame", 1)
+    parlay = st.has(s, i, "parlay") and not rp["ultimate"]
+    landed = 0
+    for p in ([atk] if atk else []) + rp["packets"]:
+        r = resolve(p)
+        taken = r["taken"]
+        if parlay and p["orp"] and p["from"] == i:
+            taken = 0
+        damage[p["to"]] = damage.get(p["to"], 0) + taken
+        for back in r["reflected"]:
+            damage[p["from"]] = damage.get(p["from"], 0) + back
+        if p is atk:
+            landed = taken
+        summary.append({"to": s["players"][p["to"]]["id"], "type": p["type"], "source": p["source"],
+                        "total": r["total"], "taken": taken, "reflected": sum(r["reflected"])})
+    if rp["recoil"] and landed >= 1:
+        damage[i] = damage.get(i, 0) + rp["recoil"]
+    if st.has(s, i, "barbed_vine"):
+        vine = min(2, max(0, s["attempts"] - 1))
+        damage[i] = damage.get(i, 0) + vine
+        st.remove_status(s, i, "barbed_vine")
+    for j, n in rp["heals"]:
+        heal[j] = heal.get(j, 0) + n
+    s["last"] = {"ability": rp["ability"], "packets": summary, "damage": {s["players"][k]["id"]: v for k, v in damage.items()},
+                 "heal": {s["players"][k]["id"]: v for k, v in heal.items()}}
+    events.append({"type": "roll_phase_end", **s["last"], **({"note": note} if note else {})})
+    events += st.apply_batch(s, damage, heal)
+    for status in ("parlay", "entangle", "constrict"):
+        st.remove_status(s, i, status)
+    target = rp["target"]
+    s["rp"] = None
+    s["tray"] = None
+    if st.over(s):
+        return events
+    if target is not None and st.has(s, target, "stun") and s["players"][target].get("stunned_by") == i:
+        st.remove_status(s, target, "stun")
+        s["players"][target].pop("stunned_by", None)
+        if st.alive(s, target) and st.alive(s, i):
+            events.append({"type": "stun_extra_roll", "player": s["players"][i]["id"]})
+            return events + begin_orp(s, target)
+    from .flow import enter_main2
+    return events + enter_main2(s)
+
+
+def roll_for(s: st.S, action: dict[str, Any], count: int) -> list[int]:
+    """The dice of a roll action: given values (camera or by hand) or seeded ones; count must match."""
+    raw = action.get("dice")
+    if raw is None:
+        return rng.roll(s, count)
+    require(isinstance(raw, list), "bad_dice", "\"dice\" must be a list of values 1-6.")
+    out = []
+    for die in raw:
+        v = die.get("value") if isinstance(die, dict) else die
+        require(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6, "bad_dice",
+                "Each die must show a number from 1 to 6.")
+        out.append(v)
+    require(len(out) == count, "wrong_dice_count",
+            f"This roll needs exactly {count} {'die' if count == 1 else 'dice'}, but {len(out)} were given.")
+    return out

@@ -1,0 +1,78 @@
+"""Hero data: one JSON file per hero in this package, loaded once and indexed for the rules.
+
+Heroes are data, not code (DESIGN.md): adding a hero means adding a JSON file. `catalogue()` is what the
+phone's setup screen and the dice reader (`dicethrone:<hero>` dice sets) need: ids, names in three
+languages and the face layout.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
+
+def _files() -> list[str]:
+    return sorted(p.name for p in resources.files(__name__).iterdir() if p.name.endswith(".json"))
+
+
+@cache
+def hero_ids() -> tuple[str, ...]:
+    """Ids of every hero shipped (the file names without .json)."""
+    return tuple(name[:-5] for name in _files())
+
+
+def norm(name: str) -> str:
+    """Card and ability names compared loosely: case, punctuation and spaces ignored."""
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+@cache
+def hero(hero_id: str) -> dict[str, Any]:
+    """The hero's data with indexes added (`by_id`, `cards_by_name`); KeyError for an unknown hero."""
+    if hero_id not in hero_ids():
+        raise KeyError(hero_id)
+    data = json.loads(resources.files(__name__).joinpath(f"{hero_id}.json").read_text(encoding="utf-8"))
+    by_id = {a["id"]: a for a in data["abilities"]}
+    data["by_id"] = by_id
+    cards: dict[str, dict[str, Any]] = {}
+    for card in data.get("cards", []):
+        cards[norm(card["name"]["en"])] = card
+        cards[norm(card["id"])] = card
+    # Upgrade cards come from the board data: "<Ability> II" installs level 2 of that slot.
+    for ability in data["abilities"]:
+        if ability.get("slot"):
+            continue
+        for level in ability["levels"]:
+            if "cost" not in level:
+                continue
+            label = f"{ability['name']['en']} {ROMAN[level['level']]}"
+            card = {"id": f"{ability['id']}_{level['level']}", "name": {"en": label}, "cost": level["cost"],
+                    "type": "upgrade", "slot": ability["id"], "level": level["level"]}
+            cards[norm(label)] = card
+            cards[norm(card["id"])] = card
+    data["cards_by_name"] = cards
+    data["offensive"] = [a for a in data["abilities"] if a["kind"] in ("offensive", "ultimate")]
+    data["defenses"] = [a for a in data["abilities"] if a["kind"] == "defense"]
+    data["passives"] = [a for a in data["abilities"] if a["kind"] == "passive"]
+    return data
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every hero: id, names (en, zh-TW, ko when known), faces 1-6 as symbols with their names."""
+    out = []
+    for hero_id in hero_ids():
+        data = hero(hero_id)
+        out.append({
+            "id": hero_id,
+            "name": data["name"],
+            "faces": list(data["faces"]),
+            "symbols": data.get("symbols", {}),
+            "dice_set": f"dicethrone:{hero_id}",
+            "season": data.get("season"),
+            "complete": data.get("complete", True),
+        })
+    return out

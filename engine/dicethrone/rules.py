@@ -1,0 +1,41 @@
+"""The Dice Throne `Rules` object (engine.core.Rules): setup, apply, snapshot, dump, load."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import Action, Event, action_type
+from . import flow
+from . import state as st
+from .actions import dispatch
+from .view import options, snapshot
+
+
+class DiceThrone:
+    """Dice Throne 1v1, 2v2 and 3-player King of the Hill, heroes as data (see docs/actions.md)."""
+
+    name = "dicethrone"
+
+    def setup(self, config: dict[str, Any], seed: int) -> st.S:
+        s = st.setup(config, seed)
+        flow.start_turn(s)
+        return s
+
+    def apply(self, state: st.S, action: Action) -> tuple[st.S, list[Event]]:
+        kind = action_type(action)
+        s = st.clone(state)  # handlers mutate the copy; an IllegalAction discards it
+        events = dispatch(s, kind, action)
+        return s, events
+
+    def snapshot(self, state: st.S) -> dict[str, Any]:
+        return snapshot(state)
+
+    def options(self, state: st.S) -> list[dict[str, Any]]:
+        """Legal options of the pending decision (what random players and the Next button pick from)."""
+        return options(state)
+
+    def dump(self, state: st.S) -> dict[str, Any]:
+        return st.clone(state)
+
+    def load(self, data: dict[str, Any]) -> st.S:
+        return st.clone(data)

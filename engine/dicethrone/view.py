@@ -1,0 +1,263 @@
+"""The public snapshot phones receive, and the pending decision with every legal option as an action.
+
+Options are complete actions, so the phone, a script or the box's single "Next" button (which submits the
+option flagged `default`) can answer any decision without knowing Dice Throne.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import decision
+from . import combat
+from . import state as st
+from .abilities import level_of
+from .data import statuses
+from .heroes import hero
+from .spend import can_spend
+
+PHASE_LABEL = {"main1": "Main Phase (1)", "main2": "Main Phase (2)"}
+
+
+def opt(label: str, action: dict[str, Any], default: bool = False, **extra: Any) -> dict[str, Any]:
+    o = {"label": label, "action": action, **extra}
+    if default:
+        o["default"] = True
+    return o
+
+
+def pid(s: st.S, i: int | None) -> str | None:
+    return None if i is None else s["players"][i]["id"]
+
+
+def spend_options(s: st.S) -> list[dict[str, Any]]:
+    out = []
+    for i, p in enumerate(s["players"]):
+        if p["out"]:
+            continue
+        for sid in p["statuses"]:
+            row = statuses()[sid]
+            if row.get("spend") is None:
+                continue
+            uses = ["prevent", "attack"] if sid == "chi" else [None]
+            for use in uses:
+                if can_spend(s, i, sid, use) is None:
+                    action = {"type": "spend", "player": p["id"], "status": sid}
+                    if use:
+                        action["use"] = use
+                    label = f"{p['name']}: spend {row['name']['en']}" + (f" ({use})" if use else "")
+                    out.append(opt(label, action))
+    return out
+
+
+def options(s: st.S) -> list[dict[str, Any]]:
+    """Every legal option of the pending decision (cards aside: hands are counts, see docs/actions.md)."""
+    pending = s["pending"]
+    if pending is None:
+        return []
+    kind = pending["kind"]
+    i = pending.get("player")
+    me = pid(s, i)
+    if kind == "main":
+        p = s["players"][i]
+        out = [opt(f"End {PHASE_LABEL[s['phase']]}", {"type": "advance", "player": me}, True)]
+        if p["hand"]:
+            out.append(opt("Sell a card for 1 CP", {"type": "sell", "player": me}))
+            for card in upgrades_for(s, i):
+                out.append(opt(f"Play {card['name']['en']} ({card['price']} CP)",
+                               {"type": "play", "player": me, "card": card["name"]["en"]}))
+        return out + spend_options(s)
+    if kind == "knockdown":
+        can = s["players"][i]["cp"] >= 2
+        out = [opt("Pay 2 CP to remove Knockdown", {"type": "knockdown", "player": me, "pay": True}, True)] if can else []
+        return out + [opt("Skip the Offensive Roll Phase", {"type": "knockdown", "player": me, "pay": False}, not can)]
+    if kind == "offense":
+        out = []
+        left = s["attempts"] < s["attempts_max"]
+        if left:
+            n = sum(1 for d in s["dice"] if not d["kept"])
+            if n:
+                out.append(opt(f"Roll {n} {'die' if n == 1 else 'dice'} (attempt {s['attempts'] + 1} of "
+                               f"{s['attempts_max']})", {"type": "roll"}, True))
+            if s["attempts"]:
+                kept = [k for k, d in enumerate(s["dice"]) if d["kept"]]
+                for k, d in enumerate(s["dice"]):
+                    new = sorted(set(kept) ^ {k})
+                    out.append(opt(f"{'Release' if d['kept'] else 'Keep'} die {k + 1}",
+                                   {"type": "keep", "player": me, "dice": new}))
+        for a in combat.options_satisfied(s):
+            out.append(opt(f"{a['name']['en']} (level {a['level']})",
+                           {"type": "ability", "player": me, "ability": a["id"]}))
+        if s["attempts"]:
+            out.append(opt("No ability", {"type": "ability", "player": me, "ability": None}, not left))
+        return out
+    if kind == "confirm":
+        return [opt("Let it activate", {"type": "pass"}, True)]
+    if kind in combat_rolls:
+        return [opt(combat_rolls[kind], {"type": "roll"}, True)]
+    if kind == "target":
+        return [opt(f"Target {s['players'][j]['name']}", {"type": "target", "player": me, "target": pid(s, j)},
+                    k == 0) for k, j in enumerate(pending["choices"])]
+    if kind == "defense":
+        p = s["players"][i]
+        out = [opt(f"Defend with {d['name']['en']} (level {level_of(p['upgrades'], d)['level']})",
+                   {"type": "defense", "player": me, "defense": d["id"]}, k == 0)
+               for k, d in enumerate(hero(p["hero"])["defenses"])]
+        return out + [opt("Do not defend", {"type": "defense", "player": me, "defense": None})] + spend_options(s)
+    if kind in ("defense_resolve", "targeting_resolve", "window"):
+        label = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
+                 "window": "Apply damage and end the Roll Phase"}[kind]
+        return [opt(label, {"type": "resolve"}, True)] + spend_options(s)
+    if kind == "choice":
+        return [opt(label, {"type": "choose", "player": me, "option": k}, k == 0)
+                for k, label in enumerate(pending["labels"])]
+    if kind == "discard":
+        return [opt("Sell a card for 1 CP", {"type": "sell", "player": me}, True)]
+    if kind == "keg_pass":
+        return [opt("Keep the Powder Keg", {"type": "pass_keg", "player": me, "target": None}, True)] + [
+            opt(f"Pass it to {s['players'][j]['name']}", {"type": "pass_keg", "player": me, "target": pid(s, j)})
+            for j in pending["choices"]]
+    return []
+
+
+combat_rolls = {
+    "ability_roll": "Roll for the ability", "opposed_roll": "Both players roll 1 die",
+    "targeting_roll": "Roll the targeting die", "defense_roll": "Roll the defense",
+    "keg_roll": "Roll for the Powder Keg", "blind_roll": "Roll for Blind",
+}
+
+PROMPTS = {
+    "main": "{who}: play cards, sell, or end the phase.",
+    "knockdown": "{who} is knocked down: pay 2 CP or skip the Offensive Roll Phase.",
+    "offense": "{who}: roll (up to {max} attempts), keep dice, then choose an ability.",
+    "confirm": "{who}: change the dice, or let the ability activate.",
+    "ability_roll": "Roll {dice} for the ability.",
+    "opposed_roll": "Attacker and defender roll 1 die each (attacker's die first).",
+    "targeting_roll": "Roll 1 die to find the defender.",
+    "targeting_resolve": "Change the targeting die with a card, or use it.",
+    "target": "{who}: choose the defender.",
+    "defense": "{who}: choose a defensive ability.",
+    "defense_roll": "{who}: roll the defense ({dice}).",
+    "defense_resolve": "Change the defense dice with a card, or resolve the defense.",
+    "choice": "{who}: choose one.",
+    "window": "Last chance to spend status effects or play cards before damage.",
+    "discard": "{who} has more than 6 cards: sell down to 6.",
+    "keg_roll": "{who}: roll 1 die for the Powder Keg.",
+    "keg_pass": "{who}: pass the Powder Keg to a chosen player, or keep it.",
+    "blind_roll": "{who} is Blind: roll 1 die (1-2: the ability has no effect).",
+}
+
+
+def pending_view(s: st.S) -> dict[str, Any] | None:
+    pending = s["pending"]
+    if pending is None:
+        return None
+    kind = pending["kind"]
+    i = pending.get("player")
+    who = s["players"][i]["name"] if i is not None else "Anyone"
+    if kind == "confirm":
+        who = s["players"][s["rp"]["attacker"]]["name"] + "'s opponents"
+    n = pending.get("dice")
+    if kind in ("offense", "defense_roll"):
+        n = sum(1 for d in s["dice"] if not d["kept"])
+    prompt = PROMPTS[kind].format(who=who, max=s["attempts_max"], dice=f"{n} {'die' if n == 1 else 'dice'}")
+    extra: dict[str, Any] = {}
+    if kind in ("offense", *combat_rolls) and n:
+        extra["input"] = {"type": "dice", "count": n, "faces": [1, 2, 3, 4, 5, 6]}
+    return decision(pid(s, i), kind, prompt, options(s), **extra)
+
+
+def upgrades_for(s: st.S, i: int) -> list[dict[str, Any]]:
+    """Upgrade cards the player could afford now (by board data; the hand itself is unknown)."""
+    from .cards import upgrade_cost
+    p = s["players"][i]
+    seen = set()
+    out = []
+    for card in hero(p["hero"])["cards_by_name"].values():
+        if card.get("type") != "upgrade" or card["id"] in seen:
+            continue
+        seen.add(card["id"])
+        if card["level"] <= p["upgrades"].get(card["slot"], 1):
+            continue
+        price = upgrade_cost(s, i, card)
+        if price <= p["cp"]:
+            out.append({**card, "price": price})
+    return out
+
+
+def player_view(s: st.S, i: int) -> dict[str, Any]:
+    p = s["players"][i]
+    h = hero(p["hero"])
+    team = s["teams"][p["team"]]
+    return {
+        "id": p["id"], "name": p["name"], "hero": p["hero"], "hero_name": h["name"], "team": team["id"],
+        "health": team["health"], "health_start": s["start_health"], "health_max": s["cap"],
+        "cp": p["cp"], "cp_max": st.CP_CAP, "hand": p["hand"], "deck": p["deck"], "discard": p["discard"],
+        "hand_limit": st.HAND_LIMIT,
+        "statuses": [{"id": sid, "name": statuses()[sid]["name"], "count": n, "limit": st.limit(s, i, sid),
+                      "kind": statuses()[sid]["kind"]} for sid, n in p["statuses"].items()],
+        "upgrades": {a["id"]: p["upgrades"].get(a["id"], 1) for a in h["abilities"] if not a.get("slot")},
+        "out": p["out"], "active": i == s["active"],
+    }
+
+
+def roll_phase_view(s: st.S) -> dict[str, Any] | None:
+    rp = s["rp"]
+    if rp is None:
+        return None
+    atk = combat.attack_total(s)
+    from .damage import resolve
+    out: dict[str, Any] = {
+        "attacker": pid(s, rp["attacker"]), "ability": rp["ability"], "level": rp["level"],
+        "ultimate": rp["ultimate"], "target": pid(s, rp["target"]), "stage": rp["stage"],
+        "defense": rp["defense"],
+    }
+    if atk is not None:
+        r = resolve(atk)
+        out["attack"] = {"base": atk["amount"], "type": atk["type"], "total": r["total"], "taken": r["taken"],
+                         "avoided": atk["avoided"], "halves": len(atk["halves"]), "reflect": len(atk["reflect"]),
+                         "mods": [{"amount": m[0], "kind": m[1], "source": m[2]} for m in atk["mods"]]}
+    out["other_damage"] = [{"to": pid(s, p["to"]), "amount": p["amount"], "type": p["type"], "source": p["source"]}
+                           for p in rp["packets"]]
+    out["heals"] = [{"to": pid(s, j), "amount": n} for j, n in rp["heals"]]
+    return out
+
+
+def snapshot(s: st.S) -> dict[str, Any]:
+    active = s["active"]
+    faces = None
+    tray = s["tray"]
+    if tray in ("offense", "ability", "targeting"):
+        faces = hero(s["players"][s["rp"]["attacker"] if s["rp"] else active]["hero"])["faces"]
+    elif tray == "defense" and s["rp"]:
+        faces = hero(s["players"][s["rp"]["target"]]["hero"])["faces"]
+    elif tray in ("keg", "blind"):
+        faces = hero(s["players"][active]["hero"])["faces"]
+    dice = []
+    for d in s["dice"]:
+        view = {"value": d["value"] or None, "kept": d["kept"]}
+        if d["value"] and faces:
+            view["face"] = faces[d["value"] - 1]
+        if "owner" in d:
+            view["owner"] = d["owner"]
+        dice.append(view)
+    winners = None
+    if s["winner"] is not None:
+        team = next(t for t in s["teams"] if t["id"] == s["winner"])
+        winners = [s["players"][m]["id"] for m in team["members"]]
+    return {
+        "mode": s["mode"], "turn": s["turn"], "phase": s["phase"], "active": pid(s, active),
+        "start_player": pid(s, s["start"]), "order": [pid(s, k) for k in s["order"]],
+        "players": [player_view(s, k) for k in range(len(s["players"]))],
+        "teams": [{"id": t["id"], "health": t["health"], "members": [pid(s, m) for m in t["members"]]}
+                  for t in s["teams"]],
+        "dice": dice, "tray": tray,
+        "attempts": {"used": s["attempts"], "max": s["attempts_max"]},
+        "abilities": [{"id": a["id"], "name": a["name"], "level": a["level"], "tier": a["tier"],
+                       "ultimate": a["ultimate"]} for a in combat.options_satisfied(s)]
+        if s["rp"] and tray == "offense" and s["pending"]["kind"] in ("offense", "confirm") else [],
+        "roll_phase": roll_phase_view(s),
+        "pending": pending_view(s),
+        "winner": s["winner"], "winners": winners, "draw": s["draw"],
+        "last_roll_phase": s.get("last"), "notes": list(s["notes"]),
+    }
