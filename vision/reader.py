@@ -22,6 +22,7 @@ import numpy as np
 
 from .dicesets import DiceSet, get_set
 from .faces import FaceReader, classify_colour
+from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
 from .reading import Reading
 
 MIN_DIE = 14        # px, smallest die side we look for (at working scale)
@@ -83,7 +84,8 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
         small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
         fit, _ = _robust_surface(small)
         bg_lab = cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
-    labb = cv2.GaussianBlur(lab, (3, 3), 0)
+    sigma = max(1.0, min(h, w) / 320.0)
+    labb = cv2.GaussianBlur(lab, (0, 0), sigma)
     diff = _split_channels_diff(labb, bg_lab)
     if mount == "over":
         # shadows: darker than the floor with the floor's own chroma -> not a die
@@ -94,13 +96,19 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
         shadow = (dl > 0) & ratio_ok & (cv2.add(da, db) < 10)
         diff = diff.copy()
         diff[shadow] = (diff[shadow] // 3)
-    # noise level of the difference on this very frame
+    # noise level of the difference on this very frame; hysteresis: weak pixels joined to strong cores
     sub = diff[::4, ::4]
     med = float(np.median(sub))
-    mad = float(np.median(np.abs(sub.astype(np.float32) - med))) + 0.5
-    thr = max(14.0, med + 7.0 * 1.4826 * mad)
-    thr = min(thr, 60.0)
-    mask = (diff > thr).astype(np.uint8) * 255
+    sd = 1.4826 * float(np.median(np.abs(sub.astype(np.float32) - med))) + 0.5
+    lo = min(max(8.0, med + 3.5 * sd), 40.0)
+    hi = min(max(14.0, med + 7.0 * sd), 60.0)
+    weak = (diff > lo).astype(np.uint8)
+    n, lab_cc, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    strong_ids = np.unique(lab_cc[diff > hi])
+    keep = np.zeros(n, np.uint8)
+    keep[strong_ids] = 255
+    keep[0] = 0
+    mask = keep[lab_cc]
     return mask, diff
 
 
@@ -215,15 +223,17 @@ def read_dice(frame_bgr: np.ndarray, dice_set: str | DiceSet = "d6", mount: str 
         if background is not None:
             background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
-    blobs = find_dice(img, mount, background, lab)
-    fr = face_reader(dice_set, mount, taught)
+    ds = get_set(dice_set)
+    if ds.kind == "pips" and not taught:
+        readings = _read_pip_set(img, lab, ds, mount, background)
+    else:
+        blobs = find_dice(img, mount, background, lab)
+        fr = face_reader(ds, mount, taught)
+        sizes = [math.sqrt(b.area) for b in blobs]
+        typical = float(np.median(sizes)) if sizes else 0.0
+        readings = [r for r in (fr.read(img, lab, b, typical) for b in blobs) if r is not None]
     out: list[Reading] = []
-    sizes = [math.sqrt(b.area) for b in blobs]
-    typical = float(np.median(sizes)) if sizes else 0.0
-    for b in blobs:
-        r = fr.read(img, lab, b, typical)
-        if r is None:
-            continue
+    for r in readings:
         if scale != 1.0:
             cx, cy = r.center
             bx, by, bw, bh = r.box
@@ -231,6 +241,47 @@ def read_dice(frame_bgr: np.ndarray, dice_set: str | DiceSet = "d6", mount: str 
                         (int(bx / scale), int(by / scale), int(bw / scale), int(bh / scale)), r.certain)
         out.append(r)
     out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return out
+
+
+def _pip_confidence(f: Face, lab: np.ndarray, typical_round: float) -> float:
+    conf = math.exp(-(f.residual / 0.22) ** 2)
+    conf *= 0.5 + 0.5 * f.regular
+    if f.count == 1 and not _wide_ring_ok(lab, f.pips[0]):
+        conf *= 0.3
+    if f.count > 6 or f.count < 1:
+        conf = min(conf, 0.1)
+    # a cocked die: its top face is seen much more obliquely than the other dice's
+    if f.roundness < min(0.8, typical_round - 0.15):
+        conf *= 0.4
+    # which face is on top is unclear when a side face is seen almost as squarely
+    for g in f.others:
+        if g.roundness > f.roundness - 0.22:
+            conf *= 0.5
+    if any(p.n_merged > 1 for p in f.pips):
+        conf *= 0.8
+    return float(max(0.0, min(1.0, conf)))
+
+
+def _read_pip_set(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str,
+                  background: np.ndarray | None) -> list[Reading]:
+    dice = pip_dice(lab)
+    if not dice:
+        return []
+    typical_round = float(np.median([f.roundness for f in dice]))
+    out = []
+    for f in dice:
+        conf = _pip_confidence(f, lab, typical_round)
+        seen = f.count if 1 <= f.count <= ds.n else None
+        if seen is None:
+            value, face = None, "?"
+        else:
+            top = ds.top_of(seen) if mount == "under" else seen
+            value, face = ds.face(top).value, ds.face(top).name
+        colour = classify_colour(lab_to_bgr(f.lab))
+        half = 0.5 * f.size
+        box = (int(f.cx - half), int(f.cy - half), int(2 * half), int(2 * half))
+        out.append(Reading(value, face, colour, conf, (f.cx, f.cy), box, bool(seen is not None and conf >= 0.6)))
     return out
 
 

@@ -1,0 +1,479 @@
+"""Pip-first reading of pip dice: find pips anywhere, group them into faces, faces into dice.
+
+Pips are the most reliable thing on a pip die: small round blobs, much darker (or lighter) than a uniform
+face around them, all of one size on a face. Working from pips keeps the reader independent of the tray:
+a white die on a cream table, a black die on a black tray, a die on a busy background are all found the
+same way, as long as its pips show.
+
+1. Candidates: centre-surround contrast (box filters) on a small image pyramid, both polarities, on
+   lightness and on chroma (coloured pips); local maxima over space and scale.
+2. Verification: each candidate is segmented at its own midpoint threshold; it must be a compact blob
+   with a uniform ring of face around it; its ellipse says how foreshortened it is.
+3. Faces: two pips are on the same face when they are alike (size, shape, polarity, face colour) and the
+   straight path between them stays on uniform face colour (a die edge or a side face breaks it).
+4. Dice: faces close together (relative to their pip size) are one die; its top face is the one seen most
+   squarely (roundest, largest pips). Layout fit of the pips, ambiguity of the top face and pip regularity
+   give the confidence.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .glyphs import PIP_LAYOUT
+
+
+@dataclass
+class Pip:
+    x: float
+    y: float
+    r: float            # equivalent radius (px)
+    major: float
+    minor: float
+    angle: float        # ellipse orientation (rad)
+    contrast: float     # ring level - pip level (signed by polarity: >0 dark pip)
+    ring: float         # face level around it (channel units)
+    ring_std: float
+    polarity: int       # +1 dark pip on light face, -1 light pip on dark face
+    channel: int        # 0 lightness, 1 chroma
+    face_lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    area: float = 0.0
+    n_merged: int = 1
+
+    @property
+    def roundness(self) -> float:
+        return self.minor / max(self.major, 1e-6)
+
+
+@dataclass
+class Face:
+    pips: list[Pip]
+    count: int
+    cx: float
+    cy: float
+    residual: float
+    roundness: float
+    pip_r: float
+    size: float              # estimated face side px
+    regular: float           # pip size consistency 0..1
+    angle: float = 0.0
+    lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    others: list[Face] = field(default_factory=list)  # side faces of the same die
+
+
+# ----------------------------------------------------------------------------- candidates
+
+_SCALES = (3, 4, 6)  # inner box sides at each pyramid level (pip diameters in that level's px)
+
+
+def _responses(chan: np.ndarray, scales: tuple[int, ...]) -> list[tuple[int, np.ndarray]]:
+    out = []
+    for s in scales:
+        inner = cv2.blur(chan, (s, s)).astype(np.int16)
+        o = 3 * s
+        outer = cv2.blur(chan, (o, o)).astype(np.int16)
+        # ring mean = (outer*9 - inner)/8  -> resp = ring - inner = 9/8 (outer - inner)
+        resp = outer - inner
+        out.append((s, resp))
+    return out
+
+
+def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
+                max_level: int = 4) -> list[tuple[float, float, float, float]]:
+    """(x, y, diameter, response) of local extrema of centre-surround response, both polarities."""
+    xs_all, ys_all, ds_all, vs_all = [], [], [], []
+    img = chan
+    scale = 1.0
+    k3 = np.ones((3, 3), np.uint8)
+    for level in range(max_level + 1):
+        if level > 0:
+            img = cv2.pyrDown(img)
+            scale *= 2.0
+        if level < min_level:
+            continue
+        if min(img.shape[:2]) < 24:
+            break
+        scales = _SCALES if level > 0 else (3, 4)
+        resps = [r for _, r in _responses(img, scales)]
+        for pol in (1, -1):
+            st = resps if pol == 1 else [cv2.subtract(np.zeros_like(r), r) for r in resps]
+            best = st[0]
+            for r in st[1:]:
+                best = cv2.max(best, r)
+            dil = cv2.dilate(best, k3)
+            ys, xs = np.nonzero((best >= dil) & (best > thr))
+            if len(xs) == 0:
+                continue
+            vals = best[ys, xs].astype(np.float32)
+            arg = np.stack([r[ys, xs] for r in st]).argmax(0)
+            sz = np.array(scales, np.float32)[arg]
+            xs_all.append((xs + 0.5) * scale - 0.5)
+            ys_all.append((ys + 0.5) * scale - 0.5)
+            ds_all.append(sz * scale)
+            vs_all.append(pol * vals)
+    if not xs_all:
+        return []
+    X = np.concatenate(xs_all)
+    Y = np.concatenate(ys_all)
+    D = np.concatenate(ds_all)
+    V = np.concatenate(vs_all)
+    order = np.argsort(-np.abs(V))[: max_n * 3]
+    kept: list[tuple[float, float, float, float]] = []
+    kx = np.zeros(0, np.float32)
+    ky = kx
+    kd = kx
+    kpos = np.zeros(0, bool)
+    for i in order.tolist():
+        x, y, d, v = float(X[i]), float(Y[i]), float(D[i]), float(V[i])
+        if len(kept):
+            lim = 0.6 * np.maximum(kd, d)
+            clash = ((kx - x) ** 2 + (ky - y) ** 2 < lim * lim) & (kpos == (v > 0))
+            if clash.any():
+                continue
+        kept.append((x, y, d, v))
+        kx = np.append(kx, x)
+        ky = np.append(ky, y)
+        kd = np.append(kd, d)
+        kpos = np.append(kpos, v > 0)
+        if len(kept) >= max_n:
+            break
+    return kept
+
+
+def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, float], channel: int,
+            min_contrast: float) -> Pip | None:
+    """Segment one candidate and check it is a pip: compact blob, uniform ring of face around it."""
+    x, y, d, v = c
+    pol = 1 if v > 0 else -1
+    h, w = chan.shape[:2]
+    R = int(math.ceil(d * 1.6)) + 2
+    x0, y0 = int(round(x)) - R, int(round(y)) - R
+    x1, y1 = int(round(x)) + R + 1, int(round(y)) + R + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    patch = chan[y0:y1, x0:x1].astype(np.float32)
+    if pol < 0:
+        patch = 255.0 - patch
+    cy, cx = int(round(y)) - y0, int(round(x)) - x0
+    rr = max(1, int(d * 0.25))
+    core = float(patch[cy - rr:cy + rr + 1, cx - rr:cx + rr + 1].min())
+    # face level: a robust high percentile of the patch (the face is the majority, pips are dark)
+    sub = patch[::2, ::2] if patch.size > 400 else patch
+    face = float(np.partition(sub.ravel(), int(sub.size * 0.75))[int(sub.size * 0.75)])
+    contrast = face - core
+    if contrast < min_contrast:
+        return None
+    t = core + 0.5 * contrast
+    bw = (patch < t).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(bw, connectivity=8)
+    k = labels[cy, cx]
+    if k == 0:
+        # nearest component to the centre
+        best, bd = 0, 1e9
+        for i in range(1, n):
+            dd = (cents[i][0] - cx) ** 2 + (cents[i][1] - cy) ** 2
+            if dd < bd:
+                best, bd = i, dd
+        if best == 0 or bd > (0.5 * d) ** 2:
+            return None
+        k = best
+    bx, by, bwid, bhei, area = stats[k]
+    if bx == 0 or by == 0 or bx + bwid >= bw.shape[1] or by + bhei >= bw.shape[0]:
+        return None  # touches the patch border: a line or a big dark region, not a pip
+    if area < 3:
+        return None
+    comp = (labels == k)
+    ys, xs = np.nonzero(comp)
+    mx, my = xs.mean(), ys.mean()
+    cov = np.cov(np.stack([xs - mx, ys - my])) if len(xs) > 2 else np.eye(2) * 0.25
+    ev, evec = np.linalg.eigh(cov + np.eye(2) * (1.0 / 12))
+    major = 2.0 * math.sqrt(max(ev[1], 1e-6))
+    minor = 2.0 * math.sqrt(max(ev[0], 1e-6))
+    ang = math.atan2(evec[1, 1], evec[0, 1])
+    # compactness: the ellipse with these moments should be filled
+    fill = area / (math.pi * major * minor)
+    if fill < 0.6 or fill > 1.35:
+        return None
+    req = math.sqrt(area / math.pi)
+    if minor / major < 0.25:
+        return None
+    # ring of face around: between 1.35 and 1.9 equivalent radii (ellipse-aware), must be uniform
+    gx = np.arange(patch.shape[1], dtype=np.float32)[None, :] - mx
+    gy = np.arange(patch.shape[0], dtype=np.float32)[:, None] - my
+    ca, sa = math.cos(ang), math.sin(ang)
+    u = (gx * ca + gy * sa) / major
+    vv = (-gx * sa + gy * ca) / minor
+    rho = np.sqrt(u * u + vv * vv)
+    ring_m = (rho > 1.45) & (rho < 2.0)
+    ring = patch[ring_m]
+    if ring.size < 6:
+        return None
+    ring_med = float(np.median(ring))
+    ring_std = float(np.std(ring))
+    inner_v = float(np.median(patch[comp]))
+    con = ring_med - inner_v
+    if con < min_contrast:
+        return None
+    # uniform face: few ring pixels anywhere near the pip level
+    dark_frac = float(np.mean(ring < inner_v + 0.5 * con))
+    if dark_frac > 0.12 or ring_std > 0.3 * con + 4:
+        return None
+    lab_ring = lab[y0:y1, x0:x1][ring_m]
+    face_lab = tuple(float(v) for v in np.median(lab_ring, 0))
+    ring_level = ring_med if pol > 0 else 255.0 - ring_med
+    return Pip(x0 + mx, y0 + my, req, major, minor, ang, pol * con, ring_level, ring_std, pol, channel,
+               face_lab, float(area))
+
+
+def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int = 160) -> list[Pip]:
+    """All pips in a Lab frame (both polarities, lightness and chroma)."""
+    L = lab[..., 0]
+    pips: list[Pip] = []
+    # adaptive candidate threshold: a few times the typical response of this frame's texture
+    small = cv2.resize(L, (L.shape[1] // 4, L.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    r = cv2.blur(small, (9, 9)).astype(np.int16) - small.astype(np.int16)
+    sd = 1.4826 * float(np.median(np.abs(r - np.median(r)))) + 1.0
+    thr = max(min_contrast * 0.7, 4.0 * sd)
+    for c in _candidates(L, thr, max_candidates):
+        p = _verify(L, lab, c, 0, min_contrast)
+        if p is not None:
+            pips.append(p)
+    # chroma channel: coloured pips on a face of about the same lightness (yellow on white, red on black)
+    a = lab[..., 1].astype(np.int16) - 128
+    b = lab[..., 2].astype(np.int16) - 128
+    chroma = np.clip(np.abs(a) + np.abs(b), 0, 255).astype(np.uint8)
+    if int(chroma.max()) > min_contrast:
+        for c in _candidates(chroma, max(thr, min_contrast * 0.6), max_candidates // 2):
+            if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2 for p in pips):
+                continue
+            p = _verify(chroma, lab, c, 1, min_contrast * 1.2)
+            if p is not None:
+                pips.append(p)
+    # duplicates (same blob found at two scales or polarities): keep the stronger
+    pips.sort(key=lambda p: -abs(p.contrast))
+    out: list[Pip] = []
+    for p in pips:
+        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * max(p.r, q.r)) ** 2 for q in out):
+            continue
+        out.append(p)
+    return out
+
+
+# ----------------------------------------------------------------------------- faces
+
+def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float) -> bool:
+    """Does the straight path between two pips (outside both) stay on the same face colour?"""
+    dx, dy = q.x - p.x, q.y - p.y
+    dist = math.hypot(dx, dy)
+    if dist < 1e-3:
+        return True
+    a0 = (p.major * 1.3) / dist
+    a1 = 1 - (q.major * 1.3) / dist
+    if a1 <= a0:
+        return True
+    n = max(3, int((a1 - a0) * dist / 1.5))
+    ts = np.linspace(a0, a1, n)
+    xs = np.clip(np.round(p.x + dx * ts).astype(int), 0, lab.shape[1] - 1)
+    ys = np.clip(np.round(p.y + dy * ts).astype(int), 0, lab.shape[0] - 1)
+    vals = lab[ys, xs].astype(np.float32)
+    ref = (np.array(p.face_lab) + np.array(q.face_lab)) * 0.5
+    dev = np.abs(vals - ref)
+    d = dev[:, 0] + 1.5 * (dev[:, 1] + dev[:, 2])
+    return float(np.percentile(d, 90)) < tol
+
+
+def _similar(p: Pip, q: Pip) -> bool:
+    if p.polarity != q.polarity:
+        return False
+    ra = p.area / max(q.area, 1e-6)
+    if ra > 2.6 or ra < 1 / 2.6:
+        return False
+    if abs(p.roundness - q.roundness) > 0.3:
+        return False
+    fl = np.abs(np.array(p.face_lab) - np.array(q.face_lab))
+    con = min(abs(p.contrast), abs(q.contrast))
+    return bool(fl[0] < 0.45 * con + 8 and fl[1] + fl[2] < 0.6 * con + 10)
+
+
+def _fit_layout(pts: np.ndarray, n: int) -> tuple[float, float]:
+    """Residual (in units of the layout step) and angle of the best similarity fit of layout n."""
+    if n == 1:
+        return 0.0, 0.0
+    base = np.array(PIP_LAYOUT[n], np.float32)
+    P = pts - pts.mean(0)
+    rms_p = math.sqrt(float((P ** 2).sum(1).mean())) + 1e-6
+    B = base - base.mean(0)
+    rms_b = math.sqrt(float((B ** 2).sum(1).mean()))
+    Bn = B / rms_b
+    Pn = P / rms_p
+    best, best_a = 9.0, 0.0
+    for deg in range(0, 180, 4):
+        a = math.radians(deg)
+        c, s = math.cos(a), math.sin(a)
+        Q = Bn @ np.array([[c, s], [-s, c]], np.float32)
+        d = np.linalg.norm(Pn[:, None, :] - Q[None, :, :], axis=2)
+        used: set[int] = set()
+        tot = 0.0
+        for i in np.argsort(d.min(1)):
+            j = min((j for j in range(n) if j not in used), key=lambda j: d[i, j])
+            used.add(j)
+            tot += d[i, j] ** 2
+        res = math.sqrt(tot / n)
+        if res < best:
+            best, best_a = res, a
+    # residual in layout-step units: rms_b is in steps (layout unit = 1 step)
+    return best * rms_b, best_a
+
+
+def _unforeshorten(pips: list[Pip]) -> np.ndarray:
+    """Pip positions with the face's foreshortening removed (stretched along the pips' minor axis)."""
+    pts = np.array([(p.x, p.y) for p in pips], np.float32)
+    rnd = float(np.median([p.roundness for p in pips]))
+    if rnd > 0.9 or len(pips) < 2:
+        return pts
+    # mean orientation of the minor axes (doubled-angle average)
+    ang = math.atan2(sum(math.sin(2 * p.angle) for p in pips), sum(math.cos(2 * p.angle) for p in pips)) / 2
+    ca, sa = math.cos(ang), math.sin(ang)
+    R = np.array([[ca, sa], [-sa, ca]], np.float32)  # rows: major axis, minor axis
+    q = (pts - pts.mean(0)) @ R.T
+    q[:, 1] /= max(rnd, 0.3)
+    return q
+
+
+def _split_merged(group: list[Pip]) -> int:
+    """Pip count of a face group, counting a blob about twice the size of its neighbours as merged pips."""
+    if len(group) < 2:
+        return len(group)
+    areas = np.array([p.area for p in group])
+    unit = float(np.median(areas))
+    n = 0
+    for p in group:
+        k = 1
+        if p.area > 1.7 * unit and p.roundness < 0.7:
+            k = int(min(3, max(2, round(p.area / unit))))
+            p.n_merged = k
+        n += k
+    return n
+
+
+def group_faces(pips: list[Pip], lab: np.ndarray) -> list[Face]:
+    n = len(pips)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(n), key=lambda i: pips[i].x)
+    for ii, i in enumerate(order):
+        p = pips[i]
+        for j in order[ii + 1:]:
+            q = pips[j]
+            reach = 11.0 * max(p.major, q.major)
+            if q.x - p.x > reach:
+                break
+            d = math.hypot(q.x - p.x, q.y - p.y)
+            if d > reach or not _similar(p, q):
+                continue
+            con = min(abs(p.contrast), abs(q.contrast))
+            if _path_uniform(lab, p, q, tol=0.45 * con + 10):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(pips[i])
+    faces = []
+    for g in groups.values():
+        count = _split_merged(g)
+        pts = _unforeshorten(g)
+        if count > 6:
+            res, ang = 9.0, 0.0
+        elif len(g) == count:
+            res, ang = _fit_layout(pts, count) if count > 1 else (0.0, 0.0)
+        else:
+            res, ang = 0.5, 0.0  # merged pips: positions are not all known
+        areas = np.array([p.area / p.n_merged for p in g])
+        regular = 1.0 - min(1.0, float(np.std(areas) / max(np.mean(areas), 1e-6)) / 0.5) if len(g) > 1 else 1.0
+        cx = float(np.mean([p.x for p in g]))
+        cy = float(np.mean([p.y for p in g]))
+        pr = float(np.median([p.major for p in g]))
+        if count >= 2:
+            spread = float(np.max(np.linalg.norm(np.array([(p.x, p.y) for p in g]) - (cx, cy), axis=1)))
+            size = max(pr * 2 / 0.19, spread / 0.37 if count != 6 else spread / 0.3)
+        else:
+            size = pr * 2 / 0.24
+        lab_face = tuple(float(v) for v in np.median(np.array([p.face_lab for p in g]), 0))
+        faces.append(Face(g, count, cx, cy, res, float(np.median([p.roundness for p in g])), pr, size,
+                          regular, ang, lab_face))
+    return faces
+
+
+def faces_to_dice(faces: list[Face]) -> list[Face]:
+    """Merge faces of one die (top + visible sides) and keep the top face, with the sides attached.
+
+    The top face is seen most squarely: its pips are the roundest. A neighbouring face whose pips are
+    clearly more foreshortened, within about one die of it, is a side face of the same die; two faces seen
+    equally squarely are two dice.
+    """
+    faces = sorted(faces, key=lambda f: -(f.roundness * 2 + min(f.pip_r, 40) / 40.0))
+    used = [False] * len(faces)
+    dice: list[Face] = []
+    for i, f in enumerate(faces):
+        if used[i]:
+            continue
+        used[i] = True
+        for j in range(i + 1, len(faces)):
+            if used[j]:
+                continue
+            g = faces[j]
+            d = math.hypot(g.cx - f.cx, g.cy - f.cy)
+            size = max(f.size, g.size, 9.0 * f.pip_r)
+            if d < 0.85 * size and g.roundness < f.roundness - 0.15 and g.pip_r < 1.4 * f.pip_r:
+                da = abs(g.lab[1] - f.lab[1]) + abs(g.lab[2] - f.lab[2])
+                if da < 30:
+                    used[j] = True
+                    f.others.append(g)
+        dice.append(f)
+    return dice
+
+
+# ----------------------------------------------------------------------------- readings
+
+def _wide_ring_ok(lab: np.ndarray, p: Pip) -> bool:
+    """A lone pip must sit on a face: uniform face colour out to about 2.6 pip radii."""
+    h, w = lab.shape[:2]
+    R = int(math.ceil(p.major * 2.8)) + 1
+    x0, y0, x1, y1 = int(p.x) - R, int(p.y) - R, int(p.x) + R + 1, int(p.y) + R + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return False
+    patch = lab[y0:y1, x0:x1].astype(np.float32)
+    gx = np.arange(x1 - x0, dtype=np.float32)[None, :] - (p.x - x0)
+    gy = np.arange(y1 - y0, dtype=np.float32)[:, None] - (p.y - y0)
+    ca, sa = math.cos(p.angle), math.sin(p.angle)
+    u = (gx * ca + gy * sa) / p.major
+    v = (-gx * sa + gy * ca) / p.minor
+    rho = np.sqrt(u * u + v * v)
+    m = (rho > 1.5) & (rho < 2.6)
+    vals = patch[m]
+    if len(vals) < 8:
+        return False
+    dev = np.abs(vals - np.array(p.face_lab, np.float32))
+    d = dev[:, 0] + 1.5 * (dev[:, 1] + dev[:, 2])
+    return float(np.mean(d > 0.35 * abs(p.contrast) + 10)) < 0.15
+
+
+def lab_to_bgr(lab: tuple[float, float, float]) -> np.ndarray:
+    px = np.array([[lab]], np.float32).clip(0, 255).astype(np.uint8)
+    return cv2.cvtColor(px, cv2.COLOR_Lab2BGR)[0, 0].astype(np.float32)
+
+
+def pip_dice(lab: np.ndarray) -> list[Face]:
+    """Top faces (with their side faces attached) of every pip die in the frame."""
+    pips = detect_pips(lab)
+    faces = group_faces(pips, lab)
+    return faces_to_dice(faces)

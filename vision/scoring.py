@@ -1,0 +1,97 @@
+"""Scoring readings against ground truth (benchmarks and tests): match by nearest centre."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .reading import Reading
+
+
+@dataclass
+class Score:
+    dice: int = 0
+    correct: int = 0          # right value (and face), certain or not
+    right_certain: int = 0
+    uncertain: int = 0        # matched readings reported uncertain
+    silent: int = 0           # wrong value reported certain
+    wrong_flagged: int = 0    # wrong value, flagged uncertain
+    missed: int = 0
+    phantom: int = 0
+    colour_ok: int = 0
+    colour_n: int = 0
+    errors: list[dict] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        for k in ("dice", "correct", "right_certain", "uncertain", "silent", "wrong_flagged", "missed", "phantom",
+                  "colour_ok", "colour_n"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.errors.extend(other.errors)
+
+    def pct(self, k: str) -> float:
+        return 100.0 * getattr(self, k) / max(self.dice, 1)
+
+    def line(self, name: str) -> str:
+        col = f"{100.0 * self.colour_ok / self.colour_n:6.2f}%" if self.colour_n else "    -  "
+        return (f"{name:<28} dice {self.dice:5d}  acc {self.pct('correct'):6.2f}%  certain-right "
+                f"{self.pct('right_certain'):6.2f}%  uncertain {self.pct('uncertain'):5.2f}%  silent "
+                f"{self.pct('silent'):5.2f}%  missed {self.pct('missed'):5.2f}%  phantom {self.phantom:4d}  "
+                f"colour {col}")
+
+
+def score(truth: list[dict], readings: list[Reading], radius: float, tag: str = "",
+          use_face: bool = True) -> Score:
+    """truth: dicts with center, value (and optionally face, colour). Each truth takes the nearest reading
+    within `radius` px (one reading per truth); unmatched readings are phantoms."""
+    s = Score()
+    pairs = []
+    for i, g in enumerate(truth):
+        for j, r in enumerate(readings):
+            d = math.hypot(r.center[0] - g["center"][0], r.center[1] - g["center"][1])
+            if d <= radius:
+                pairs.append((d, i, j))
+    pairs.sort()
+    ti, rj = {}, set()
+    for d, i, j in pairs:
+        if i in ti or j in rj:
+            continue
+        ti[i] = j
+        rj.add(j)
+    for i, g in enumerate(truth):
+        s.dice += 1
+        if i not in ti:
+            s.missed += 1
+            s.errors.append({"tag": tag, "kind": "missed", "truth": g["value"], "center": g["center"]})
+            continue
+        r = readings[ti[i]]
+        ok = r.value == g["value"] and (not use_face or "face" not in g or r.face == g["face"])
+        if not r.certain:
+            s.uncertain += 1
+        if ok:
+            s.correct += 1
+            if r.certain:
+                s.right_certain += 1
+        elif r.certain:
+            s.silent += 1
+            s.errors.append({"tag": tag, "kind": "silent", "truth": g.get("face", g["value"]), "read": r.face,
+                             "conf": round(r.confidence, 3), "center": g["center"]})
+        else:
+            s.wrong_flagged += 1
+        if "colour" in g:
+            s.colour_n += 1
+            s.colour_ok += int(r.colour == g["colour"])
+    s.phantom = len(readings) - len(rj)
+    return s
+
+
+def yolo_truth(label_path: Path, width: int, height: int) -> list[dict]:
+    """Truth from a YOLO label file (class 0-5 = value 1-6)."""
+    out = []
+    for line in Path(label_path).read_text().splitlines():
+        p = line.split()
+        if len(p) < 5:
+            continue
+        c, x, y, w, h = int(p[0]), *map(float, p[1:5])
+        out.append({"value": c + 1, "center": (x * width, y * height), "size": (w * width, h * height)})
+    return out
