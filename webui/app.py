@@ -197,7 +197,13 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
 
     @app.get("/api/games")
     def api_games():
-        return jsonify(games=table.games(), heroes=i18n.hero_catalogue())
+        games = []
+        for row in table.games():
+            row = dict(row)
+            if row.get("name") == "dicethrone" and not row.get("modes"):
+                row["modes"] = ["1v1", "2v2", "koth"]
+            games.append(row)
+        return jsonify(games=games, heroes=i18n.hero_catalogue(), statuses=i18n.status_catalogue())
 
     @app.get("/healthz")
     def healthz():

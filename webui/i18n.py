@@ -226,6 +226,44 @@ JS_STRINGS = {
     "ph_roll": _l("Roll"),
     "ph_over": _l("Game over"),
     "ph_setup": _l("Setup"),
+    "ph_offensive": _l("Offensive roll"),
+    "ph_targeting": _l("Targeting roll"),
+    "ph_defensive": _l("Defensive roll"),
+    "dice": _l("Dice"),
+    "cards": _l("%(n)s cards in hand"),
+    "level": _l("level %(n)s"),
+    "opt_roll": _l("Roll the dice"),
+    "opt_roll_attempt": _l("Roll %(n)s dice (attempt %(a)s of %(max)s)"),
+    "opt_keep": _l("Keep die %(n)s"),
+    "opt_release": _l("Release die %(n)s"),
+    "opt_no_ability": _l("No ability"),
+    "opt_no_defense": _l("Do not defend"),
+    "opt_defend": _l("Defend with %(name)s"),
+    "opt_end_phase": _l("End %(phase)s"),
+    "opt_target": _l("Target %(name)s"),
+    "opt_spend": _l("%(name)s: spend %(status)s"),
+    "use_prevent": _l("prevent damage"),
+    "use_attack": _l("add damage"),
+    "opt_knockdown_pay": _l("Pay 2 CP to remove Knockdown"),
+    "opt_knockdown_skip": _l("Skip the Offensive Roll Phase"),
+    "opt_sell": _l("Sell a card for 1 CP"),
+    "opt_let_activate": _l("Let it activate"),
+    "opt_resolve": _l("Continue"),
+    "opt_pass_keg": _l("Pass the Powder Keg to %(name)s"),
+    "opt_keep_keg": _l("Keep the Powder Keg"),
+    "pk_main": _l("%(name)s: play cards, sell, or end the phase."),
+    "pk_offense": _l("%(name)s: roll, keep dice, then choose an ability."),
+    "pk_knockdown": _l("%(name)s is knocked down: pay 2 CP or skip the Offensive Roll Phase."),
+    "pk_target": _l("%(name)s: choose the defender."),
+    "pk_defense": _l("%(name)s: choose a defensive ability."),
+    "pk_defense_roll": _l("%(name)s: roll the defense."),
+    "pk_defense_resolve": _l("Change the defense dice with a card, or resolve the defense."),
+    "pk_window": _l("Last chance to spend status effects or play cards before damage."),
+    "pk_discard": _l("%(name)s has more than 6 cards: sell down to 6."),
+    "pk_confirm": _l("Change the dice, or let the ability activate."),
+    "pk_ability_roll": _l("Roll the dice for the ability."),
+    "pk_opposed_roll": _l("Attacker and defender roll 1 die each."),
+    "pk_targeting_roll": _l("Roll 1 die to find the defender."),
     "kind_positive": _l("positive"),
     "kind_negative": _l("negative"),
     "paired_badge": _l("Paired"),
@@ -238,13 +276,33 @@ def js_strings() -> dict[str, str]:
 
 
 def hero_catalogue() -> list[dict[str, Any]]:
-    """Dice Throne heroes (names per language, dice faces) from the engine's hero data, when it exists."""
+    """Dice Throne heroes from the engine's hero data: names per language, dice faces and symbols, the
+    names of their abilities (for option labels in every language) and which statuses they use."""
     try:
-        from engine.dicethrone.heroes import catalogue  # type: ignore[import-not-found]
+        from engine.dicethrone.heroes import catalogue, hero
+    except Exception:
+        return []
+    out = []
+    try:
+        for row in catalogue():
+            data = hero(row["id"])
+            abilities = [{"id": a["id"], "name": a["name"], "kind": a["kind"], "slot": a.get("slot")}
+                         for a in data.get("abilities", [])]
+            out.append({**row, "abilities": abilities, "statuses": list(data.get("statuses", []))})
+    except Exception:
+        return []
+    return out
+
+
+def status_catalogue() -> list[dict[str, Any]]:
+    """Dice Throne status effects (names per language, kind, stack limit, rule text)."""
+    try:
+        from engine.dicethrone.data import statuses
     except Exception:
         return []
     try:
-        return list(catalogue())
+        return [{k: row[k] for k in ("id", "name", "kind", "limit", "text") if k in row}
+                for row in statuses().values()]
     except Exception:
         return []
 

@@ -6,6 +6,7 @@ import { openSetup } from "./setup.js";
 const boot = JSON.parse(document.getElementById("boot").textContent);
 export const S = {
   strings: boot.strings, session: boot.session, lang: boot.lang,
+  data: { heroes: {}, statuses: {}, games: [] },
   snap: null, online: false, everOnline: false, entry: [], pairing: null, es: null, lastSeq: null,
 };
 const $ = (id) => document.getElementById(id);
@@ -149,7 +150,7 @@ async function pair() {
 }
 
 // -- rendering ------------------------------------------------------------------------------------
-export const PHASES = ["upkeep", "income", "main1", "roll", "offense", "target", "defense", "main2", "discard"];
+export const PHASES = ["upkeep", "income", "main1", "offensive", "targeting", "defensive", "main2", "discard"];
 
 function renderBanner() {
   const b = $("banner");
@@ -190,8 +191,55 @@ function findPlayer(id) {
 }
 
 function phaseLabel(phase) {
-  const names = S.snap.phase_names || {};
-  return loc(names[phase]) || t("ph_" + phase) || phase;
+  const label = t("ph_" + phase);
+  return label.startsWith("ph_") ? phase : label;
+}
+
+function heroOf(p) {
+  return (p && S.data.heroes[p.hero]) || null;
+}
+
+function abilityName(heroId, id) {
+  const hero = S.data.heroes[heroId];
+  const a = hero && (hero.abilities || []).find((x) => x.id === id);
+  return a ? loc(a.name) : id;
+}
+
+function statusName(id) {
+  const st = S.data.statuses[id];
+  return st ? loc(st.name) : id;
+}
+
+// An option's label in the page's language, built from its action; the engine's English label otherwise.
+function optionLabel(o) {
+  const a = o.action || {};
+  const who = findPlayer(a.player);
+  const hero = who ? who.hero : null;
+  const lvl = /level (\d)/.exec(o.label || "");
+  switch (a.type) {
+    case "roll": {
+      const m = /Roll (\d+) d/.exec(o.label || "");
+      const att = /attempt (\d+) of (\d+)/.exec(o.label || "");
+      if (m && att) return t("opt_roll_attempt", { n: m[1], a: att[1], max: att[2] });
+      return S.lang === "en" ? o.label : t("opt_roll");
+    }
+    case "keep": return S.lang === "en" ? o.label : o.label.replace(/^(Keep|Release) die (\d+)/, (_, k, n) => t(k === "Keep" ? "opt_keep" : "opt_release", { n }));
+    case "ability":
+      if (a.ability == null) return t("opt_no_ability");
+      return abilityName(hero || (findPlayer(S.snap.active) || {}).hero, a.ability) + (lvl ? ` (${t("level", { n: lvl[1] })})` : "");
+    case "defense":
+      if (a.defense == null) return t("opt_no_defense");
+      return t("opt_defend", { name: abilityName(hero, a.defense) }) + (lvl ? ` (${t("level", { n: lvl[1] })})` : "");
+    case "advance": return t("opt_end_phase", { phase: phaseLabel(S.snap.phase) });
+    case "target": return t("opt_target", { name: playerName(findPlayer(a.target)) });
+    case "spend": return t("opt_spend", { name: playerName(who), status: statusName(a.status) }) + (a.use ? ` (${t("use_" + a.use)})` : "");
+    case "knockdown": return a.pay ? t("opt_knockdown_pay") : t("opt_knockdown_skip");
+    case "sell": return t("opt_sell");
+    case "pass": return t("opt_let_activate");
+    case "resolve": return S.lang === "en" ? o.label : t("opt_resolve");
+    case "pass_keg": return a.target ? t("opt_pass_keg", { name: playerName(findPlayer(a.target)) }) : t("opt_keep_keg");
+    default: return loc(o.label);
+  }
 }
 
 function renderPhase(snap) {
@@ -217,35 +265,65 @@ function renderPhase(snap) {
 }
 
 function statusChip(st) {
-  const name = loc(st.name) || st.id;
-  const chip = h("button", {
-    class: "chip " + (st.kind || ""), type: "button", data: { status: st.id || name },
-    onclick: () => info(name, loc(st.text) || ""),
-  }, h("span", { text: name }), h("b", { text: st.limit ? `${st.count}/${st.limit}` : String(st.count ?? "") }));
-  return chip;
+  const info_ = S.data.statuses[st.id] || {};
+  const name = loc(st.name) || loc(info_.name) || st.id;
+  const limit = st.limit ?? info_.limit;
+  return h("button", {
+    class: "chip " + (st.kind || info_.kind || ""), type: "button", data: { status: st.id || name },
+    "aria-label": `${name} ${st.count}${limit ? "/" + limit : ""}`,
+    onclick: () => info(`${name} · ${st.count}${limit ? "/" + limit : ""}`, [
+      t("kind_" + (st.kind || info_.kind || "")).replace(/^kind_.*/, ""), limit ? t("limit", { n: limit }) : "", info_.text || ""].filter(Boolean).join(" · ")),
+  }, h("span", { text: name }), h("b", { text: limit ? `${st.count}/${limit}` : String(st.count ?? "") }));
 }
 
 function renderPlayers(snap) {
   const box = $("players");
   const players = snap.players || [];
   box.hidden = players.length === 0;
-  if (!players.length) { fill(box, ); return; }
+  if (!players.length) { fill(box); return; }
   box.dataset.count = String(players.length);
+  const winners = snap.winners || [];
   fill(box, ...players.map((p) => {
     const active = p.id === snap.active;
-    const statuses = (p.statuses || []).filter((s) => (s.count ?? 1) > 0);
-    return h("article", { class: "player" + (active ? " active" : "") + (p.out ? " out" : ""), data: { player: p.id } },
+    const statuses = (p.statuses || []).filter((x) => (x.count ?? 1) > 0);
+    const hero = heroOf(p);
+    const heroName = loc(p.hero_name) || (hero && loc(hero.name)) || p.hero;
+    return h("article", { class: "player" + (active ? " active" : "") + (p.out ? " out" : "") + (winners.includes(p.id) ? " won" : ""),
+      data: { player: p.id, phase: active ? snap.phase : "" } },
       h("header", {},
         h("strong", { class: "pname", text: (active ? "▶ " : "") + playerName(p) }),
-        p.hero ? h("small", { class: "hero", text: loc(p.hero_name) || p.hero }) : null,
-        p.team != null ? h("small", { class: "team", text: t("team", { n: p.team }) }) : null),
+        p.hero ? h("small", { class: "hero", text: heroName }) : null,
+        snap.mode === "2v2" ? h("small", { class: "team", text: t("team", { n: p.team }) }) : null),
       h("div", { class: "stats" },
-        h("div", { class: "stat hp" }, h("small", { text: t("health") }),
+        h("div", { class: "stat hp" }, h("small", { text: snap.mode === "2v2" ? t("team_health") : t("health") }),
           h("b", { class: "health", text: String(p.health ?? "—") })),
         h("div", { class: "stat cp" }, h("small", { text: t("cp") }),
-          h("b", { class: "cpval", text: String(p.cp ?? "—") }))),
+          h("b", { class: "cpval", text: String(p.cp ?? "—") }, p.cp_max ? h("small", { text: `/${p.cp_max}` }) : null))),
       h("div", { class: "chips" }, statuses.length ? statuses.map(statusChip) : h("small", { class: "muted", text: t("no_statuses") })),
+      p.hand != null ? h("small", { class: "muted hand", text: t("cards", { n: p.hand }) }) : null,
     );
+  }));
+}
+
+// The game's own dice (Dice Throne: the five dice of this roll, with the kept ones marked).
+function renderGameDice(snap) {
+  const box = $("gamedice");
+  const dice = Array.isArray(snap.dice) ? snap.dice : null;
+  $("gamedicecard").hidden = !dice || !dice.length;
+  if (!dice || !dice.length) { fill(box); return; }
+  const p = snap.pending;
+  const canKeep = S.session.paired && p && p.kind === "offense" && snap.attempts && snap.attempts.used > 0 &&
+    (p.options || []).some((o) => o.action && o.action.type === "keep");
+  const kept = dice.map((d, i) => (d.kept ? i : -1)).filter((i) => i >= 0);
+  $("gamedicehint").textContent = canKeep ? t("hold_hint") : "";
+  const att = snap.attempts;
+  $("attempts").textContent = att && att.max ? t("rolls_left", { n: Math.max(0, att.max - att.used) }) : "";
+  fill(box, ...dice.map((d, i) => {
+    const die = dieElement(d.value, { face: d.face, kept: d.kept, label: t("die_value", { v: d.value ?? "?" }) });
+    if (!canKeep) return die;
+    const next = d.kept ? kept.filter((k) => k !== i) : [...kept, i].sort();
+    return h("button", { class: "diebtn keep" + (d.kept ? " on" : ""), type: "button", "aria-pressed": d.kept ? "true" : "false",
+      onclick: () => act({ type: "keep", player: p.player, dice: next }).catch(() => {}) }, die);
   }));
 }
 
@@ -276,15 +354,21 @@ function renderTray(snap) {
     );
   }
   const ab = $("abilities");
-  const list = snap.abilities || (snap.roll && snap.roll.abilities) || null;
-  ab.hidden = !list;
-  if (list) {
+  const list = snap.abilities || null;
+  const show = Array.isArray(list) && (list.length > 0 || (snap.pending && snap.pending.kind === "offense" && snap.attempts && snap.attempts.used > 0));
+  ab.hidden = !show;
+  if (show) {
+    const opts = (snap.pending && snap.pending.options) || [];
+    const attacker = findPlayer(snap.active);
     fill(ab, h("h3", { text: t("abilities") }),
-      list.length ? h("ul", {}, list.map((a) => h("li", { class: a.ultimate ? "ult" : "" },
-        h("span", { text: loc(a.name) || a.id }),
-        a.damage != null ? h("b", { text: String(a.damage) }) : null,
-        a.odds != null ? h("small", { text: `${Math.round(a.odds * 100)}%` }) : null)))
-        : h("p", { class: "muted", text: t("no_abilities") }));
+      list.length ? h("ul", {}, list.map((a) => {
+        const o = opts.find((x) => x.action && x.action.type === "ability" && x.action.ability === a.id);
+        const name = loc(a.name) || abilityName(attacker && attacker.hero, a.id);
+        return h("li", { class: a.ultimate ? "ult" : "" },
+          o && S.session.paired ? h("button", { class: "abil", type: "button", data: { ability: a.id }, onclick: () => act(o.action).catch(() => {}) }, name)
+            : h("span", { text: name }),
+          a.level ? h("small", { text: t("level", { n: a.level }) }) : null);
+      })) : h("p", { class: "muted", text: t("no_abilities") }));
   }
 }
 
@@ -306,20 +390,22 @@ async function submitDice(values) {
 function renderPending(snap) {
   const box = $("pending");
   const p = snap.pending;
-  const opts = (p && p.options) || [];
+  const shownElsewhere = (o) => o.action && (o.action.type === "keep" || (o.action.type === "ability" && o.action.ability != null));
+  const opts = ((p && p.options) || []).filter((o) => !shownElsewhere(o));
   box.hidden = !p || (!opts.length && !p.prompt);
   if (box.hidden) return;
   const who = p.player ? findPlayer(p.player) : null;
   box.dataset.kind = p.kind || "";
-  fill(box, 
-    h("h2", { text: loc(p.prompt) || t("decide") }),
-    who ? h("p", { class: "muted", text: t("waiting_for", { name: playerName(who) }) }) : null,
-    p.rolls_left != null ? h("p", { class: "muted", text: t("rolls_left", { n: p.rolls_left }) }) : null,
+  const prompt = S.lang === "en" || !S.strings["pk_" + p.kind] ? loc(p.prompt) : t("pk_" + p.kind, { name: playerName(who) });
+  fill(box,
+    h("h2", { text: prompt || t("decide") }),
+    who ? h("p", { class: "whose", data: { phase: snap.phase } }, h("span", { class: "dot" }), h("span", { text: t("waiting_for", { name: playerName(who) }) })) : null,
     h("div", { class: "options" }, opts.map((o, i) => h("button", {
       class: "big option" + (o.default ? " primary" : ""), type: "button", disabled: !S.session.paired,
       data: { option: String(i), type: (o.action && o.action.type) || "" },
-      onclick: () => act(o.action),
-    }, h("span", { text: loc(o.label) }), o.hint ? h("small", { text: loc(o.hint) }) : null))),
+      onclick: () => act(o.action).catch(() => {}),
+    }, h("span", { text: optionLabel(o) }), o.hint ? h("small", { text: loc(o.hint) }) : null))),
+    !S.session.paired ? h("p", { class: "muted", text: t("you_can_act") }) : null,
   );
 }
 
@@ -329,7 +415,9 @@ function renderEntry(snap) {
   box.hidden = !input || !S.session.paired;
   if (box.hidden) return;
   const faces = input.faces || [1, 2, 3, 4, 5, 6];
-  const symbols = input.symbols || snap.dice_faces || null;
+  const decider = findPlayer((snap.pending && snap.pending.player) || snap.active);
+  const hero = heroOf(decider);
+  const symbols = input.symbols || (hero && snap.game === "dicethrone" ? hero.faces : null);
   const max = input.count || input.count_max || 40;
   const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, label: t("die_value", { v }) });
   fill($("entrydice"), ...S.entry.map((v, i) => {
@@ -416,38 +504,39 @@ function renderPanel(snap) {
 
 function renderWinner(snap) {
   const box = $("winner");
-  const over = snap.phase === "over" || snap.phase === "game_over" || snap.winner != null || snap.draw;
+  const over = snap.phase === "over" || (snap.winners && snap.winners.length) || snap.draw;
   box.hidden = !over;
   if (!over) return;
   let text = t("game_over");
   if (snap.draw) text = t("draw");
-  else if (snap.winner != null) {
-    const ids = Array.isArray(snap.winner) ? snap.winner : [snap.winner];
-    text = t("winner", { name: ids.map((w) => playerName(findPlayer(w)) || w).join(" & ") });
+  else if (snap.winners && snap.winners.length) {
+    text = t("winner", { name: snap.winners.map((w) => playerName(findPlayer(w)) || w).join(" & ") });
   }
-  fill(box, h("strong", { id: "winnertext", text: text }));
+  fill(box, h("strong", { id: "winnertext", text }));
 }
 
 function renderCorrections(snap) {
   const box = $("corrections");
-  const fields = snap.adjustable || null;
-  box.hidden = !(S.session.paired && fields && (snap.players || []).length);
+  const players = snap.players || [];
+  box.hidden = !(S.session.paired && players.length && snap.game === "dicethrone");
   if (box.hidden) return;
-  const rows = [];
-  for (const p of snap.players) {
-    const ctl = [];
-    for (const f of fields) {
-      const cur = f.status ? ((p.statuses || []).find((s) => s.id === f.status) || {}).count ?? 0 : p[f.field];
-      if (cur === undefined) continue;
-      const label = loc(f.label) || t(f.field) || f.field;
-      const mk = (delta, txt) => h("button", { class: "adj", type: "button", "aria-label": `${label} ${txt}`,
-        data: { player: p.id, field: f.field || "status", status: f.status || "", delta: String(delta) },
-        onclick: () => act({ ...(f.action || { type: "adjust" }), player: p.id, ...(f.status ? { status: f.status } : { field: f.field }), delta }) }, txt);
-      ctl.push(h("div", { class: "adjrow" }, h("span", { text: label }), mk(-1, "−"), h("b", { text: String(cur) }), mk(1, "+")));
-    }
-    rows.push(h("div", { class: "adjplayer", data: { player: p.id } }, h("h3", { text: playerName(p) }), ctl));
-  }
+  const open = box.querySelector("details").open;
+  const rows = players.map((p) => {
+    const hero = heroOf(p);
+    const held = Object.fromEntries((p.statuses || []).map((x) => [x.id, x.count]));
+    const ids = [...new Set([...(hero ? hero.statuses : []), ...Object.keys(held)])];
+    const line = (label, key, value, make) => h("div", { class: "adjrow", data: { player: p.id, field: key } },
+      h("span", { text: label }),
+      h("button", { class: "adj", type: "button", "aria-label": `${label} −1`, data: { delta: "-1" }, onclick: () => act(make(-1)).catch(() => {}) }, "−"),
+      h("b", { text: String(value) }),
+      h("button", { class: "adj", type: "button", "aria-label": `${label} +1`, data: { delta: "1" }, onclick: () => act(make(1)).catch(() => {}) }, "+"));
+    return h("div", { class: "adjplayer", data: { player: p.id } }, h("h3", { text: playerName(p) }),
+      line(t("health"), "health", p.health, (d) => ({ type: "adjust", player: p.id, health: d })),
+      line(t("cp"), "cp", p.cp, (d) => ({ type: "adjust", player: p.id, cp: d })),
+      ids.map((id) => line(statusName(id), id, held[id] || 0, (d) => ({ type: "adjust", player: p.id, status: { [id]: d } }))));
+  });
   fill($("adjust"), ...rows);
+  box.querySelector("details").open = open;
 }
 
 export function render() {
@@ -462,6 +551,7 @@ export function render() {
   renderPhase(snap);
   renderWinner(snap);
   renderPlayers(snap);
+  renderGameDice(snap);
   renderTray(snap);
   renderPending(snap);
   renderEntry(snap);
@@ -491,6 +581,12 @@ document.querySelectorAll(".langs a").forEach((a) => a.addEventListener("click",
   location.reload();
 }));
 
+fetch("/api/games", { credentials: "same-origin" }).then((r) => r.json()).then((d) => {
+  S.data.games = d.games || [];
+  for (const hero of d.heroes || []) S.data.heroes[hero.id] = hero;
+  for (const st of d.statuses || []) S.data.statuses[st.id] = st;
+  render();
+}).catch(() => {});
 fetch("/api/state", { credentials: "same-origin" }).then((r) => r.json()).then((snap) => {
   if (!S.snap) { S.snap = snap; render(); }
 }).catch(() => {});

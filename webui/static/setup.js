@@ -48,7 +48,7 @@ function drawPlayers() {
       fill(preview, hero ? heroPreview(hero) : "");
     };
     if (heroSel) heroSel.addEventListener("change", update);
-    const team = mode === "2v2" ? h("small", { class: "team", text: t("team", { n: i < 2 ? 1 : 2 }) }) : null;
+    const team = mode === "2v2" ? h("small", { class: "team", text: t("team", { n: i < 2 ? "A" : "B" }) }) : null;
     rows.push(h("fieldset", { class: "splayer", data: { i: String(i) } },
       h("legend", { text: t("player_n", { n: i + 1 }) }), team,
       h("input", { name: `name${i}`, value: prev.name || t("player_n", { n: i + 1 }), maxlength: 24, "aria-label": t("name") }),
@@ -60,6 +60,8 @@ function drawPlayers() {
   fill(start, h("option", { value: "roll", text: t("roll_for_it") }),
     ...rows.map((_, i) => h("option", { value: String(i), text: t("player_n", { n: i + 1 }) })));
   $("s_startlabel").hidden = count === 0;
+  $("s_healthlabel").hidden = game !== "dicethrone";
+  $("s_health").value = mode === "koth" ? 35 : 50;
 }
 
 function drawModes() {
@@ -78,17 +80,20 @@ function collect() {
   const mode = (document.querySelector("#s_modes input:checked") || {}).value || null;
   const players = [...document.querySelectorAll("#s_players .splayer")].map((row, i) => {
     const p = { id: `p${i + 1}`, name: row.querySelector("input").value.trim() || t("player_n", { n: i + 1 }) };
+    if (game !== "dicethrone") delete p.hero;
     const sel = row.querySelector("select");
     if (sel) p.hero = sel.value;
-    if (mode === "2v2") p.team = i < 2 ? 1 : 2;
+    if (mode === "2v2") p.team = i < 2 ? "A" : "B";
     return p;
   });
   const setup = {};
   if (mode) setup.mode = mode;
+  const health = Number($("s_health").value);
+  if (game === "dicethrone" && health > 0 && health !== (mode === "koth" ? 35 : 50)) setup.health = health;
   if (players.length) {
     setup.players = players;
     const start = $("s_start").value;
-    if (start !== "roll") setup.first = players[Number(start)].id;
+    if (start !== "roll") setup.start = players[Number(start)].id;
   }
   return { game, setup };
 }

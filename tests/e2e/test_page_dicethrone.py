@@ -1,0 +1,224 @@
+"""A whole Dice Throne game played from a phone-sized Chromium (390x844) against the box's real table
+service (device.table.Table, no camera: dice entered by hand): pair with the box's Pair button, set up a
+1v1 game, play it to a winner, undo a move, reload mid-game, and look at the page in zh-TW and ko.
+
+Screenshots of every screen go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from conftest import serve, shot
+
+from webui import create_app
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture()
+def table(tmp_path):
+    from device.pairing import Pairing
+    from device.store import Store
+    from device.table import Table
+
+    table = Table(Store(tmp_path / "state"), camera=None, pairing=Pairing(tmp_path / "tokens.json"))
+    yield table
+    table.close()
+
+
+@pytest.fixture()
+def box(table):
+    app = create_app(table, secret_key="e2e")
+    with serve(app) as url:
+        yield url
+
+
+def get_state(url: str) -> dict:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
+        return json.load(r)
+
+
+def wait_seq_above(page, seq: int) -> None:
+    page.wait_for_function("s => window.dicesight && window.dicesight.snap && window.dicesight.snap.seq > s", arg=seq)
+
+
+def pair_phone(page, table) -> None:
+    page.locator("#pair").click()
+    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
+    assert table.snapshot()["pairing"]["open"] is True  # the status LED blinks while the window is open
+    table.press("pair")  # a person at the box presses Pair
+    page.locator("#pairbox").wait_for(state="hidden")
+    assert page.evaluate("document.cookie") .find("dicesight_token") == -1  # HttpOnly: scripts cannot read it
+
+
+def setup_1v1(page, health: int = 12) -> None:
+    page.locator("#newgame").click()
+    page.locator("#setup").wait_for(state="visible")
+    page.select_option("#s_game", "dicethrone")
+    page.locator("#s_modes label:has-text('1')").first.click()
+    rows = page.locator("#s_players .splayer")
+    assert rows.count() == 2
+    rows.nth(0).locator("input").fill("Ana")
+    rows.nth(0).locator("select").select_option("barbarian")
+    rows.nth(1).locator("input").fill("Bo")
+    rows.nth(1).locator("select").select_option("gunslinger")
+    # the hero's dice symbols are shown as icons while choosing
+    assert rows.nth(0).locator(".preview .sym").count() == 3
+    page.fill("#s_health", str(health))
+    page.select_option("#s_start", "0")
+    shot(page, "02-setup-1v1")
+    page.locator("#s_go").click()
+    page.locator("#players article[data-player='p1']").wait_for()
+
+
+def enter_dice(page, values: list[int]) -> None:
+    page.locator("#entryclear").click()
+    for v in values:
+        page.locator(f"#entrypad [data-add='{v}']").click()
+    assert [int(x) for x in page.locator("#entrydice [data-value]").evaluate_all(
+        "els => els.map(e => e.dataset.value)")] == values
+    page.locator("#entrysubmit").click()
+
+
+def step(page, url: str, hand: list[int] | None = None) -> dict:
+    """Answer the pending decision through the page the way a player would; returns the state before."""
+    snap = get_state(url)
+    pending = snap["pending"]
+    seq = snap["seq"]
+    if pending["kind"] == "offense" and snap["attempts"]["used"] == 0 and hand is not None:
+        enter_dice(page, hand)
+    elif pending["kind"] == "offense" and snap["abilities"]:
+        page.locator("#abilities button[data-ability]").first.click()
+    else:
+        page.locator("#pending button.option.primary").first.click()
+    wait_seq_above(page, seq)
+    return snap
+
+
+def health_shown(page) -> dict[str, int]:
+    return {p: int(page.locator(f"#players article[data-player='{p}'] .health").inner_text()) for p in ("p1", "p2")}
+
+
+def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    shot(page, "01-watching-unpaired")
+    assert page.locator("#newgame").is_disabled()  # watching phones cannot change the game
+
+    pair_phone(page, table)
+    setup_1v1(page)
+    shot(page, "03-table-start")
+    snap = get_state(box)
+    assert snap["game"] == "dicethrone" and snap["active"] == "p1"
+    assert health_shown(page) == {"p1": 12, "p2": 12}
+    assert page.locator("#phase").inner_text() == "Main phase 1"
+
+    # First turn, by hand: Ana ends Main (1), enters five dice, picks an ability the dice make.
+    step(page, box)  # end Main phase 1
+    step(page, box, hand=[1, 2, 3, 6, 6])
+    tray = page.locator("#gamedice [data-value]").evaluate_all("els => els.map(e => e.dataset.value)")
+    assert sorted(int(v) for v in tray) == [1, 2, 3, 6, 6]
+    assert page.locator("#gamedice [data-face='pow']").count() == 2  # drawn as the hero's symbols
+    assert page.locator("#abilities li").count() >= 1
+    shot(page, "04-offensive-roll-abilities")
+
+    # Play on until somebody has taken damage, then undo that move and see the health come back.
+    before = health_shown(page)
+    for _ in range(40):
+        prev = step(page, box)
+        now = health_shown(page)
+        if now != before:
+            break
+    else:
+        pytest.fail("no damage after 40 decisions")
+    damaged = now
+    shot(page, "05-after-damage")
+    page.locator("#undo").click()
+    wait_seq_above(page, get_state(box)["seq"] - 1)
+    page.wait_for_function(
+        "h => [...document.querySelectorAll('#players .health')].map(e => +e.textContent).join() === h",
+        arg=",".join(str(prev_h) for prev_h in (p["health"] for p in prev["players"])))
+    assert get_state(box)["pending"]["kind"] == prev["pending"]["kind"]
+    shot(page, "06-after-undo")
+
+    # Reload mid-game: the same state comes back.
+    mid = get_state(box)
+    page.reload()
+    page.locator("#live.on").wait_for()
+    page.locator("#players article[data-player='p1']").wait_for()
+    assert health_shown(page) == {p["id"]: p["health"] for p in mid["players"]}
+    assert page.evaluate("window.dicesight.snap.seq") == mid["seq"]
+    assert page.locator("#pairbox").is_hidden()  # still paired after the reload (cookie)
+
+    # The same table in Traditional Chinese and Korean, on two more phones (watching).
+    for locale, name, words in (("zh-TW", "zh-TW", ["配對這支手機", "生命值", "野蠻人"]),
+                                ("ko-KR", "ko", ["이 휴대폰 페어링", "체력", "야만인"])):
+        other = phone(locale)
+        other.goto(box)
+        other.locator("#players article[data-player='p1']").wait_for()
+        other.wait_for_function("() => Object.keys(window.dicesight.data.heroes).length > 0")
+        text = other.locator("body").inner_text()
+        for word in words:
+            assert word in text, (locale, word)
+        assert other.locator("html").get_attribute("lang") == name
+        shot(other, f"07-table-{name}")
+
+    # Play to a winner (dice by hand on every offensive roll: three of the first symbol, two of the last).
+    for _ in range(400):
+        if page.locator("#winner").is_visible():
+            break
+        step(page, box, hand=[1, 2, 3, 6, 6])
+    else:
+        pytest.fail("no winner after 400 decisions")
+    final = get_state(box)
+    assert final["phase"] == "over" and final["winners"]
+    winner = {p["id"]: p["name"] for p in final["players"]}[final["winners"][0]]
+    assert page.locator("#winnertext").inner_text() == f"{winner} wins!"
+    loser = [p for p in final["players"] if p["id"] not in final["winners"]][0]
+    assert loser["health"] <= 0
+    shot(page, "08-winner")
+    assert damaged is not None
+    assert page.js_errors == []
+
+
+def test_corrections_adjust_health_cp_and_tokens(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    pair_phone(page, table)
+    setup_1v1(page, health=30)
+    page.locator("#corrections summary").click()
+    row = "#adjust .adjplayer[data-player='p2']"
+    seq = get_state(box)["seq"]
+    page.locator(f"{row} .adjrow[data-field='health'] button[data-delta='-1']").click()
+    wait_seq_above(page, seq)
+    page.locator(f"{row} .adjrow[data-field='cp'] button[data-delta='1']").click()
+    wait_seq_above(page, seq + 1)
+    page.locator(f"{row} .adjrow[data-field='evasive'] button[data-delta='1']").click()
+    wait_seq_above(page, seq + 2)
+    p2 = get_state(box)["players"][1]
+    assert p2["health"] == 29 and p2["cp"] == 3
+    assert [(s["id"], s["count"], s["limit"]) for s in p2["statuses"]] == [("evasive", 1, 3)]
+    chip = page.locator("#players article[data-player='p2'] .chip[data-status='evasive']")
+    assert chip.inner_text().replace("\n", " ") == "Evasive 1/3"
+    chip.click()  # tap a token for its rule text
+    assert "roll 1 die" in page.locator("#info_text").inner_text()
+    shot(page, "09-status-rule-text")
+    page.locator("#info button").click()
+    shot(page, "10-corrections")
+
+
+def test_a_watching_phone_is_refused_with_a_clear_message(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    result = page.evaluate("""async () => {
+        const r = await fetch('/api/actions', {method: 'POST', headers: {'Content-Type': 'application/json',
+            'X-Dicesight-CSRF': 'x'}, body: JSON.stringify({type: 'roll', dice: [1]})});
+        return [r.status, await r.json()];
+    }""")
+    assert result[0] == 401 and result[1]["code"] == "not_paired"
+    assert page.locator("#undo").is_disabled()
