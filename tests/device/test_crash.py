@@ -1,0 +1,33 @@
+"""Power cuts: SIGKILL the table service mid-game 50 times; nothing acknowledged may be lost.
+
+The machinery is bench/crash.py (which runs 1,000 kills); see its docstring for what is checked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "crash.py"
+
+
+def _crash_module():
+    spec = importlib.util.spec_from_file_location("dicesight_bench_crash", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fifty_sigkills_lose_nothing(tmp_path: Path) -> None:
+    crash = _crash_module()
+    stats = crash.run(kills=50, state_dir=tmp_path / "state", seed=20261122, max_delay=0.08)
+    assert stats.problems == []
+    assert stats.kills == stats.survived == 50
+    assert stats.lost == 0 and stats.recoveries == 0 and stats.photos_missing == 0
+    # the kills really landed in the middle of games, across several games and checkpoints
+    assert stats.kills_mid_game >= 25
+    assert stats.acked >= 200
+    assert stats.games >= 2
