@@ -62,7 +62,8 @@ class Face:
     regular: float           # pip size consistency 0..1
     angle: float = 0.0
     lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    others: list[Face] = field(default_factory=list)  # side faces of the same die
+    others: list[Face] = field(default_factory=list)
+    conflict: float = 0.0    # ink found where the layout has no pip (0..1)  # side faces of the same die
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -292,41 +293,103 @@ def _similar(p: Pip, q: Pip) -> bool:
     ra = p.area / max(q.area, 1e-6)
     if ra > 2.6 or ra < 1 / 2.6:
         return False
-    if abs(p.roundness - q.roundness) > 0.3:
+    if abs(p.roundness - q.roundness) > 0.22:
         return False
+    if min(p.roundness, q.roundness) < 0.75:
+        # foreshortened pips of one face share their orientation
+        da = abs((p.angle - q.angle + math.pi / 2) % math.pi - math.pi / 2)
+        if da > 0.45:
+            return False
     fl = np.abs(np.array(p.face_lab) - np.array(q.face_lab))
     con = min(abs(p.contrast), abs(q.contrast))
-    return bool(fl[0] < 0.45 * con + 8 and fl[1] + fl[2] < 0.6 * con + 10)
+    return bool(fl[0] < 0.2 * con + 8 and fl[1] + fl[2] < 0.3 * con + 8)
 
 
-def _fit_layout(pts: np.ndarray, n: int) -> tuple[float, float]:
-    """Residual (in units of the layout step) and angle of the best similarity fit of layout n."""
+def _fit_layout(pts: np.ndarray, n: int, unfore: np.ndarray | None = None) -> tuple[float, np.ndarray | None]:
+    """Best fit of pip layout n to the pips: residual (in layout steps) and the 2x3 affine matrix mapping
+    layout coordinates (steps, centred) to image px. Similarity search (on the un-foreshortened points)
+    gives the correspondence; faces of 4+ pips are then refined with a full affine fit (perspective)."""
     if n == 1:
-        return 0.0, 0.0
+        return 0.0, None
     base = np.array(PIP_LAYOUT[n], np.float32)
-    P = pts - pts.mean(0)
+    Q0 = unfore if unfore is not None else pts
+    P = Q0 - Q0.mean(0)
     rms_p = math.sqrt(float((P ** 2).sum(1).mean())) + 1e-6
     B = base - base.mean(0)
     rms_b = math.sqrt(float((B ** 2).sum(1).mean()))
     Bn = B / rms_b
     Pn = P / rms_p
-    best, best_a = 9.0, 0.0
+    best, best_perm = 9.0, None
     for deg in range(0, 180, 4):
         a = math.radians(deg)
-        c, s = math.cos(a), math.sin(a)
-        Q = Bn @ np.array([[c, s], [-s, c]], np.float32)
+        c, s_ = math.cos(a), math.sin(a)
+        Q = Bn @ np.array([[c, s_], [-s_, c]], np.float32)
         d = np.linalg.norm(Pn[:, None, :] - Q[None, :, :], axis=2)
         used: set[int] = set()
+        perm = [0] * n
         tot = 0.0
         for i in np.argsort(d.min(1)):
             j = min((j for j in range(n) if j not in used), key=lambda j: d[i, j])
             used.add(j)
+            perm[i] = j
             tot += d[i, j] ** 2
         res = math.sqrt(tot / n)
         if res < best:
-            best, best_a = res, a
-    # residual in layout-step units: rms_b is in steps (layout unit = 1 step)
-    return best * rms_b, best_a
+            best, best_perm = res, perm
+    res_steps = best * rms_b
+    # affine layout -> image from the correspondence
+    src = base[best_perm]
+    X = np.hstack([src, np.ones((n, 1), np.float32)])
+    A, *_ = np.linalg.lstsq(X, pts, rcond=None)
+    M = A.T.astype(np.float32)  # 2x3
+    if n >= 4:
+        fit = X @ A
+        step = math.sqrt(abs(float(np.linalg.det(M[:, :2])))) + 1e-6
+        res_steps = min(res_steps, math.sqrt(float(((fit - pts) ** 2).sum(1).mean())) / step)
+    elif n == 2:
+        # two points fix only the diagonal: the other diagonal is perpendicular, same length
+        c0 = pts.mean(0)
+        v = (pts[1] - pts[0]) * 0.5 if best_perm[1] == 1 else (pts[0] - pts[1]) * 0.5
+        # v maps layout (1,1); perpendicular maps (1,-1) (foreshortening ignored)
+        w = np.array([v[1], -v[0]], np.float32)
+        # solve M: M @ (1,1) = v, M @ (1,-1) = w
+        col_x = (v + w) / 2
+        col_y = (v - w) / 2
+        M = np.array([[col_x[0], col_y[0], c0[0]], [col_x[1], col_y[1], c0[1]]], np.float32)
+    else:  # 3: collinear; the perpendicular diagonal as for 2
+        c0 = pts.mean(0)
+        ends = src[:, 0] != 0
+        i_pos = [i for i in range(n) if ends[i] and src[i, 0] > 0][0]
+        v = pts[i_pos] - c0
+        w = np.array([v[1], -v[0]], np.float32)
+        col_x = (v + w) / 2
+        col_y = (v - w) / 2
+        M = np.array([[col_x[0], col_y[0], c0[0]], [col_x[1], col_y[1], c0[1]]], np.float32)
+    return float(res_steps), M
+
+
+def _grid_conflict(chan: np.ndarray, M: np.ndarray, n: int, pol: int, face_v: float, pip_v: float,
+                   r: float) -> float:
+    """Largest ink level (0 face .. 1 pip) at the 3x3 grid points where layout n has no pip: a faint or
+    hidden pip there means the count is wrong."""
+    occupied = {tuple(p) for p in PIP_LAYOUT[n]}
+    h, w = chan.shape[:2]
+    worst = 0.0
+    rr = max(1, int(round(0.5 * r)))
+    span = face_v - pip_v
+    if abs(span) < 1e-3:
+        return 0.0
+    for gx in (-1, 0, 1):
+        for gy in (-1, 0, 1):
+            if (gx, gy) in occupied:
+                continue
+            x, y = M @ np.array([gx, gy, 1.0], np.float32)
+            xi, yi = int(round(x)), int(round(y))
+            if xi - rr < 0 or yi - rr < 0 or xi + rr >= w or yi + rr >= h:
+                continue
+            v = float(np.mean(chan[yi - rr:yi + rr + 1, xi - rr:xi + rr + 1]))
+            worst = max(worst, (face_v - v) / span)
+    return worst
 
 
 def _unforeshorten(pips: list[Pip]) -> np.ndarray:
@@ -382,34 +445,55 @@ def group_faces(pips: list[Pip], lab: np.ndarray) -> list[Face]:
             if d > reach or not _similar(p, q):
                 continue
             con = min(abs(p.contrast), abs(q.contrast))
-            if _path_uniform(lab, p, q, tol=0.45 * con + 10):
+            if _path_uniform(lab, p, q, tol=0.22 * con + 10):
                 parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
     faces = []
+    L = lab[..., 0]
+    chroma = None
     for g in groups.values():
         count = _split_merged(g)
-        pts = _unforeshorten(g)
+        pts = np.array([(p.x, p.y) for p in g], np.float32)
+        M = None
         if count > 6:
-            res, ang = 9.0, 0.0
+            res = 9.0
         elif len(g) == count:
-            res, ang = _fit_layout(pts, count) if count > 1 else (0.0, 0.0)
+            res, M = _fit_layout(pts, count, _unforeshorten(g)) if count > 1 else (0.0, None)
         else:
-            res, ang = 0.5, 0.0  # merged pips: positions are not all known
+            res = 0.5  # merged pips: positions are not all known
+        conflict = 0.0
+        if M is not None:
+            ch = 0 if g[0].channel == 0 else 1
+            if ch == 0:
+                chan = L
+            else:
+                if chroma is None:
+                    a = lab[..., 1].astype(np.int16) - 128
+                    b = lab[..., 2].astype(np.int16) - 128
+                    chroma = np.clip(np.abs(a) + np.abs(b), 0, 255).astype(np.uint8)
+                chan = chroma
+            pol = g[0].polarity
+            face_v = float(np.median([p.ring for p in g]))
+            pip_v = face_v - float(np.median([abs(p.contrast) for p in g]))
+            if pol < 0:
+                face_v, pip_v = 255.0 - face_v, 255.0 - pip_v
+            conflict = _grid_conflict(chan, M, count, pol, face_v, pip_v, float(np.median([p.r for p in g])))
         areas = np.array([p.area / p.n_merged for p in g])
         regular = 1.0 - min(1.0, float(np.std(areas) / max(np.mean(areas), 1e-6)) / 0.5) if len(g) > 1 else 1.0
         cx = float(np.mean([p.x for p in g]))
         cy = float(np.mean([p.y for p in g]))
         pr = float(np.median([p.major for p in g]))
-        if count >= 2:
-            spread = float(np.max(np.linalg.norm(np.array([(p.x, p.y) for p in g]) - (cx, cy), axis=1)))
-            size = max(pr * 2 / 0.19, spread / 0.37 if count != 6 else spread / 0.3)
+        if M is not None:
+            size = 2.0 * math.sqrt(abs(float(np.linalg.det(M[:, :2])))) / 0.52
         else:
-            size = pr * 2 / 0.24
+            size = pr * 2 / 0.2
         lab_face = tuple(float(v) for v in np.median(np.array([p.face_lab for p in g]), 0))
-        faces.append(Face(g, count, cx, cy, res, float(np.median([p.roundness for p in g])), pr, size,
-                          regular, ang, lab_face))
+        f = Face(g, count, cx, cy, res, float(np.median([p.roundness for p in g])), pr, size, regular, 0.0,
+                 lab_face)
+        f.conflict = conflict
+        faces.append(f)
     return faces
 
 
@@ -431,13 +515,21 @@ def faces_to_dice(faces: list[Face]) -> list[Face]:
             if used[j]:
                 continue
             g = faces[j]
-            d = math.hypot(g.cx - f.cx, g.cy - f.cy)
-            size = max(f.size, g.size, 9.0 * f.pip_r)
-            if d < 0.85 * size and g.roundness < f.roundness - 0.15 and g.pip_r < 1.4 * f.pip_r:
-                da = abs(g.lab[1] - f.lab[1]) + abs(g.lab[2] - f.lab[2])
-                if da < 30:
-                    used[j] = True
-                    f.others.append(g)
+            dx, dy = f.cx - g.cx, f.cy - g.cy
+            d = math.hypot(dx, dy)
+            size = max(f.size, g.size)
+            if d > 1.4 * size or g.roundness > f.roundness - 0.15 or g.pip_r > 1.4 * f.pip_r:
+                continue
+            # a side face is squashed towards the top face: its pips' minor axis points at the top face
+            minor_dir = math.atan2(sum(math.sin(2 * p.angle) for p in g.pips),
+                                   sum(math.cos(2 * p.angle) for p in g.pips)) / 2 + math.pi / 2
+            diff = abs((math.atan2(dy, dx) - minor_dir + math.pi / 2) % math.pi - math.pi / 2)
+            if diff > math.radians(40):
+                continue
+            da = abs(g.lab[1] - f.lab[1]) + abs(g.lab[2] - f.lab[2])
+            if da < 30:
+                used[j] = True
+                f.others.append(g)
         dice.append(f)
     return dice
 
@@ -447,7 +539,7 @@ def faces_to_dice(faces: list[Face]) -> list[Face]:
 def _wide_ring_ok(lab: np.ndarray, p: Pip) -> bool:
     """A lone pip must sit on a face: uniform face colour out to about 2.6 pip radii."""
     h, w = lab.shape[:2]
-    R = int(math.ceil(p.major * 2.8)) + 1
+    R = int(math.ceil(p.major * 3.2)) + 1
     x0, y0, x1, y1 = int(p.x) - R, int(p.y) - R, int(p.x) + R + 1, int(p.y) + R + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return False
@@ -458,7 +550,7 @@ def _wide_ring_ok(lab: np.ndarray, p: Pip) -> bool:
     u = (gx * ca + gy * sa) / p.major
     v = (-gx * sa + gy * ca) / p.minor
     rho = np.sqrt(u * u + v * v)
-    m = (rho > 1.5) & (rho < 2.6)
+    m = (rho > 1.5) & (rho < 3.0)
     vals = patch[m]
     if len(vals) < 8:
         return False

@@ -258,6 +258,8 @@ def _pip_confidence(f: Face, lab: np.ndarray, typical_round: float) -> float:
     for g in f.others:
         if g.roundness > f.roundness - 0.22:
             conf *= 0.5
+    if f.conflict > 0.3:
+        conf *= max(0.0, 1.0 - 2.0 * (f.conflict - 0.3)) * 0.5
     if any(p.n_merged > 1 for p in f.pips):
         conf *= 0.8
     return float(max(0.0, min(1.0, conf)))
