@@ -36,6 +36,14 @@ def test_game_survives_reopen_with_log_in_order(tmp_path: Path) -> None:
     store.close()
 
 
+def test_durability_settings(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    conn = store._conn
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: fsync on every commit
+    store.close()
+
+
 def test_replay_from_store_equals_live_match(tmp_path: Path) -> None:
     rules = get_rules("freeroll")
     live = Match(rules, {}, 7)
