@@ -8,6 +8,7 @@ The state is always the replay of the effective actions (those not undone) from 
 from __future__ import annotations
 
 import copy
+import marshal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,7 +110,7 @@ class Match:
         """Validate and append one action (or undo/redo). Raises IllegalAction and changes nothing."""
         seq = self.seq + 1
         self._apply(action, seq)
-        entry = Entry(seq, copy.deepcopy(action))
+        entry = Entry(seq, _copy(action))
         self.entries.append(entry)
         return entry
 
@@ -131,6 +132,14 @@ class Match:
         self._done.append(_Effective(seq, action, state, events))
         self._undone.clear()
         self.last_events = events
+
+
+def _copy(action: Action) -> Action:
+    """A private copy of a submitted action (marshal is much faster than deepcopy for plain JSON data)."""
+    try:
+        return marshal.loads(marshal.dumps(action))
+    except ValueError:
+        return copy.deepcopy(action)
 
 
 def _public(action: Action) -> Action:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..dice import large_straight, meets_symbols, small_straight, symbol_counts
@@ -31,9 +32,21 @@ def tier_met(tier: dict[str, Any], values: list[int], counts: dict[str, int]) ->
 
 
 def satisfied(hero_id: str, upgrades: dict[str, int], values: list[int]) -> list[dict[str, Any]]:
-    """Every offensive ability (and the ultimate) the dice meet, with level and the highest tier met."""
+    """Every offensive ability (and the ultimate) the dice meet, with level and the highest tier met.
+
+    Requirements ignore dice order, so results are cached per sorted dice (252 multisets per board);
+    the returned list is shared: read it, do not change it.
+    """
+    return _satisfied(hero_id, tuple(sorted(upgrades.items())), tuple(sorted(values)))
+
+
+@lru_cache(maxsize=65536)
+def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
+               values: tuple[int, ...]) -> list[dict[str, Any]]:
+    upgrades = dict(upgrade_items)
     data = hero(hero_id)
     counts = symbol_counts(values, data["faces"])
+    values = list(values)
     out = []
     for ability in data["offensive"]:
         level = level_of(upgrades, ability)

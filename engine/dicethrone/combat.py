@@ -280,13 +280,19 @@ def choose_defense(s: st.S, defense: str | None) -> E:
     lv = defense_level(p["hero"], p["upgrades"], defense)
     require(lv is not None, "unknown_defense", f"{p['name']}'s hero has no defense \"{defense}\".")
     rp["defense"] = {"id": defense, "level": lv["level"], "attempts": 0}
+    events: E = [{"type": "defense", "player": p["id"], "defense": defense, "level": lv["level"]}]
+    if lv["dice"] is None:  # dice unknown in the sources: its known effects only, the rest by hand
+        ctx = _ctx(s, d, rp["attacker"], "defense", [], defense)
+        for eff in lv["effects"]:
+            events += fx.apply(s, eff, ctx)
+        return events + open_window(s)
     opposed = any(e["do"] == "opposed" for e in lv["effects"])
     s["tray"] = "defense"
     s["dice"] = [{"value": 0, "kept": False, "owner": p["id"]} for _ in range(lv["dice"])]
     if opposed:
         s["dice"].append({"value": 0, "kept": False, "owner": s["players"][rp["attacker"]]["id"]})
     pend(s, "defense_roll", d, dice=len(s["dice"]))
-    return [{"type": "defense", "player": p["id"], "defense": defense, "level": lv["level"]}]
+    return events
 
 
 def defense_rolled(s: st.S, rolled: list[int]) -> E:

@@ -45,6 +45,14 @@ def check(cond: dict[str, Any] | None, ctx: Ctx) -> bool:
             return False
     if "sum_at_least" in cond and sum(roll) < cond["sum_at_least"]:
         return False
+    if "sum_at_most" in cond and sum(roll) > cond["sum_at_most"]:
+        return False
+    if "none_of" in cond and any(faces[v - 1] in cond["none_of"] for v in roll):
+        return False
+    if "final_count" in cond:
+        counts = symbol_counts(ctx.get("final") or [], faces)
+        if any(counts.get(k, 0) < n for k, n in cond["final_count"].items()):
+            return False
     return True
 
 
@@ -55,11 +63,16 @@ def amount(eff: dict[str, Any], ctx: Ctx, s: st.S) -> int:
     if eff.get("sum"):
         n *= sum(roll)
     if "per" in eff:
-        n *= symbol_counts(roll, ctx["faces"]).get(eff["per"], 0)
+        pers = eff["per"] if isinstance(eff["per"], list) else [eff["per"]]
+        counts = symbol_counts(roll, ctx["faces"])
+        n *= sum(counts.get(sym, 0) for sym in pers) // eff.get("divisor", 1)
+    if "per_final" in eff:
+        n *= symbol_counts(ctx.get("final") or [], ctx["faces"]).get(eff["per_final"], 0)
     if eff.get("half_value"):
         n = half_up(sum(roll))
     if "per_status" in eff:
-        n *= st.has(s, ctx["owner"], eff["per_status"])
+        held = st.has(s, ctx["owner"], eff["per_status"])
+        n *= min(held, eff.get("cap", held))
     return n
 
 
@@ -71,6 +84,9 @@ def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
     owner, other = ctx["owner"], ctx.get("other")
     rp = s["rp"]
     n = amount(eff, ctx, s)
+    if eff.get("consume"):  # "remove up to N tokens: X per token removed" (Combustion, Overgrowth)
+        held = st.has(s, owner, eff["per_status"])
+        st.remove_status(s, owner, eff["per_status"], min(held, eff.get("cap", held)))
     events: list[dict[str, Any]] = []
     if do == "damage":
         dtype = eff.get("type", "normal")
@@ -101,6 +117,8 @@ def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
         took = min(n, s["players"][other]["cp"])
         s["players"][other]["cp"] -= took
         st.gain_cp(s, owner, took)  # the victim loses it all, the thief is capped (§4 AMB)
+    elif do == "lose_cp" and other is not None:
+        s["players"][other]["cp"] = max(0, s["players"][other]["cp"] - n)
     elif do == "draw":
         st.draw(s, owner, n)
     elif do == "gain":

@@ -35,7 +35,7 @@ class DiceThrone:
         return options(state)
 
     def dump(self, state: st.S) -> dict[str, Any]:
-        return st.clone(state)
+        return st.deep_copy(state)
 
     def load(self, data: dict[str, Any]) -> st.S:
-        return st.clone(data)
+        return st.deep_copy(data)

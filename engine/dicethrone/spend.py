@@ -67,6 +67,11 @@ def can_spend(s: st.S, i: int, sid: str, use: str | None = None) -> str | None:
     if when == "attack":
         if not attacking(s, i):
             return f"{row['name']['en']} is spent on your own attack."
+        if sid == "crit":
+            from .combat import attack_total
+            from .damage import resolve
+            if resolve(attack_total(s))["total"] < 5:
+                return "Crit needs an attack of at least 5 damage."
         if sid == "accuracy" and s["pending"]["kind"] not in ("confirm", "defense", "ability_roll", "target",
                                                               "targeting_roll", "targeting_resolve"):
             return "Accuracy is spent before the defense."
@@ -124,9 +129,6 @@ def spend(s: st.S, i: int, action: dict[str, Any]) -> E:
         ev["value"] = v
         atk["mods"].append([1 if v <= 3 else 2, MODIFIER, "ninjutsu"])
     elif sid == "crit":
-        from .combat import attack_total
-        from .damage import resolve
-        require(resolve(attack_total(s))["total"] >= 5, "cannot_spend", "Crit needs an attack of at least 5 damage.")
         atk["mods"].append([4, MODIFIER, "crit"])
     elif sid == "honor":
         atk["mods"].append([1 if count == 1 else 3, MODIFIER, "honor"])

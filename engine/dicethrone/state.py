@@ -24,7 +24,36 @@ S = dict[str, Any]
 
 
 def clone(state: S) -> S:
-    """A private deep copy (marshal is the fastest exact copy of plain data in CPython)."""
+    """A private copy for `apply` to mutate, sharing only what the engine never mutates in place.
+
+    Copy-on-write by convention: `order`, `start_roll`, `notes`, `last`, `pending` and team `members`
+    are only ever replaced whole, never changed in place, so they are shared; everything a handler may
+    change in place (players, their token dicts, teams' health, dice, the roll-phase context) is copied.
+    This is several times faster than a deep copy, which matters for the bench and long replays.
+    """
+    s = dict(state)
+    s["players"] = [{**p, "statuses": dict(p["statuses"]), "limits": dict(p["limits"]),
+                     "upgrades": dict(p["upgrades"]), "gained": dict(p["gained"])} for p in state["players"]]
+    s["teams"] = [dict(t) for t in state["teams"]]
+    s["dice"] = [dict(d) for d in state["dice"]]
+    rp = state["rp"]
+    if rp is not None:
+        rp = dict(rp)
+        rp["attack"] = _clone_packet(rp["attack"])
+        rp["packets"] = [_clone_packet(p) for p in rp["packets"]]
+        rp["heals"] = [list(h) for h in rp["heals"]]
+        if rp["defense"] is not None:
+            rp["defense"] = dict(rp["defense"])
+        s["rp"] = rp
+    return s
+
+
+def _clone_packet(p: dict[str, Any]) -> dict[str, Any]:
+    return {**p, "mods": list(p["mods"]), "halves": list(p["halves"]), "reflect": list(p["reflect"])}
+
+
+def deep_copy(state: S) -> S:
+    """A full independent copy (checkpoints: dump/load)."""
     return marshal.loads(marshal.dumps(state))
 
 

@@ -73,6 +73,13 @@ def catalogue() -> list[dict[str, Any]]:
             "symbols": data.get("symbols", {}),
             "dice_set": f"dicethrone:{hero_id}",
             "season": data.get("season"),
+            "edition": data.get("edition"),
+            "statuses": list(data.get("statuses", [])),
+            "abilities": [{"id": a["id"], "kind": a["kind"], "name": a["name"],
+                           "levels": [lv["level"] for lv in a["levels"]], **({"slot": a["slot"]} if a.get("slot") else {})}
+                          for a in data["abilities"]],
+            "cards": [{"id": c["id"], "name": c["name"], "cost": c["cost"], "type": c["type"]}
+                      for c in {id(c): c for c in data["cards_by_name"].values()}.values()],
             "complete": data.get("complete", True),
         })
     return out
