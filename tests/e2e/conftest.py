@@ -74,8 +74,13 @@ def phone(chromium):
         ctx.close()
 
 
-def shot(page, name: str) -> Path:
+def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
+    """What the phone shows (the 390x844 viewport), scrolled to `at`; full=True for the whole page."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if at:
+        page.locator(at).first.scroll_into_view_if_needed()
+        page.evaluate("sel => document.querySelector(sel).scrollIntoView({block: 'start'})", at)
+        page.evaluate("window.scrollBy(0, -70)")
+    page.screenshot(path=str(path), full_page=full)
     return path

@@ -112,6 +112,7 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     pair_phone(page, table)
     setup_1v1(page)
     shot(page, "03-table-start")
+    shot(page, "03-table-start-full", full=True)
     snap = get_state(box)
     assert snap["game"] == "dicethrone" and snap["active"] == "p1"
     assert health_shown(page) == {"p1": 12, "p2": 12}
@@ -124,7 +125,7 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     assert sorted(int(v) for v in tray) == [1, 2, 3, 6, 6]
     assert page.locator("#gamedice [data-face='pow']").count() == 2  # drawn as the hero's symbols
     assert page.locator("#abilities li").count() >= 1
-    shot(page, "04-offensive-roll-abilities")
+    shot(page, "04-offensive-roll-abilities", at="#phasebar")
 
     # Play on until somebody has taken damage, then undo that move and see the health come back.
     before = health_shown(page)
@@ -136,14 +137,14 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     else:
         pytest.fail("no damage after 40 decisions")
     damaged = now
-    shot(page, "05-after-damage")
+    shot(page, "05-after-damage", at="#phasebar")
     page.locator("#undo").click()
     wait_seq_above(page, get_state(box)["seq"] - 1)
     page.wait_for_function(
         "h => [...document.querySelectorAll('#players .health')].map(e => +e.textContent).join() === h",
         arg=",".join(str(prev_h) for prev_h in (p["health"] for p in prev["players"])))
     assert get_state(box)["pending"]["kind"] == prev["pending"]["kind"]
-    shot(page, "06-after-undo")
+    shot(page, "06-after-undo", at="#logcard")
 
     # Reload mid-game: the same state comes back.
     mid = get_state(box)
@@ -181,6 +182,7 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     loser = [p for p in final["players"] if p["id"] not in final["winners"]][0]
     assert loser["health"] <= 0
     shot(page, "08-winner")
+    shot(page, "08-winner-log", at="#logcard")
     assert damaged is not None
     assert page.js_errors == []
 
@@ -208,7 +210,7 @@ def test_corrections_adjust_health_cp_and_tokens(box, table, phone):
     assert "roll 1 die" in page.locator("#info_text").inner_text()
     shot(page, "09-status-rule-text")
     page.locator("#info button").click()
-    shot(page, "10-corrections")
+    shot(page, "10-corrections", at="#corrections")
 
 
 def test_a_watching_phone_is_refused_with_a_clear_message(box, table, phone):

@@ -309,7 +309,7 @@ function renderPlayers(snap) {
 function renderGameDice(snap) {
   const box = $("gamedice");
   const dice = Array.isArray(snap.dice) ? snap.dice : null;
-  $("gamedicecard").hidden = !dice || !dice.length;
+  $("gamedicecard").hidden = !dice || !dice.length || snap.phase === "over";
   if (!dice || !dice.length) { fill(box); return; }
   const p = snap.pending;
   const canKeep = S.session.paired && p && p.kind === "offense" && snap.attempts && snap.attempts.used > 0 &&
@@ -447,6 +447,7 @@ function fmtAction(a) {
 
 function renderRolls(snap) {
   const rolls = snap.rolls || [];
+  $("rollscard").hidden = !Array.isArray(snap.rolls);
   const list = $("rolls");
   if (!rolls.length) { fill(list, h("li", { class: "muted", text: t("no_rolls") })); return; }
   fill(list, ...rolls.slice(0, 12).map((r) => h("li", { data: { n: String(r.n) } },
@@ -459,15 +460,38 @@ function renderRolls(snap) {
   )));
 }
 
+function logLine(a) {
+  if (!a) return [""];
+  const who = findPlayer(a.player);
+  const name = who ? playerName(who) + ": " : "";
+  if (a.type === "roll") {
+    const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d.value : d)) : null;
+    return [name + t("opt_roll"), dice ? h("span", { class: "dice small" }, dice.map((v) => dieElement(v, { label: t("die_value", { v }) }))) : null];
+  }
+  if (a.type === "undo") return [t("undo")];
+  if (a.type === "redo") return [t("redo")];
+  if (a.type === "adjust") {
+    const bits = [];
+    for (const k of ["health", "cp"]) if (a[k]) bits.push(`${t(k)} ${a[k] > 0 ? "+" : ""}${a[k]}`);
+    for (const [sid, n] of Object.entries(a.status || {})) bits.push(`${statusName(sid)} ${n > 0 ? "+" : ""}${n}`);
+    return [name + t("corrections") + " · " + bits.join(", ")];
+  }
+  if (a.type === "advance") return [name + t("next")];
+  if (a.type === "resolve") return [t("opt_resolve")];
+  if (a.type === "choose") return [name + t("decide") + ` #${(a.option ?? 0) + 1}`];
+  if (a.type === "keep") return [name + t("hold_hint") + ` (${(a.dice || []).map((k) => k + 1).join(", ")})`];
+  const label = optionLabel({ action: a, label: "" });
+  return [label && label !== a.type ? (a.type === "spend" ? label : name + label) : name + a.type];
+}
+
 function renderLog(snap) {
-  const entries = snap.history || null;
   const card = $("logcard");
-  const log = entries || (snap.log || []).map((e) => ({ seq: e.seq, text: fmtAction(e.action), image: e.action && e.action.image }));
+  const log = snap.log || [];
   card.hidden = !(snap.players && snap.players.length) || !log.length;
   if (card.hidden) return;
-  fill($("log"), ...log.slice().reverse().slice(0, 30).map((e) => h("li", { data: { seq: String(e.seq) } },
-    h("small", { class: "muted", text: `${e.seq}` }), " ", h("span", { text: loc(e.text) }),
-    e.image ? h("img", { src: `/api/images/${encodeURIComponent(e.image)}`, alt: t("photo"), loading: "lazy", width: 64, height: 48 }) : null)));
+  fill($("log"), ...log.slice().reverse().slice(0, 30).map((e) => h("li", { data: { seq: String(e.seq), type: (e.action && e.action.type) || "" } },
+    h("small", { class: "muted", text: `${e.seq}` }), ...logLine(e.action),
+    e.action && e.action.image ? h("img", { src: `/api/images/${encodeURIComponent(e.action.image)}`, alt: t("photo"), loading: "lazy", width: 64, height: 48 }) : null)));
 }
 
 function renderControls(snap) {

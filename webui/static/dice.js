@@ -21,7 +21,7 @@ const COLOURS = {
 // Icons in a 100x100 box, drawn with currentColor. Keys are face names, lower case, words joined by "_".
 const P = (d) => `<path d="${d}"/>`;
 const ICONS = {
-  sword: P("M50 8 L58 20 L56 62 L44 62 L42 20 Z") + P("M30 62 H70 V70 H30 Z") + P("M46 70 H54 V86 H46 Z") + `<circle cx="50" cy="90" r="5"/>`,
+  sword: P("M50 4 L62 18 L60 60 L40 60 L38 18 Z") + P("M22 60 H78 V71 H22 Z") + P("M43 71 H57 V86 H43 Z") + `<circle cx="50" cy="90" r="7"/>`,
   cutlass: P("M30 14 C62 22 70 44 58 66 L50 62 C58 46 52 30 30 14 Z") + P("M40 64 L62 74 L58 80 L36 70 Z") + P("M44 74 L52 78 L44 92 L37 88 Z"),
   katana: P("M78 10 L84 16 L36 70 L30 64 Z") + P("M24 62 L38 76 L34 80 L20 66 Z") + P("M30 72 L16 88 L12 84 L26 68 Z"),
   ninjato: P("M50 6 L56 14 L55 64 L45 64 L44 14 Z") + P("M36 64 H64 V70 H36 Z") + P("M46 70 H54 V92 H46 Z"),
@@ -50,7 +50,7 @@ const ICONS = {
   branch: P("M46 94 L50 50 L54 94 Z") + P("M50 60 L24 34 L28 30 L52 52 Z") + P("M50 44 L74 20 L78 24 L52 50 Z") + `<circle cx="24" cy="28" r="8"/><circle cx="78" cy="18" r="8"/><circle cx="50" cy="14" r="9"/>`,
   leaf: P("M18 84 C18 40 44 14 86 12 C86 56 62 84 18 84 Z") + `<path d="M18 84 L66 34" stroke="#0003" stroke-width="4"/>`,
   spirit: P("M50 10 C70 24 78 42 72 60 C68 74 58 86 50 92 C42 86 32 74 28 60 C22 42 30 24 50 10 Z") + `<circle cx="50" cy="52" r="10" fill="#0004"/>`,
-  bullet: P("M38 92 V44 C38 26 44 12 50 8 C56 12 62 26 62 44 V92 Z") + P("M34 74 H66 V80 H34 Z"),
+  bullet: P("M32 92 V46 C32 26 40 12 50 6 C60 12 68 26 68 46 V92 Z") + P("M28 72 H72 V80 H28 Z"),
   dash: P("M56 12 L88 50 L56 88 L56 66 L12 66 L12 34 L56 34 Z"),
   bullseye: `<circle cx="50" cy="50" r="40" fill="none" stroke="currentColor" stroke-width="8"/><circle cx="50" cy="50" r="22" fill="none" stroke="currentColor" stroke-width="8"/><circle cx="50" cy="50" r="8"/>`,
   treasure: `<circle cx="50" cy="50" r="38"/>` + `<circle cx="50" cy="50" r="28" fill="none" stroke="#0005" stroke-width="5"/>` + P("M44 30 H56 V70 H44 Z").replace("<path", '<path fill="#0005"'),

@@ -57,8 +57,14 @@ function drawPlayers() {
   }
   fill(box, ...rows);
   const start = $("s_start");
-  fill(start, h("option", { value: "roll", text: t("roll_for_it") }),
-    ...rows.map((_, i) => h("option", { value: String(i), text: t("player_n", { n: i + 1 }) })));
+  const names = () => {
+    const keep = start.value;
+    fill(start, h("option", { value: "roll", text: t("roll_for_it") }),
+      ...rows.map((row, i) => h("option", { value: String(i), text: row.querySelector("input").value || t("player_n", { n: i + 1 }) })));
+    if (keep) start.value = keep;
+  };
+  rows.forEach((row) => row.querySelector("input").addEventListener("input", names));
+  names();
   $("s_startlabel").hidden = count === 0;
   $("s_healthlabel").hidden = game !== "dicethrone";
   $("s_health").value = mode === "koth" ? 35 : 50;
