@@ -1,0 +1,121 @@
+"""The walking-skeleton page against the in-process fake table: the tray live over SSE, dice by hand,
+the banners when the camera or the connection is down, the virtual panel, and every hero's dice symbols."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import serve, shot
+from fakes import FakeTable
+
+from webui import create_app
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture()
+def table():
+    return FakeTable()
+
+
+@pytest.fixture()
+def box(table):
+    with serve(create_app(table, secret_key="e2e")) as url:
+        yield url
+
+
+def values(page, sel: str) -> list[int]:
+    return [int(v) for v in page.locator(f"{sel} [data-value]").evaluate_all("els => els.map(e => e.dataset.value)")]
+
+
+def test_tray_rolls_and_banners_follow_the_table_live(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    assert page.locator("#rolls").inner_text().startswith("No rolls yet")
+
+    table.set_tray("moving")
+    page.locator("#traycard[data-state='moving']").wait_for()
+    reading = [{"value": 5, "face": "5", "colour": "red", "confidence": 0.97, "center": [1, 2], "box": [0, 0, 1, 1],
+                "certain": True},
+               {"value": 2, "face": "2", "colour": "white", "confidence": 0.95, "center": [1, 2],
+                "box": [0, 0, 1, 1], "certain": True}]
+    table.set_tray("settled", reading)
+    page.locator("#traycard[data-state='settled']").wait_for()
+    assert values(page, "#tray") == [5, 2]
+    assert page.locator("#tray [data-colour='red']").count() == 1
+    table.submit({"type": "roll", "dice": [{"value": 5, "colour": "red"}, {"value": 2}], "source": "camera"})
+    page.locator("#rolls [data-n='1']").wait_for()
+    assert values(page, "#rolls [data-n='1']") == [5, 2]
+    shot(page, "20-freeroll-live")
+
+    table.set_camera("reconnecting", "USB camera unplugged")
+    page.locator("#banner[data-kind='warn']").wait_for()
+    assert "Camera reconnecting" in page.locator("#banner").inner_text()
+    shot(page, "21-banner-camera")
+    table.set_camera("ok")
+    page.locator("#banner").wait_for(state="hidden")
+
+
+def test_connection_banner_and_catch_up_after_the_stream_drops(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    page.evaluate("window.dicesight.es.close(); window.dicesight.es.dispatchEvent(new Event('error'))")
+    page.locator("#banner[data-kind='bad']").wait_for()
+    assert "reconnecting" in page.locator("#banner").inner_text()
+    shot(page, "22-banner-offline")
+    table.submit({"type": "roll", "dice": [6, 6, 6]})  # happens while this phone is away
+    page.locator("#rolls [data-n='1']").wait_for(timeout=10000)  # reconnected and caught up
+    page.locator("#banner").wait_for(state="hidden")
+
+
+def test_pair_with_the_virtual_button_and_enter_dice_by_hand(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    page.locator("#pair").click()
+    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
+    page.locator("#panel-pair").click()  # the demo box's virtual Pair button
+    page.locator("#pairbox").wait_for(state="hidden")
+    for v in (3, 1, 6):
+        page.locator(f"#entrypad [data-add='{v}']").click()
+    page.locator("#entrydice [data-value='1']").click()  # tap an entered die to take it back
+    assert values(page, "#entrydice") == [3, 6]
+    page.locator("#entrysubmit").click()
+    page.locator("#rolls [data-n='1']").wait_for()
+    assert table.snapshot()["rolls"][0]["dice"] == [{"value": 3}, {"value": 6}]
+    assert "by hand" in page.locator("#rolls [data-n='1']").inner_text()
+    page.locator("#undo").click()
+    page.locator("#rolls [data-n='1']").wait_for(state="detached")
+    shot(page, "23-freeroll-paired")
+
+
+def test_every_hero_symbol_is_drawn(box, table, phone):
+    page = phone("ko-KR")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    missing = page.evaluate("""async () => {
+        const m = await import('/static/dice.js');
+        const d = await (await fetch('/api/games')).json();
+        return d.heroes.flatMap(h => h.faces.filter(f => !m.hasIcon(f)).map(f => h.id + ':' + f));
+    }""")
+    assert missing == []
+    # a gallery of every hero's six faces, to look at
+    page.evaluate("""async () => {
+        const m = await import('/static/dice.js');
+        const d = await (await fetch('/api/games')).json();
+        const main = document.querySelector('main');
+        main.replaceChildren();
+        for (const h of d.heroes) {
+            const row = document.createElement('div');
+            row.className = 'card dice';
+            row.dataset.hero = h.id;
+            const name = document.createElement('b');
+            name.textContent = h.name.ko || h.name.en;
+            name.style.width = '100%';
+            row.append(name, ...h.faces.map((f, i) => m.dieElement(i + 1, {face: f})));
+            main.append(row);
+        }
+    }""")
+    assert page.locator("[data-hero] [data-face]").count() == 6 * page.locator("[data-hero]").count()
+    shot(page, "24-hero-dice-gallery", full=True)
