@@ -118,3 +118,16 @@ def test_docs_list_every_key() -> None:
             for name in names:
                 assert f"`{name}`" in text, f"{name} is not documented in docs/config.md"
     assert "`state_dir`" in text
+
+
+def test_wiring_docs_match_the_default_pins() -> None:
+    docs = DOCS.parent
+    wiring = (docs / "wiring.md").read_text()
+    svg = (docs / "wiring.svg").read_text()
+    assert "wiring.svg" in wiring
+    gpio = Config().gpio
+    for name, pin in [*gpio.buttons.items(), *gpio.leds.items()]:
+        rows = [line for line in wiring.splitlines() if line.startswith(f"| {name}") or
+                line.lower().startswith(f"| {name} ")]
+        assert rows and f"GPIO{pin} " in rows[0], f"docs/wiring.md: {name} is not on GPIO{pin}"
+        assert f"GPIO{pin} (pin" in svg, f"docs/wiring.svg does not show GPIO{pin} for {name}"
