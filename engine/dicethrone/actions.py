@@ -11,7 +11,9 @@ from typing import Any
 
 from ..core import IllegalAction, require
 from . import cards, combat, flow, spend
+from . import effects as fx
 from . import state as st
+from .damage import MODIFIER, PREVENT
 from .data import statuses
 
 E = list[dict[str, Any]]
@@ -167,6 +169,10 @@ def do_sell(s: st.S, a: dict[str, Any]) -> E:
     i = actor(s, a)
     must_be(s, a, pending["player"])
     p = s["players"][i]
+    if a.get("card") is not None:
+        card = cards.find(s, i, a["card"])
+        require(not (card and card["type"] == "upgrade" and p["upgrades"].get(card["slot"], 1) >= card["level"]),
+                "installed", "An upgrade on the board is no longer in hand and cannot be sold.")
     require(p["hand"] > 0, "no_cards", f"{p['name']} has no cards to sell.")
     p["hand"] -= 1
     p["discard"] += 1
@@ -196,6 +202,35 @@ def do_buy_attempt(s: st.S, a: dict[str, Any]) -> E:
     st.remove_status(s, i, "constrict")
     s["attempts_max"] += 1
     return [{"type": "attempt_bought", "player": s["players"][i]["id"]}]
+
+
+def do_prevent(s: st.S, a: dict[str, Any]) -> E:
+    """By hand: prevent `amount` (or half, `"half": true`) of a player's incoming damage this Roll Phase."""
+    i = st.index_of(s, a.get("player"))
+    p = fx.incoming(s, i)
+    require(p is not None, "no_damage", f"{s['players'][i]['name']} has no incoming damage to prevent.")
+    require(p["type"] != "ultimate", "ultimate", "Ultimate damage cannot be reduced or prevented.")
+    source = str(a.get("source", "by hand"))
+    if a.get("half"):
+        p["halves"].append(source)
+    else:
+        n = a.get("amount")
+        require(isinstance(n, int) and not isinstance(n, bool) and n >= 0, "bad_amount", "\"amount\" is a whole number.")
+        p["mods"].append([-n, PREVENT, source])
+    return [{"type": "prevent", "player": s["players"][i]["id"], "amount": a.get("amount"), "half": bool(a.get("half")),
+             "source": source}]
+
+
+def do_bonus(s: st.S, a: dict[str, Any]) -> E:
+    """By hand: add (or take away) damage to the attack in progress, as an attack modifier (§8.1)."""
+    rp = s["rp"]
+    require(rp is not None and rp["target"] is not None and rp["attack"]["amount"] > 0, "no_attack",
+            "There is no attack in progress to modify.")
+    n = a.get("amount")
+    require(isinstance(n, int) and not isinstance(n, bool), "bad_amount", "\"amount\" is a whole number.")
+    source = str(a.get("source", "by hand"))
+    rp["attack"]["mods"].append([n, MODIFIER, source])
+    return [{"type": "bonus", "amount": n, "source": source}]
 
 
 def do_adjust(s: st.S, a: dict[str, Any]) -> E:
@@ -236,7 +271,7 @@ HANDLERS: dict[str, Callable[[st.S, dict[str, Any]], E]] = {
     "roll": do_roll, "keep": do_keep, "ability": do_ability, "pass": do_pass, "target": do_target,
     "defense": do_defense, "resolve": do_resolve, "choose": do_choose, "advance": do_advance,
     "knockdown": do_knockdown, "pass_keg": do_pass_keg, "sell": do_sell, "play": do_play, "spend": do_spend,
-    "buy_attempt": do_buy_attempt, "adjust": do_adjust,
+    "buy_attempt": do_buy_attempt, "adjust": do_adjust, "prevent": do_prevent, "bonus": do_bonus,
 }
 
 

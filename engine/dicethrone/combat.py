@@ -37,7 +37,8 @@ def begin_orp(s: st.S, target: int | None = None) -> E:
     s["rp"] = {
         "attacker": i, "ability": None, "level": None, "tier": None, "ultimate": False, "final": None,
         "target": target, "fixed_target": target is not None, "declared": False,
-        "attack": packet(-1, i, 0, "normal", attack=True, orp=True), "packets": [], "heals": [],
+        "attack": packet(-1 if target is None else target, i, 0, "normal", attack=True, orp=True),
+        "packets": [], "heals": [],
         "undefendable": False, "recoil": 0, "pc": 0, "roll": None, "defense": None, "stage": "roll",
         "extra_defense": 0,
     }

@@ -117,6 +117,9 @@ def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
         took = min(n, s["players"][other]["cp"])
         s["players"][other]["cp"] -= took
         st.gain_cp(s, owner, took)  # the victim loses it all, the thief is capped (§4 AMB)
+    elif do == "steal_health" and other is not None:
+        add_packet(s, packet(other, owner, n, "pure", source=ctx.get("source", "")))
+        add_heal(s, owner, n)
     elif do == "lose_cp" and other is not None:
         s["players"][other]["cp"] = max(0, s["players"][other]["cp"] - n)
     elif do == "draw":
