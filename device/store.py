@@ -267,7 +267,12 @@ class Store:
             self._set_meta("active", str(int(game_id)))
 
     def load_game(self, game_id: int) -> GameRecord:
-        """The game's setup, full log in seq order and latest usable checkpoint."""
+        """The game's setup, full log in seq order and latest usable checkpoint.
+
+        A replay from a checkpoint cannot undo what came before it (engine.match). The live game can,
+        so an undo logged after a checkpoint may reach behind it; such a checkpoint is skipped for an
+        older one (or none: a full replay), so a restart always rebuilds the game that was played.
+        """
         with self._lock:
             row = self._conn.execute("SELECT id, game, setup, seed, created FROM games WHERE id=?",
                                      (game_id,)).fetchone()
@@ -276,10 +281,16 @@ class Store:
             entries = [Entry(seq, json.loads(action)) for seq, action in self._conn.execute(
                 "SELECT seq, action FROM entries WHERE game_id=? ORDER BY seq", (game_id,))]
             last = entries[-1].seq if entries else 0
-            cp = self._conn.execute(
-                "SELECT seq, data FROM checkpoints WHERE game_id=? AND seq<=? ORDER BY seq DESC LIMIT 1",
-                (game_id, last)).fetchone()
-        checkpoint = (int(cp[0]), json.loads(cp[1])) if cp else None
+            candidates = self._conn.execute(
+                "SELECT seq, data FROM checkpoints WHERE game_id=? AND seq<=? ORDER BY seq DESC",
+                (game_id, last)).fetchall()
+        checkpoint = None
+        for seq, data in candidates:
+            if _replayable_from(entries, int(seq)):
+                checkpoint = (int(seq), json.loads(data))
+                break
+            log.info("store: game %s: an undo/redo after the checkpoint at %s reaches behind it; "
+                     "using an older one", game_id, seq)
         return GameRecord(int(row[0]), row[1], json.loads(row[2]), int(row[3]), row[4], entries, checkpoint)
 
     def list_games(self) -> list[dict[str, Any]]:
@@ -473,6 +484,30 @@ class _Transaction:
             self._conn.execute("COMMIT")
         else:
             self._conn.execute("ROLLBACK")
+
+
+def _replayable_from(entries: list[Entry], seq: int) -> bool:
+    """True if the entries after `seq` never undo or redo past it (see `Store.load_game`).
+
+    Mirrors engine.match.Match: an action pushes on the done stack and clears the redo stack, "undo"
+    moves one from done to undone, "redo" moves it back.
+    """
+    done = undone = 0
+    for entry in entries:
+        if entry.seq <= seq:
+            continue
+        kind = entry.action.get("type") if isinstance(entry.action, dict) else None
+        if kind == "undo":
+            if done == 0:
+                return False
+            done, undone = done - 1, undone + 1
+        elif kind == "redo":
+            if undone == 0:
+                return False
+            done, undone = done + 1, undone - 1
+        else:
+            done, undone = done + 1, 0
+    return True
 
 
 def _is_json(text: Any) -> bool:

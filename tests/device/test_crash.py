@@ -31,3 +31,23 @@ def test_fifty_sigkills_lose_nothing(tmp_path: Path) -> None:
     assert stats.kills_mid_game >= 25
     assert stats.acked >= 200
     assert stats.games >= 2
+
+
+def test_restart_after_an_undo_behind_the_tables_checkpoint(tmp_path: Path) -> None:
+    """Found by the crash bench: the table checkpoints every 100 actions, the live game may then undo
+    the 100th; the restart must still rebuild exactly that game (and start at all)."""
+    from device.store import Store
+    from device.table import Table
+
+    table = Table(Store(tmp_path))
+    for n in range(100):
+        table.submit({"type": "roll", "dice": [1 + n % 6]})
+    table.submit({"type": "undo"})
+    before = table.snapshot()
+    table.close()
+    again = Table(Store(tmp_path))
+    try:
+        after = again.snapshot()
+        assert (after["seq"], after["count"], after["rolls"]) == (before["seq"], before["count"], before["rolls"])
+    finally:
+        again.close()

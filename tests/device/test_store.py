@@ -63,6 +63,28 @@ def test_replay_from_store_equals_live_match(tmp_path: Path) -> None:
     assert replayed.seq == live.seq
 
 
+@pytest.mark.parametrize("after", [
+    [{"type": "undo"}],  # undoes the action just before the checkpoint
+    [{"type": "undo"}, {"type": "undo"}, {"type": "redo"}],
+    [roll(100), {"type": "undo"}, {"type": "undo"}],
+])
+def test_undo_reaching_behind_a_checkpoint_still_replays(tmp_path: Path, after: list[dict]) -> None:
+    rules = get_rules("freeroll")
+    live = Match(rules, {}, 7)
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 7)
+    for n in range(1, 21):
+        store.append(gid, live.submit(roll(n)))
+        if n in (10, 20):
+            store.save_checkpoint(gid, *live.checkpoint())
+    for action in after:
+        store.append(gid, live.submit(action))
+    rec = Store(tmp_path).load_game(gid)
+    assert rec.checkpoint is not None and rec.checkpoint[0] == 10  # the one at 20 cannot be replayed from
+    replayed = Match.replay(rules, rec.setup, rec.seed, rec.entries, rec.checkpoint)
+    assert replayed.state == live.state
+
+
 def test_append_only_refuses_rewrites_and_unknown_games(tmp_path: Path) -> None:
     store = Store(tmp_path)
     gid = store.new_game("freeroll", {}, 1)
