@@ -349,7 +349,8 @@ function renderTray(snap) {
   if (!conf.hidden) {
     fill(conf, 
       h("p", { class: "warn", text: t("uncertain") }),
-      h("button", { class: "primary", id: "confirmbtn", onclick: () => submitDice(dice.map((d) => d.value)) }, t("confirm_reading")),
+      h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null),
+        onclick: () => submitDice(dice.map((d) => d.value)).catch(() => {}) }, t("confirm_reading")),
       h("button", { class: "ghost", onclick: () => { S.entry = dice.map((d) => d.value).filter((v) => v != null); renderEntry(S.snap); $("entry").scrollIntoView({ behavior: "smooth" }); } }, t("fix_reading")),
     );
   }
