@@ -48,6 +48,9 @@ PATTERNS: dict[str, list[tuple[bool, float]]] = {
 }
 
 TICK_S = 0.01
+# Exit status of `dicesight run` after Pair was held for shutdown_hold_s: systemd/dicesight.service powers
+# the Pi off on exactly this status (ExecStopPost=), and on no other stop or exit.
+SHUTDOWN_EXIT_STATUS = 75
 BUTTON_NAMES = ("next", "undo", "pair")
 Callback = Callable[[], Any]
 

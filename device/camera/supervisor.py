@@ -152,8 +152,14 @@ def _close_quietly(source: Any) -> None:
 # -- --camera auto ----------------------------------------------------------------------------------
 def detect_auto(*, picamera: Callable[[], bool] | None = None,
                 usb: Callable[[int], bool] | None = None,
-                sys_root: Path = Path("/sys/class/video4linux")) -> str:
-    """The spec `--camera auto` means on this machine: "picamera2", "usb:N" or "demo"."""
+                sys_root: Path = Path("/sys/class/video4linux"),
+                on_pi: bool | None = None) -> str:
+    """The spec `--camera auto` means on this machine: "picamera2", "usb:N" or "demo".
+
+    On a Raspberry Pi with no camera found it answers "picamera2", never the demo: a box whose camera
+    is loose must show a camera error and take dice by hand, not record the demo tray's made-up rolls
+    into a real game. (The supervisor asks again at each reconnect, so a webcam plugged in later is found.)
+    """
     if picamera is None:
         from .picamera2_source import camera_present
 
@@ -164,7 +170,18 @@ def detect_auto(*, picamera: Callable[[], bool] | None = None,
     for index in _webcam_candidates(sys_root):
         if probe(index):
             return f"usb:{index}"
+    if on_raspberry_pi() if on_pi is None else on_pi:
+        log.warning("camera auto: no camera module or webcam found on this Pi; waiting for one")
+        return "picamera2"
     return "demo"
+
+
+def on_raspberry_pi(model_path: Path = Path("/proc/device-tree/model")) -> bool:
+    """True on a Raspberry Pi (its device tree names the board)."""
+    try:
+        return "raspberry pi" in model_path.read_bytes().decode("ascii", "replace").lower()
+    except OSError:
+        return False
 
 
 def _webcam_candidates(sys_root: Path) -> list[int]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from device.camera.base import CameraError, Frame
-from device.camera.supervisor import SupervisedSource, detect_auto
+from device.camera.supervisor import SupervisedSource, detect_auto, on_raspberry_pi
 
 
 class Cable:
@@ -160,10 +160,22 @@ def test_detect_auto(tmp_path: Path) -> None:
     assert detect_auto(picamera=lambda: False, usb=lambda i: probed.append(i) or i == 4,
                        sys_root=tmp_path) == "usb:4"
     assert probed == [2, 4]
-    assert detect_auto(picamera=lambda: False, usb=lambda i: False, sys_root=tmp_path) == "demo"
-    assert detect_auto(picamera=lambda: False, sys_root=tmp_path / "none") == "demo"
+    assert detect_auto(picamera=lambda: False, usb=lambda i: False, sys_root=tmp_path, on_pi=False) == "demo"
+    assert detect_auto(picamera=lambda: False, sys_root=tmp_path / "none", on_pi=False) == "demo"
+    # a Pi whose camera is loose waits for it (camera error, dice by hand), never plays the demo tray
+    assert detect_auto(picamera=lambda: False, usb=lambda i: False, sys_root=tmp_path, on_pi=True) == "picamera2"
+
+
+def test_on_raspberry_pi(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\x00")
+    assert on_raspberry_pi(model)
+    model.write_bytes(b"QEMU Virtual Machine\x00")
+    assert not on_raspberry_pi(model)
+    assert not on_raspberry_pi(tmp_path / "missing")
 
 
 def test_detect_auto_on_this_machine_falls_back() -> None:
-    # no picamera2 module and (in CI) no webcam: auto must still give something that opens
-    assert detect_auto() in ("demo",) or detect_auto().startswith("usb:")
+    # no picamera2 module and (in CI) no webcam, not a Pi: auto must still give something that opens
+    spec = detect_auto()
+    assert spec == "demo" or spec.startswith("usb:")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from device.panel import SHUTDOWN_EXIT_STATUS
+
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "dicesight.service"
 EXEC = "/opt/dicesight/venv/bin/dicesight"
@@ -122,6 +124,7 @@ def test_pair_hold_exit_status_powers_off_and_nothing_else(tmp_path: Path) -> No
     assert log.read_text().split("\n")[:-1] == ["--no-block poweroff"]
     s = _settings()
     assert "75" in s["Service.SuccessExitStatus"][0] and "75" in s["Service.RestartPreventExitStatus"][0]
+    assert SHUTDOWN_EXIT_STATUS == 75  # what `dicesight run` returns after a Pair hold
 
 
 def test_box_notifies_ready_watchdog_stopping(tmp_path: Path) -> None:
