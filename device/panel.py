@@ -66,7 +66,9 @@ def on_raspberry_pi(model_path: Path = Path("/proc/device-tree/model")) -> bool:
 def make_pin_factory(kind: str = "auto") -> Any:
     """gpiozero pin factory: the library's own choice (lgpio...) on a Pi, else MockFactory.
 
-    `kind` is the config's gpio.pin_factory: "auto" or "mock".
+    `kind` is the config's gpio.pin_factory: "auto" or "mock". A Pi whose GPIO cannot be opened (lgpio
+    missing, no access to /dev/gpiochip*) gets the mock too, with an error in the log: the box still
+    runs, with the page's virtual panel, rather than not starting at all.
     """
     from gpiozero.pins.mock import MockFactory
 
@@ -74,8 +76,11 @@ def make_pin_factory(kind: str = "auto") -> Any:
         return MockFactory()
     from gpiozero import Device
 
-    if Device.pin_factory is None:
-        Device.pin_factory = Device._default_pin_factory()
+    try:
+        Device.ensure_pin_factory()
+    except Exception as exc:
+        log.error("panel: the GPIO pins cannot be used (%s); buttons and LEDs work only on the page", exc)
+        return MockFactory()
     return Device.pin_factory
 
 
@@ -100,7 +105,6 @@ class Panel:
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep,
                  autotick: bool = True) -> None:
-        from gpiozero import LED, Button
         from gpiozero.pins.mock import MockFactory
 
         self.config = pins_config or GpioConfig()
@@ -123,23 +127,20 @@ class Panel:
         self._buttons = {name: _Button(name, raw_since=now) for name in BUTTON_NAMES}
         self._button_devs: dict[str, Any] = {}
         self._led_devs: dict[str, Any] = {}
+        self.led_names = [n for n in dict.fromkeys([*PHASE_LEDS, *self.config.leds]) if n != "status"]
+        self.gpio_error: str | None = None
         try:
-            for name in BUTTON_NAMES:
-                pin = self.config.buttons.get(name)
-                if pin is None:
-                    continue
-                dev = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                dev.when_pressed = lambda _d=None, n=name: self._edge(n, True)
-                dev.when_released = lambda _d=None, n=name: self._edge(n, False)
-                self._button_devs[name] = dev
-            self.led_names = [n for n in dict.fromkeys([*PHASE_LEDS, *self.config.leds]) if n != "status"]
-            for name in [*self.led_names, "status"]:
-                pin = self.config.leds.get(name)
-                if pin is not None:
-                    self._led_devs[name] = LED(pin, pin_factory=pin_factory)
-        except Exception:
+            self._make_devices(pin_factory)
+        except Exception as exc:
             self._close_devices()
-            raise
+            if self.mock:
+                raise
+            # Real pins refused (busy, no permission, wrong board): keep the box going on mock pins.
+            log.error("panel: GPIO failed (%s); buttons and LEDs work only on the page", exc)
+            self.gpio_error = str(exc) or type(exc).__name__
+            self.factory = pin_factory = MockFactory()
+            self.mock = True
+            self._make_devices(pin_factory)
         self._phase_lit = dict.fromkeys(self.led_names, False)
         self.show(None, "ready")
 
@@ -148,6 +149,22 @@ class Panel:
         if autotick:
             self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
             self._thread.start()
+
+    def _make_devices(self, pin_factory: Any) -> None:
+        from gpiozero import LED, Button
+
+        for name in BUTTON_NAMES:
+            pin = self.config.buttons.get(name)
+            if pin is None:
+                continue
+            dev = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            dev.when_pressed = lambda _d=None, n=name: self._edge(n, True)
+            dev.when_released = lambda _d=None, n=name: self._edge(n, False)
+            self._button_devs[name] = dev
+        for name in [*self.led_names, "status"]:
+            pin = self.config.leds.get(name)
+            if pin is not None:
+                self._led_devs[name] = LED(pin, pin_factory=pin_factory)
 
     # -- LEDs -----------------------------------------------------------------------------------
     def show(self, phase: str | None, status: str) -> None:
@@ -279,7 +296,8 @@ class Panel:
             leds["status"] = {"on": self._status_level, "pattern": self._status}
             buttons = {name: b.pressed for name, b in self._buttons.items()}
             return {"phase": self._phase, "leds": leds, "buttons": buttons,
-                    "wired": sorted([*self._button_devs, *self._led_devs]), "mock": self.mock}
+                    "wired": sorted([*self._button_devs, *self._led_devs]), "mock": self.mock,
+                    "gpio_error": self.gpio_error}
 
     # -- lifetime -------------------------------------------------------------------------------
     def _run(self) -> None:

@@ -243,3 +243,24 @@ def test_background_thread_with_real_clock() -> None:
         assert got == ["next"]
     finally:
         panel.close()
+
+
+def test_unusable_gpio_falls_back_to_the_virtual_panel(caplog) -> None:
+    class BrokenFactory:
+        """A real pin factory on a Pi whose /dev/gpiochip0 the service may not open."""
+
+        def __getattr__(self, name):
+            raise PermissionError("can not open gpiochip")
+
+    got = []
+    clock = Clock()
+    panel = Panel(GpioConfig(), BrokenFactory(), on_next=lambda: got.append("next"), clock=clock,
+                  sleep=clock.sleep, autotick=False)
+    try:
+        state = panel.state()
+        assert state["mock"] is True and "gpiochip" in state["gpio_error"]
+        assert "work only on the page" in caplog.text
+        panel.press("next")
+        assert got == ["next"]
+    finally:
+        panel.close()
