@@ -132,24 +132,34 @@ def test_box_notifies_ready_watchdog_stopping(tmp_path: Path) -> None:
     sock_path = str(tmp_path / "notify")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(sock_path)
-    sock.settimeout(60)
+    sock.settimeout(1)
     env = {**os.environ, "NOTIFY_SOCKET": sock_path, "WATCHDOG_USEC": "2000000", "PYTHONUNBUFFERED": "1"}
     env.pop("WATCHDOG_PID", None)
+    out = open(tmp_path / "box.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", "127.0.0.1",
          "--port", "0", "--state-dir", str(tmp_path / "state"), "--json"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)  # a file: a full pipe would block it
+    def until(line: str) -> None:
+        for _ in range(120):  # up to about two minutes on a very slow machine; only a guard against a hang
+            if line in got:
+                return
+            try:
+                got.extend(sock.recv(4096).decode().split("\n"))
+            except TimeoutError:
+                assert proc.poll() is None, f"dicesight exited early:\n{(tmp_path / 'box.log').read_text()}"
+        raise AssertionError(f"no {line} from dicesight; got {got}")
+
+    got: list[str] = []
     try:
-        got: list[str] = []
-        while "WATCHDOG=1" not in got:
-            got += sock.recv(4096).decode().split("\n")
+        until("WATCHDOG=1")
         assert "READY=1" in got and got.index("READY=1") < got.index("WATCHDOG=1")
         proc.send_signal(signal.SIGTERM)
-        while "STOPPING=1" not in got:
-            got += sock.recv(4096).decode().split("\n")
+        until("STOPPING=1")
         assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         sock.close()
+        out.close()
