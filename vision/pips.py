@@ -43,6 +43,7 @@ class Pip:
     face_lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
     area: float = 0.0
     n_merged: int = 1
+    fill: float = 1.0
 
     @property
     def roundness(self) -> float:
@@ -63,7 +64,8 @@ class Face:
     angle: float = 0.0
     lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
     others: list[Face] = field(default_factory=list)
-    conflict: float = 0.0    # ink found where the layout has no pip (0..1)  # side faces of the same die
+    conflict: float = 0.0    # ink found where the layout has no pip (0..1)
+    clutter: float = 0.0     # fraction of the face that is not face colour (glare, hidden pips)  # side faces of the same die
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -132,7 +134,8 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
         x, y, d, v = float(X[i]), float(Y[i]), float(D[i]), float(V[i])
         if len(kept):
             lim = 0.6 * np.maximum(kd, d)
-            clash = ((kx - x) ** 2 + (ky - y) ** 2 < lim * lim) & (kpos == (v > 0))
+            ratio = np.maximum(kd, d) / np.minimum(kd, d)
+            clash = ((kx - x) ** 2 + (ky - y) ** 2 < lim * lim) & (kpos == (v > 0)) & (ratio < 2.1)
             if clash.any():
                 continue
         kept.append((x, y, d, v))
@@ -223,11 +226,20 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     dark_frac = float(np.mean(ring < inner_v + 0.5 * con))
     if dark_frac > 0.12 or ring_std > 0.3 * con + 4:
         return None
+    # sharp edge: a pip printed on a die is in focus; a lamp or a blurred spot is not
+    gxm = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gym = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    grad = np.sqrt(gxm * gxm + gym * gym) / 8.0
+    edge_m = (rho > 0.7) & (rho < 1.3)
+    if edge_m.any():
+        g90 = float(np.percentile(grad[edge_m], 90))
+        if con / max(g90, 1e-3) > 0.9 * req + 3.0:
+            return None
     lab_ring = lab[y0:y1, x0:x1][ring_m]
     face_lab = tuple(float(v) for v in np.median(lab_ring, 0))
     ring_level = ring_med if pol > 0 else 255.0 - ring_med
     return Pip(x0 + mx, y0 + my, req, major, minor, ang, pol * con, ring_level, ring_std, pol, channel,
-               face_lab, float(area))
+               face_lab, float(area), 1, float(fill))
 
 
 def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int = 160) -> list[Pip]:
@@ -258,16 +270,25 @@ def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int
     pips.sort(key=lambda p: -abs(p.contrast))
     out: list[Pip] = []
     for p in pips:
-        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * max(p.r, q.r)) ** 2 for q in out):
+        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * max(p.r, q.r)) ** 2 and
+               max(p.r, q.r) < 1.7 * min(p.r, q.r) for q in out):
             continue
         out.append(p)
-    return out
+    # a blob with smaller blobs inside it is a die (or a tile), not a pip
+    big = []
+    for p in out:
+        inside = sum(1 for q in out if q is not p and q.r < 0.6 * p.r and
+                     (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < (1.1 * p.major) ** 2)
+        if inside == 0:
+            big.append(p)
+    return big
 
 
 # ----------------------------------------------------------------------------- faces
 
-def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float) -> bool:
-    """Does the straight path between two pips (outside both) stay on the same face colour?"""
+def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: list[Pip] | None = None) -> bool:
+    """Does the straight path between two pips (outside both, and outside pips on the way) stay on the
+    same face colour?"""
     dx, dy = q.x - p.x, q.y - p.y
     dist = math.hypot(dx, dy)
     if dist < 1e-3:
@@ -280,6 +301,20 @@ def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float) -> bool:
     ts = np.linspace(a0, a1, n)
     xs = np.clip(np.round(p.x + dx * ts).astype(int), 0, lab.shape[1] - 1)
     ys = np.clip(np.round(p.y + dy * ts).astype(int), 0, lab.shape[0] - 1)
+    keep = np.ones(len(xs), bool)
+    if others:
+        lo_x, hi_x = min(p.x, q.x), max(p.x, q.x)
+        lo_y, hi_y = min(p.y, q.y), max(p.y, q.y)
+        for o in others:
+            if o is p or o is q:
+                continue
+            m = o.major * 1.3
+            if o.x < lo_x - m or o.x > hi_x + m or o.y < lo_y - m or o.y > hi_y + m:
+                continue
+            keep &= (xs - o.x) ** 2 + (ys - o.y) ** 2 > m * m
+    if keep.sum() < 2:
+        return True
+    xs, ys = xs[keep], ys[keep]
     vals = lab[ys, xs].astype(np.float32)
     ref = (np.array(p.face_lab) + np.array(q.face_lab)) * 0.5
     dev = np.abs(vals - ref)
@@ -368,6 +403,31 @@ def _fit_layout(pts: np.ndarray, n: int, unfore: np.ndarray | None = None) -> tu
     return float(res_steps), M
 
 
+_GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 13), np.linspace(-1, 1, 13)), -1).reshape(-1, 2).astype(np.float32)
+
+
+def face_clutter(lab: np.ndarray, M: np.ndarray, pips: list[Pip], extent: float) -> float:
+    """Fraction of the face (layout coords within +-extent steps, outside the pips) whose colour is not the
+    face colour: glare, a hidden pip, a finger, another die on top."""
+    pts = _GRID * extent
+    xy = pts @ M[:, :2].T + M[:, 2]
+    h, w = lab.shape[:2]
+    xi = np.round(xy[:, 0]).astype(int)
+    yi = np.round(xy[:, 1]).astype(int)
+    ok = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+    for p in pips:
+        m = 1.5 * p.major
+        ok &= (xy[:, 0] - p.x) ** 2 + (xy[:, 1] - p.y) ** 2 > m * m
+    if ok.sum() < 10:
+        return 0.0
+    vals = lab[yi[ok], xi[ok]].astype(np.float32)
+    ref = np.median(np.array([p.face_lab for p in pips], np.float32), 0)
+    dev = np.abs(vals - ref)
+    d = dev[:, 0] + 1.5 * (dev[:, 1] + dev[:, 2])
+    con = float(np.median([abs(p.contrast) for p in pips]))
+    return float(np.mean(d > 0.35 * con + 12))
+
+
 def _grid_conflict(chan: np.ndarray, M: np.ndarray, n: int, pol: int, face_v: float, pip_v: float,
                    r: float) -> float:
     """Largest ink level (0 face .. 1 pip) at the 3x3 grid points where layout n has no pip: a faint or
@@ -445,7 +505,7 @@ def group_faces(pips: list[Pip], lab: np.ndarray) -> list[Face]:
             if d > reach or not _similar(p, q):
                 continue
             con = min(abs(p.contrast), abs(q.contrast))
-            if _path_uniform(lab, p, q, tol=0.22 * con + 10):
+            if _path_uniform(lab, p, q, tol=0.22 * con + 10, others=pips):
                 parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
@@ -489,10 +549,20 @@ def group_faces(pips: list[Pip], lab: np.ndarray) -> list[Face]:
             size = 2.0 * math.sqrt(abs(float(np.linalg.det(M[:, :2])))) / 0.52
         else:
             size = pr * 2 / 0.2
+        if M is not None:
+            clutter = face_clutter(lab, M, g, 1.55 if count >= 4 else 1.3)
+        elif count == 1:
+            p0 = g[0]
+            step = 2.6 * p0.r
+            Ms = np.array([[step, 0, p0.x], [0, step, p0.y]], np.float32)
+            clutter = face_clutter(lab, Ms, g, 1.1)
+        else:
+            clutter = 0.0
         lab_face = tuple(float(v) for v in np.median(np.array([p.face_lab for p in g]), 0))
         f = Face(g, count, cx, cy, res, float(np.median([p.roundness for p in g])), pr, size, regular, 0.0,
                  lab_face)
         f.conflict = conflict
+        f.clutter = clutter
         faces.append(f)
     return faces
 
@@ -568,4 +638,15 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
     """Top faces (with their side faces attached) of every pip die in the frame."""
     pips = detect_pips(lab)
     faces = group_faces(pips, lab)
-    return faces_to_dice(faces)
+    dice = faces_to_dice(faces)
+    multi = [f.pips[0].r for f in dice if f.count >= 2 and f.residual < 0.3]
+    ref_r = float(np.median(multi)) if len(multi) >= 2 else 0.0
+    out = []
+    for f in dice:
+        if f.count == 1 and not f.others:
+            p = f.pips[0]
+            # a lone blob is a 1 only if it is a clean round pip, not smaller than the other dice's pips
+            if p.roundness < 0.7 or not 0.8 <= p.fill <= 1.2 or (ref_r and p.r < 0.7 * ref_r):
+                continue
+        out.append(f)
+    return out
