@@ -32,8 +32,8 @@ def actor(s: st.S, action: dict[str, Any]) -> int:
 
 def expect(s: st.S, *kinds: str) -> dict[str, Any]:
     pending = s["pending"]
-    require(pending is not None and pending["kind"] in kinds, "wrong_time",
-            f"That is not possible now: the game is waiting for {describe(s)}.")
+    if pending is None or pending["kind"] not in kinds:
+        raise IllegalAction("wrong_time", f"That is not possible now: the game is waiting for {describe(s)}.")
     return pending
 
 
@@ -247,6 +247,8 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
     for key in ("hand", "deck", "discard"):
         if key in a:
             p[key] = max(0, p[key] + a[key])
+    require(isinstance(a.get("status") or {}, dict), "bad_adjust", "\"status\" maps status ids to changes.")
+    require(isinstance(a.get("upgrades") or {}, dict), "bad_adjust", "\"upgrades\" maps abilities to levels.")
     for sid, n in (a.get("status") or {}).items():
         require(sid in statuses(), "bad_status", f"There is no status \"{sid}\".")
         require(isinstance(n, int), "bad_adjust", "Status changes are whole numbers.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Action, Event, action_type
+from ..core import Action, Event, IllegalAction, action_type
 from . import flow
 from . import state as st
 from .actions import dispatch
@@ -24,7 +24,12 @@ class DiceThrone:
     def apply(self, state: st.S, action: Action) -> tuple[st.S, list[Event]]:
         kind = action_type(action)
         s = st.clone(state)  # handlers mutate the copy; an IllegalAction discards it
-        events = dispatch(s, kind, action)
+        try:
+            events = dispatch(s, kind, action)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as err:
+            # A field of the wrong shape that no check caught: refuse it, the state is untouched.
+            raise IllegalAction("malformed", f"The \"{kind}\" action has a field of the wrong shape "
+                                f"({type(err).__name__}: {err}).") from err
         return s, events
 
     def snapshot(self, state: st.S) -> dict[str, Any]:

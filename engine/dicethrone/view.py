@@ -85,11 +85,13 @@ def options(s: st.S) -> list[dict[str, Any]]:
                     new = sorted(set(kept) ^ {k})
                     out.append(opt(f"{'Release' if d['kept'] else 'Keep'} die {k + 1}",
                                    {"type": "keep", "player": me, "dice": new}))
-        for a in combat.options_satisfied(s):
+        met = combat.options_satisfied(s)
+        for k, a in enumerate(met):
+            # After the last attempt "Next" uses the strongest ability met (the board lists them weakest first).
             out.append(opt(f"{a['name']['en']} (level {a['level']})",
-                           {"type": "ability", "player": me, "ability": a["id"]}))
+                           {"type": "ability", "player": me, "ability": a["id"]}, not left and k == len(met) - 1))
         if s["attempts"]:
-            out.append(opt("No ability", {"type": "ability", "player": me, "ability": None}, not left))
+            out.append(opt("No ability", {"type": "ability", "player": me, "ability": None}, not left and not met))
         return out
     if kind == "confirm":
         return [opt("Let it activate", {"type": "pass"}, True)]

@@ -95,3 +95,30 @@ def end_roll_phase(m: Match) -> dict[str, Any]:
     """Resolve the last window; returns the summary of damage applied."""
     go(m, {"type": "resolve"})
     return m.snapshot()["last_roll_phase"]
+
+
+def random_action(m: Match, r: Any) -> dict[str, Any]:
+    """A random legal action: one of the pending decision's options, sometimes an extra card or spend."""
+    opts = RULES.options(m.state)
+    state = m.state
+    if r.random() < 0.1 and state["rp"] is not None:
+        p = r.choice([p["id"] for p in state["players"] if not p["out"]])
+        return r.choice([
+            {"type": "play", "player": p, "card": "Six-It!", "die": r.randrange(5)},
+            {"type": "play", "player": p, "card": "Tip It!", "die": r.randrange(5), "delta": r.choice([1, -1])},
+            {"type": "play", "player": p, "card": "Not This Time!"},
+            {"type": "play", "player": p, "card": "One More Time!"},
+            {"type": "play", "player": p, "card": "Getting Paid!"},
+            {"type": "bonus", "amount": r.randint(-3, 5)},
+            {"type": "adjust", "player": p, "status": {r.choice(["evasive", "protect", "chi", "bounty", "wither",
+                                                                 "poison", "burn", "shame", "honor"]): 1}},
+        ])
+    if state["pending"]["kind"] == "offense" and state["attempts"] and r.random() < 0.5:
+        abilities = [o for o in opts if o["action"]["type"] == "ability" and o["action"]["ability"]]
+        if abilities:
+            return r.choice(abilities)["action"]
+    if r.random() < 0.7:
+        for o in opts:
+            if o.get("default"):
+                return o["action"]
+    return r.choice(opts)["action"]

@@ -1,0 +1,115 @@
+"""Engine figures: complete random Dice Throne 1v1 games per second, and replaying a 500-action log.
+
+Prints figures, asserts nothing (tests never assert timings). Run: `.venv/bin/python bench/engine.py`.
+A "random game" is played by `random_action`: a seeded player that always picks a legal action, mostly the
+obvious one (like a table pressing Next), sometimes keeping dice, rerolling, spending tokens or playing
+upgrades, until someone wins or the game is drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.dicethrone.heroes import hero_ids  # noqa: E402
+from engine.games import get_rules  # noqa: E402
+from engine.match import Entry, Match  # noqa: E402
+
+RULES = get_rules("dicethrone")
+
+
+def random_action(state: dict[str, Any], r: random.Random) -> dict[str, Any]:
+    """One legal action for the pending decision: the default most of the time, another option otherwise."""
+    opts = RULES.options(state)
+    pending = state["pending"]
+    if pending["kind"] == "offense" and state["attempts"]:
+        abilities = [o for o in opts if o["action"]["type"] == "ability" and o["action"]["ability"]]
+        if abilities and r.random() < 0.6:
+            return r.choice(abilities)["action"]
+    if r.random() < 0.8:
+        for o in opts:
+            if o.get("default"):
+                return o["action"]
+    return r.choice(opts)["action"]
+
+
+def random_setup(r: random.Random, mode: str = "1v1") -> dict[str, Any]:
+    n = {"1v1": 2, "2v2": 4, "koth": 3}[mode]
+    heroes = hero_ids()
+    return {"mode": mode, "players": [{"id": f"p{k + 1}", "hero": r.choice(heroes)} for k in range(n)]}
+
+
+def play_random(seed: int, mode: str = "1v1", limit: int = 5000) -> Match:
+    """A complete random game through Match (as the table would run it)."""
+    r = random.Random(seed)
+    m = Match(RULES, random_setup(r, mode), seed)
+    while m.state["pending"] is not None and len(m.entries) < limit:
+        m.submit(random_action(m.state, r))
+    return m
+
+
+def games_per_second(seconds: float) -> tuple[float, float, int]:
+    """(games/s, actions per game, games) of complete random 1v1 games on this core."""
+    start = time.perf_counter()
+    games = actions = 0
+    while time.perf_counter() - start < seconds:
+        m = play_random(games)
+        games += 1
+        actions += len(m.entries)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, actions / games, games
+
+
+def long_log(n: int = 500) -> tuple[dict[str, Any], int, list[Entry]]:
+    """A log of exactly n actions: random 1v1 games until one reaches n actions (others end earlier)."""
+    seed = 0
+    while True:
+        r = random.Random(seed)
+        setup = random_setup(r)
+        m = Match(RULES, setup, seed)
+        while m.state["pending"] is not None and len(m.entries) < n:
+            m.submit(random_action(m.state, r))
+        if len(m.entries) == n:
+            return setup, seed, list(m.entries)
+        seed += 1
+
+
+def replay_ms(repeat: int = 20) -> tuple[float, int]:
+    setup, seed, entries = long_log()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        Match.replay(RULES, setup, seed, entries)
+        best = min(best, time.perf_counter() - start)
+    return best * 1000, len(entries)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="how long to play random games")
+    parser.add_argument("--json", action="store_true", help="one JSON line instead of text")
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the figure promises
+    rate, per_game, games = games_per_second(args.seconds)
+    ms, n = replay_ms()
+    figures = {"games_per_s": round(rate, 1), "actions_per_game": round(per_game, 1), "games": games,
+               "replay_actions": n, "replay_ms": round(ms, 2), "cpus": os.cpu_count()}
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"complete random 1v1 games: {rate:.1f} games/s on one core ({games} games, "
+          f"{per_game:.0f} actions per game; aim >= 200)")
+    print(f"replay of a {n}-action log: {ms:.2f} ms (aim < 50 ms)")
+
+
+if __name__ == "__main__":
+    main()
