@@ -19,7 +19,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
+# Run as a script, bench/ is sys.path[0], where bench scripts named like our packages (engine.py...)
+# would shadow them: the repository root goes there instead.
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(REPO)
+elif str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 
