@@ -76,3 +76,34 @@ def defense_level(hero_id: str, upgrades: dict[str, int], defense_id: str) -> di
     if ability is None or ability["kind"] != "defense":
         return None
     return level_of(upgrades, ability)
+
+
+def _requirement_target(faces: tuple[str, ...], tier_key: tuple[Any, ...]):
+    straight, need = tier_key[0], dict(tier_key[1])
+
+    def target(hand: tuple[int, ...]) -> bool:
+        values = list(hand)
+        return tier_met({"straight": straight, "need": need}, values, symbol_counts(values, faces))
+    return target
+
+
+def odds(hero_id: str, upgrades: dict[str, int], values: list[int] | None, rolls_left: int) -> list[dict[str, Any]]:
+    """Chance of meeting each offensive ability (its lowest tier) with the rolls left, keeping optimally.
+
+    `values` None = nothing rolled yet. Exact dynamic programme over dice multisets (engine.odds), cached
+    per requirement, so a snapshot pays for each requirement once per process.
+    """
+    from ..odds import chance
+    data = hero(hero_id)
+    faces = tuple(data["faces"])
+    out = []
+    for ability in data["offensive"]:
+        level = level_of(upgrades, ability)
+        if level is None:
+            continue
+        tier = level["tiers"][0]
+        key = (tier.get("straight"), tuple(sorted(tier.get("need", {}).items())))
+        p = chance(_requirement_target(faces, key), (faces, key), rolls_left,
+                   None if values is None else tuple(values))
+        out.append({"id": ability["id"], "level": level["level"], "chance": round(p, 4)})
+    return out

@@ -11,7 +11,7 @@ from typing import Any
 from ..core import decision
 from . import combat
 from . import state as st
-from .abilities import level_of
+from .abilities import level_of, odds
 from .data import statuses
 from .heroes import hero
 from .spend import can_spend
@@ -225,6 +225,15 @@ def roll_phase_view(s: st.S) -> dict[str, Any] | None:
     return out
 
 
+def odds_view(s: st.S) -> list[dict[str, Any]]:
+    """While the attacker rolls: each ability's chance with the attempts left (optimal keeping)."""
+    if s["pending"] is None or s["pending"]["kind"] != "offense":
+        return []
+    p = s["players"][s["rp"]["attacker"]]
+    values = [d["value"] for d in s["dice"]] if s["attempts"] else None
+    return odds(p["hero"], p["upgrades"], values, s["attempts_max"] - s["attempts"])
+
+
 def snapshot(s: st.S) -> dict[str, Any]:
     active = s["active"]
     faces = None
@@ -258,6 +267,7 @@ def snapshot(s: st.S) -> dict[str, Any]:
         "abilities": [{"id": a["id"], "name": a["name"], "level": a["level"], "tier": a["tier"],
                        "ultimate": a["ultimate"]} for a in combat.options_satisfied(s)]
         if s["rp"] and tray == "offense" and s["pending"]["kind"] in ("offense", "confirm") else [],
+        "odds": odds_view(s),
         "roll_phase": roll_phase_view(s),
         "pending": pending_view(s),
         "winner": s["winner"], "winners": winners, "draw": s["draw"],
