@@ -65,7 +65,8 @@ class Face:
     lab: tuple[float, float, float] = (0.0, 0.0, 0.0)
     others: list[Face] = field(default_factory=list)
     conflict: float = 0.0    # ink found where the layout has no pip (0..1)
-    clutter: float = 0.0     # fraction of the face that is not face colour (glare, hidden pips)  # side faces of the same die
+    clutter: float = 0.0     # fraction of the face that is not face colour (glare, hidden pips)
+    faint: int = 0           # faint pip-like blobs beside a lone pip  # side faces of the same die
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -149,7 +150,7 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
 
 
 def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, float], channel: int,
-            min_contrast: float) -> Pip | None:
+            min_contrast: float, max_r: float = 1e9) -> Pip | None:
     """Segment one candidate and check it is a pip: compact blob, uniform ring of face around it."""
     x, y, d, v = c
     pol = 1 if v > 0 else -1
@@ -203,6 +204,8 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     if fill < 0.6 or fill > 1.35:
         return None
     req = math.sqrt(area / math.pi)
+    if req > max_r:
+        return None
     if minor / major < 0.25:
         return None
     # ring of face around: between 1.35 and 1.9 equivalent radii (ellipse-aware), must be uniform
@@ -246,13 +249,14 @@ def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int
     """All pips in a Lab frame (both polarities, lightness and chroma)."""
     L = lab[..., 0]
     pips: list[Pip] = []
+    max_r = min(L.shape[:2]) / 14.0  # a 1-pip of a 200 px die at 640x480
     # adaptive candidate threshold: a few times the typical response of this frame's texture
     small = cv2.resize(L, (L.shape[1] // 4, L.shape[0] // 4), interpolation=cv2.INTER_AREA)
     r = cv2.blur(small, (9, 9)).astype(np.int16) - small.astype(np.int16)
     sd = 1.4826 * float(np.median(np.abs(r - np.median(r)))) + 1.0
     thr = max(min_contrast * 0.7, 4.0 * sd)
     for c in _candidates(L, thr, max_candidates):
-        p = _verify(L, lab, c, 0, min_contrast)
+        p = _verify(L, lab, c, 0, min_contrast, max_r)
         if p is not None:
             pips.append(p)
     # chroma channel: coloured pips on a face of about the same lightness (yellow on white, red on black)
@@ -263,7 +267,7 @@ def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int
         for c in _candidates(chroma, max(thr, min_contrast * 0.6), max_candidates // 2):
             if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2 for p in pips):
                 continue
-            p = _verify(chroma, lab, c, 1, min_contrast * 1.2)
+            p = _verify(chroma, lab, c, 1, min_contrast * 1.2, max_r)
             if p is not None:
                 pips.append(p)
     # duplicates (same blob found at two scales or polarities): keep the stronger
@@ -323,7 +327,7 @@ def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: list[Pip]
 
 
 def _similar(p: Pip, q: Pip) -> bool:
-    if p.polarity != q.polarity:
+    if p.channel == q.channel and p.polarity != q.polarity:
         return False
     ra = p.area / max(q.area, 1e-6)
     if ra > 2.6 or ra < 1 / 2.6:
@@ -629,6 +633,43 @@ def _wide_ring_ok(lab: np.ndarray, p: Pip) -> bool:
     return float(np.mean(d > 0.35 * abs(p.contrast) + 10)) < 0.15
 
 
+def faint_neighbours(lab: np.ndarray, p: Pip, known: list[Pip]) -> int:
+    """Faint pip-like blobs on the same face colour near a lone pip (pips too weak to be detected, as on
+    a dim or blurred die): a '1' with such neighbours is probably a bigger face."""
+    ch = lab[..., 0] if p.channel == 0 else None
+    if ch is None:
+        a = lab[..., 1].astype(np.int16) - 128
+        b = lab[..., 2].astype(np.int16) - 128
+        ch = np.clip(np.abs(a) + np.abs(b), 0, 255).astype(np.uint8)
+    h, w = ch.shape[:2]
+    R = int(math.ceil(5.5 * p.major)) + int(3 * p.major) + 2
+    x0, y0 = max(0, int(p.x) - R), max(0, int(p.y) - R)
+    x1, y1 = min(w, int(p.x) + R + 1), min(h, int(p.y) + R + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0
+    sub = ch[y0:y1, x0:x1]
+    con = abs(p.contrast)
+    cands = _candidates(sub, max(5.0, 0.25 * con), 40, max_level=2)
+    n = 0
+    for c in cands:
+        cx, cy, d, v = c
+        if (v > 0) != (p.polarity > 0):
+            continue
+        gx, gy = cx + x0, cy + y0
+        dist = math.hypot(gx - p.x, gy - p.y)
+        if dist < 2.2 * p.major or dist > 5.5 * p.major:
+            continue
+        if any((gx - k.x) ** 2 + (gy - k.y) ** 2 < (1.5 * k.major) ** 2 for k in known):
+            continue
+        q = _verify(ch, lab, (gx, gy, d, v), p.channel, max(5.0, 0.3 * con))
+        if q is None or not 0.5 * p.r <= q.r <= 1.6 * p.r:
+            continue
+        fl = np.abs(np.array(q.face_lab) - np.array(p.face_lab))
+        if fl[0] < 0.3 * con + 10 and fl[1] + fl[2] < 0.3 * con + 10:
+            n += 1
+    return n
+
+
 def lab_to_bgr(lab: tuple[float, float, float]) -> np.ndarray:
     px = np.array([[lab]], np.float32).clip(0, 255).astype(np.uint8)
     return cv2.cvtColor(px, cv2.COLOR_Lab2BGR)[0, 0].astype(np.float32)
@@ -643,6 +684,8 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
     ref_r = float(np.median(multi)) if len(multi) >= 2 else 0.0
     out = []
     for f in dice:
+        if f.count == 1:
+            f.faint = faint_neighbours(lab, f.pips[0], pips)
         if f.count == 1 and not f.others:
             p = f.pips[0]
             # a lone blob is a 1 only if it is a clean round pip, not smaller than the other dice's pips

@@ -260,6 +260,8 @@ def _pip_confidence(f: Face, lab: np.ndarray, typical_round: float) -> float:
             conf *= 0.5
     if f.conflict > 0.3:
         conf *= max(0.0, 1.0 - 2.0 * (f.conflict - 0.3)) * 0.5
+    if f.faint:
+        conf *= 0.3
     if f.clutter > 0.04:
         conf *= max(0.1, 1.0 - 6.0 * (f.clutter - 0.04)) * 0.55
     if any(p.n_merged > 1 for p in f.pips):

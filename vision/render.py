@@ -54,7 +54,7 @@ LIGHTING_GAIN: dict[str, tuple[float, float, float]] = {
     "neutral": (1.0, 1.0, 1.0),
     "warm": (0.80, 0.95, 1.08),
     "cold": (1.10, 1.0, 0.86),
-    "dim": (0.45, 0.45, 0.45),
+    "dim": (0.55, 0.55, 0.55),
     "glare": (1.0, 1.0, 1.0),
 }
 
@@ -143,6 +143,13 @@ def _make_background(width: int, height: int, mount: str, background: Any, light
             cv2.ellipse(small, (int(cx), int(cy)), (int(rng.uniform(3, 12)), int(rng.uniform(3, 10))),
                         float(rng.uniform(0, 180)), 0, 360, col.tolist(), -1)
         small = cv2.GaussianBlur(small, (0, 0), 1.5)
+        if lighting == "glare":
+            # reflections of the LED ring on the glass: a ring of soft bright spots
+            for k in range(6):
+                a = 2 * math.pi * k / 6 + 0.3
+                cx, cy = sw / 2 + 0.42 * sw * math.cos(a), sh / 2 + 0.42 * sh * math.sin(a)
+                d2 = ((xx + 0.5) * sw - cx) ** 2 + ((yy + 0.5) * sh - cy) ** 2
+                small += (150 * np.exp(-d2 / (2 * 0.8 ** 2)))[..., None]
     else:
         grad = 1.0 + 0.25 * (rng.uniform(-1, 1) * xx + rng.uniform(-1, 1) * yy) - 0.15 * (xx**2 + yy**2)
         small = base[None, None, :] * grad[..., None]
@@ -299,18 +306,20 @@ def _draw_die(frame: np.ndarray, d: DieSpec, mount: str, lighting: str, rng: np.
         cv2.polylines(frame, poly(M, 0.98), True, edge_col, max(1, int(d.size * 0.035)), cv2.LINE_AA, 4)
         _paint_glyph(frame, glyph, M, ink, box)
 
-    if lighting == "glare":
-        # a specular spot on the face
+    if lighting == "glare" and mount == "over":
+        # a soft specular highlight on the glossy face (brightens, does not hide the pips)
         ang = math.radians(d.angle)
-        gx = d.x + d.size * 0.22 * math.cos(ang + 2.3)
-        gy = d.y + d.size * 0.22 * math.sin(ang + 2.3)
+        gx = d.x + d.size * 0.2 * math.cos(ang + 2.3)
+        gy = d.y + d.size * 0.2 * math.sin(ang + 2.3)
         x0, y0, x1, y1 = [max(0, v) for v in box]
         roi = frame[y0:y1, x0:x1]
         if roi.size:
-            over = roi.copy()
-            cv2.ellipse(over, (int(gx - x0), int(gy - y0)), (max(1, int(d.size * 0.12)), max(1, int(d.size * 0.07))),
-                        float(d.angle + 30), 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
-            cv2.addWeighted(roi, 0.45, over, 0.55, 0, dst=roi)
+            spot = np.zeros(roi.shape[:2], np.float32)
+            cv2.ellipse(spot, (int(gx - x0), int(gy - y0)), (max(1, int(d.size * 0.2)), max(1, int(d.size * 0.13))),
+                        float(d.angle + 30), 0, 360, 1.0, -1, cv2.LINE_AA)
+            spot = cv2.GaussianBlur(spot, (0, 0), max(1.0, d.size * 0.08))
+            a = (0.45 * spot)[..., None]
+            roi[:] = (roi * (1 - a) + 255.0 * a).astype(np.uint8)
 
     if d.blur >= 1:
         x0, y0, x1, y1 = [max(0, v) for v in box]
