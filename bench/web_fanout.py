@@ -116,8 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     server = create_server(app, host=HOST, port=0, threads=max(args.threads, args.phones + 8),
                            channel_timeout=120, ident="bench")
     port = server.effective_port
-    threading.Thread(target=server.run, daemon=True).start()
     stop = threading.Event()
+    serving = threading.Event()
+
+    def loop() -> None:  # server.run() with a way out, so closing never races the select loop
+        while not serving.is_set():
+            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
+
+    web = threading.Thread(target=loop, daemon=True)
+    web.start()
     phones = [Phone(port, stop) for _ in range(args.phones)]
     try:
         for ph in phones:
@@ -194,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         app.extensions["dicesight"].stopping.set()
         time.sleep(0.8)
+        serving.set()
+        web.join(timeout=5)
         server.close()
         table.close()
         tmp.cleanup()

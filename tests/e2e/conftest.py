@@ -30,15 +30,22 @@ def serve(app, threads: int = 24) -> Iterator[str]:
 
     server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=60,
                            ident="dicesight-test")
-    thread = threading.Thread(target=server.run, name="waitress-test", daemon=True)
+    stop = threading.Event()
+
+    def loop() -> None:  # server.run() with a way out, so closing never races the select loop
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
+
+    thread = threading.Thread(target=loop, name="waitress-test", daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         app.extensions["dicesight"].stopping.set()  # ends open event streams within half a second
-        time.sleep(0.8)
-        server.close()
+        time.sleep(0.7)
+        stop.set()
         thread.join(timeout=5)
+        server.close()
 
 
 @pytest.fixture(scope="session")

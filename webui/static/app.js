@@ -427,7 +427,7 @@ function renderEntry(snap) {
     return b;
   }));
   fill($("entrypad"), ...faces.map((v) => {
-    const b = h("button", { class: "diebtn pad", type: "button", data: { add: String(v) }, "aria-label": t("die_value", { v }),
+    const b = h("button", { class: "diebtn padbtn", type: "button", data: { add: String(v) }, "aria-label": t("die_value", { v }),
       disabled: S.entry.length >= max, onclick: () => { if (S.entry.length < max) { S.entry.push(v); renderEntry(S.snap); } } });
     b.append(dieElement(v, dieOpts(v)));
     return b;

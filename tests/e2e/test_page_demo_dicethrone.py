@@ -1,0 +1,115 @@
+"""Dice Throne with dice from the demo tray: `dicesight run --camera demo` as a user starts it, a phone pairs
+with the page's virtual Pair button (the demo box has no real buttons), sets up a 1v1 game, ends Main
+Phase (1), and the demo tray's next throw becomes the attacker's roll: the page draws it with the hero's
+symbols and the log shows the roll photo. Seed 71 makes the demo throw five dice every time.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import shot
+
+from device.camera.demo import DemoTray
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 71
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def demo_box(tmp_path):
+    port = free_port()
+    cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", "127.0.0.1",
+           "--port", str(port), "--state-dir", str(tmp_path / "state"), "--demo-seed", str(SEED), "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    started = threading.Event()
+    output: list[str] = []
+
+    def pump() -> None:
+        for line in proc.stdout:
+            output.append(line)
+            if line.startswith("{") and json.loads(line).get("event") == "started":
+                started.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not started.wait(60):
+        proc.kill()
+        pytest.fail("dicesight run did not start:\n" + "".join(output))
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def state(url: str) -> dict:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
+        return json.load(r)
+
+
+def test_offensive_roll_from_the_demo_tray(demo_box, phone):
+    page = phone("en-US")
+    page.goto(demo_box)
+    page.locator("#live.on").wait_for()
+    page.locator("#pair").click()
+    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
+    page.locator("#panel-pair").click()
+    page.locator("#pairbox").wait_for(state="hidden")
+
+    page.locator("#newgame").click()
+    page.select_option("#s_game", "dicethrone")
+    rows = page.locator("#s_players .splayer")
+    rows.nth(0).locator("input").fill("Ana")
+    rows.nth(0).locator("select").select_option("barbarian")
+    rows.nth(1).locator("input").fill("Bo")
+    rows.nth(1).locator("select").select_option("gunslinger")
+    page.select_option("#s_start", "0")
+    page.locator("#s_go").click()
+    page.locator("#players article[data-player='p1']").wait_for()
+    page.locator("#pending button.option.primary").click()  # end Main Phase (1)
+    page.wait_for_function("() => window.dicesight.snap.phase === 'offensive'")
+
+    # The next settled throw is Ana's first roll (or, if the reader was unsure, the page asks to confirm).
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        snap = state(demo_box)
+        if snap["attempts"]["used"] > 0:
+            break
+        tray = snap["tray"]
+        if (tray["needs_confirmation"] and len(tray["dice"]) == 5
+                and all(d["value"] is not None for d in tray["dice"])):
+            page.locator("#confirmbtn:not([disabled])").click()  # a player checks the dice and confirms
+            page.wait_for_function("() => window.dicesight.snap.attempts.used > 0")
+        time.sleep(0.3)
+    snap = state(demo_box)
+    assert snap["attempts"]["used"] >= 1
+    shown = [int(v) for v in page.locator("#gamedice [data-value]").evaluate_all("e => e.map(x => x.dataset.value)")]
+    demo = DemoTray(seed=SEED, realtime=False)
+    assert Counter(shown) in [Counter(demo.values(k)) for k in range(12)], "the roll is a throw of the demo tray"
+    faces = {1: "sword", 2: "sword", 3: "sword", 4: "heart", 5: "heart", 6: "pow"}
+    assert [page.locator("#gamedice [data-value]").nth(i).get_attribute("data-face") for i in range(5)] == [
+        faces[v] for v in shown]
+    roll = next(e for e in snap["log"] if e["action"]["type"] == "roll")
+    if roll["action"].get("source") == "camera":
+        page.locator(f"#log li[data-seq='{roll['seq']}'] img").wait_for()  # the roll photo
+    shot(page, "30-demo-tray-dicethrone", at="#pending")
+    shot(page, "31-demo-tray-dicethrone-full", full=True)
+    assert page.js_errors == []
