@@ -68,11 +68,20 @@ def build(options: BoxOptions):
     state_dir = state_dir_for(options.state_dir, config.state_dir)
     store = Store(state_dir)
     spec = options.camera or config.camera.source
+    name = spec
+    if spec == "auto":
+        from .camera.supervisor import detect_auto
+
+        found = detect_auto()
+        # The demo only when there is no camera at all; a real camera stays "auto" so the supervisor
+        # looks again at each reconnect (a webcam plugged in later is found).
+        spec, name = ("demo", "demo") if found == "demo" else ("auto", f"auto ({found})")
+        log.info("camera auto: using %s", found)
     try:
         if spec == "demo":
             source = cameras.open_source("demo", seed=options.demo_seed, mount=config.camera.mount)
         else:
-            source = _supervised(spec)
+            source = _supervised(spec, name)
     except cameras.CameraError as err:
         log.error("camera %s: %s; starting without a camera (dice by hand)", spec, err)
         source = None
@@ -89,11 +98,11 @@ def build(options: BoxOptions):
     return table, app, host, port
 
 
-def _supervised(spec: str):
+def _supervised(spec: str, name: str):
     from . import camera as cameras
     from .camera.supervisor import SupervisedSource
 
-    return SupervisedSource(lambda: cameras.open_source(spec), name=spec)
+    return SupervisedSource(lambda: cameras.open_source(spec), name=name)
 
 
 def _pairing(state_dir: Path):
