@@ -258,7 +258,7 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
             st.remove_status(s, i, sid, -n)
     for slot, level in (a.get("upgrades") or {}).items():
         require(isinstance(level, int) and 1 <= level <= 3, "bad_adjust", "Upgrade levels are 1 to 3.")
-        p["upgrades"][slot] = level
+        st.put(p, "upgrades", slot, level)
     events.append({"type": "adjusted", "player": p["id"],
                    **{k: a[k] for k in ("health", "cp", "hand", "deck", "discard", "status", "note") if k in a}})
     if "health" in a and a["health"]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import IllegalAction, require
-from . import combat, rng
+from . import combat
 from . import effects as fx
 from . import state as st
-from .abilities import level_of
 from .damage import PREVENT
 from .data import generic_cards, statuses
 from .heroes import hero, norm
@@ -65,7 +64,7 @@ def play(s: st.S, i: int, action: dict[str, Any]) -> E:
     p["hand"] -= 1
     events: E = [{"type": "played", "player": p["id"], "card": card["name"]["en"], "cost": cost}]
     if kind == "upgrade":
-        p["upgrades"][card["slot"]] = card["level"]
+        st.put(p, "upgrades", card["slot"], card["level"])
         events.append({"type": "upgraded", "player": p["id"], "ability": card["slot"], "level": card["level"]})
         return events
     p["discard"] += 1
@@ -223,10 +222,3 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
         return events
     raise IllegalAction("unknown_card", f"The engine cannot play {name} yet.")
 
-
-def passive_levels(s: st.S, i: int) -> list[dict[str, Any]]:
-    p = s["players"][i]
-    return [level_of(p["upgrades"], a) for a in hero(p["hero"])["passives"]]
-
-
-__all__ = ["play", "find", "rng"]

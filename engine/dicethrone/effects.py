@@ -134,8 +134,7 @@ def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
     elif do == "remove":
         st.remove_status(s, owner, eff["status"], n)
     elif do == "limit":
-        p = s["players"][owner]
-        p["limits"][eff["status"]] = st.limit(s, owner, eff["status"]) + n
+        st.put(s["players"][owner], "limits", eff["status"], st.limit(s, owner, eff["status"]) + n)
     elif do == "undefendable":
         if rp:
             rp["undefendable"] = True

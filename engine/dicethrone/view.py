@@ -32,11 +32,12 @@ def pid(s: st.S, i: int | None) -> str | None:
 
 def spend_options(s: st.S) -> list[dict[str, Any]]:
     out = []
+    table = statuses()
     for i, p in enumerate(s["players"]):
         if p["out"]:
             continue
         for sid in p["statuses"]:
-            row = statuses()[sid]
+            row = table[sid]
             if row.get("spend") is None:
                 continue
             uses = ["prevent", "attack"] if sid == "chi" else [None]
@@ -173,13 +174,9 @@ def upgrades_for(s: st.S, i: int) -> list[dict[str, Any]]:
     """Upgrade cards the player could afford now (by board data; the hand itself is unknown)."""
     from .cards import upgrade_cost
     p = s["players"][i]
-    seen = set()
     out = []
-    for card in hero(p["hero"])["cards_by_name"].values():
-        if card.get("type") != "upgrade" or card["id"] in seen:
-            continue
-        seen.add(card["id"])
-        if card["level"] <= p["upgrades"].get(card["slot"], 1):
+    for card in hero(p["hero"])["upgrade_cards"]:
+        if card["level"] <= p["upgrades"].get(card["slot"], 1) or card["cost"] - 4 > p["cp"]:
             continue
         price = upgrade_cost(s, i, card)
         if price <= p["cp"]:

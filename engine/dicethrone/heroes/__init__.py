@@ -55,6 +55,7 @@ def hero(hero_id: str) -> dict[str, Any]:
             cards[norm(label)] = card
             cards[norm(card["id"])] = card
     data["cards_by_name"] = cards
+    data["upgrade_cards"] = list({c["id"]: c for c in cards.values() if c.get("type") == "upgrade"}.values())
     data["offensive"] = [a for a in data["abilities"] if a["kind"] in ("offensive", "ultimate")]
     data["defenses"] = [a for a in data["abilities"] if a["kind"] == "defense"]
     data["passives"] = [a for a in data["abilities"] if a["kind"] == "passive"]
