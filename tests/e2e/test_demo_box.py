@@ -83,9 +83,12 @@ def browser():
         b.close()
 
 
-def shown_roll(page, n: int) -> list[int]:
+def shown_roll(page, n: int, box: Box) -> list[int]:
     roll = page.locator(f"#rolls [data-n='{n}']")
-    roll.wait_for(timeout=30_000)
+    try:
+        roll.wait_for(timeout=30_000)
+    except Exception as err:
+        raise AssertionError(f"roll {n} never appeared; the box said:\n" + "".join(box.output[-40:])) from err
     return [int(v) for v in roll.locator("[data-value]").evaluate_all(
         "els => els.map(e => e.dataset.value)")]
 
@@ -98,9 +101,9 @@ def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(browser, tmp_path):
     try:
         page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
         page.goto(box.url)
-        first = shown_roll(page, 1)
+        first = shown_roll(page, 1, box)
         assert Counter(first) == Counter(demo.values(0)), "the page shows what the demo tray threw"
-        second = shown_roll(page, 2)
+        second = shown_roll(page, 2, box)
         assert Counter(second) == Counter(demo.values(1))
         # The live tray view shows the settled dice of the current throw as faces.
         page.locator("#tray [data-value]").first.wait_for(timeout=15_000)
@@ -117,8 +120,8 @@ def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(browser, tmp_path):
     try:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(box.url)
-        assert Counter(shown_roll(page, 1)) == Counter(demo.values(0))
-        assert Counter(shown_roll(page, 2)) == Counter(demo.values(1))
+        assert Counter(shown_roll(page, 1, box)) == Counter(demo.values(0))
+        assert Counter(shown_roll(page, 2, box)) == Counter(demo.values(1))
         page.screenshot(path=str(SHOTS / "demo-box-after-restart.png"))
         page.close()
     finally:
@@ -139,7 +142,8 @@ def test_api_and_health_of_a_running_box(tmp_path):
             if state.get("count", 0) >= 1:
                 break
             time.sleep(0.3)
-        assert state["game"] == "freeroll" and state["seq"] >= 1
+        assert state["game"] == "freeroll" and state["seq"] >= 1, "no roll recorded; the box said:\n" + "".join(
+            box.output[-40:])
         assert Counter(d["value"] for d in state["rolls"][-1]["dice"]) == Counter(
             DemoTray(seed=SEED, realtime=False).values(0))
         # The event stream starts with the whole snapshot.
