@@ -17,7 +17,8 @@ from .damage import MODIFIER, PREVENT
 from .data import statuses
 
 E = list[dict[str, Any]]
-ROLL_KINDS = ("offense", "ability_roll", "opposed_roll", "targeting_roll", "defense_roll", "keg_roll", "blind_roll")
+ROLL_KINDS = ("offense", "ability_roll", "opposed_roll", "targeting_roll", "defense_roll", "keg_roll", "blind_roll",
+              "status_roll")
 
 
 def actor(s: st.S, action: dict[str, Any]) -> int:
@@ -77,6 +78,8 @@ def do_roll(s: st.S, a: dict[str, Any]) -> E:
         return combat.targeting_rolled(s, dice[0])
     if kind == "keg_roll":
         return flow.keg_rolled(s, dice[0])
+    if kind == "status_roll":
+        return spend.status_rolled(s, dice[0])
     return combat.blind_rolled(s, dice[0])
 
 

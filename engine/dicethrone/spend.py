@@ -88,7 +88,6 @@ def spend(s: st.S, i: int, action: dict[str, Any]) -> E:
     reason = can_spend(s, i, sid, use)
     require(reason is None, "cannot_spend", reason or "")
     p = s["players"][i]
-    rp = s["rp"]
     count = 1
     if sid in ("honor", "chi"):
         count = int(action.get("count", 1))
@@ -96,6 +95,34 @@ def spend(s: st.S, i: int, action: dict[str, Any]) -> E:
         require(sid != "honor" or count <= 2, "cannot_spend", "Honor is spent 1 or 2 at a time.")
     st.remove_status(s, i, sid, count)
     ev: dict[str, Any] = {"type": "spent", "player": p["id"], "status": sid, "count": count}
+    if statuses()[sid].get("roll") and action.get("value") is None and action.get("await_roll"):
+        # The player rolls the token's die into the tray: the next roll action (camera or by hand) resolves it.
+        s["pending"] = {"kind": "status_roll", "player": i, "dice": 1, "status": sid,
+                        "spend": {k: v for k, v in action.items() if k != "evidence"},
+                        "back": s["pending"], "tray_back": [s["tray"], [dict(d) for d in s["dice"]]]}
+        s["tray"] = "status"
+        s["dice"] = [{"value": 0, "kept": False, "owner": p["id"]}]
+        return [{**ev, "awaiting_roll": True}]
+    return resolve(s, i, sid, count, action, ev)
+
+
+def status_rolled(s: st.S, v: int) -> E:
+    """The die of a spent token arrived (camera or by hand): restore the tray, then resolve the spend."""
+    pending = s["pending"]
+    s["pending"] = pending["back"]
+    s["tray"] = pending["tray_back"][0]
+    s["dice"] = [dict(d) for d in pending["tray_back"][1]]  # the saved dicts belong to older states too
+    action = {**pending["spend"], "value": v}
+    i = pending["player"]
+    ev = {"type": "spent", "player": s["players"][i]["id"], "status": pending["status"], "count": 1}
+    return resolve(s, i, pending["status"], 1, action, ev)
+
+
+def resolve(s: st.S, i: int, sid: str, count: int, action: dict[str, Any], ev: dict[str, Any]) -> E:
+    """What a spent token does (its die from `value`, or seeded)."""
+    p = s["players"][i]
+    rp = s["rp"]
+    use = action.get("use")
     incoming = fx.incoming(s, i)
     atk = rp["attack"] if rp else None
     if sid in ("evasive", "smoke_bomb"):

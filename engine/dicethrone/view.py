@@ -126,7 +126,7 @@ def options(s: st.S) -> list[dict[str, Any]]:
 combat_rolls = {
     "ability_roll": "Roll for the ability", "opposed_roll": "Both players roll 1 die",
     "targeting_roll": "Roll the targeting die", "defense_roll": "Roll the defense",
-    "keg_roll": "Roll for the Powder Keg", "blind_roll": "Roll for Blind",
+    "keg_roll": "Roll for the Powder Keg", "blind_roll": "Roll for Blind", "status_roll": "Roll the token's die",
 }
 
 PROMPTS = {
@@ -148,6 +148,7 @@ PROMPTS = {
     "keg_roll": "{who}: roll 1 die for the Powder Keg.",
     "keg_pass": "{who}: pass the Powder Keg to a chosen player, or keep it.",
     "blind_roll": "{who} is Blind: roll 1 die (1-2: the ability has no effect).",
+    "status_roll": "{who}: roll 1 die for the spent token.",
 }
 
 
@@ -241,6 +242,8 @@ def snapshot(s: st.S) -> dict[str, Any]:
         faces = hero(s["players"][s["rp"]["target"]]["hero"])["faces"]
     elif tray in ("keg", "blind"):
         faces = hero(s["players"][active]["hero"])["faces"]
+    elif tray == "status":
+        faces = hero(s["players"][s["pending"]["player"]]["hero"])["faces"]
     dice = []
     for d in s["dice"]:
         view = {"value": d["value"] or None, "kept": d["kept"]}

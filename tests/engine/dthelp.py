@@ -121,4 +121,7 @@ def random_action(m: Match, r: Any) -> dict[str, Any]:
         for o in opts:
             if o.get("default"):
                 return o["action"]
-    return r.choice(opts)["action"]
+    action = r.choice(opts)["action"]
+    if action["type"] == "spend" and r.random() < 0.5:
+        action = {**action, "await_roll": True}   # the token's die comes from the camera
+    return action

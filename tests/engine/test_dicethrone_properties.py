@@ -47,7 +47,8 @@ def play(seed: int, mode: str, heroes: list[str], limit: int = 1500) -> Match:
     m = Match(RULES, setup_for(mode, heroes), seed)
     while m.state["pending"] is not None and len(m.entries) < limit:
         action = random_action(m, r)
-        listed = any(o["action"] == action for o in RULES.options(m.state))
+        bare = {k: v for k, v in action.items() if k != "await_roll"}
+        listed = any(o["action"] == bare for o in RULES.options(m.state))
         try:
             m.submit(action)
         except IllegalAction as err:
