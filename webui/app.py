@@ -14,6 +14,7 @@ import json
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request, send_file, url_for
@@ -51,6 +52,23 @@ class WebState:
         self.stopping = threading.Event()
         self.lock = threading.Lock()
         self.pair_requests: dict[str, float] = {}  # request id -> monotonic deadline
+        self.frames: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+
+    def frame(self, snap: dict[str, Any]) -> str:
+        """One SSE event for a snapshot. Every phone is handed the same snapshot object, so it is encoded
+        once and the text shared (a small cache keyed by identity, holding the object so ids stay unique)."""
+        key = id(snap)
+        with self.lock:
+            hit = self.frames.get(key)
+            if hit is not None and hit[0] is snap:
+                return hit[1]
+        data = json.dumps(snap, separators=(",", ":"), ensure_ascii=False)
+        text = f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n"
+        with self.lock:
+            self.frames[key] = (snap, text)
+            while len(self.frames) > 16:
+                self.frames.popitem(last=False)
+        return text
 
     def csrf_for(self, token: str) -> str:
         """The CSRF value bound to a control token: the page gets it, a cross-site form cannot."""
@@ -165,7 +183,12 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
 
     @app.errorhandler(IllegalAction)
     def _illegal(exc: IllegalAction):
-        return jsonify(exc.to_dict()), 409
+        body = exc.to_dict()
+        translated = i18n.engine_message(exc.code, exc.message)
+        if translated != exc.message:
+            body["message"] = translated
+            body["engine_message"] = exc.message
+        return jsonify(body), 409
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
@@ -226,9 +249,7 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
         heartbeat = float(app.config["DICESIGHT_HEARTBEAT_S"])
         max_age = float(app.config["DICESIGHT_STREAM_MAX_S"])
 
-        def frame(snap: dict[str, Any]) -> str:
-            data = json.dumps(snap, separators=(",", ":"), ensure_ascii=False)
-            return f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n"
+        frame = web.frame
 
         def stream():
             try:

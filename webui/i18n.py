@@ -113,6 +113,40 @@ MESSAGES = {
 }
 
 
+# The engine explains refusals in English; the page's other languages get these by code (the English
+# sentence, with its specifics, stays in `engine_message`).
+ENGINE_MESSAGES = {
+    "wrong_time": _l("That is not possible now: look at what the game is waiting for."),
+    "not_your_turn": _l("It is another player's decision."),
+    "not_yours": _l("That belongs to another player."),
+    "bad_dice": _l("Those dice are not valid: each die shows 1 to 6."),
+    "bad_die": _l("That die is not valid."),
+    "wrong_dice_count": _l("This roll needs a different number of dice."),
+    "game_over": _l("The game is over."),
+    "nothing_to_undo": _l("There is nothing to undo."),
+    "nothing_to_redo": _l("There is nothing to redo."),
+    "no_attempts": _l("All roll attempts are used: choose an ability or none."),
+    "all_kept": _l("Every die is kept: release one to roll, or choose an ability."),
+    "cannot_spend": _l("That token cannot be spent now."),
+    "bad_adjust": _l("That correction is not valid."),
+    "bad_setup": _l("That setup is not possible."),
+    "unknown_action": _l("This game has no such action."),
+    "unknown_game": _l("There is no such game."),
+    "roll_first": _l("Roll the dice first."),
+    "stunned": _l("A stunned player cannot act."),
+    "no_cards": _l("There are no cards in hand."),
+    "bad_target": _l("That player cannot be the target."),
+    "bad_keep": _l("Those dice cannot be kept."),
+}
+
+
+def engine_message(code: str, message: str) -> str:
+    """The engine's refusal in the page's language (English keeps the engine's own sentence)."""
+    if current_code() == "en" or code not in ENGINE_MESSAGES:
+        return message
+    return str(ENGINE_MESSAGES[code])
+
+
 def msg(key: str, **kw: Any) -> str:
     text = str(MESSAGES[key])
     return text % kw if kw else text
@@ -214,6 +248,7 @@ JS_STRINGS = {
     "rolls_left": _l("Rolls left: %(n)s"),
     "hold_hint": _l("Tap dice to keep them"),
     "team_health": _l("Team health"),
+    "team_shared": _l("Team %(n)s · shared health"),
     "theme": _l("Theme"),
     "ph_upkeep": _l("Upkeep"),
     "ph_income": _l("Income"),
@@ -264,6 +299,11 @@ JS_STRINGS = {
     "pk_ability_roll": _l("Roll the dice for the ability."),
     "pk_opposed_roll": _l("Attacker and defender roll 1 die each."),
     "pk_targeting_roll": _l("Roll 1 die to find the defender."),
+    "pk_targeting_resolve": _l("Change the targeting die with a card, or use it."),
+    "pk_choice": _l("%(name)s: choose one."),
+    "pk_keg_roll": _l("%(name)s: roll 1 die for the Powder Keg."),
+    "pk_keg_pass": _l("%(name)s: pass the Powder Keg to a chosen player, or keep it."),
+    "pk_blind_roll": _l("%(name)s is Blind: roll 1 die (1-2: the ability has no effect)."),
     "kind_positive": _l("positive"),
     "kind_negative": _l("negative"),
     "paired_badge": _l("Paired"),

@@ -85,6 +85,7 @@ def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
     """What the phone shows (the 390x844 viewport), scrolled to `at`; full=True for the whole page."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    page.evaluate("() => { const t = document.getElementById('toast'); if (t) t.hidden = true; }")
     if at:
         page.locator(at).first.scroll_into_view_if_needed()
         page.evaluate("sel => document.querySelector(sel).scrollIntoView({block: 'start'})", at)

@@ -224,3 +224,30 @@ def test_a_watching_phone_is_refused_with_a_clear_message(box, table, phone):
     }""")
     assert result[0] == 401 and result[1]["code"] == "not_paired"
     assert page.locator("#undo").is_disabled()
+
+
+@pytest.mark.parametrize("mode,label,count", [("2v2", "2 vs 2", 4), ("koth", "King of the Hill", 3)])
+def test_team_and_king_of_the_hill_setups(box, table, phone, mode, label, count):
+    page = phone("en-US")
+    page.goto(box)
+    pair_phone(page, table)
+    page.locator("#newgame").click()
+    page.select_option("#s_game", "dicethrone")
+    page.locator(f"#s_modes label:has-text('{label}')").click()
+    rows = page.locator("#s_players .splayer")
+    assert rows.count() == count
+    heroes = ["barbarian", "gunslinger", "pyromancer", "moon_elf"]
+    for i in range(count):
+        rows.nth(i).locator("input").fill(["Ana", "Bo", "Chen", "Dae"][i])
+        rows.nth(i).locator("select").select_option(heroes[i])
+    assert page.locator("#s_health").input_value() == ("35" if mode == "koth" else "50")
+    page.locator("#s_go").click()
+    page.locator(f"#players[data-count='{count}']").wait_for()
+    snap = get_state(box)
+    assert snap["mode"] == mode and len(snap["players"]) == count
+    if mode == "2v2":
+        assert [t["members"] for t in snap["teams"]] == [["p1", "p2"], ["p3", "p4"]]
+        assert page.locator("#players .team").count() == 4
+    shown = [int(x) for x in page.locator("#players .health").all_inner_texts()]
+    assert shown == [p["health"] for p in snap["players"]]
+    shot(page, f"11-table-{mode}")

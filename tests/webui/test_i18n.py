@@ -82,3 +82,21 @@ def test_every_string_is_translated_and_compiled(locale):
     for m in po:  # placeholders survive translation
         if m.id:
             assert sorted(re.findall(r"%\(\w+\)s", m.id)) == sorted(re.findall(r"%\(\w+\)s", m.string))
+
+
+def test_engine_refusals_are_translated_by_code():
+    table = FakeTable()
+    app = create_app(table, secret_key="k", testing=True)
+    client = app.test_client()
+    rid = client.post("/api/pair", headers={"X-Dicesight-CSRF": "x"}).get_json()["request"]
+    table.press("pair")
+    csrf = client.get(f"/api/pair/{rid}").get_json()["csrf"]
+    h = {"X-Dicesight-CSRF": csrf}
+    r = client.post("/api/actions", json={"type": "undo"}, headers={**h, "Accept-Language": "ko"})
+    assert r.status_code == 409
+    body = r.get_json()
+    assert body["code"] == "nothing_to_undo"
+    assert body["message"] == "되돌릴 것이 없습니다."
+    assert body["engine_message"] == "There is nothing to undo."
+    r = client.post("/api/actions", json={"type": "undo"}, headers=h)
+    assert r.get_json() == {"code": "nothing_to_undo", "message": "There is nothing to undo."}
