@@ -117,7 +117,10 @@ def do_pass(s: st.S, a: dict[str, Any]) -> E:
 
 def do_target(s: st.S, a: dict[str, Any]) -> E:
     pending = expect(s, "target")
-    must_be(s, a, pending["player"])
+    if a.get("player") is not None:   # on a targeting 5 either opponent of the attacker's team may answer
+        i = st.index_of(s, a["player"])
+        require(s["players"][i]["team"] == s["players"][pending["player"]]["team"], "not_your_turn",
+                f"{s['players'][pending['player']]['name']} chooses the defender here.")
     j = st.index_of(s, a.get("target"))
     require(j in pending["choices"], "bad_target", f"{s['players'][j]['name']} cannot be targeted.")
     return combat.set_target(s, j)

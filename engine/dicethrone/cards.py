@@ -113,7 +113,7 @@ def _die(s: st.S, k: Any) -> dict[str, Any]:
     return d
 
 
-def _may_change_dice(s: st.S, i: int, own: bool) -> None:
+def _may_change_dice(s: st.S, i: int, own: bool, opponent: bool = False) -> None:
     require(bool(s["dice"]) and s["tray"] in ("offense", "defense", "targeting", "opposed"), "no_dice",
             "There are no dice on the tray that a card can change now.")
     rp = s["rp"]
@@ -121,9 +121,12 @@ def _may_change_dice(s: st.S, i: int, own: bool) -> None:
             "The targeting die of an ultimate cannot be changed.")
     require(not (s["tray"] == "offense" and s["pending"]["kind"] not in ("offense", "confirm")), "wrong_time",
             "The offensive dice can only be changed before the ability activates.")
+    owner = _owner(s)
     if own:
-        owner = _owner(s)
         require(owner is None or owner == i, "not_your_dice", "This card changes your own dice only.")
+    if opponent and owner is not None:
+        require(s["players"][owner]["team"] != s["players"][i]["team"], "not_opponent",
+                "This card makes an opponent reroll one of their dice.")
 
 
 def _owner(s: st.S) -> int | None:
@@ -141,7 +144,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
     name = card["name"]["en"]
     rp = s["rp"]
     if a in ("set_die", "set_dice", "tip", "reroll", "samesies"):
-        _may_change_dice(s, i, card.get("own", False))
+        _may_change_dice(s, i, card.get("own", False), card.get("opponent", False))
         before = [d["value"] for d in s["dice"]]
         if a == "set_die":
             _die(s, action.get("die"))["value"] = card["value"]

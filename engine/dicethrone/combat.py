@@ -431,7 +431,9 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
         if st.alive(s, target) and st.alive(s, i):
             events.append({"type": "stun_extra_roll", "player": s["players"][i]["id"]})
             return events + begin_orp(s, target)
-    from .flow import enter_main2
+    from .flow import enter_main2, next_turn
+    if not st.alive(s, i):   # King of the Hill: the attacker fell to Retribution or recoil; next player
+        return events + next_turn(s)
     return events + enter_main2(s)
 
 

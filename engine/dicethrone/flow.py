@@ -71,6 +71,8 @@ def finish_upkeep(s: st.S) -> E:
     events = st.apply_batch(s, {s["active"]: dmg}, {}) if dmg else []
     if st.over(s):
         return events
+    if not st.alive(s, s["active"]):   # King of the Hill: fell in their own Upkeep, the game goes on
+        return events + next_turn(s)
     return events + income(s)
 
 
@@ -138,6 +140,8 @@ def end_turn(s: st.S) -> E:
         events += st.apply_batch(s, {i: 3 * poison}, {})
         if st.over(s):
             return events
+        if not st.alive(s, i):
+            return events + next_turn(s)
     if p.get("shadows_turn") is not None and p["shadows_turn"] < s["turn"] + 1 and st.has(s, i, "shadows"):
         if p["shadows_turn"] == s["turn"]:
             st.remove_status(s, i, "shadows")
@@ -149,8 +153,14 @@ def end_turn(s: st.S) -> E:
             if s["attempts"] < eff.get("if_attempts_below", 99):
                 events += fx.apply(s, eff, {"owner": i, "other": None, "role": "upkeep", "roll": None,
                                             "final": None, "faces": faces, "source": passive["id"]})
+    return events + next_turn(s)
+
+
+def next_turn(s: st.S) -> E:
+    """The next living player in turn order starts a turn (defeated players are skipped)."""
     order = s["order"]
-    k = order.index(i)
+    k = order.index(s["active"])
+    nxt = s["active"]
     for step in range(1, len(order) + 1):
         nxt = order[(k + step) % len(order)]
         if st.alive(s, nxt):
@@ -158,4 +168,5 @@ def end_turn(s: st.S) -> E:
     s["active"] = nxt
     s["turn"] += 1
     s["attempts"] = 0
-    return events + start_turn(s)
+    s["dice"] = []
+    return start_turn(s)

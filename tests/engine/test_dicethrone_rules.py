@@ -409,3 +409,49 @@ def test_unknown_actions_are_refused_with_the_list():
     err = illegal(m, {"type": "fly"})
     assert err.code == "unknown_action" and "advance" in err.message
     assert illegal(m, {"type": "roll"}).code == "wrong_time"
+
+
+def test_king_of_the_hill_goes_on_after_a_fall():
+    """§14 with §3: a player falling in their own Upkeep is out; the next living player takes the turn."""
+    m = game("barbarian", "gunslinger", "ninja", mode="koth")
+    set_health(m, "p2", 2)
+    give(m, "p2", burn=1)
+    next_turn(m)
+    s = snap(m)
+    assert s["players"][1]["out"] is True and s["winner"] is None
+    assert s["active"] == "p3" and s["phase"] == "main1"
+    next_turn(m)
+    assert snap(m)["active"] == "p1"
+    go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]}, {"type": "ability", "ability": "smack"},
+       {"type": "pass"})
+    assert kind(m) == "defense" and snap(m)["roll_phase"]["target"] == "p3"   # the only opponent left
+
+
+def test_better_d_gives_one_more_defensive_attempt():
+    """Heroes §6 Better D!: one extra defensive roll attempt (keeping dice) before the defense resolves."""
+    m = game("gunslinger", "barbarian")
+    attack(m, [1, 2, 3, 4, 4], "revolver")
+    go(m, {"type": "defense", "defense": "thick_skin"}, {"type": "roll", "dice": [4, 1, 1]},
+       {"type": "play", "player": "p2", "card": "Better D!", "keep": [0]})
+    assert kind(m) == "defense_roll" and pending(m)["input"]["count"] == 2
+    go(m, {"type": "roll", "dice": [5, 4]}, {"type": "resolve"})
+    assert snap(m)["roll_phase"]["heals"] == [{"to": "p2", "amount": 6}]
+
+
+def test_helping_hand_targets_an_opponents_dice():
+    """Heroes §6 Helping Hand!: an opponent rerolls one of their dice; not your own."""
+    m = game("barbarian", "gunslinger")
+    go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]})
+    assert illegal(m, {"type": "play", "player": "p1", "card": "Helping Hand!", "die": 0}).code == "not_opponent"
+    go(m, {"type": "play", "player": "p2", "card": "Helping Hand!", "die": 0, "values": [6]})
+    assert snap(m)["dice"][0]["value"] == 6
+
+
+def test_two_v_two_either_opponent_answers_a_targeting_five():
+    """§2.5: on a 5 the opposing team chooses the defender: either of them may answer."""
+    m = game("gunslinger", "barbarian", "ninja", "samurai", mode="2v2")
+    attack(m, [1, 2, 3, 1, 4], "revolver")
+    go(m, {"type": "roll", "dice": [5]}, {"type": "resolve"})
+    assert illegal(m, {"type": "target", "player": "p3", "target": "p2"}).code == "not_your_turn"
+    go(m, {"type": "target", "player": "p4", "target": "p2"})
+    assert snap(m)["roll_phase"]["target"] == "p2"
