@@ -18,6 +18,7 @@ same way, as long as its pips show.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -93,6 +94,7 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
     img = chan
     scale = 1.0
     k3 = np.ones((3, 3), np.uint8)
+    ithr = int(thr)
     for level in range(max_level + 1):
         if level > 0:
             img = cv2.pyrDown(img)
@@ -103,17 +105,42 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
             break
         scales = _SCALES if level > 0 else (3, 4)
         resps = [r for _, r in _responses(img, scales)]
-        for pol in (1, -1):
-            st = resps if pol == 1 else [cv2.subtract(np.zeros_like(r), r) for r in resps]
-            best = st[0]
-            for r in st[1:]:
-                best = cv2.max(best, r)
-            dil = cv2.dilate(best, k3)
-            ys, xs = np.nonzero((best >= dil) & (best > thr))
+        hi = resps[0]
+        lo = resps[0]
+        for r in resps[1:]:
+            hi = cv2.max(hi, r)
+            lo = cv2.min(lo, r)
+        for pol, best in ((1, hi), (-1, cv2.subtract(np.zeros_like(lo), lo))):
+            m = cv2.compare(best, cv2.dilate(best, k3), cv2.CMP_GE)
+            m &= cv2.compare(best, ithr, cv2.CMP_GT)
+            pts = cv2.findNonZero(m)
+            if pts is None:
+                continue
+            pts = pts.reshape(-1, 2)
+            xs, ys = pts[:, 0], pts[:, 1]
+            hh, ww = best.shape
+            inb = (xs > 0) & (ys > 0) & (xs < ww - 1) & (ys < hh - 1)
+            xs, ys = xs[inb], ys[inb]
+            if len(xs) == 0:
+                continue
+            # reject ridges (edges, lines, grain): a blob's response falls off in every direction
+            b = best
+            c0 = b[ys, xs].astype(np.float32)
+            dxx = b[ys, xs + 1] + b[ys, xs - 1] - 2 * c0
+            dyy = b[ys + 1, xs] + b[ys - 1, xs] - 2 * c0
+            dxy = (b[ys + 1, xs + 1].astype(np.float32) + b[ys - 1, xs - 1] - b[ys + 1, xs - 1] - b[ys - 1, xs + 1]) / 4
+            tr = dxx + dyy
+            det = dxx * dyy - dxy * dxy
+            blob = (det > 0) & (tr * tr < 12.1 * det)
+            # flat-topped responses (a big blob at a small scale) have det ~ 0: keep those too when strong
+            flat = (np.abs(dxx) + np.abs(dyy) < 0.05 * c0 + 1)
+            keep = blob | flat
+            xs, ys = xs[keep], ys[keep]
             if len(xs) == 0:
                 continue
             vals = best[ys, xs].astype(np.float32)
-            arg = np.stack([r[ys, xs] for r in st]).argmax(0)
+            arg = np.stack([r[ys, xs] for r in resps]).argmax(0) if pol == 1 else \
+                np.stack([r[ys, xs] for r in resps]).argmin(0)
             sz = np.array(scales, np.float32)[arg]
             xs_all.append((xs + 0.5) * scale - 0.5)
             ys_all.append((ys + 0.5) * scale - 0.5)
@@ -126,27 +153,26 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
     D = np.concatenate(ds_all)
     V = np.concatenate(vs_all)
     order = np.argsort(-np.abs(V))[: max_n * 3]
-    kept: list[tuple[float, float, float, float]] = []
-    kx = np.zeros(0, np.float32)
-    ky = kx
-    kd = kx
-    kpos = np.zeros(0, bool)
-    for i in order.tolist():
-        x, y, d, v = float(X[i]), float(Y[i]), float(D[i]), float(V[i])
-        if len(kept):
-            lim = 0.6 * np.maximum(kd, d)
-            ratio = np.maximum(kd, d) / np.minimum(kd, d)
-            clash = ((kx - x) ** 2 + (ky - y) ** 2 < lim * lim) & (kpos == (v > 0)) & (ratio < 2.1)
+    X, Y, D, V = X[order], Y[order], D[order], V[order]
+    n = len(order)
+    kept_idx = np.zeros(n, np.int64)
+    k = 0
+    pos = V > 0
+    for i in range(n):
+        if k:
+            ki = kept_idx[:k]
+            kd = D[ki]
+            mx = np.maximum(kd, D[i])
+            mn = np.minimum(kd, D[i])
+            lim = 0.6 * mx
+            clash = ((X[ki] - X[i]) ** 2 + (Y[ki] - Y[i]) ** 2 < lim * lim) & (pos[ki] == pos[i]) & (mx < 2.1 * mn)
             if clash.any():
                 continue
-        kept.append((x, y, d, v))
-        kx = np.append(kx, x)
-        ky = np.append(ky, y)
-        kd = np.append(kd, d)
-        kpos = np.append(kpos, v > 0)
-        if len(kept) >= max_n:
+        kept_idx[k] = i
+        k += 1
+        if k >= max_n:
             break
-    return kept
+    return [(float(X[i]), float(Y[i]), float(D[i]), float(V[i])) for i in kept_idx[:k]]
 
 
 def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, float], channel: int,
@@ -264,7 +290,7 @@ def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int
     b = lab[..., 2].astype(np.int16) - 128
     chroma = np.clip(np.abs(a) + np.abs(b), 0, 255).astype(np.uint8)
     if int(chroma.max()) > min_contrast:
-        for c in _candidates(chroma, max(thr, min_contrast * 0.6), max_candidates // 2):
+        for c in _candidates(chroma, max(thr, min_contrast * 0.6), max_candidates // 4):
             if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2 for p in pips):
                 continue
             p = _verify(chroma, lab, c, 1, min_contrast * 1.2, max_r)
@@ -344,6 +370,11 @@ def _similar(p: Pip, q: Pip) -> bool:
     return bool(fl[0] < 0.2 * con + 8 and fl[1] + fl[2] < 0.3 * con + 8)
 
 
+_PERMS = {n: np.array(list(itertools.permutations(range(n))), np.int64) for n in range(1, 7)}
+_ROTS = np.stack([np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]], np.float32)
+                  for a in np.radians(np.arange(0, 180, 4))])
+
+
 def _fit_layout(pts: np.ndarray, n: int, unfore: np.ndarray | None = None) -> tuple[float, np.ndarray | None]:
     """Best fit of pip layout n to the pips: residual (in layout steps) and the 2x3 affine matrix mapping
     layout coordinates (steps, centred) to image px. Similarity search (on the un-foreshortened points)
@@ -358,23 +389,13 @@ def _fit_layout(pts: np.ndarray, n: int, unfore: np.ndarray | None = None) -> tu
     rms_b = math.sqrt(float((B ** 2).sum(1).mean()))
     Bn = B / rms_b
     Pn = P / rms_p
-    best, best_perm = 9.0, None
-    for deg in range(0, 180, 4):
-        a = math.radians(deg)
-        c, s_ = math.cos(a), math.sin(a)
-        Q = Bn @ np.array([[c, s_], [-s_, c]], np.float32)
-        d = np.linalg.norm(Pn[:, None, :] - Q[None, :, :], axis=2)
-        used: set[int] = set()
-        perm = [0] * n
-        tot = 0.0
-        for i in np.argsort(d.min(1)):
-            j = min((j for j in range(n) if j not in used), key=lambda j: d[i, j])
-            used.add(j)
-            perm[i] = j
-            tot += d[i, j] ** 2
-        res = math.sqrt(tot / n)
-        if res < best:
-            best, best_perm = res, perm
+    perms = _PERMS[n]
+    Q = np.einsum("ij,ajk->aik", Bn, _ROTS)          # (A, n, 2) layout at every angle
+    d = np.linalg.norm(Pn[None, :, None, :] - Q[:, None, :, :], axis=3)  # (A, i pips, j layout)
+    cost = (d[:, np.arange(n)[None, :], perms] ** 2).sum(2)  # (A, P)
+    a_i, p_i = np.unravel_index(int(np.argmin(cost)), cost.shape)
+    best = math.sqrt(float(cost[a_i, p_i]) / n)
+    best_perm = perms[p_i].tolist()
     res_steps = best * rms_b
     # affine layout -> image from the correspondence
     src = base[best_perm]

@@ -53,7 +53,7 @@ def score(truth: list[dict], readings: list[Reading], radius: float, tag: str = 
                 pairs.append((d, i, j))
     pairs.sort()
     ti, rj = {}, set()
-    for d, i, j in pairs:
+    for _d, i, j in pairs:
         if i in ti or j in rj:
             continue
         ti[i] = j
