@@ -337,6 +337,7 @@ function renderTray(snap) {
   const faces = snap.dice_faces || null;
   $("traystate").textContent = t("tray_" + (tray.state || "empty"));
   $("traycard").dataset.state = tray.state || "empty";
+  $("traycard").hidden = Boolean(snap.camera && snap.camera.status === "off" && !dice.length);
   fill($("tray"), ...dice.map((d) => dieElement(d.value, {
     face: d.face || (faces && d.value ? faces[d.value - 1] : null), colour: d.colour,
     uncertain: d.certain === false, label: t("die_value", { v: d.value ?? "?" }),
@@ -531,13 +532,16 @@ function renderWinner(snap) {
   const box = $("winner");
   const over = snap.phase === "over" || (snap.winners && snap.winners.length) || snap.draw;
   box.hidden = !over;
-  if (!over) return;
+  if (!over) { S.wasOver = false; return; }
   let text = t("game_over");
   if (snap.draw) text = t("draw");
   else if (snap.winners && snap.winners.length) {
     text = t("winner", { name: snap.winners.map((w) => playerName(findPlayer(w)) || w).join(" & ") });
   }
-  fill(box, h("strong", { id: "winnertext", text }));
+  fill(box, h("strong", { id: "winnertext", text }),
+    S.session.paired ? h("button", { class: "big", type: "button", id: "winnernew", onclick: () => openSetup().catch(() => {}) }, t("new_game")) : null);
+  if (!S.wasOver) window.scrollTo(0, 0);
+  S.wasOver = true;
 }
 
 function renderCorrections(snap) {
