@@ -1,8 +1,10 @@
 """A game as an append-only log of accepted actions, with undo and redo as log entries of their own.
 
 The state is always the replay of the effective actions (those not undone) from the setup and its seed.
-`Match` keeps one state per effective action so undo is instant, and can be rebuilt from a checkpoint
-(a dumped state at some sequence number) plus the entries after it, so a restart of a long game is fast.
+`Match` keeps the latest state and one state every `KEEP_EVERY` effective actions in memory, so undo
+replays at most a few actions while a long game holds few states (memory on a Pi, and allocation churn
+when thousands of games are played in the bench). It can be rebuilt from a checkpoint (a dumped state at
+some sequence number) plus the entries after it, so a restart of a long game is fast.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from .core import Action, Event, IllegalAction, Rules, State, action_type
 
 META = ("undo", "redo")
+KEEP_EVERY = 32  # in-memory checkpoints: effective action k keeps its state when (k + 1) % KEEP_EVERY == 0
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class _Effective:
 
     seq: int
     action: Action
-    state: State
+    state: State | None  # None = not kept; rebuilt from the nearest kept state when needed
     events: list[Event] = field(default_factory=list)
 
 
@@ -77,7 +80,22 @@ class Match:
 
     @property
     def state(self) -> State:
-        return self._done[-1].state if self._done else self._initial
+        if not self._done:
+            return self._initial
+        last = self._done[-1]
+        if last.state is None:
+            last.state = self._rebuild(len(self._done) - 1)
+        return last.state
+
+    def _rebuild(self, index: int) -> State:
+        """State after effective action `index`, replayed from the nearest kept state before it."""
+        start = index
+        while start >= 0 and self._done[start].state is None:
+            start -= 1
+        state = self._initial if start < 0 else self._done[start].state
+        for eff in self._done[start + 1:index + 1]:
+            state, _ = self.rules.apply(state, eff.action)
+        return state
 
     def effective_actions(self) -> list[Action]:
         """The actions the state is the replay of (undone ones left out)."""
@@ -129,6 +147,8 @@ class Match:
             self.last_events = [{"type": "redone", "seq": self._done[-1].seq}]
             return
         state, events = self.rules.apply(self.state, action)
+        if self._done and len(self._done) % KEEP_EVERY != 0:
+            self._done[-1].state = None  # no longer the latest and not on the checkpoint grid
         self._done.append(_Effective(seq, action, state, events))
         self._undone.clear()
         self.last_events = events
