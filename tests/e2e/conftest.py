@@ -1,51 +1,17 @@
-"""Shared fixtures for the page's browser tests: Debian's Chromium through Playwright at 390x844, and the
-web app served by waitress (as on the box) in this process, around a table service."""
+"""Fixtures for the page's browser tests: Debian's Chromium through Playwright at 390x844 (helpers in
+pagekit.py)."""
 
 from __future__ import annotations
 
 import os
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "webui"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-
-
-@contextmanager
-def serve(app, threads: int = 24) -> Iterator[str]:
-    """The app behind waitress on a free loopback port; yields the base URL."""
-    from waitress.server import create_server
-
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=60,
-                           ident="dicesight-test")
-    stop = threading.Event()
-
-    def loop() -> None:  # server.run() with a way out, so closing never races the select loop
-        while not stop.is_set():
-            server.asyncore.loop(timeout=0.1, map=server._map, count=1)
-
-    thread = threading.Thread(target=loop, name="waitress-test", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        app.extensions["dicesight"].stopping.set()  # ends open event streams within half a second
-        time.sleep(0.7)
-        stop.set()
-        thread.join(timeout=5)
-        server.close()
+from pagekit import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -79,16 +45,3 @@ def phone(chromium):
     yield make
     for ctx in contexts:
         ctx.close()
-
-
-def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
-    """What the phone shows (the 390x844 viewport), scrolled to `at`; full=True for the whole page."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.evaluate("() => { const t = document.getElementById('toast'); if (t) t.hidden = true; }")
-    if at:
-        page.locator(at).first.scroll_into_view_if_needed()
-        page.evaluate("sel => document.querySelector(sel).scrollIntoView({block: 'start'})", at)
-        page.evaluate("window.scrollBy(0, -70)")
-    page.screenshot(path=str(path), full_page=full)
-    return path

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import shot
+from pagekit import shot
 
 from device.camera.demo import DemoTray
 

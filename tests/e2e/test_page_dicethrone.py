@@ -11,7 +11,7 @@ import json
 import urllib.request
 
 import pytest
-from conftest import serve, shot
+from pagekit import serve, shot
 
 from webui import create_app
 

@@ -4,8 +4,8 @@ the banners when the camera or the connection is down, the virtual panel, and ev
 from __future__ import annotations
 
 import pytest
-from conftest import serve, shot
 from fakes import FakeTable
+from pagekit import serve, shot
 
 from webui import create_app
 
@@ -70,7 +70,7 @@ def test_connection_banner_and_catch_up_after_the_stream_drops(box, table, phone
 
 
 def test_pair_with_the_virtual_button_and_enter_dice_by_hand(box, table, phone):
-    page = phone("en-US")
+    page = phone("en-US", dark=False)  # and in light mode
     page.goto(box)
     page.locator("#live.on").wait_for()
     page.locator("#pair").click()
@@ -81,6 +81,7 @@ def test_pair_with_the_virtual_button_and_enter_dice_by_hand(box, table, phone):
         page.locator(f"#entrypad [data-add='{v}']").click()
     page.locator("#entrydice [data-value='1']").click()  # tap an entered die to take it back
     assert values(page, "#entrydice") == [3, 6]
+    shot(page, "23-freeroll-entry-light", at="#entry")
     page.locator("#entrysubmit").click()
     page.locator("#rolls [data-n='1']").wait_for()
     assert table.snapshot()["rolls"][0]["dice"] == [{"value": 3}, {"value": 6}]
