@@ -265,6 +265,7 @@ JS_STRINGS = {
     "ph_targeting": _l("Targeting roll"),
     "ph_defensive": _l("Defensive roll"),
     "dice": _l("Dice"),
+    "odds": _l("Chance with %(n)s rolls left"),
     "cards": _l("%(n)s cards in hand"),
     "level": _l("level %(n)s"),
     "opt_roll": _l("Roll the dice"),

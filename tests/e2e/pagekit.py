@@ -54,6 +54,6 @@ def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
     if at:
         page.locator(at).first.scroll_into_view_if_needed()
         page.evaluate("sel => document.querySelector(sel).scrollIntoView({block: 'start'})", at)
-        page.evaluate("window.scrollBy(0, -70)")
+        page.evaluate("window.scrollBy(0, -120)")
     page.screenshot(path=str(path), full_page=full)
     return path

@@ -120,6 +120,13 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
 
     # First turn, by hand: Ana ends Main (1), enters five dice, picks an ability the dice make.
     step(page, box)  # end Main phase 1
+    # before rolling, the chance of each ability with three attempts, as the engine computes it
+    page.locator("#odds li").first.wait_for()
+    odds = {o["id"]: o["chance"] for o in get_state(box)["odds"]}
+    first = page.locator("#odds li").first
+    assert first.get_attribute("data-ability") == max(odds, key=odds.get)
+    assert first.locator("b").inner_text() == f"{round(max(odds.values()) * 100)}%"
+    shot(page, "04a-odds-before-rolling", at="#gamedicecard")
     step(page, box, hand=[1, 2, 3, 6, 6])
     tray = page.locator("#gamedice [data-value]").evaluate_all("els => els.map(e => e.dataset.value)")
     assert sorted(int(v) for v in tray) == [1, 2, 3, 6, 6]

@@ -310,6 +310,7 @@ function renderGameDice(snap) {
   const box = $("gamedice");
   const dice = Array.isArray(snap.dice) ? snap.dice : null;
   $("gamedicecard").hidden = !dice || !dice.length || snap.phase === "over";
+  $("gamedicecard").dataset.offense = String(Boolean(snap.pending && snap.pending.kind === "offense"));
   if (!dice || !dice.length) { fill(box); return; }
   const p = snap.pending;
   const canKeep = S.session.paired && p && p.kind === "offense" && snap.attempts && snap.attempts.used > 0 &&
@@ -372,6 +373,25 @@ function renderTray(snap) {
           a.level ? h("small", { text: t("level", { n: a.level }) }) : null);
       })) : h("p", { class: "muted", text: t("no_abilities") }));
   }
+}
+
+// While the attacker rolls: each ability's chance with the attempts left (the engine's exact odds).
+function renderOdds(snap) {
+  const box = $("odds");
+  const odds = Array.isArray(snap.odds) ? snap.odds : [];
+  const met = new Set((snap.abilities || []).map((a) => a.id));
+  const rows = odds.filter((o) => !met.has(o.id) && o.chance > 0).sort((a, b) => b.chance - a.chance).slice(0, 8);
+  box.hidden = !rows.length;
+  if (!rows.length) return;
+  const attacker = findPlayer(snap.active);
+  const left = snap.attempts ? Math.max(0, snap.attempts.max - snap.attempts.used) : 0;
+  fill(box, h("h3", { text: t("odds", { n: left }) }), h("ul", {}, rows.map((o) => {
+    const pct = Math.round(o.chance * 100);
+    const bar = h("span", { class: "bar" }, h("span", { class: "fill" }));
+    bar.firstChild.style.width = `${Math.max(2, pct)}%`;
+    return h("li", { data: { ability: o.id } }, h("span", { class: "oname", text: abilityName(attacker && attacker.hero, o.id) }),
+      bar, h("b", { text: `${pct < 1 && o.chance > 0 ? "<1" : pct}%` }));
+  })));
 }
 
 export function diceInput(snap) {
@@ -582,6 +602,7 @@ export function render() {
   renderPlayers(snap);
   renderGameDice(snap);
   renderTray(snap);
+  renderOdds(snap);
   renderPending(snap);
   renderEntry(snap);
   renderCorrections(snap);
