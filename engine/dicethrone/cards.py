@@ -138,6 +138,15 @@ def _owner(s: st.S) -> int | None:
     return None
 
 
+def untouchable(sid: str) -> str | None:
+    """Why a status card cannot touch this token (§6.5), or None."""
+    if sid == "cursed_doubloon":
+        return "Only the Cursed Pirate's board removes or moves Cursed Doubloons."
+    if statuses()[sid]["kind"] == "companion":
+        return "Companions are not status effects; status cards do not affect them."
+    return None
+
+
 def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
     """Cards that act on dice, rolls or tokens rather than on damage alone."""
     a = card["act"]
@@ -208,14 +217,15 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
         require(j is not None, "need_target", f"{name} needs a \"target\" player.")
         held = s["players"][j]["statuses"]
         if a == "remove_all_status":
-            removed = [k for k in list(held) if k != "cursed_doubloon"]
+            removed = [k for k in list(held) if untouchable(k) is None]
             for k in removed:
                 st.remove_status(s, j, k)
             return [{"type": "statuses_removed", "player": s["players"][j]["id"], "statuses": removed}]
         sid = action.get("status")
         require(sid in statuses(), "bad_status", f"{name} needs the \"status\" to remove.")
-        if sid == "cursed_doubloon":
-            return [{"type": "no_effect", "why": "Only the Cursed Pirate's board removes Cursed Doubloons."}]
+        why = untouchable(sid)
+        if why:
+            return [{"type": "no_effect", "why": why}]
         require(st.has(s, j, sid), "bad_status", f"{s['players'][j]['name']} holds no {sid}.")
         st.remove_status(s, j, sid, 1)
         events = [{"type": "status_removed", "player": s["players"][j]["id"], "status": sid}]

@@ -76,6 +76,7 @@ def declare(s: st.S, ability: str | None) -> E:
     require(s["attempts"] > 0, "roll_first", "Roll the dice before choosing an ability.")
     if ability is None:
         rp["ability"] = None
+        st.remove_status(s, i, "blind")  # Blind acts at the end of the holder's next ORP, even an empty one
         return finish_roll_phase(s, note="no ability")
     met = {a["id"]: a for a in options_satisfied(s)}
     require(ability in met, "not_satisfied",

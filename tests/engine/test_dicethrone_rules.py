@@ -455,3 +455,22 @@ def test_two_v_two_either_opponent_answers_a_targeting_five():
     assert illegal(m, {"type": "target", "player": "p3", "target": "p2"}).code == "not_your_turn"
     go(m, {"type": "target", "player": "p4", "target": "p2"})
     assert snap(m)["roll_phase"]["target"] == "p2"
+
+
+def test_status_cards_do_not_touch_companions_or_doubloons():
+    """§6.5: companions are not status effects; Cursed Doubloons move only by the Pirate's board."""
+    m = game("barbarian", "treant")
+    give(m, "p2", burn=1, cursed_doubloon=2, spirit=1)
+    go(m, {"type": "adjust", "player": "p1", "cp": 3},
+       {"type": "play", "player": "p1", "card": "What Status Effects?", "target": "p2"})
+    assert tokens(m, "p2") == {"spirit": 1, "cursed_doubloon": 2}
+    go(m, {"type": "play", "player": "p1", "card": "Transference!", "target": "p2", "status": "spirit", "to": "p1"})
+    assert tokens(m, "p2")["spirit"] == 1 and "spirit" not in tokens(m, "p1")
+
+
+def test_blind_goes_even_when_no_ability_is_used():
+    """Heroes §2: Blind acts at the end of the holder's next ORP, whatever happens in it."""
+    m = game("barbarian", "moon_elf")
+    give(m, "p1", blind=1)
+    go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 4, 4, 6, 2]}, {"type": "ability", "ability": None})
+    assert "blind" not in tokens(m, "p1")
