@@ -55,6 +55,8 @@ def play(seed: int, mode: str, heroes: list[str], limit: int = 1500) -> Match:
             assert not listed, f"a listed option was refused: {action}: {err.message}"
             assert err.code != "malformed", f"{action}: {err.message}"
         check_invariants(m.state)
+        if len(m.entries) % 3 == 0:       # the phone's view renders at every step, JSON and small
+            assert len(json.dumps(m.snapshot(), ensure_ascii=False)) < 16000
     return m
 
 
