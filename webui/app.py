@@ -226,7 +226,8 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
             if row.get("name") == "dicethrone" and not row.get("modes"):
                 row["modes"] = ["1v1", "2v2", "koth"]
             games.append(row)
-        return jsonify(games=games, heroes=i18n.hero_catalogue(), statuses=i18n.status_catalogue())
+        return jsonify(games=games, heroes=i18n.hero_catalogue(), statuses=i18n.status_catalogue(),
+                       cards=i18n.card_catalogue())
 
     @app.get("/healthz")
     def healthz():

@@ -266,6 +266,26 @@ JS_STRINGS = {
     "ph_defensive": _l("Defensive roll"),
     "dice": _l("Dice"),
     "odds": _l("Chance with %(n)s rolls left"),
+    "play_card": _l("Play a card"),
+    "play": _l("Play"),
+    "card_player": _l("Who plays it"),
+    "cost_cp": _l("%(n)s CP"),
+    "when_main": _l("Main phase"),
+    "when_roll": _l("Roll phase"),
+    "when_instant": _l("Any time"),
+    "when_upgrade": _l("Upgrade"),
+    "hero_cards": _l("Hero cards"),
+    "generic_cards": _l("Generic cards"),
+    "pick_die": _l("Which die"),
+    "pick_dice": _l("Which dice (up to %(n)s)"),
+    "pick_keep": _l("Which defense dice to keep"),
+    "pick_value": _l("New value"),
+    "pick_second": _l("Second die and value"),
+    "pick_delta": _l("Up or down"),
+    "pick_to_die": _l("Copy the value of which die"),
+    "pick_target": _l("Which player"),
+    "pick_status": _l("Which token"),
+    "pick_to": _l("To which player"),
     "cards": _l("%(n)s cards in hand"),
     "level": _l("level %(n)s"),
     "opt_roll": _l("Roll the dice"),
@@ -333,6 +353,21 @@ def hero_catalogue() -> list[dict[str, Any]]:
     except Exception:
         return []
     return out
+
+
+def card_catalogue() -> list[dict[str, Any]]:
+    """Dice Throne's generic cards (in every hero's deck): id, names per language, cost, when played."""
+    try:
+        from engine.dicethrone.data import generic_cards
+    except Exception:
+        return []
+    try:
+        seen: dict[str, dict[str, Any]] = {}
+        for card in generic_cards().values():
+            seen.setdefault(card["id"], {k: card[k] for k in ("id", "name", "cost", "type", "text") if k in card})
+        return list(seen.values())
+    except Exception:
+        return []
 
 
 def status_catalogue() -> list[dict[str, Any]]:

@@ -258,3 +258,33 @@ def test_team_and_king_of_the_hill_setups(box, table, phone, mode, label, count)
     shown = [int(x) for x in page.locator("#players .health").all_inner_texts()]
     assert shown == [p["health"] for p in snap["players"]]
     shot(page, f"11-table-{mode}")
+
+
+def test_play_cards_from_the_phone(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    pair_phone(page, table)
+    setup_1v1(page, health=30)
+    step(page, box)  # end Main phase 1
+    step(page, box, hand=[1, 2, 3, 6, 6])
+    before = get_state(box)["players"][0]
+    page.locator("#cards summary").click()
+    assert page.locator("#cardplayer").input_value() == "p1"
+    # Getting Paid! needs nothing: +2 CP for 0 CP
+    seq = get_state(box)["seq"]
+    page.locator("#cardlist [data-card='getting_paid']").click()
+    page.locator("#cardplay").click()
+    wait_seq_above(page, seq)
+    # Six-It! turns a chosen die into a 6 (1 CP)
+    seq = get_state(box)["seq"]
+    page.locator("#cardlist [data-card='six_it']").click()
+    page.locator("#cardform [data-name='die'] [data-k='0']").click()
+    shot(page, "12-card-six-it")
+    page.locator("#cardplay").click()
+    wait_seq_above(page, seq)
+    after = get_state(box)
+    p1 = after["players"][0]
+    assert [d["value"] for d in after["dice"]] == [6, 2, 3, 6, 6]
+    assert p1["cp"] == before["cp"] + 2 - 1 and p1["hand"] == before["hand"] - 2
+    assert page.locator("#gamedice [data-value]").first.get_attribute("data-value") == "6"
+    shot(page, "13-after-cards", at="#gamedicecard")

@@ -1,12 +1,13 @@
 // dicesight phone page: follows the table over server-sent events and sends a paired phone's actions.
 // No dependencies; every string comes translated from the server (the "boot" JSON in the page).
 import { dieElement, iconElement } from "./dice.js";
+import { initCards, renderCards } from "./cards.js";
 import { openSetup } from "./setup.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 export const S = {
   strings: boot.strings, session: boot.session, lang: boot.lang,
-  data: { heroes: {}, statuses: {}, games: [] },
+  data: { heroes: {}, statuses: {}, games: [], cards: [] },
   snap: null, online: false, everOnline: false, entry: [], pairing: null, es: null, lastSeq: null,
 };
 const $ = (id) => document.getElementById(id);
@@ -605,6 +606,7 @@ export function render() {
   renderOdds(snap);
   renderPending(snap);
   renderEntry(snap);
+  renderCards(snap);
   renderCorrections(snap);
   renderRolls(snap);
   renderLog(snap);
@@ -620,6 +622,7 @@ export function info(title, text) {
 
 // -- wiring ---------------------------------------------------------------------------------------
 $("pair").addEventListener("click", () => pair().catch(() => {}));
+initCards();
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
 $("redo").addEventListener("click", () => act({ type: "redo" }).catch(() => {}));
 $("newgame").addEventListener("click", () => openSetup().catch(() => {}));
@@ -635,6 +638,7 @@ fetch("/api/games", { credentials: "same-origin" }).then((r) => r.json()).then((
   S.data.games = d.games || [];
   for (const hero of d.heroes || []) S.data.heroes[hero.id] = hero;
   for (const st of d.statuses || []) S.data.statuses[st.id] = st;
+  S.data.cards = d.cards || [];
   render();
 }).catch(() => {});
 fetch("/api/state", { credentials: "same-origin" }).then((r) => r.json()).then((snap) => {
