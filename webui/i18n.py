@@ -267,6 +267,9 @@ JS_STRINGS = {
     "dice": _l("Dice"),
     "odds": _l("Chance with %(n)s rolls left"),
     "play_card": _l("Play a card"),
+    "spend_roll": _l("It rolls %(n)s die: roll it into the tray, or enter it"),
+    "spend_tray": _l("Roll it into the tray"),
+    "spend_box": _l("Let the box roll it"),
     "play": _l("Play"),
     "card_player": _l("Who plays it"),
     "cost_cp": _l("%(n)s CP"),
@@ -377,7 +380,7 @@ def status_catalogue() -> list[dict[str, Any]]:
     except Exception:
         return []
     try:
-        return [{k: row[k] for k in ("id", "name", "kind", "limit", "text") if k in row}
+        return [{k: row[k] for k in ("id", "name", "kind", "limit", "text", "roll", "spend") if k in row}
                 for row in statuses().values()]
     except Exception:
         return []

@@ -288,3 +288,40 @@ def test_play_cards_from_the_phone(box, table, phone):
     assert p1["cp"] == before["cp"] + 2 - 1 and p1["hand"] == before["hand"] - 2
     assert page.locator("#gamedice [data-value]").first.get_attribute("data-value") == "6"
     shot(page, "13-after-cards", at="#gamedicecard")
+
+
+def test_spending_a_token_asks_for_its_real_die(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    pair_phone(page, table)
+    setup_1v1(page, health=30)
+    page.locator("#corrections summary").click()
+    seq = get_state(box)["seq"]
+    page.locator("#adjust .adjplayer[data-player='p2'] .adjrow[data-field='evasive'] button[data-delta='1']").click()
+    wait_seq_above(page, seq)
+    page.locator("#corrections summary").click()
+    step(page, box)  # end Main phase 1
+    step(page, box, hand=[1, 2, 3, 6, 6])
+    spend = page.locator("#pending button.option[data-type='spend']")
+    for _ in range(12):
+        if any("Evasive" in x for x in spend.all_inner_texts()):
+            break
+        step(page, box)
+    else:
+        pytest.fail("no chance to spend Evasive before damage")
+    health = get_state(box)["players"][1]["health"]
+    seq = get_state(box)["seq"]
+    spend.filter(has_text="Evasive").first.click()
+    page.locator("#spendtray").wait_for()  # roll the real die into the tray, or enter it, or let the box roll
+    shot(page, "14-spend-evasive")
+    page.locator("#cardform [data-v='1']").click()  # a 1: the damage is avoided
+    wait_seq_above(page, seq)
+    snap = get_state(box)
+    assert snap["players"][1]["statuses"] == [] or all(s["id"] != "evasive" for s in snap["players"][1]["statuses"])
+    spent = [e for e in snap["log"] if e["action"]["type"] == "spend"][-1]["action"]
+    assert spent == {"type": "spend", "player": "p2", "status": "evasive", "value": 1}
+    for _ in range(6):  # finish the Roll Phase: Bo takes nothing from this attack
+        if get_state(box)["phase"] != "offensive":
+            break
+        step(page, box)
+    assert get_state(box)["players"][1]["health"] == health

@@ -426,10 +426,32 @@ function renderPending(snap) {
     h("div", { class: "options" }, opts.map((o, i) => h("button", {
       class: "big option" + (o.default ? " primary" : ""), type: "button", disabled: !S.session.paired,
       data: { option: String(i), type: (o.action && o.action.type) || "" },
-      onclick: () => act(o.action).catch(() => {}),
+      onclick: () => answer(o),
     }, h("span", { text: optionLabel(o) }), o.hint ? h("small", { text: loc(o.hint) }) : null))),
     !S.session.paired ? h("p", { class: "muted", text: t("you_can_act") }) : null,
   );
+}
+
+// Answer an option; spending a token that rolls a die asks for the real die first (tray, by hand, or the box).
+function answer(o) {
+  const a = o.action || {};
+  const st = a.type === "spend" ? S.data.statuses[a.status] : null;
+  if (!st || !st.roll || a.value != null) return act(a).catch(() => {});
+  const dlg = $("carddlg");
+  const pad = h("div", { class: "pick values" });
+  for (let v = 1; v <= 6; v++) {
+    pad.append(h("button", { class: "diebtn pickbtn", type: "button", data: { v: String(v) },
+      onclick: () => { dlg.close(); act({ ...a, value: v }).catch(() => {}); } }, dieElement(v, { label: t("die_value", { v }) })));
+  }
+  fill($("cardform"),
+    h("h2", { text: optionLabel(o) }),
+    h("p", { class: "muted", text: t("spend_roll", { n: st.roll }) }),
+    st.roll === 1 ? pad : null,
+    h("button", { class: "big primary", type: "button", id: "spendtray", onclick: () => { dlg.close(); act({ ...a, await_roll: true }).catch(() => {}); } }, t("spend_tray")),
+    h("button", { class: "big", type: "button", id: "spendbox", onclick: () => { dlg.close(); act(a).catch(() => {}); } }, t("spend_box")),
+    h("div", { class: "row" }, h("button", { class: "ghost", type: "button", onclick: () => dlg.close() }, t("cancel"))));
+  dlg.showModal();
+  return Promise.resolve();
 }
 
 function renderEntry(snap) {
@@ -595,6 +617,7 @@ export function render() {
   const snap = S.snap;
   if (!snap) return;
   $("title").textContent = loc(snap.title) || t(snap.game);
+  document.title = `${$("title").textContent} · dicesight`;
   document.body.dataset.game = snap.game || "";
   document.body.dataset.phase = snap.phase || "";
   $("seq").textContent = t("seq", { n: snap.seq });
