@@ -66,6 +66,8 @@ def play(s: st.S, i: int, action: dict[str, Any]) -> E:
     if kind == "upgrade":
         st.put(p, "upgrades", card["slot"], card["level"])
         events.append({"type": "upgraded", "player": p["id"], "ability": card["slot"], "level": card["level"]})
+        if card.get("unknown_effect"):
+            st.note(s, f"{card['name']['en']}: its board text is unknown; apply its changes by hand.")
         return events
     p["discard"] += 1
     if card.get("manual"):

@@ -126,3 +126,13 @@ def test_c25_the_shivering_left_out_and_c26_stun_rerolled_text():
     """C25: the Cursed board (The Shivering) is unknown: not in the data; C26: Stun uses the Rerolled text."""
     assert "the_shivering" not in hero("cursed_pirate")["by_id"]
     assert "extra Offensive Roll Phase" in statuses()["stun"]["text"]
+
+
+def test_upgrades_with_unknown_text_keep_their_known_cost():
+    """Heroes §5 (SE costs): an upgrade whose board text is unknown still costs its CP and sets the level."""
+    m = game("monk", "barbarian")
+    go(m, {"type": "adjust", "player": "p1", "cp": 3}, {"type": "play", "player": "p1", "card": "Fist Strike II"},
+       {"type": "play", "player": "p1", "card": "Fist Strike III"})
+    p1 = m.snapshot()["players"][0]
+    assert p1["cp"] == 5 - 1 - 1 and p1["upgrades"]["fist_strike"] == 3
+    assert "unknown" in m.snapshot()["notes"][-1]

@@ -54,6 +54,20 @@ def hero(hero_id: str) -> dict[str, Any]:
                     "type": "upgrade", "slot": ability["id"], "level": level["level"]}
             cards[norm(label)] = card
             cards[norm(card["id"])] = card
+    # Upgrades whose cost is known but whose board text is not: the card sets the level, effects by hand.
+    names = {norm(a["name"]["en"]): a["id"] for a in data["abilities"] if not a.get("slot")}
+    for label, cost in data.get("upgrade_costs", {}).items():
+        if norm(label) in cards:
+            continue
+        base, roman = label.rsplit(" ", 1)
+        level = {v: k for k, v in ROMAN.items()}[roman]
+        slot = names.get(norm(base))
+        if slot is None:
+            continue
+        card = {"id": f"{slot}_{level}", "name": {"en": label}, "cost": cost, "type": "upgrade", "slot": slot,
+                "level": level, "unknown_effect": True}
+        cards[norm(label)] = card
+        cards[norm(card["id"])] = card
     data["cards_by_name"] = cards
     data["upgrade_cards"] = list({c["id"]: c for c in cards.values() if c.get("type") == "upgrade"}.values())
     data["offensive"] = [a for a in data["abilities"] if a["kind"] in ("offensive", "ultimate")]
