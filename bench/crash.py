@@ -5,9 +5,9 @@
 A child process plays scripted games (free roll, with roll photos, and Dice Throne driven through its legal
 options; undo, redo and illegal actions mixed in; new games now and then) through `device.table.Table`
 on a real `device.store.Store`. After every `submit` that returns it writes an acknowledgement line.
-The driver kills it with SIGKILL at a random moment (three times in four after the restarted table is up,
-else anywhere from the fork on, i.e. while the store opens and the game is replayed), then opens the
-store itself and checks that
+The driver kills it with SIGKILL: half the time right after a random number of acknowledged actions
+(so mid-submit), a quarter at a random moment once the table is up, a quarter at any moment from the
+fork on (while the store opens, checks and replays). Then it opens the store itself and checks that
 - the store opens clean (no corruption recovery needed),
 - every acknowledged action is there, at its sequence number, unchanged (a missing one is "lost"),
 - each log is gap-free, and only the action in flight at the kill may be there unacknowledged,
@@ -136,6 +136,7 @@ class Stats:
     photos_missing: int = 0
     restart_failures: int = 0  # games whose log is intact but cannot be rebuilt the way a restart does
     kills_mid_game: int = 0  # kills after at least one action of that child was acknowledged
+    kills_after_ack: int = 0  # kills aimed just after an acknowledgement (mid-submit)
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -159,6 +160,7 @@ class Driver:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                      env=env, cwd=REPO)
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._up = self._gone = False
         threading.Thread(target=self._reader, daemon=True).start()
 
     def _reader(self) -> None:
@@ -183,19 +185,32 @@ class Driver:
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"go {self.rng.randrange(2**31)}\n".encode())
         self.proc.stdin.flush()
+        acks_before = self.stats.acked
+        self._up = False  # the child's "ready" may come before or after the zygote's "pid"
+        self._gone = False
         record = self._next()
         while record["ev"] != "pid":
             self._note(record)
             record = self._next()
         pid = record["pid"]
-        acks_before = self.stats.acked
-        if self.rng.random() < 0.75:
-            # Most kills land mid-game: wait for the restarted table to be up, then a random moment.
-            # The rest land anywhere from the fork on: while the store opens, checks, replays.
-            while record["ev"] not in ("ready", "crash"):
-                record = self._next()
-                self._note(record)
-        time.sleep(self.rng.uniform(0.0, self.max_delay))
+        how = self.rng.random()
+        deadline = time.monotonic() + 120
+        if how < 0.5:
+            # Half the kills come right after the k-th acknowledged action, i.e. while the next one is
+            # being validated, logged, fsynced, checkpointed or published: mid-game whatever the load.
+            target = acks_before + self.rng.randint(1, 40)
+            self.stats.kills_after_ack += 1
+            while self.stats.acked < target and time.monotonic() < deadline and not self._gone:
+                self._note(self._next())
+            time.sleep(self.rng.uniform(0.0, 0.005))
+        elif how < 0.75:
+            # A quarter at a random moment once the restarted table is up.
+            while not self._up and time.monotonic() < deadline:
+                self._note(self._next())
+            time.sleep(self.rng.uniform(0.0, self.max_delay))
+        else:
+            # A quarter anywhere from the fork on: while the store opens, checks, replays.
+            time.sleep(self.rng.uniform(0.0, self.max_delay))
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -223,7 +238,9 @@ class Driver:
             self.stats.acked += 1
         elif ev in ("new", "ready"):
             self.known_games.add(record["game"])
+            self._up = self._up or ev == "ready"
         elif ev in ("crash", "garbage"):
+            self._up = self._gone = True  # nothing more will come from this child
             self.stats.problems.append(f"child: {record}")
 
     def verify(self) -> None:
@@ -341,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         stats = run(args.kills, state_dir, args.seed, args.max_delay, None if args.json else progress)
     figures = {
         "kills": stats.kills, "kills_survived": stats.survived,
-        "kills_mid_game": stats.kills_mid_game, "actions_acknowledged": stats.acked, "actions_lost": stats.lost,
+        "kills_mid_game": stats.kills_mid_game, "kills_after_ack": stats.kills_after_ack, "actions_acknowledged": stats.acked, "actions_lost": stats.lost,
         "in_flight_actions_kept": stats.in_flight_kept, "games": stats.games,
         "checkpoint_replays_checked": stats.checkpoints_used, "store_recoveries": stats.recoveries,
         "photos_missing": stats.photos_missing, "restart_failures": stats.restart_failures, "seconds": round(stats.seconds, 1),
