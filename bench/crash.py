@@ -161,6 +161,7 @@ class Driver:
                                      env=env, cwd=REPO)
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._up = self._gone = False
+        self._child: int | None = None
         threading.Thread(target=self._reader, daemon=True).start()
 
     def _reader(self) -> None:
@@ -192,7 +193,7 @@ class Driver:
         while record["ev"] != "pid":
             self._note(record)
             record = self._next()
-        pid = record["pid"]
+        pid = self._child = record["pid"]
         how = self.rng.random()
         deadline = time.monotonic() + 120
         if how < 0.5:
@@ -218,6 +219,7 @@ class Driver:
         while True:
             record = self._next()
             if record["ev"] == "dead":
+                self._child = None  # reaped: its pid may belong to someone else from now on
                 break
             self._note(record)
         if record["signal"] != signal.SIGKILL:
@@ -310,6 +312,11 @@ class Driver:
             self.known_games.add(store.new_game("freeroll", {"title": "after restart failure"}, 0))
 
     def close(self) -> None:
+        if self._child is not None:  # after an error mid-cycle: never leave a child playing on its own
+            try:
+                os.kill(self._child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         try:
