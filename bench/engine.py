@@ -28,16 +28,16 @@ RULES = get_rules("dicethrone")
 
 def random_action(state: dict[str, Any], r: random.Random) -> dict[str, Any]:
     """One legal action for the pending decision: the default most of the time, another option otherwise."""
-    opts = RULES.options(state)
     pending = state["pending"]
+    if r.random() < 0.8 and not (pending["kind"] == "offense" and state["attempts"]):
+        return RULES.default_action(state)          # pressing Next
+    opts = RULES.options(state)
     if pending["kind"] == "offense" and state["attempts"]:
         abilities = [o for o in opts if o["action"]["type"] == "ability" and o["action"]["ability"]]
         if abilities and r.random() < 0.6:
             return r.choice(abilities)["action"]
-    if r.random() < 0.8:
-        for o in opts:
-            if o.get("default"):
-                return o["action"]
+        if r.random() < 0.8:
+            return RULES.default_action(state)
     return r.choice(opts)["action"]
 
 

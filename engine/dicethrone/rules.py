@@ -8,7 +8,7 @@ from ..core import Action, Event, IllegalAction, action_type
 from . import flow
 from . import state as st
 from .actions import dispatch
-from .view import options, snapshot
+from .view import default_action, options, snapshot
 
 
 class DiceThrone:
@@ -38,6 +38,10 @@ class DiceThrone:
     def options(self, state: st.S) -> list[dict[str, Any]]:
         """Legal options of the pending decision (what random players and the Next button pick from)."""
         return options(state)
+
+    def default_action(self, state: st.S) -> dict[str, Any] | None:
+        """The pending decision's default option (the box's Next button), cheaply."""
+        return default_action(state)
 
     def dump(self, state: st.S) -> dict[str, Any]:
         return st.deep_copy(state)

@@ -74,9 +74,9 @@ def options(s: st.S) -> list[dict[str, Any]]:
         return out + [opt("Skip the Offensive Roll Phase", {"type": "knockdown", "player": me, "pay": False}, not can)]
     if kind == "offense":
         out = []
-        left = s["attempts"] < s["attempts_max"]
-        if left:
-            n = sum(1 for d in s["dice"] if not d["kept"])
+        n = sum(1 for d in s["dice"] if not d["kept"])
+        left = s["attempts"] < s["attempts_max"] and n > 0   # "Next" can still roll
+        if s["attempts"] < s["attempts_max"]:
             if n:
                 out.append(opt(f"Roll {n} {'die' if n == 1 else 'dice'} (attempt {s['attempts'] + 1} of "
                                f"{s['attempts_max']})", {"type": "roll"}, True))
@@ -150,6 +150,43 @@ PROMPTS = {
     "blind_roll": "{who} is Blind: roll 1 die (1-2: the ability has no effect).",
     "status_roll": "{who}: roll 1 die for the spent token.",
 }
+
+
+def default_action(s: st.S) -> dict[str, Any] | None:
+    """The option flagged `default` (what the box's Next button submits), without building every option."""
+    pending = s["pending"]
+    if pending is None:
+        return None
+    kind = pending["kind"]
+    me = pid(s, pending.get("player"))
+    if kind == "main":
+        return {"type": "advance", "player": me}
+    if kind == "knockdown":
+        return {"type": "knockdown", "player": me, "pay": s["players"][pending["player"]]["cp"] >= 2}
+    if kind == "offense":
+        if s["attempts"] < s["attempts_max"] and any(not d["kept"] for d in s["dice"]):
+            return {"type": "roll"}
+        met = combat.options_satisfied(s)
+        return {"type": "ability", "player": me, "ability": met[-1]["id"] if met else None}
+    if kind == "confirm":
+        return {"type": "pass"}
+    if kind in combat_rolls:
+        return {"type": "roll"}
+    if kind == "target":
+        return {"type": "target", "player": me, "target": pid(s, pending["choices"][0])}
+    if kind == "defense":
+        p = s["players"][pending["player"]]
+        defenses = hero(p["hero"])["defenses"]
+        return {"type": "defense", "player": me, "defense": defenses[0]["id"] if defenses else None}
+    if kind in ("defense_resolve", "targeting_resolve", "window"):
+        return {"type": "resolve"}
+    if kind == "choice":
+        return {"type": "choose", "player": me, "option": 0}
+    if kind == "discard":
+        return {"type": "sell", "player": me}
+    if kind == "keg_pass":
+        return {"type": "pass_keg", "player": me, "target": None}
+    return None
 
 
 def pending_view(s: st.S) -> dict[str, Any] | None:
@@ -234,16 +271,18 @@ def odds_view(s: st.S) -> list[dict[str, Any]]:
 
 def snapshot(s: st.S) -> dict[str, Any]:
     active = s["active"]
-    faces = None
+    roller = None  # whose hero dice are on the tray: the camera reads that hero's dice set
     tray = s["tray"]
     if tray in ("offense", "ability", "targeting"):
-        faces = hero(s["players"][s["rp"]["attacker"] if s["rp"] else active]["hero"])["faces"]
+        roller = s["rp"]["attacker"] if s["rp"] else active
     elif tray == "defense" and s["rp"]:
-        faces = hero(s["players"][s["rp"]["target"]]["hero"])["faces"]
+        roller = s["rp"]["target"]
     elif tray in ("keg", "blind"):
-        faces = hero(s["players"][active]["hero"])["faces"]
+        roller = active
     elif tray == "status":
-        faces = hero(s["players"][s["pending"]["player"]]["hero"])["faces"]
+        roller = s["pending"]["player"]
+    roller_hero = s["players"][roller]["hero"] if roller is not None else None
+    faces = hero(roller_hero)["faces"] if roller_hero else None
     dice = []
     for d in s["dice"]:
         view = {"value": d["value"] or None, "kept": d["kept"]}
@@ -262,7 +301,8 @@ def snapshot(s: st.S) -> dict[str, Any]:
         "players": [player_view(s, k) for k in range(len(s["players"]))],
         "teams": [{"id": t["id"], "health": t["health"], "members": [pid(s, m) for m in t["members"]]}
                   for t in s["teams"]],
-        "dice": dice, "tray": tray,
+        "dice": dice, "dice_role": tray,
+        "dice_set": f"dicethrone:{roller_hero}" if roller_hero else None,
         "attempts": {"used": s["attempts"], "max": s["attempts_max"]},
         "abilities": [{"id": a["id"], "name": a["name"], "level": a["level"], "tier": a["tier"],
                        "ultimate": a["ultimate"]} for a in combat.options_satisfied(s)]

@@ -55,6 +55,9 @@ def play(seed: int, mode: str, heroes: list[str], limit: int = 1500) -> Match:
             assert not listed, f"a listed option was refused: {action}: {err.message}"
             assert err.code != "malformed", f"{action}: {err.message}"
         check_invariants(m.state)
+        if m.state["pending"] is not None:    # exactly one default option, and default_action agrees
+            defaults = [o["action"] for o in RULES.options(m.state) if o.get("default")]
+            assert defaults == [RULES.default_action(m.state)], m.state["pending"]
         if len(m.entries) % 3 == 0:       # the phone's view renders at every step, JSON and small
             assert len(json.dumps(m.snapshot(), ensure_ascii=False)) < 16000
     return m

@@ -378,7 +378,7 @@ def test_snapshot_shape_for_the_phone():
     m = game("gunslinger", "barbarian", "ninja", "samurai", mode="2v2")
     go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 2, 1, 1, 6]})
     s = m.snapshot()
-    for key in ("seq", "game", "phase", "active", "players", "teams", "dice", "tray", "attempts", "abilities",
+    for key in ("seq", "game", "phase", "active", "players", "teams", "dice", "dice_role", "dice_set", "attempts", "abilities",
                 "odds", "roll_phase", "pending", "winner", "winners", "draw", "log", "can_undo", "can_redo"):
         assert key in s, key
     p = s["players"][0]
