@@ -180,6 +180,12 @@ class Store:
             log.error("store: nothing could be recovered from %s: %s", aside, exc)
             return report
         try:
+            old.execute("SELECT name FROM sqlite_master").fetchall()
+        except sqlite3.DatabaseError as exc:  # not even the schema: nothing to read row by row
+            old.close()
+            log.error("store: nothing could be recovered from %s: %s", aside, exc)
+            return report
+        try:
             games = _read_rows(old, "SELECT id, game, setup, seed, created FROM games", "games")
             entries = _read_rows(old, "SELECT id, game_id, seq, action, evidence, t FROM entries", "entries")
             checkpoints = _read_rows(old, "SELECT rowid, game_id, seq, data FROM checkpoints", "checkpoints")
