@@ -306,6 +306,7 @@ JS_STRINGS = {
     "opt_knockdown_pay": _l("Pay 2 CP to remove Knockdown"),
     "opt_knockdown_skip": _l("Skip the Offensive Roll Phase"),
     "opt_sell": _l("Sell a card for 1 CP"),
+    "opt_play": _l("Play %(card)s (%(n)s CP)"),
     "opt_let_activate": _l("Let it activate"),
     "opt_resolve": _l("Continue"),
     "opt_pass_keg": _l("Pass the Powder Keg to %(name)s"),

@@ -236,6 +236,15 @@ function optionLabel(o) {
     case "spend": return t("opt_spend", { name: playerName(who), status: statusName(a.status) }) + (a.use ? ` (${t("use_" + a.use)})` : "");
     case "knockdown": return a.pay ? t("opt_knockdown_pay") : t("opt_knockdown_skip");
     case "sell": return t("opt_sell");
+    case "play": {
+      const m = /^Play (.+?)(?: (II|III))? \((\d+) CP\)$/.exec(o.label || "");
+      if (!m || S.lang === "en") return loc(o.label);
+      const h_ = S.data.heroes[hero];
+      const ab = h_ && (h_.abilities || []).find((x) => x.name && x.name.en === m[1]);
+      const card = ((h_ && h_.cards) || []).concat(S.data.cards || []).find((c) => c.name && c.name.en === m[1]);
+      const name = ab ? loc(ab.name) : card ? loc(card.name) : m[1];
+      return t("opt_play", { card: m[2] ? `${name} ${m[2]}` : name, n: m[3] });
+    }
     case "pass": return t("opt_let_activate");
     case "resolve": return S.lang === "en" ? o.label : t("opt_resolve");
     case "pass_keg": return a.target ? t("opt_pass_keg", { name: playerName(findPlayer(a.target)) }) : t("opt_keep_keg");
