@@ -99,6 +99,8 @@ def test_unit_contract() -> None:
     assert s["Service.User"] == ["dicesight"]
     assert set(s["Service.SupplementaryGroups"][0].split()) >= {"gpio", "video"}
     assert s["Service.StateDirectory"] == ["dicesight"]
+    # lgpio writes notification pipes to the working directory: the (writable) state directory
+    assert s["Service.WorkingDirectory"] == ["%S/dicesight"]
     assert s["Service.ExecStart"][0].startswith(EXEC + " run")
     # hardening that would cut the camera or GPIO off must not be there
     for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock", "DynamicUser"):
