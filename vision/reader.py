@@ -278,6 +278,8 @@ def _read_pip_set(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str,
     out = []
     for f in dice:
         conf = _pip_confidence(f, lab, typical_round)
+        if f.count == 1 and not f.others and conf < 0.1:
+            continue  # a lone blob that failed every check: not a die
         seen = f.count if 1 <= f.count <= ds.n else None
         if seen is None:
             value, face = None, "?"

@@ -318,7 +318,7 @@ def _draw_die(frame: np.ndarray, d: DieSpec, mount: str, lighting: str, rng: np.
             cv2.ellipse(spot, (int(gx - x0), int(gy - y0)), (max(1, int(d.size * 0.2)), max(1, int(d.size * 0.13))),
                         float(d.angle + 30), 0, 360, 1.0, -1, cv2.LINE_AA)
             spot = cv2.GaussianBlur(spot, (0, 0), max(1.0, d.size * 0.08))
-            a = (0.45 * spot)[..., None]
+            a = (0.3 * spot)[..., None]
             roi[:] = (roi * (1 - a) + 255.0 * a).astype(np.uint8)
 
     if d.blur >= 1:

@@ -1,0 +1,48 @@
+"""Shared helpers for the vision tests: rendered trays with truth, a few real photos."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.render import DieSpec, ground_truth, render_tray
+from vision.scoring import Score, score, yolo_truth
+
+DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "webcam-d6"
+
+
+def layout(n: int, *, size: float = 56, dice_set: str = "d6", colours: list[str] | None = None,
+           values: list[int] | None = None, seed: int = 0) -> list[DieSpec]:
+    """n dice on a loose grid (no overlaps), poses and faces from a seed."""
+    rng = np.random.default_rng(seed)
+    colours = colours or ["white", "red", "yellow", "blue", "black", "green", "purple"]
+    cols = max(1, min(n, 5))
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        x = 80 + c * 120 + rng.uniform(-12, 12)
+        y = 90 + r * 120 + rng.uniform(-12, 12)
+        v = values[i] if values else int(rng.integers(1, 7 if dice_set != "d12" else 13))
+        out.append(DieSpec(x, y, size * rng.uniform(0.85, 1.15), float(rng.uniform(0, 360)), v, dice_set,
+                           colours[i % len(colours)]))
+    return out
+
+
+def read_and_score(dice: list[DieSpec], *, mount: str, dice_set: str = "d6", **kw) -> tuple[Score, list]:
+    from vision.reader import read_dice
+
+    frame = render_tray(dice, mount=mount, **kw)
+    readings = read_dice(frame, dice_set, mount)
+    return score(ground_truth(dice, mount), readings, radius=30), readings
+
+
+def real_photo(name: str):
+    img = DATASET / "images" / f"{name}.jpg"
+    if not img.exists():
+        pytest.skip("the webcam-d6 dataset is not available")
+    frame = cv2.imread(str(img))
+    h, w = frame.shape[:2]
+    return frame, yolo_truth(DATASET / "labels" / f"{name}.txt", w, h)

@@ -1,0 +1,108 @@
+"""The reader on rendered trays (known truth) and on a handful of real photos.
+
+A reading is either right, or flagged uncertain: never a wrong number reported certain.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import layout, read_and_score, real_photo
+
+from vision.reader import read_dice
+from vision.render import DieSpec, render_tray
+from vision.scoring import score
+
+
+@pytest.mark.parametrize("mount", ["over", "under"])
+@pytest.mark.parametrize("lighting,background", [("neutral", "wood"), ("warm", "felt"), ("cold", "white"),
+                                                  ("dim", "grey"), ("glare", "black")])
+def test_pip_d6_every_die_right_or_flagged(mount, lighting, background):
+    dice = layout(8, seed=len(lighting) * 7 + len(mount))
+    s, _ = read_and_score(dice, mount=mount, lighting=lighting, background=background if mount == "over" else None,
+                          seed=3)
+    assert s.missed == 0
+    assert s.silent == 0
+    assert s.right_certain >= (5 if lighting == "glare" else 6)  # most dice read with confidence
+
+
+def test_under_mount_reports_the_top_face():
+    dice = [DieSpec(150, 200, 70, 10, 1), DieSpec(350, 200, 70, 30, 2, colour="red"),
+            DieSpec(520, 300, 70, 60, 6, colour="blue")]
+    frame = render_tray(dice, mount="under", seed=2)
+    got = sorted((round(r.center[0] / 10), r.value) for r in read_dice(frame, "d6", "under") if r.certain)
+    assert [v for _, v in got] == [1, 2, 6]
+
+
+def test_die_colours_are_named():
+    cols = ["white", "red", "yellow", "blue", "black", "green", "purple"]
+    dice = layout(7, colours=cols, seed=5)
+    frame = render_tray(dice, mount="over", background="grey", seed=5)
+    readings = read_dice(frame, "d6", "over")
+    for d in dice:
+        r = min(readings, key=lambda r: math.hypot(r.center[0] - d.x, r.center[1] - d.y))
+        assert r.colour == d.colour
+
+
+@pytest.mark.parametrize("size", [26, 40, 90, 180])
+def test_die_sizes_from_small_to_large(size):
+    dice = [DieSpec(320, 240, size, 20, 5, colour="white"), DieSpec(320 + 1.6 * size if size < 150 else 100, 240,
+                                                                    size if size < 150 else 40, 50, 3)]
+    frame = render_tray(dice, mount="over", background="felt", seed=1)
+    readings = read_dice(frame, "d6", "over")
+    near = [r for r in readings if math.hypot(r.center[0] - 320, r.center[1] - 240) < size * 0.4]
+    assert near and near[0].value == 5
+
+
+def test_cocked_die_is_never_a_confident_wrong_number():
+    for seed in range(4):
+        d = DieSpec(320, 240, 70, 25 + 20 * seed, 4, tilt=0.55 + 0.1 * seed)
+        frame = render_tray([d, DieSpec(120, 120, 60, 0, 2), DieSpec(500, 380, 60, 10, 6)], mount="over",
+                            background="felt", seed=seed)
+        for r in read_dice(frame, "d6", "over"):
+            if math.hypot(r.center[0] - 320, r.center[1] - 240) < 40 and r.certain:
+                assert r.value == 4
+
+
+def test_spinning_blurred_die_is_not_a_confident_wrong_number():
+    d = DieSpec(320, 240, 60, 30, 3, blur=15)
+    frame = render_tray([d], mount="over", background="wood", seed=4)
+    for r in read_dice(frame, "d6", "over"):
+        assert not r.certain or r.value == 3
+
+
+def test_empty_tray_and_a_hand_give_no_confident_dice():
+    for mount in ("over", "under"):
+        assert read_dice(render_tray([], mount=mount, seed=1), "d6", mount) == []
+        hand = render_tray([], mount=mount, seed=1, hand=(300, 250, 240))
+        assert not any(r.certain for r in read_dice(hand, "d6", mount))
+
+
+@pytest.mark.parametrize("dice_set", ["kingoftokyo", "magewars-attack", "d12", "dicethrone:barbarian"])
+@pytest.mark.parametrize("mount", ["over", "under"])
+def test_icon_sets_right_or_flagged(dice_set, mount):
+    dice = layout(6, dice_set=dice_set, colours=["white", "black", "red", "blue"], size=64, seed=11)
+    s, _ = read_and_score(dice, mount=mount, dice_set=dice_set, background="grey" if mount == "over" else None,
+                          seed=2)
+    assert s.silent == 0
+    assert s.correct >= 4
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError):
+        read_dice(np.zeros((10, 10), np.uint8), "d6", "over")
+    with pytest.raises(ValueError):
+        read_dice(np.zeros((10, 10, 3), np.uint8), "d6", "sideways")
+
+
+@pytest.mark.parametrize("name", ["dice_1", "dice_50", "two_21", "three_8", "four_26", "five_13", "six_24",
+                                  "valid_77"])
+def test_real_photos_certain_readings_are_right(name):
+    frame, truth = real_photo(name)
+    readings = read_dice(frame, "d6", "over")
+    s = score(truth, readings, radius=45)
+    assert s.silent == 0
+    assert s.missed == 0
+    assert s.correct >= len(truth) - 1
