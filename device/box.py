@@ -87,7 +87,7 @@ def build(options: BoxOptions):
         source = None
     table = Table(store, camera=source, dice_set=config.camera.dice, mount=config.camera.mount,
                   settle_s=config.camera.settle_s,
-                  pairing=_pairing(state_dir))
+                  pairing=_pairing(state_dir), taught_root=state_dir)
     panel = Panel(config.gpio, pin_factory=options.gpio or config.gpio.pin_factory,
                   on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
                   on_shutdown=table.shutdown_requested.set)

@@ -31,8 +31,8 @@ log = logging.getLogger("dicesight.panel")
 PHASE_LEDS: dict[str, list[str]] = {
     "upkeep": ["upkeep", "income", "start", "roll_off"],
     "main": ["main1", "main2", "main"],
-    "roll": ["offensive_roll", "targeting_roll", "roll"],
-    "defend": ["defensive_roll", "defend"],
+    "roll": ["offensive", "targeting", "offensive_roll", "targeting_roll", "roll"],
+    "defend": ["defensive", "defensive_roll", "defend"],
     "discard": ["discard", "end"],
 }
 

@@ -65,7 +65,8 @@ class Table:
 
     def __init__(self, store, *, camera: FrameSource | None = None, panel=None,
                  dice_set: str = "d6", mount: str = "under", settle_s: float = 0.3,
-                 pairing: Pairing | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 pairing: Pairing | None = None, taught_root: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.camera = camera
         self.panel = panel
@@ -73,6 +74,8 @@ class Table:
         self.mount = mount
         self.settle_s = settle_s
         self.pairing = pairing or Pairing()
+        self.taught_root = taught_root  # state directory holding faces taught with `dicesight teach`
+        self._taught: dict[str, dict | None] = {}
         self._clock = clock
         self._lock = threading.RLock()
         self._subs: set[Subscription] = set()
@@ -199,7 +202,8 @@ class Table:
                 camera=dict(self._camera_status),
                 panel=self.panel.state() if self.panel is not None else None,
                 pairing=self.pairing.status(),
-                dice_set=self.dice_set,
+                # The game may say whose dice are on the tray (a Dice Throne hero's); else the config's set.
+                dice_set=self._engine_snapshot.get("dice_set") or self.dice_set,
                 mount=self.mount,
             )
             return snap
@@ -283,8 +287,7 @@ class Table:
     def _camera_loop(self) -> None:
         from vision.watcher import TrayWatcher
 
-        # The watcher's own reader uses the background it learns from empty frames.
-        watcher = TrayWatcher(settle_s=self.settle_s, dice_set=self.dice_set, mount=self.mount)
+        watcher = TrayWatcher(read=self._read_tray, settle_s=self.settle_s)
         backoff = 0.5
         while not self._stop.is_set():
             try:
@@ -312,6 +315,33 @@ class Table:
                 log.exception("reader failed on a frame")
                 continue
             self._on_tray(status, frame.image)
+
+    def current_dice_set(self) -> str:
+        """The dice set to read now: the game's (whose dice are being rolled), else the configured one."""
+        with self._lock:
+            if self._engine_snapshot is None:
+                self._engine_snapshot = self.match.snapshot()
+            return self._engine_snapshot.get("dice_set") or self.dice_set
+
+    def _read_tray(self, frame, background=None):
+        """The watcher's reader: the current dice set, the learnt background, faces taught for this box."""
+        from vision.reader import read_dice
+
+        dice_set = self.current_dice_set()
+        return read_dice(frame, dice_set, self.mount, background=background, taught=self._taught_faces(dice_set))
+
+    def _taught_faces(self, dice_set: str) -> dict | None:
+        if self.taught_root is None:
+            return None
+        if dice_set not in self._taught:
+            from .teach_cmd import load_taught
+
+            try:
+                self._taught[dice_set] = load_taught(self.taught_root, dice_set, self.mount)
+            except Exception:  # damaged teach files: read with the drawn templates, say so in the log
+                log.exception("cannot load the taught faces of %s", dice_set)
+                self._taught[dice_set] = None
+        return self._taught[dice_set]
 
     def _set_camera(self, status: str, message: str) -> None:
         with self._lock:

@@ -117,3 +117,48 @@ def test_pairing_hue_pattern(tmp_path):
     assert not reloaded.check("guess") and not reloaded.check(None)
     reloaded.revoke_all()
     assert not reloaded.check(token)
+
+
+def test_camera_reads_the_rolling_heros_dice(table):
+    """In Dice Throne the tray holds the active hero's dice: the reader must use that hero's dice set."""
+    assert table.current_dice_set() == "d6"
+    table.new_game("dicethrone", {"mode": "1v1", "players": [{"name": "Ann", "hero": "barbarian"},
+                                                             {"name": "Bo", "hero": "gunslinger"}]}, seed=4)
+    for _ in range(10):
+        snap = table.snapshot()
+        if snap["phase"] == "offensive":
+            break
+        table.next()
+    assert snap["phase"] == "offensive"
+    hero = next(p["hero"] for p in snap["players"] if p["id"] == snap["active"])
+    assert table.current_dice_set() == snap["dice_set"] == f"dicethrone:{hero}"
+
+
+def test_phase_leds_follow_dice_throne_phases(table):
+    """The box's phase LEDs light for the phases the engine reports (rules digest section 2, turn order)."""
+    from device.panel import PHASE_LEDS
+
+    turn = ["upkeep", "income", "main1", "offensive", "targeting", "defensive", "main2", "discard"]
+    lit = {phase for names in PHASE_LEDS.values() for phase in names}
+    assert set(turn) <= lit
+    table.new_game("dicethrone", {"mode": "1v1", "players": [{"name": "Ann", "hero": "barbarian"},
+                                                             {"name": "Bo", "hero": "monk"}]}, seed=9)
+    seen = set()
+    for _ in range(60):
+        snap = table.snapshot()
+        seen.add(snap["phase"])
+        if snap["winner"] or (table.next() is None and not _answer(table, snap)):
+            break
+    assert {"main1", "offensive"} <= seen and seen <= set(turn)
+
+
+def _answer(table, snap) -> bool:
+    """Take the first legal option (or a seeded roll) when there is no default to press Next for."""
+    pending = snap["pending"] or {}
+    for action in [o["action"] for o in pending.get("options", [])] + [{"type": "roll"}]:
+        try:
+            table.submit(action)
+            return True
+        except IllegalAction:
+            continue
+    return False
