@@ -54,7 +54,7 @@ def pair_phone(page, table) -> None:
     assert page.evaluate("document.cookie") .find("dicesight_token") == -1  # HttpOnly: scripts cannot read it
 
 
-def setup_1v1(page, health: int = 12) -> None:
+def setup_1v1(page, health: int = 12, tag: str = "en") -> None:
     page.locator("#newgame").click()
     page.locator("#setup").wait_for(state="visible")
     page.select_option("#s_game", "dicethrone")
@@ -69,7 +69,7 @@ def setup_1v1(page, health: int = 12) -> None:
     assert rows.nth(0).locator(".preview .sym").count() == 3
     page.fill("#s_health", str(health))
     page.select_option("#s_start", "0")
-    shot(page, "02-setup-1v1")
+    shot(page, f"02-setup-1v1-{tag}")
     page.locator("#s_go").click()
     page.locator("#players article[data-player='p1']").wait_for()
 
@@ -102,21 +102,30 @@ def health_shown(page) -> dict[str, int]:
     return {p: int(page.locator(f"#players article[data-player='{p}'] .health").inner_text()) for p in ("p1", "p2")}
 
 
-def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
-    page = phone("en-US")
+LANGS = [  # browser locale, page language, Main phase 1, the winner line, the Pair button
+    ("en-US", "en", "Main phase 1", "{} wins!", "Pair this phone"),
+    ("zh-TW", "zh-TW", "主要階段(1)", "{} 獲勝！", "配對這支手機"),
+    ("ko-KR", "ko", "메인 단계 1", "{} 승리!", "이 휴대폰 페어링"),
+]
+
+
+@pytest.mark.parametrize("locale,lang,main1,wins,pair_label", LANGS, ids=[x[1] for x in LANGS])
+def test_a_whole_dice_throne_game_from_a_phone(box, table, phone, locale, lang, main1, wins, pair_label):
+    page = phone(locale)
     page.goto(box)
     page.locator("#live.on").wait_for()
-    shot(page, "01-watching-unpaired")
+    assert page.locator("#pair").inner_text() == pair_label
+    shot(page, f"01-watching-unpaired-{lang}")
     assert page.locator("#newgame").is_disabled()  # watching phones cannot change the game
 
     pair_phone(page, table)
-    setup_1v1(page)
-    shot(page, "03-table-start")
-    shot(page, "03-table-start-full", full=True)
+    setup_1v1(page, tag=lang)
+    shot(page, f"03-table-start-{lang}")
+    shot(page, f"03-table-start-full-{lang}", full=True)
     snap = get_state(box)
     assert snap["game"] == "dicethrone" and snap["active"] == "p1"
     assert health_shown(page) == {"p1": 12, "p2": 12}
-    assert page.locator("#phase").inner_text() == "Main phase 1"
+    assert page.locator("#phase").inner_text() == main1
 
     # First turn, by hand: Ana ends Main (1), enters five dice, picks an ability the dice make.
     step(page, box)  # end Main phase 1
@@ -126,13 +135,13 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     first = page.locator("#odds li").first
     assert first.get_attribute("data-ability") == max(odds, key=odds.get)
     assert first.locator("b").inner_text() == f"{round(max(odds.values()) * 100)}%"
-    shot(page, "04a-odds-before-rolling", at="#gamedicecard")
+    shot(page, f"04a-odds-before-rolling-{lang}", at="#gamedicecard")
     step(page, box, hand=[1, 2, 3, 6, 6])
     tray = page.locator("#gamedice [data-value]").evaluate_all("els => els.map(e => e.dataset.value)")
     assert sorted(int(v) for v in tray) == [1, 2, 3, 6, 6]
     assert page.locator("#gamedice [data-face='pow']").count() == 2  # drawn as the hero's symbols
     assert page.locator("#abilities li").count() >= 1
-    shot(page, "04-offensive-roll-abilities", at="#phasebar")
+    shot(page, f"04-offensive-roll-abilities-{lang}", at="#phasebar")
 
     # Play on until somebody has taken damage, then undo that move and see the health come back.
     before = health_shown(page)
@@ -144,14 +153,14 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     else:
         pytest.fail("no damage after 40 decisions")
     damaged = now
-    shot(page, "05-after-damage", at="#phasebar")
+    shot(page, f"05-after-damage-{lang}", at="#phasebar")
     page.locator("#undo").click()
     wait_seq_above(page, get_state(box)["seq"] - 1)
     page.wait_for_function(
         "h => [...document.querySelectorAll('#players .health')].map(e => +e.textContent).join() === h",
         arg=",".join(str(prev_h) for prev_h in (p["health"] for p in prev["players"])))
     assert get_state(box)["pending"]["kind"] == prev["pending"]["kind"]
-    shot(page, "06-after-undo", at="#logcard")
+    shot(page, f"06-after-undo-{lang}", at="#logcard")
 
     # Reload mid-game: the same state comes back.
     mid = get_state(box)
@@ -163,9 +172,11 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     assert page.locator("#pairbox").is_hidden()  # still paired after the reload (cookie)
 
     # The same table in Traditional Chinese and Korean, on two more phones (watching).
-    for locale, name, words in (("zh-TW", "zh-TW", ["配對這支手機", "生命值", "野蠻人"]),
+    for other_locale, name, words in (("zh-TW", "zh-TW", ["配對這支手機", "生命值", "野蠻人"]),
                                 ("ko-KR", "ko", ["이 휴대폰 페어링", "체력", "야만인"])):
-        other = phone(locale)
+        if lang != "en":
+            break
+        other = phone(other_locale)
         other.goto(box)
         other.locator("#players article[data-player='p1']").wait_for()
         other.wait_for_function("() => Object.keys(window.dicesight.data.heroes).length > 0")
@@ -185,11 +196,11 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone):
     final = get_state(box)
     assert final["phase"] == "over" and final["winners"]
     winner = {p["id"]: p["name"] for p in final["players"]}[final["winners"][0]]
-    assert page.locator("#winnertext").inner_text() == f"{winner} wins!"
+    assert page.locator("#winnertext").inner_text() == wins.format(winner)
     loser = [p for p in final["players"] if p["id"] not in final["winners"]][0]
     assert loser["health"] <= 0
-    shot(page, "08-winner")
-    shot(page, "08-winner-log", at="#logcard")
+    shot(page, f"08-winner-{lang}")
+    shot(page, f"08-winner-log-{lang}", at="#logcard")
     assert damaged is not None
     assert page.js_errors == []
 
