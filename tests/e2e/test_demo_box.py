@@ -6,7 +6,6 @@ function of the seed), so this checks camera -> reader -> table -> store -> SSE 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -22,10 +21,7 @@ from device.camera.demo import DemoTray
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 SEED = 11
 
 
@@ -71,18 +67,6 @@ class Box:
             return self.proc.wait()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
 def shown_roll(page, n: int, box: Box) -> list[int]:
     roll = page.locator(f"#rolls [data-n='{n}']")
     try:
@@ -93,13 +77,13 @@ def shown_roll(page, n: int, box: Box) -> list[int]:
         "els => els.map(e => e.dataset.value)")]
 
 
-def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(browser, tmp_path):
+def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(phone, tmp_path):
     SHOTS.mkdir(parents=True, exist_ok=True)
     demo = DemoTray(seed=SEED, realtime=False)
     port = free_port()
     box = Box(tmp_path / "state", port)
     try:
-        page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        page = phone()  # conftest: Debian's Chromium at 390x844
         page.goto(box.url)
         first = shown_roll(page, 1, box)
         assert Counter(first) == Counter(demo.values(0)), "the page shows what the demo tray threw"
@@ -118,7 +102,7 @@ def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(browser, tmp_path):
     # Restart on the same state directory: the earlier rolls are still listed.
     box = Box(tmp_path / "state", port)
     try:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = phone(dark=False)
         page.goto(box.url)
         assert Counter(shown_roll(page, 1, box)) == Counter(demo.values(0))
         assert Counter(shown_roll(page, 2, box)) == Counter(demo.values(1))
