@@ -365,3 +365,8 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
         abort(404)
 
     return app
+
+
+def stop_streams(app: Flask) -> None:
+    """End every open event stream within half a second (call before closing the WSGI server)."""
+    app.extensions["dicesight"].stopping.set()

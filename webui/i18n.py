@@ -10,6 +10,7 @@ the app also compiles a stale one at start when its folder is writable).
 
 from __future__ import annotations
 
+import os
 import pathlib
 import sys
 from typing import Any
@@ -67,7 +68,7 @@ def compile_catalogues(force: bool = False) -> list[pathlib.Path]:
             continue
         with po.open("rb") as fh:
             catalog = read_po(fh, locale=po.parent.parent.name)
-        tmp = mo.with_suffix(".mo.tmp")
+        tmp = mo.with_name(f".{mo.name}.{os.getpid()}.tmp")  # unique: two boxes starting at once
         with tmp.open("wb") as fh:
             write_mo(fh, catalog)
         tmp.replace(mo)
