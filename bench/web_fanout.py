@@ -9,7 +9,7 @@ Then it hammers `GET /api/state` from a few threads for a fixed time and prints 
 
 Bounded: a fixed number of actions and a fixed time for the state test; it stops by itself.
 
-    .venv/bin/python bench/web_fanout.py [--phones 50] [--actions 100] [--state-seconds 5]
+    .venv/bin/python bench/web_fanout.py [--phones 50] [--actions 100] [--state-seconds 5] [--game dicethrone]
 """
 
 from __future__ import annotations
@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--state-seconds", type=float, default=5.0)
     ap.add_argument("--state-threads", type=int, default=4)
     ap.add_argument("--threads", type=int, default=64 + 16, help="waitress worker threads")
+    ap.add_argument("--game", choices=["freeroll", "dicethrone"], default="freeroll",
+                    help="dicethrone: a 1v1 game, actions are corrections (bigger snapshots)")
     args = ap.parse_args(argv)
 
     from waitress.server import create_server
@@ -112,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = tempfile.TemporaryDirectory(prefix="dicesight-bench-")
     table = Table(Store(Path(tmp.name) / "state"), camera=None, pairing=Pairing())
+    if args.game == "dicethrone":
+        table.new_game("dicethrone", {"mode": "1v1", "start": "p1", "players": [
+            {"id": "p1", "name": "Ana", "hero": "barbarian"}, {"id": "p2", "name": "Bo", "hero": "gunslinger"}]}, 1)
     app = create_app(table, secret_key="bench")
     server = create_server(app, host=HOST, port=0, threads=max(args.threads, args.phones + 8),
                            channel_timeout=120, ident="bench")
@@ -149,9 +154,11 @@ def main(argv: list[str] | None = None) -> int:
         conn = http.client.HTTPConnection(HOST, port, timeout=30)
         for i in range(args.actions):
             sent = time.perf_counter()
-            status, snap, _ = request(port, "POST", "/api/actions",
-                                      {"type": "roll", "dice": [1 + i % 6, 1 + (i * 5) % 6], "source": "manual"},
-                                      headers, conn)
+            if args.game == "dicethrone":
+                action = {"type": "adjust", "player": "p2", "cp": 1 if i % 2 == 0 else -1}
+            else:
+                action = {"type": "roll", "dice": [1 + i % 6, 1 + (i * 5) % 6], "source": "manual"}
+            status, snap, _ = request(port, "POST", "/api/actions", action, headers, conn)
             assert status == 200, (status, snap)
             seq = snap["seq"]
             deadline = time.perf_counter() + 5.0
@@ -166,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         conn.close()
 
         ms = [x * 1000 for x in latencies]
-        print(f"web fan-out on {HOST}: {args.phones} phones on SSE, {args.actions} actions "
+        print(f"web fan-out on {HOST}: {args.game}, {args.phones} phones on SSE, {args.actions} actions "
               f"(cpus: {os.cpu_count()}, waitress threads: {max(args.threads, args.phones + 8)})")
         print(f"  action -> event on every phone: p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms, "
               f"max {max(ms):.1f} ms, mean {statistics.fmean(ms):.1f} ms ({len(ms)} deliveries, {missing} missing)")
