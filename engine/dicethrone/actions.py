@@ -133,7 +133,9 @@ def do_defense(s: st.S, a: dict[str, Any]) -> E:
 
 
 def do_resolve(s: st.S, a: dict[str, Any]) -> E:
-    pending = expect(s, "defense_resolve", "window", "targeting_resolve")
+    pending = expect(s, "defense_resolve", "window", "targeting_resolve", "ability_resolve")
+    if pending["kind"] == "ability_resolve":
+        return combat.resolve_ability_roll(s)
     if pending["kind"] == "defense_resolve":
         return combat.resolve_defense(s)
     if pending["kind"] == "targeting_resolve":

@@ -107,17 +107,21 @@ def run_effects(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -
     return events
 
 
-def _die(s: st.S, k: Any) -> dict[str, Any]:
+def _die(s: st.S, k: Any, own: str | None = None) -> dict[str, Any]:
+    """Die k of the tray; with `own` (a player id) it must be that player's die where dice have owners."""
     require(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(s["dice"]), "bad_die",
             f"Pick a die by its position 0-{max(0, len(s['dice']) - 1)} on the tray.")
     d = s["dice"][k]
     require(d["value"] > 0, "bad_die", "That die has not been rolled yet.")
+    require(own is None or d.get("owner", own) == own, "not_your_dice", "This card changes your own dice only.")
     return d
 
 
 def _may_change_dice(s: st.S, i: int, own: bool, opponent: bool = False) -> None:
-    require(bool(s["dice"]) and s["tray"] in ("offense", "defense", "targeting", "opposed"), "no_dice",
+    require(bool(s["dice"]) and s["tray"] in ("offense", "defense", "targeting", "opposed", "ability"), "no_dice",
             "There are no dice on the tray that a card can change now.")
+    require(s["tray"] not in ("ability", "opposed") or s["pending"]["kind"] == "ability_resolve", "wrong_time",
+            "Those dice have not been rolled yet.")
     rp = s["rp"]
     require(not (s["tray"] == "targeting" and rp and rp["ultimate"]), "ultimate",
             "The targeting die of an ultimate cannot be changed.")
@@ -133,7 +137,7 @@ def _may_change_dice(s: st.S, i: int, own: bool, opponent: bool = False) -> None
 
 def _owner(s: st.S) -> int | None:
     rp = s["rp"]
-    if s["tray"] in ("offense", "targeting"):
+    if s["tray"] in ("offense", "targeting", "ability"):
         return rp["attacker"]
     if s["tray"] == "defense":
         return rp["target"]
@@ -157,8 +161,9 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
     if a in ("set_die", "set_dice", "tip", "reroll", "samesies"):
         _may_change_dice(s, i, card.get("own", False), card.get("opponent", False))
         before = [d["value"] for d in s["dice"]]
+        mine = s["players"][i]["id"] if card.get("own") else None
         if a == "set_die":
-            _die(s, action.get("die"))["value"] = card["value"]
+            _die(s, action.get("die"), mine)["value"] = card["value"]
         elif a == "set_dice":
             changes = action.get("changes") or ([{"die": action.get("die"), "value": action.get("value")}]
                                                if "die" in action else [])
@@ -174,7 +179,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
             require(1 <= d["value"] + delta <= 6, "bad_die", "A die cannot go below 1 or above 6.")
             d["value"] += delta
         elif a == "samesies":
-            _die(s, action.get("die"))["value"] = _die(s, action.get("to"))["value"]
+            _die(s, action.get("die"), mine)["value"] = _die(s, action.get("to"), mine)["value"]
         elif a == "reroll":
             picks = action.get("dice")
             if picks is None:

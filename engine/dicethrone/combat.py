@@ -162,26 +162,36 @@ def run_offense(s: st.S) -> E:
 
 
 def ability_rolled(s: st.S, rolled: list[int]) -> E:
-    rp = s["rp"]
+    """An ability's own dice are on the tray; cards may still change them before they are read (§2.4)."""
     for k, d in enumerate(s["dice"]):
         d["value"] = rolled[k]
-    rp["roll"] = rolled
-    rp["pc"] += 1
-    return [{"type": "rolled", "purpose": "ability", "dice": rolled}] + run_offense(s)
+    pend(s, "ability_resolve", s["rp"]["attacker"])
+    return [{"type": "rolled", "purpose": "ability", "dice": rolled}]
 
 
 def opposed_rolled(s: st.S, rolled: list[int]) -> E:
-    """Showdown-style roll: the ability owner's die against the target's (`ge` or `gt` wins)."""
-    rp = s["rp"]
-    i = rp["attacker"]
+    """Showdown-style roll: the ability owner's die and the target's; read once cards had their chance."""
     for k, d in enumerate(s["dice"]):
         d["value"] = rolled[k]
+    pend(s, "ability_resolve", s["rp"]["attacker"])
+    return [{"type": "rolled", "purpose": "opposed", "dice": rolled}]
+
+
+def resolve_ability_roll(s: st.S) -> E:
+    """Read the ability's dice as they are now and go on with its effects."""
+    rp = s["rp"]
+    i = rp["attacker"]
+    dice = values(s)
     eff = effects_of(s["players"][i]["hero"], rp["ability"], rp["level"], rp["tier"])[rp["pc"]]
-    won = rolled[0] >= rolled[1] if eff["win"] == "ge" else rolled[0] > rolled[1]
-    events: E = [{"type": "rolled", "purpose": "opposed", "dice": rolled, "won": won}]
-    ctx = _ctx(s, i, rp["target"], "offense", [rolled[0]], rp["ability"])
-    for sub in eff["win_effects"] if won else eff["lose_effects"]:
-        events += fx.apply(s, sub, ctx)
+    events: E = []
+    if eff["do"] == "opposed":
+        won = dice[0] >= dice[1] if eff["win"] == "ge" else dice[0] > dice[1]
+        events.append({"type": "opposed", "attacker": dice[0], "defender": dice[1], "won": won})
+        ctx = _ctx(s, i, rp["target"], "offense", [dice[0]], rp["ability"])
+        for sub in eff["win_effects"] if won else eff["lose_effects"]:
+            events += fx.apply(s, sub, ctx)
+    else:
+        rp["roll"] = dice
     rp["pc"] += 1
     return events + run_offense(s)
 

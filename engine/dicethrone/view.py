@@ -107,9 +107,9 @@ def options(s: st.S) -> list[dict[str, Any]]:
                    {"type": "defense", "player": me, "defense": d["id"]}, k == 0)
                for k, d in enumerate(hero(p["hero"])["defenses"])]
         return out + [opt("Do not defend", {"type": "defense", "player": me, "defense": None})] + spend_options(s)
-    if kind in ("defense_resolve", "targeting_resolve", "window"):
+    if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         label = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
-                 "window": "Apply damage and end the Roll Phase"}[kind]
+                 "window": "Apply damage and end the Roll Phase", "ability_resolve": "Use these dice"}[kind]
         return [opt(label, {"type": "resolve"}, True)] + spend_options(s)
     if kind == "choice":
         return [opt(label, {"type": "choose", "player": me, "option": k}, k == 0)
@@ -142,6 +142,7 @@ PROMPTS = {
     "defense": "{who}: choose a defensive ability.",
     "defense_roll": "{who}: roll the defense ({dice}).",
     "defense_resolve": "Change the defense dice with a card, or resolve the defense.",
+    "ability_resolve": "Change the ability's dice with a card, or use them.",
     "choice": "{who}: choose one.",
     "window": "Last chance to spend status effects or play cards before damage.",
     "discard": "{who} has more than 6 cards: sell down to 6.",
@@ -178,7 +179,7 @@ def default_action(s: st.S) -> dict[str, Any] | None:
         p = s["players"][pending["player"]]
         defenses = hero(p["hero"])["defenses"]
         return {"type": "defense", "player": me, "defense": defenses[0]["id"] if defenses else None}
-    if kind in ("defense_resolve", "targeting_resolve", "window"):
+    if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         return {"type": "resolve"}
     if kind == "choice":
         return {"type": "choose", "player": me, "option": 0}

@@ -39,7 +39,7 @@ def test_ex01_barbarian_vs_paladin_final_damage():
     give(m, "p2", protect=1, retribution=1)
     go(m, {"type": "adjust", "player": "p2", "upgrades": {"divine_defense": 3}})
     attack(m, [1, 2, 3, 6, 6], "overpower")                     # 3 Swords + 2 Pow
-    go(m, {"type": "roll", "dice": [6, 6, 6]})                  # 1. Overpower: incoming 18
+    go(m, {"type": "roll", "dice": [6, 6, 6]}, {"type": "resolve"})  # 1. Overpower: incoming 18
     assert attack_view(m)["base"] == 18
     assert tokens(m, "p2")["concussion"] == 1                   # sum >= 14 rider
     go(m, {"type": "spend", "player": "p2", "status": "retribution"},   # 2.
@@ -63,7 +63,7 @@ def test_ex01_protect_gained_while_held_is_lost():
     give(m, "p2", protect=1)
     go(m, {"type": "adjust", "player": "p2", "upgrades": {"divine_defense": 3}})
     attack(m, [1, 2, 3, 6, 6], "overpower")
-    go(m, {"type": "roll", "dice": [6, 6, 6]}, {"type": "defense", "defense": "divine_defense"})
+    go(m, {"type": "roll", "dice": [6, 6, 6]}, {"type": "resolve"}, {"type": "defense", "defense": "divine_defense"})
     assert tokens(m, "p2")["protect"] == 1
 
 
@@ -296,7 +296,7 @@ def test_ex17_on_versus_multiplier():
         assert end_roll_phase(m)["damage"]["p1"] == undef
     m = game("treant", "barbarian")                              # Call of the Wild bonus roll
     attack(m, [1, 2, 3, 4, 5], "call_of_the_wild")
-    go(m, {"type": "roll", "dice": [4, 5, 1, 6]})                # Leaf, Leaf, Branch, Spirit
+    go(m, {"type": "roll", "dice": [4, 5, 1, 6]}, {"type": "resolve"})   # Leaf, Leaf, Branch, Spirit
     assert attack_view(m)["base"] == 9
     assert tokens(m, "p1") == {"wellspring": 1, "spirit": 2}     # 1 from Fertilize at Upkeep, 1 grown
 
@@ -787,7 +787,7 @@ def test_ex39_simultaneous_death_is_a_draw():
     set_health(m, "p2", 10)
     give(m, "p2", retribution=1)
     attack(m, [1, 2, 3, 6, 6], "overpower")
-    go(m, {"type": "roll", "dice": [4, 3, 3]}, {"type": "defense", "defense": None},
+    go(m, {"type": "roll", "dice": [4, 3, 3]}, {"type": "resolve"}, {"type": "defense", "defense": None},
        {"type": "spend", "player": "p2", "status": "retribution"})
     end_roll_phase(m)
     s = snap(m)
@@ -843,7 +843,7 @@ def test_ex42_blessing_of_divinity():
     set_health(m, "p2", 6)
     give(m, "p2", blessing_of_divinity=1)
     attack(m, [1, 2, 3, 6, 6], "overpower")
-    go(m, {"type": "roll", "dice": [4, 3, 3]}, {"type": "defense", "defense": None})
+    go(m, {"type": "roll", "dice": [4, 3, 3]}, {"type": "resolve"}, {"type": "defense", "defense": None})
     end_roll_phase(m)
     assert health(m, "p2") == 1 and "blessing_of_divinity" not in tokens(m, "p2")
     go(m, {"type": "adjust", "player": "p2", "health": -5})

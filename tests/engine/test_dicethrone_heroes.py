@@ -24,7 +24,7 @@ def test_c2_showdown_7_else_5():
     for mine, theirs, dmg in ((4, 4, 7), (3, 5, 5)):
         m = game("gunslinger", "barbarian")
         attack(m, [1, 2, 3, 4, 1], "showdown")
-        go(m, {"type": "roll", "dice": [mine, theirs]})
+        go(m, {"type": "roll", "dice": [mine, theirs]}, {"type": "resolve"})
         assert attack_view(m)["base"] == dmg
 
 
@@ -107,7 +107,7 @@ def test_c22_c23_moon_elf():
     """C22 Exploding Arrow uses the LJ roll-5 formula [U]; C23 the hero id is moon_elf (one file)."""
     m = game("moon_elf", "barbarian")
     attack(m, [1, 6, 6, 6, 2], "exploding_arrow")
-    go(m, {"type": "roll", "dice": [1, 4, 6, 6, 2]})                # 2 Arrows, 1 Foot, 2 Moons
+    go(m, {"type": "roll", "dice": [1, 4, 6, 6, 2]}, {"type": "resolve"})   # 2 Arrows, 1 Foot, 2 Moons
     assert attack_view(m)["base"] == 3 + 3
     assert m.snapshot()["players"][1]["cp"] == 0 and tokens(m, "p2") == {"blind": 1}
 

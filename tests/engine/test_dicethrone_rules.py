@@ -474,3 +474,20 @@ def test_blind_goes_even_when_no_ability_is_used():
     give(m, "p1", blind=1)
     go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 4, 4, 6, 2]}, {"type": "ability", "ability": None})
     assert "blind" not in tokens(m, "p1")
+
+
+def test_cards_change_an_abilitys_own_dice_before_they_are_read():
+    """§2.4 (cards at the end of any step): Overpower's dice and Showdown's opposed dice wait for cards."""
+    m = game("barbarian", "gunslinger")
+    attack(m, [1, 2, 3, 6, 6], "overpower")
+    go(m, {"type": "roll", "dice": [5, 4, 3]})
+    assert kind(m) == "ability_resolve"
+    go(m, {"type": "play", "player": "p1", "card": "Six-It!", "die": 2}, {"type": "resolve"})
+    assert attack_view(m)["base"] == 15 and tokens(m, "p2")["concussion"] == 1       # 5 + 4 + 6 >= 14
+    m = game("gunslinger", "barbarian")
+    attack(m, [1, 2, 3, 4, 1], "showdown")
+    go(m, {"type": "roll", "dice": [3, 5]})
+    assert snap(m)["dice"][1]["owner"] == "p2"
+    assert illegal(m, {"type": "play", "player": "p1", "card": "Six-It!", "die": 1}).code == "not_your_dice"
+    go(m, {"type": "play", "player": "p1", "card": "Six-It!", "die": 0}, {"type": "resolve"})
+    assert attack_view(m)["base"] == 7                                                # 6 >= 5: she wins
