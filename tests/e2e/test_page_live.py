@@ -120,3 +120,18 @@ def test_every_hero_symbol_is_drawn(box, table, phone):
     }""")
     assert page.locator("[data-hero] [data-face]").count() == 6 * page.locator("[data-hero]").count()
     shot(page, "24-hero-dice-gallery", full=True)
+
+
+def test_unpair_all_phones_from_the_page(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    page.locator("#pair").click()
+    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
+    table.press("pair")
+    page.locator("#pairedline").wait_for()
+    page.on("dialog", lambda d: d.accept())
+    page.locator("#unpair").click()
+    page.locator("#pairbox").wait_for()
+    assert page.evaluate("fetch('/api/session').then(r => r.json()).then(s => s.paired)") is False
+    assert table._tokens == set()

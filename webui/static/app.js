@@ -175,6 +175,7 @@ function renderBanner() {
 function renderPair() {
   const paired = S.session.paired;
   $("pairbox").hidden = paired;
+  $("pairedline").hidden = !paired;
   document.body.classList.toggle("paired", paired);
   const btn = $("pair");
   btn.disabled = Boolean(S.pairing);
@@ -656,6 +657,15 @@ export function info(title, text) {
 $("pair").addEventListener("click", () => pair().catch(() => {}));
 initCards();
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
+$("unpair").addEventListener("click", async () => {
+  if (!window.confirm(t("unpair_all") + "?")) return;
+  try {
+    await api("DELETE", "/api/pair");
+    S.session.paired = false;
+    S.session.csrf = null;
+    render();
+  } catch { /* toast shown */ }
+});
 $("redo").addEventListener("click", () => act({ type: "redo" }).catch(() => {}));
 $("newgame").addEventListener("click", () => openSetup().catch(() => {}));
 $("entryclear").addEventListener("click", () => { S.entry = []; renderEntry(S.snap); });
