@@ -437,7 +437,7 @@ class Store:
             with self._lock:
                 out["games"] = self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
                 out["actions"] = self._conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, StoreError) as exc:
             out["ok"] = False
             out["error"] = str(exc)
         out["active_game"] = self.active_game_id() if out["ok"] else None
@@ -449,14 +449,15 @@ class Store:
         return out
 
     def close(self) -> None:
+        """Checkpoint the WAL into the main file and close; later calls raise StoreError."""
         with self._lock:
-            if self._conn is not None:
+            if not isinstance(self._conn, _ClosedConnection):
                 try:
                     self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 except sqlite3.Error:
                     pass
                 self._conn.close()
-                self._conn = None  # type: ignore[assignment]
+                self._conn = _ClosedConnection()  # type: ignore[assignment]
 
     def __enter__(self) -> Store:
         return self
@@ -474,6 +475,17 @@ class Store:
 
     def _set_meta(self, key: str, value: str) -> None:
         self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+class _ClosedConnection:
+    """Stands in for the connection after close(): a web thread still asking gets a clear error."""
+
+    in_transaction = False
+
+    def execute(self, *args: Any) -> Any:
+        raise StoreError("The store is closed (the box is shutting down).")
+
+    executescript = execute
 
 
 class _Transaction:

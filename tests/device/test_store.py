@@ -9,8 +9,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from device.store import DB_NAME, Store, StoreError
+from device.store import DB_NAME, Store, StoreError, _replayable_from
+from engine.core import IllegalAction
 from engine.games import get_rules
 from engine.match import Entry, Match
 
@@ -98,6 +101,18 @@ def test_append_only_refuses_rewrites_and_unknown_games(tmp_path: Path) -> None:
     with pytest.raises(StoreError):
         store.set_active(77)
     assert [e.action for e in store.load_game(gid).entries] == [roll(1)]
+
+
+def test_closed_store_says_so(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    gid = store.new_game("freeroll", {}, 1)
+    store.close()
+    store.close()  # twice is fine
+    with pytest.raises(StoreError, match="closed"):
+        store.append(gid, Entry(1, roll(1)))
+    with pytest.raises(StoreError, match="closed"):
+        store.load_game(gid)
+    assert store.status()["ok"] is False
 
 
 def test_several_games_one_active(tmp_path: Path) -> None:
@@ -228,3 +243,28 @@ def test_garbage_file_gives_fresh_store(tmp_path: Path, caplog) -> None:
     gid = store.new_game("freeroll", {}, 1)
     store.append(gid, Entry(1, roll(1)))
     assert len(store.load_game(gid).entries) == 1
+
+
+@given(st.lists(st.sampled_from(["roll", "undo", "redo"]), min_size=1, max_size=40), st.data())
+@settings(max_examples=200, deadline=None)
+def test_checkpoint_choice_agrees_with_the_engine(kinds: list[str], data) -> None:
+    """The store's check of "can a replay start at this checkpoint" says exactly what Match.replay does."""
+    rules = get_rules("freeroll")
+    live = Match(rules, {}, 1)
+    for n, kind in enumerate(kinds):
+        try:
+            live.submit(roll(n) if kind == "roll" else {"type": kind})
+        except IllegalAction:
+            pass
+    entries = live.entries
+    if not entries:
+        return
+    cut = data.draw(st.integers(min_value=0, max_value=len(entries)))
+    at = Match.replay(rules, {}, 1, entries[:cut])  # the live game as it was at the checkpoint
+    checkpoint = at.checkpoint()
+    try:
+        fast = Match.replay(rules, {}, 1, entries, checkpoint)
+        works = fast.state == live.state
+    except IllegalAction:
+        works = False
+    assert _replayable_from(entries, checkpoint[0]) == works
