@@ -30,6 +30,10 @@ class DiceThrone:
             # A field of the wrong shape that no check caught: refuse it, the state is untouched.
             raise IllegalAction("malformed", f"The \"{kind}\" action has a field of the wrong shape "
                                 f"({type(err).__name__}: {err}).") from err
+        if st.over(s):  # a mid-effect defeat (an exploding keg, a card's damage) ends everything at once
+            s["pending"] = None
+            s["phase"] = "over"
+            s["rp"] = None
         return s, events
 
     def snapshot(self, state: st.S) -> dict[str, Any]:

@@ -491,3 +491,13 @@ def test_cards_change_an_abilitys_own_dice_before_they_are_read():
     assert illegal(m, {"type": "play", "player": "p1", "card": "Six-It!", "die": 1}).code == "not_your_dice"
     go(m, {"type": "play", "player": "p1", "card": "Six-It!", "die": 0}, {"type": "resolve"})
     assert attack_view(m)["base"] == 7                                                # 6 >= 5: she wins
+
+
+def test_a_defeat_in_the_middle_of_an_ability_ends_the_game_at_once():
+    """§3: defeat the moment health reaches 0: an exploding keg mid-ability ends the game, nothing pends."""
+    m = game("cursed_pirate", "barbarian")
+    set_health(m, "p2", 3)
+    give(m, "p2", powder_keg=1)
+    attack(m, [1, 2, 3, 4, 6], "light_the_fuse")
+    s = snap(m)
+    assert s["winner"] == "p1" and s["pending"] is None and s["phase"] == "over" and s["roll_phase"] is None
