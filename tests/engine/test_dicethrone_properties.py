@@ -38,8 +38,7 @@ def check_invariants(s: dict) -> None:
         assert p["hand"] >= 0 and p["deck"] >= 0 and p["discard"] >= 0
         for sid, n in p["statuses"].items():
             assert 1 <= n <= dts.limit(s, i, sid), (sid, n)
-    if s["pending"] is None:
-        assert s["winner"] is not None or s["draw"]
+    assert (s["pending"] is None) == (s["winner"] is not None or s["draw"])   # over exactly when decided
 
 
 def play(seed: int, mode: str, heroes: list[str], limit: int = 1500) -> Match:
