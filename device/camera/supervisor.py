@@ -6,6 +6,8 @@ one from the same spec. `SupervisedSource` never lets a camera problem escape as
 CameraError with a message a player understands; the table then shows the status, lights the error
 pattern and offers dice by hand while the next attempt waits its turn. Waits grow 0.5 s, 1 s, 2 s ... up to
 `max_backoff_s`, so an absent camera costs almost nothing, and a replugged one is back within seconds.
+Reads run in a helper thread with a timeout (`read_timeout_s`): a driver that hangs instead of failing is
+treated as unplugged too, so the page never shows "ok" for a camera that stopped sending frames.
 
 `detect_auto` (for `--camera auto`) lives here too: picamera2 on a Pi with a camera module, else the first
 USB webcam that delivers a frame, else the demo tray.
@@ -14,6 +16,7 @@ USB webcam that delivers a frame, else the demo tray.
 from __future__ import annotations
 
 import logging
+import queue
 import re
 import threading
 import time
@@ -34,9 +37,11 @@ class SupervisedSource:
 
     def __init__(self, factory: Callable[[], FrameSource], name: str = "camera", *,
                  initial_backoff_s: float = 0.5, max_backoff_s: float = 30.0,
+                 read_timeout_s: float | None = 10.0,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Any] | None = None) -> None:
         self.name = name
+        self._read_timeout = read_timeout_s
         self._factory = factory
         self._initial = initial_backoff_s
         self._max = max_backoff_s
@@ -45,6 +50,7 @@ class SupervisedSource:
         self._sleep = sleep or self._closed.wait  # close() interrupts a wait
         self._lock = threading.Lock()  # guards the status fields; read() runs in one thread
         self._source: FrameSource | None = None
+        self._reader: _Reader | None = None
         self._backoff = initial_backoff_s
         self._next_attempt = clock()
         self._status = "reconnecting"
@@ -69,8 +75,10 @@ class SupervisedSource:
         source = self._source
         assert source is not None
         try:
-            return source.read()
-        except Exception as exc:  # CameraError, or any bug in a driver: both mean "reopen it"
+            if self._reader is None:
+                return source.read()
+            return self._reader.read(self._read_timeout or 0.0)
+        except Exception as exc:  # CameraError, a hang, or any bug in a driver: all mean "reopen it"
             self._lost(source, exc)
             raise CameraError(self._message) from exc
 
@@ -87,6 +95,7 @@ class SupervisedSource:
     def close(self) -> None:
         self._closed.set()
         source, self._source = self._source, None
+        self._reader = None
         if source is not None:
             _close_quietly(source)
         with self._lock:
@@ -103,6 +112,7 @@ class SupervisedSource:
             _close_quietly(source)
             return False
         self._source = source
+        self._reader = _Reader(source, self.name) if self._read_timeout else None
         with self._lock:
             if self._ever_opened:
                 self.reconnects += 1
@@ -115,7 +125,12 @@ class SupervisedSource:
 
     def _lost(self, source: FrameSource, exc: BaseException) -> None:
         self._source = None
-        _close_quietly(source)
+        hung = isinstance(exc, _Stalled)
+        self._reader = None
+        if hung:  # its read is still blocked: closing may block too, so do it aside
+            threading.Thread(target=_close_quietly, args=(source,), name="camera-close", daemon=True).start()
+        else:
+            _close_quietly(source)
         with self._lock:
             self._backoff = self._initial
             self._next_attempt = self._clock() + self._backoff
@@ -135,6 +150,48 @@ class SupervisedSource:
                 if wait >= 1 else f"{message} Trying again; enter dice by hand meanwhile."
         if self._failures in (1, 2) or self._failures % 20 == 0:
             log.warning("camera %s: %s", self.name, self._message)
+
+
+class _Stalled(CameraError):
+    """The camera's read did not return in time (a driver hang, a loose ribbon)."""
+
+
+class _Reader:
+    """Runs one source's blocking reads in a daemon thread so a hung driver cannot hang the caller.
+
+    Why: the table learns about camera trouble only when `read` returns or raises; a read stuck in a
+    driver would leave the page saying "ok" with no frames. The thread is abandoned if it hangs.
+    """
+
+    def __init__(self, source: FrameSource, name: str) -> None:
+        self._source = source
+        self._want = threading.Semaphore(0)
+        self._results: queue.Queue[tuple[Frame | None, BaseException | None]] = queue.Queue()
+        self._busy = False
+        threading.Thread(target=self._run, name=f"camera-read {name}", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            self._want.acquire()
+            try:
+                self._results.put((self._source.read(), None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                self._results.put((None, exc))
+                return
+
+    def read(self, timeout: float) -> Frame:
+        if not self._busy:
+            self._want.release()
+            self._busy = True
+        try:
+            frame, exc = self._results.get(timeout=timeout)
+        except queue.Empty:
+            raise _Stalled(f"No frame for {timeout:.0f} s (the camera stopped answering).") from None
+        self._busy = False
+        if exc is not None:
+            raise exc
+        assert frame is not None
+        return frame
 
 
 def _reason(exc: BaseException) -> str:

@@ -179,3 +179,38 @@ def test_detect_auto_on_this_machine_falls_back() -> None:
     # no picamera2 module and (in CI) no webcam, not a Pi: auto must still give something that opens
     spec = detect_auto()
     assert spec == "demo" or spec.startswith("usb:")
+
+
+def test_a_hung_driver_becomes_a_camera_error_and_a_reconnect() -> None:
+    """A read stuck in a driver must not freeze the camera loop with the page still saying "ok"."""
+    release = threading.Event()
+    opened: list[str] = []
+
+    class HangingCamera:
+        name = "hang"
+
+        def __init__(self) -> None:
+            self.first = not opened
+            opened.append("x")
+            self.n = 0
+
+        def read(self) -> Frame:
+            self.n += 1
+            if self.first and self.n == 3:
+                release.wait(30)  # the driver hangs on the third frame
+            return Frame(np.zeros((4, 4, 3), np.uint8), time.monotonic())
+
+        def close(self) -> None:
+            release.set()
+
+    cam = SupervisedSource(HangingCamera, name="usb:0", read_timeout_s=0.3, initial_backoff_s=0.01)
+    try:
+        cam.read(), cam.read()
+        with pytest.raises(CameraError, match="stopped answering"):
+            cam.read()
+        assert cam.status()["status"] == "reconnecting"
+        assert cam.read() is not None  # a fresh camera
+        assert cam.status()["status"] == "ok" and len(opened) == 2
+    finally:
+        release.set()
+        cam.close()
