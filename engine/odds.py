@@ -60,7 +60,7 @@ def _tables(key: Hashable, target: Target, n: int, levels: int, exact: bool) -> 
     cached = _TABLES.get((key, n, exact))
     if cached is not None and len(cached) > levels:
         return cached
-    values = _compute(target, n, max(levels, 4), exact)
+    values = _compute(target, n, levels, exact)
     _TABLES[(key, n, exact)] = values
     return values
 

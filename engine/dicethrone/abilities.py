@@ -103,7 +103,11 @@ def odds(hero_id: str, upgrades: dict[str, int], values: list[int] | None, rolls
             continue
         tier = level["tiers"][0]
         key = (tier.get("straight"), tuple(sorted(tier.get("need", {}).items())))
-        p = chance(_requirement_target(faces, key), (faces, key), rolls_left,
+        # Cache by what the requirement means on the numbers ("3 dice among 1-3"), so heroes sharing a
+        # face layout share the tables: the first snapshot of a game pays for few of them.
+        canonical = (key[0], tuple(sorted((tuple(v for v in range(1, 7) if faces[v - 1] == sym), n)
+                                          for sym, n in key[1])))
+        p = chance(_requirement_target(faces, key), ("dicethrone", canonical), rolls_left,
                    None if values is None else tuple(values))
         out.append({"id": ability["id"], "level": level["level"], "chance": round(p, 4)})
     return out
