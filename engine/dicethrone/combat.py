@@ -36,11 +36,10 @@ def begin_orp(s: st.S, target: int | None = None) -> E:
     s["attempts_max"] = 3 - (1 if st.has(s, i, "entangle") else 0) - (1 if st.has(s, i, "constrict") else 0)
     s["rp"] = {
         "attacker": i, "ability": None, "level": None, "tier": None, "ultimate": False, "final": None,
-        "target": target, "fixed_target": target is not None, "declared": False,
+        "target": target,
         "attack": packet(-1 if target is None else target, i, 0, "normal", attack=True, orp=True),
         "packets": [], "heals": [],
         "undefendable": False, "recoil": 0, "pc": 0, "roll": None, "defense": None, "stage": "roll",
-        "extra_defense": 0,
     }
     pend(s, "offense", i)
     return [{"type": "phase", "phase": "offensive", "player": s["players"][i]["id"]}]
@@ -83,7 +82,7 @@ def declare(s: st.S, ability: str | None) -> E:
             f"The dice do not meet {ability.replace('_', ' ').title()} "
             f"(they meet: {', '.join(a['name']['en'] for a in met.values()) or 'nothing'}).")
     a = met[ability]
-    rp.update(ability=ability, level=a["level"], tier=a["tier"], ultimate=a["ultimate"], declared=True,
+    rp.update(ability=ability, level=a["level"], tier=a["tier"], ultimate=a["ultimate"],
               final=values(s))
     rp["attack"]["source"] = ability
     opp = st.opponents(s, i)
@@ -95,7 +94,7 @@ def dice_changed(s: st.S) -> E:
     """Someone changed the active player's dice after the declaration: choose again (§2.4.3)."""
     rp = s["rp"]
     if s["pending"]["kind"] == "confirm":
-        rp.update(ability=None, level=None, tier=None, ultimate=False, declared=False, final=None)
+        rp.update(ability=None, level=None, tier=None, ultimate=False, final=None)
         pend(s, "offense", rp["attacker"])
         return [{"type": "redeclare", "player": s["players"][rp["attacker"]]["id"]}]
     return []
