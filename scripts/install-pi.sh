@@ -92,10 +92,17 @@ for dep in tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]:
         print(dep)
 PY
 )
+# Constraints pip cannot get round: numpy stays apt's version, OpenCV wheels can never be installed.
+NUMPY_VERSION="$("$PYTHON" -c 'import numpy; print(numpy.__version__)')" \
+    || die "python3-numpy is not importable by $PYTHON"
+CONSTRAINTS="$ROOT$PREFIX/pip-constraints.txt"
+printf '%s\n' "# written by scripts/install-pi.sh: numpy and OpenCV come from apt, never from pip" \
+    "numpy==$NUMPY_VERSION" "opencv-python<0" "opencv-python-headless<0" "opencv-contrib-python<0" \
+    "opencv-contrib-python-headless<0" > "$CONSTRAINTS"
 say "pip (pure Python only): ${PURE_DEPS[*]}"
-"$ROOT$VENV/bin/pip" install --quiet --upgrade-strategy only-if-needed "${PURE_DEPS[@]}"
+"$ROOT$VENV/bin/pip" install --quiet --upgrade-strategy only-if-needed -c "$CONSTRAINTS" "${PURE_DEPS[@]}"
 # --no-deps: the app's own requirements on numpy/OpenCV are met by apt's packages, not by pip.
-"$ROOT$VENV/bin/pip" install --quiet --no-deps "$ROOT$APP"
+"$ROOT$VENV/bin/pip" install --quiet --no-deps -c "$CONSTRAINTS" "$ROOT$APP"
 # Prove it: numpy and cv2 must be the system ones, not wheels pip slipped into the venv.
 "$ROOT$VENV/bin/python" - <<'PY' || die "numpy/OpenCV in the venv are not the apt ones (see above)"
 import sys

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from device.config import Config, load_config
@@ -100,6 +101,12 @@ def test_fresh_install(rig: Rig) -> None:
     everything = " ".join(" ".join(c) for c in pips).lower()
     for forbidden in ("numpy", "opencv", "gpiozero"):
         assert forbidden not in everything, f"pip was asked for {forbidden}: {pips}"
+    # and pip is constrained so no dependency can pull numpy or an OpenCV wheel in behind our back
+    constraints = rig.root / "opt/dicesight/pip-constraints.txt"
+    for call in pips:
+        assert call[call.index("-c") + 1] == str(constraints)
+    lines = constraints.read_text().splitlines()
+    assert f"numpy=={np.__version__}" in lines and "opencv-python-headless<0" in lines
     deps = " ".join(pips[0])
     for needed in ("flask", "waitress", "tomli-w", "flask-babel"):
         assert needed in deps
