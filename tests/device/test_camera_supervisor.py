@@ -203,7 +203,7 @@ def test_a_hung_driver_becomes_a_camera_error_and_a_reconnect() -> None:
         def close(self) -> None:
             release.set()
 
-    cam = SupervisedSource(HangingCamera, name="usb:0", read_timeout_s=0.3, initial_backoff_s=0.01)
+    cam = SupervisedSource(HangingCamera, name="usb:0", read_timeout_s=2.0, initial_backoff_s=0.01)
     try:
         cam.read(), cam.read()
         with pytest.raises(CameraError, match="stopped answering"):
