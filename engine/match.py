@@ -20,7 +20,7 @@ META = ("undo", "redo")
 KEEP_EVERY = 32  # in-memory checkpoints: effective action k keeps its state when (k + 1) % KEEP_EVERY == 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One accepted log line: its sequence number and the action as submitted."""
 
@@ -28,9 +28,9 @@ class Entry:
     action: Action
 
 
-@dataclass
+@dataclass(slots=True)
 class _Effective:
-    """An effective action and the state right after it (so undo is a pop)."""
+    """An effective action and the state right after it (kept for the latest and every KEEP_EVERY-th)."""
 
     seq: int
     action: Action
