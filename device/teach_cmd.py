@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 SHOTS = 3
+MAX_TRIES = 3
 
 
 def _safe(name: str) -> str:
@@ -104,7 +105,7 @@ def run(dice_set: str, camera: str, mount: str, state_dir: Path,
     try:
         say(f"Teaching {ds.name} ({ds.n} faces), camera {mount} the tray. Put ONE die on the tray.")
         for f in ds.faces:
-            while True:
+            for _attempt in range(MAX_TRIES):
                 try:
                     ans = ask(f"Face {f.index}/{ds.n}: put the die with \"{f.name}\" ON TOP, then press Enter "
                               f"(s = skip, q = quit): ")
@@ -132,6 +133,8 @@ def run(dice_set: str, camera: str, mount: str, state_dir: Path,
                 taught += 1
                 say(f"  got \"{f.name}\".")
                 break
+            else:
+                say(f"  could not take \"{f.name}\" after {MAX_TRIES} tries; skipped.")
     finally:
         source.close()
     if taught == 0:

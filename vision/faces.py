@@ -129,7 +129,10 @@ def _blob_geometry(blob: Any, pentagon: bool = False) -> tuple[float, float, flo
     (cx, cy), (rw, rh), ang = blob.rect
     side = float(math.sqrt(max(rw * rh, 1.0)))
     if pentagon:
-        side = float(math.sqrt(blob.area / 0.92))
+        side = float(math.sqrt(blob.area / 0.914))
+        m = cv2.moments(blob.contour)
+        if m["m00"] > 0:
+            cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     return float(cx), float(cy), side, float(ang)
 
 
@@ -183,6 +186,7 @@ class FaceReader:
                     t = cv2.warpAffine(g, R, (N, N))
                 else:
                     t = np.rot90(g, a // 90)
+                t = cv2.GaussianBlur(np.ascontiguousarray(t, np.float32), (0, 0), 1.5)
                 v = t.ravel()[mask].astype(np.float32)
                 v = v - v.mean()
                 nv = np.linalg.norm(v)
@@ -197,6 +201,7 @@ class FaceReader:
         """(top face index, best NCC, margin to the best other face)."""
         if self._bank is None or len(self._bank) == 0:
             return None, 0.0, 0.0
+        ink = cv2.GaussianBlur(np.ascontiguousarray(ink, np.float32), (0, 0), 1.5)
         v = ink.ravel()[_INNER.ravel()].astype(np.float32)
         v = v - v.mean()
         nv = np.linalg.norm(v)

@@ -88,14 +88,22 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
     labb = cv2.GaussianBlur(lab, (0, 0), sigma)
     diff = _split_channels_diff(labb, bg_lab)
     if mount == "over":
-        # shadows: darker than the floor with the floor's own chroma -> not a die
-        dl = cv2.subtract(bg_lab[..., 0], labb[..., 0])
-        da = cv2.absdiff(bg_lab[..., 1], labb[..., 1])
-        db = cv2.absdiff(bg_lab[..., 2], labb[..., 2])
-        ratio_ok = labb[..., 0].astype(np.float32) > 0.45 * bg_lab[..., 0].astype(np.float32)
-        shadow = (dl > 0) & ratio_ok & (cv2.add(da, db) < 10)
+        # shadows: darker than the floor, with the floor's own hue and a proportionally weaker chroma
+        Lp = labb[..., 0].astype(np.float32)
+        Lb = bg_lab[..., 0].astype(np.float32) + 1.0
+        ratio = Lp / Lb
+        ap = labb[..., 1].astype(np.float32) - 128
+        bp = labb[..., 2].astype(np.float32) - 128
+        ab = bg_lab[..., 1].astype(np.float32) - 128
+        bb = bg_lab[..., 2].astype(np.float32) - 128
+        cb = np.sqrt(ab * ab + bb * bb) + 1.0
+        # pixel chroma relative to the floor's, and the off-hue component
+        along = (ap * ab + bp * bb) / cb
+        across = np.abs(ap * bb - bp * ab) / cb
+        shadow = (ratio > 0.4) & (ratio < 0.97) & (across < 6 + 0.1 * cb) & (along > -4) & \
+            (along < cb * 1.1 + 4)
         diff = diff.copy()
-        diff[shadow] = (diff[shadow] // 3)
+        diff[shadow] = 0
     # noise level of the difference on this very frame; hysteresis: weak pixels joined to strong cores
     sub = diff[::4, ::4]
     med = float(np.median(sub))

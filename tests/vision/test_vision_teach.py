@@ -1,0 +1,86 @@
+"""`dicesight teach SET`: asks for each face, stores templates in the state directory, the reader uses them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+import device.camera
+from device import teach_cmd
+from vision.dicesets import get_set
+from vision.reader import read_dice
+from vision.render import DieSpec, render_tray
+
+
+@dataclass
+class _Frame:
+    image: np.ndarray
+    t: float
+
+
+class FakeCamera:
+    """A camera looking at one die whose top face is whatever the test put on the tray."""
+
+    def __init__(self, dice_set: str, mount: str):
+        self.dice_set, self.mount = dice_set, mount
+        self.face = 1
+        self.t = 0.0
+        self.closed = False
+
+    def frames(self):
+        while not self.closed:
+            self.t += 1 / 15
+            d = DieSpec(320, 240, 90, 12.0, self.face, self.dice_set, "red")
+            yield _Frame(render_tray([d], mount=self.mount, seed=int(self.t * 15)), self.t)
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize("mount", ["over", "under"])
+def test_teach_then_read_with_taught_faces(tmp_path, monkeypatch, mount):
+    dice_set = "kingoftokyo"
+    cam = FakeCamera(dice_set, mount)
+    monkeypatch.setattr(device.camera, "open_source", lambda spec, **kw: cam)
+    ds = get_set(dice_set)
+    asked = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        cam.face = int(prompt.split()[1].split("/")[0])  # the player puts the asked face on top
+        return ""
+
+    said = []
+    code = teach_cmd.run(dice_set, "demo", mount, tmp_path, ask=ask, say=said.append)
+    assert code == 0, said
+    assert len(asked) == ds.n, said
+    assert all(f'"{f.name}"' in q for f, q in zip(ds.faces, asked, strict=True))
+    assert cam.closed
+    stored = sorted((tmp_path / "dice" / "kingoftokyo" / mount).glob("face-*.png"))
+    assert len(stored) == ds.n * teach_cmd.SHOTS
+    taught = teach_cmd.load_taught(tmp_path, dice_set, mount)
+    assert sorted(taught) == list(range(1, ds.n + 1))
+    # the reader now uses the taught faces
+    for top in (2, 5):
+        frame = render_tray([DieSpec(300, 250, 88, 40.0, top, dice_set, "red")], mount=mount, seed=99)
+        (r,) = read_dice(frame, dice_set, mount, taught=taught)
+        assert r.face == ds.face(top).name and r.certain
+
+
+def test_quit_changes_nothing(tmp_path, monkeypatch):
+    cam = FakeCamera("d6", "over")
+    monkeypatch.setattr(device.camera, "open_source", lambda spec, **kw: cam)
+    code = teach_cmd.run("d6", "demo", "over", tmp_path, ask=lambda q: "q", say=lambda s: None)
+    assert code == 1
+    assert teach_cmd.load_taught(tmp_path, "d6", "over") is None
+
+
+def test_camera_that_cannot_open_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    def boom(spec, **kw):
+        raise RuntimeError("no camera here")
+
+    monkeypatch.setattr(device.camera, "open_source", boom)
+    assert teach_cmd.run("d6", "usb:9", "over", tmp_path, ask=lambda q: "", say=lambda s: None) == 1
+    assert "no camera here" in capsys.readouterr().err

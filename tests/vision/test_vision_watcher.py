@@ -1,0 +1,134 @@
+"""The tray watcher on rendered sequences: throw, tumble, settle, hand, removal; frame timestamps only."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.reading import Reading
+from vision.render import DieSpec, Hand, render_tray
+from vision.watcher import TrayWatcher, motion_between, small_grey, vote
+
+FPS = 20.0
+FINAL = [DieSpec(200, 200, 60, 20, 3, colour="white"), DieSpec(380, 260, 60, 70, 5, colour="red"),
+         DieSpec(500, 150, 60, 40, 1, colour="blue")]
+
+
+def scene(t: float) -> tuple[list[DieSpec], Hand | None]:
+    """0-1 s empty; 1-1.8 s dice thrown in, tumbling; 1.8-3.5 s still; 3.5-4.3 s a hand sweeps them away;
+    then empty."""
+    rng = np.random.default_rng(int(t * 1000))
+    if t < 1.0:
+        return [], None
+    if t < 1.8:
+        p = (t - 1.0) / 0.8
+        ease = 1 - (1 - p) ** 3
+        out = []
+        for d in FINAL:
+            tumbling = p < 0.85
+            out.append(DieSpec(-60 + (d.x + 60) * ease, d.y + 80 * (1 - ease), d.size,
+                               d.angle + 400 * (1 - ease), int(rng.integers(1, 7)) if tumbling else d.value,
+                               colour=d.colour, tilt=0.7 * (1 - p) if tumbling else 0.0,
+                               blur=8 * (1 - p) if tumbling else 0.0))
+        return out, None
+    if t < 3.5:
+        return list(FINAL), None
+    if t < 4.3:
+        p = (t - 3.5) / 0.8
+        hx = -100 + p * 840
+        return [d for d in FINAL if d.x > hx], Hand(hx, 220, 200)
+    return [], None
+
+
+def run(mount: str, until: float = 5.5, **kw) -> list:
+    w = TrayWatcher(dice_set="d6", mount=mount, settle_s=0.3, votes=3, **kw)
+    out = []
+    n = int(until * FPS)
+    for i in range(n):
+        t = 100.0 + i / FPS  # an arbitrary monotonic clock
+        dice, hand = scene(i / FPS)
+        frame = render_tray(dice, mount=mount, seed=i, hand=hand)
+        st = w.feed(frame, t)
+        out.append((i / FPS, st))
+    return out
+
+
+@pytest.mark.parametrize("mount", ["over", "under"])
+def test_throw_settle_hand_removal(mount):
+    seq = run(mount)
+    states = {round(t, 2): st for t, st in seq}
+    # empty tray first
+    assert states[0.8].state == "empty"
+    # dice flying in: moving
+    assert all(states[round(t, 2)].state == "moving" for t in (1.1, 1.3, 1.5))
+    # exactly one new roll, after the dice came to rest, with the right top faces
+    rolls = [(t, st) for t, st in seq if st.new_roll]
+    assert len(rolls) == 1
+    t_roll, st = rolls[0]
+    assert 1.8 + 0.3 <= t_roll < 2.6
+    assert st.state == "settled"
+    got = sorted((round(r.center[0]), r.value, r.certain) for r in st.readings)
+    assert [(v, c) for _, v, c in got] == [(3, True), (5, True), (1, True)]
+    # no reading while anything moved
+    assert all(not st.readings for t, st in seq if st.state in ("moving", "settling"))
+    # the hand sweeping: moving; then the empty tray again, and no second roll
+    assert states[3.7].state == "moving"
+    assert seq[-1][1].state == "empty"
+
+
+def test_never_reads_while_moving_and_uses_frame_time_only():
+    calls = []
+
+    def fake_read(frame):
+        calls.append(frame)
+        return []
+
+    w = TrayWatcher(read=fake_read, settle_s=0.3, votes=2)
+    still = render_tray([DieSpec(300, 200, 60, 0, 4)], mount="over", seed=0)
+    for i in range(5):  # 0.2 s of stillness: not yet settled
+        assert w.feed(still, 10.0 + i * 0.05).state == "settling"
+    assert calls == []
+    # timestamps far apart: settled right away, whatever the wall clock says
+    w.feed(still, 20.0)
+    w.feed(still, 20.1)
+    assert len(calls) == 2
+
+
+def test_votes_flag_a_die_that_flickers_between_values():
+    a = Reading(3, "3", "white", 0.9, (100.0, 100.0), (80, 80, 40, 40), True)
+    b = Reading(5, "5", "white", 0.9, (101.0, 99.0), (80, 80, 40, 40), True)
+    c = Reading(2, "2", "red", 0.95, (300.0, 100.0), (280, 80, 40, 40), True)
+    out = vote([[a, c], [b, c], [a, c]])
+    assert len(out) == 2
+    first = min(out, key=lambda r: r.center[0])
+    assert first.value == 3 and not first.certain
+    assert max(out, key=lambda r: r.center[0]).certain
+
+
+def test_a_flicker_seen_once_is_not_a_die():
+    a = Reading(3, "3", "white", 0.9, (100.0, 100.0), (80, 80, 40, 40), True)
+    ghost = Reading(1, "1", "white", 0.4, (400.0, 300.0), (380, 280, 40, 40), False)
+    assert [r.value for r in vote([[a], [a, ghost], [a]])] == [3]
+
+
+def test_motion_gate_ignores_global_brightness_change_and_sees_a_die_move():
+    f0 = render_tray([DieSpec(300, 200, 50, 0, 4)], mount="over", seed=0)
+    brighter = np.clip(f0.astype(int) + 12, 0, 255).astype(np.uint8)
+    moved = render_tray([DieSpec(330, 200, 50, 0, 4)], mount="over", seed=0)
+    a, b, c = small_grey(f0), small_grey(brighter), small_grey(moved)
+    assert motion_between(a, b) < 0.004
+    assert motion_between(a, c) > 0.004
+
+
+def test_background_is_learned_from_an_empty_tray():
+    w = TrayWatcher(dice_set="d6", mount="under", settle_s=0.2, votes=2)
+    empty = render_tray([], mount="under", seed=0)
+    t = 0.0
+    for _ in range(10):
+        st = w.feed(empty, t)
+        t += 0.05
+    assert st.state == "empty"
+    assert w.background is not None
+    assert math.isclose(float(np.abs(w.background.astype(int) - empty.astype(int)).mean()), 0.0)
