@@ -127,11 +127,17 @@ def _secret(state_dir: Path) -> str:
     return secret
 
 
-def run(options: BoxOptions, announce=print) -> int:
-    """Start the box and block until asked to stop. Returns the exit code."""
+def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = None,
+        on_started=None) -> int:
+    """Start the box and block until asked to stop (SIGTERM, Ctrl-C, `stop`, or Pair held).
+
+    Returns the exit code: 0, or SHUTDOWN_EXIT_STATUS when Pair was held (the unit then powers off).
+    `on_started(table)` is called once the page is served (tests use it to reach the panel).
+    """
     from waitress.server import create_server
 
     from . import sdnotify
+    from .panel import SHUTDOWN_EXIT_STATUS
 
     table, app, host, port = build(options)
     server = create_server(app, host=host, port=port, threads=options.threads,
@@ -140,25 +146,27 @@ def run(options: BoxOptions, announce=print) -> int:
     table.start()
     web = threading.Thread(target=server.run, name="web", daemon=True)
     web.start()
-    stop = threading.Event()
-
-    def _on_signal(signum, _frame):
-        stop.set()
-
-    signal.signal(signal.SIGTERM, _on_signal)
-    signal.signal(signal.SIGINT, _on_signal)
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda _signum, _frame: stop.set())
+    exit_code = 0
     urls = [f"http://127.0.0.1:{actual_port}"]
     if host in ("0.0.0.0", ""):
         urls += [f"http://{a}:{actual_port}" for a in lan_addresses()]
     announce({"event": "started", "urls": urls, "port": actual_port, "camera": table.snapshot()["camera"],
               "game": table.match.rules.name, "seq": table.match.seq})
     sdnotify.notify("READY=1", f"STATUS=Serving on port {actual_port}")
+    if on_started is not None:
+        on_started(table)
     interval = sdnotify.watchdog_interval()
     tick = min(interval / 2, 1.0) if interval else 1.0
     try:
         while not stop.wait(tick):
             if table.shutdown_requested.is_set():
+                # The unit powers the Pi off on this status (systemd/dicesight.service).
                 announce({"event": "shutdown", "reason": "pair button held"})
+                exit_code = SHUTDOWN_EXIT_STATUS
                 break
             if web.is_alive():
                 sdnotify.notify("WATCHDOG=1")
@@ -167,4 +175,4 @@ def run(options: BoxOptions, announce=print) -> int:
         server.close()
         table.close()
         announce({"event": "stopped"})
-    return 0
+    return exit_code

@@ -1,0 +1,58 @@
+"""`dicesight run` as a whole: it serves, stops cleanly, and holding Pair asks systemd to power off."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+
+from device.box import BoxOptions, run
+from device.panel import SHUTDOWN_EXIT_STATUS
+
+
+def start_box(tmp_path, hold_s: float = 1.0):
+    config = tmp_path / "config.toml"
+    config.write_text(f"[gpio]\npin_factory = \"mock\"\nlong_press_s = 0.2\nshutdown_hold_s = {hold_s}\n"
+                      "[web]\nhost = \"127.0.0.1\"\n")
+    records: list[dict] = []
+    started = threading.Event()
+    stop = threading.Event()
+    box: dict = {}
+
+    def on_started(table):
+        box["table"] = table
+        started.set()
+
+    def target():
+        try:
+            box["code"] = run(BoxOptions(camera="demo", config=config, state_dir=tmp_path / "state", port=0),
+                              announce=records.append, stop=stop, on_started=on_started)
+        except Exception as err:  # fail the test at once with the reason, not after a timeout
+            box["error"] = err
+            started.set()
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    assert started.wait(30), records
+    assert "error" not in box, box.get("error")
+    return box, records, stop, thread
+
+
+def test_serves_then_stops_cleanly(tmp_path):
+    box, records, stop, thread = start_box(tmp_path)
+    port = records[0]["port"]
+    health = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5))
+    assert health["camera"]["source"] == "demo" and health["store"]["ok"]
+    stop.set()
+    thread.join(20)
+    assert box["code"] == 0
+    assert [r["event"] for r in records] == ["started", "stopped"]
+
+
+def test_holding_pair_shuts_down_with_the_poweroff_status(tmp_path):
+    box, records, _stop, thread = start_box(tmp_path, hold_s=1.0)
+    box["table"].panel.press("pair", hold_s=1.3)  # through the mock pins, as a finger would
+    thread.join(20)
+    assert not thread.is_alive()
+    assert box["code"] == SHUTDOWN_EXIT_STATUS
+    assert {"event": "shutdown", "reason": "pair button held"} in records
