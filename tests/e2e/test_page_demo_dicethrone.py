@@ -87,29 +87,48 @@ def test_offensive_roll_from_the_demo_tray(demo_box, phone):
     page.locator("#pending button.option.primary").click()  # end Main Phase (1)
     page.wait_for_function("() => window.dicesight.snap.phase === 'offensive'")
 
-    # The next settled throw is Ana's first roll (or, if the reader was unsure, the page asks to confirm).
-    deadline = time.monotonic() + 60
+    # The next settled throw is Ana's first roll. If the reader is unsure, the page asks the players to
+    # check the dice: they confirm the reading when it is right, or fix it by hand to what lies on the
+    # tray (here: the demo throw the partial reading belongs to, as a player looking at the dice would).
+    demo = DemoTray(seed=SEED, realtime=False)
+    throws = [demo.values(k) for k in range(60)]
+    fixed = None
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         snap = state(demo_box)
         if snap["attempts"]["used"] > 0:
             break
         tray = snap["tray"]
-        if (tray["needs_confirmation"] and len(tray["dice"]) == 5
-                and all(d["value"] is not None for d in tray["dice"])):
-            page.locator("#confirmbtn:not([disabled])").click()  # a player checks the dice and confirms
+        read = [d["value"] for d in tray["dice"] if d["value"] is not None]
+        truth = next((t for t in throws if len(t) == 5 and not Counter(read) - Counter(t)), None)
+        if tray["needs_confirmation"] and tray["state"] == "settled" and read and truth is not None:
+            page.locator("#confirm").wait_for()
+            assert "Not sure" in page.locator("#traycard").inner_text()
+            shot(page, "29-demo-tray-confirm", at="#traycard")
+            if sorted(read) == sorted(truth) and len(tray["dice"]) == 5:
+                page.locator("#confirmbtn").click()  # the reading is right
+            else:
+                page.locator("#confirm button.ghost").click()  # fix the dice
+                page.locator("#entryclear").click()
+                for v in truth:
+                    page.locator(f"#entrypad [data-add='{v}']").click()
+                page.locator("#entrysubmit").click()
+            fixed = truth
             page.wait_for_function("() => window.dicesight.snap.attempts.used > 0")
+            break
         time.sleep(0.3)
     snap = state(demo_box)
-    assert snap["attempts"]["used"] >= 1
+    assert snap["attempts"]["used"] >= 1, f"no throw read in 120 s: {snap['tray']}"
     shown = [int(v) for v in page.locator("#gamedice [data-value]").evaluate_all("e => e.map(x => x.dataset.value)")]
-    demo = DemoTray(seed=SEED, realtime=False)
-    assert Counter(shown) in [Counter(demo.values(k)) for k in range(12)], "the roll is a throw of the demo tray"
+    roll = [e for e in snap["log"] if e["action"]["type"] == "roll"][-1]
+    assert Counter(shown) in [Counter(t) for t in throws], "the roll is a throw of the demo tray"
+    if roll["action"].get("source") == "camera":
+        page.locator(f"#log li[data-seq='{roll['seq']}'] img").wait_for()  # the roll photo
+    else:
+        assert Counter(shown) == Counter(fixed)
     faces = {1: "sword", 2: "sword", 3: "sword", 4: "heart", 5: "heart", 6: "pow"}
     assert [page.locator("#gamedice [data-value]").nth(i).get_attribute("data-face") for i in range(5)] == [
         faces[v] for v in shown]
-    roll = next(e for e in snap["log"] if e["action"]["type"] == "roll")
-    if roll["action"].get("source") == "camera":
-        page.locator(f"#log li[data-seq='{roll['seq']}'] img").wait_for()  # the roll photo
     shot(page, "30-demo-tray-dicethrone", at="#pending")
     shot(page, "31-demo-tray-dicethrone-full", full=True)
     assert page.js_errors == []

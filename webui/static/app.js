@@ -320,7 +320,9 @@ function renderPlayers(snap) {
 function renderGameDice(snap) {
   const box = $("gamedice");
   const dice = Array.isArray(snap.dice) ? snap.dice : null;
-  $("gamedicecard").hidden = !dice || !dice.length || snap.phase === "over";
+  const rolling = ["offensive", "targeting", "defensive"].includes(snap.phase) ||
+    Boolean(snap.pending && snap.pending.input && snap.pending.input.type === "dice");
+  $("gamedicecard").hidden = !dice || !dice.length || !rolling;
   $("gamedicecard").dataset.offense = String(Boolean(snap.pending && snap.pending.kind === "offense"));
   if (!dice || !dice.length) { fill(box); return; }
   const p = snap.pending;
@@ -329,7 +331,7 @@ function renderGameDice(snap) {
   const kept = dice.map((d, i) => (d.kept ? i : -1)).filter((i) => i >= 0);
   $("gamedicehint").textContent = canKeep ? t("hold_hint") : "";
   const att = snap.attempts;
-  $("attempts").textContent = att && att.max ? t("rolls_left", { n: Math.max(0, att.max - att.used) }) : "";
+  $("attempts").textContent = att && att.max && p && p.kind === "offense" ? t("rolls_left", { n: Math.max(0, att.max - att.used) }) : "";
   fill(box, ...dice.map((d, i) => {
     const die = dieElement(d.value, { face: d.face, kept: d.kept, label: t("die_value", { v: d.value ?? "?" }) });
     if (!canKeep) return die;
@@ -356,13 +358,16 @@ function renderTray(snap) {
   })));
   if (!dice.length) $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
   $("traymsg").textContent = tray.message || "";
+  $("traymsg").className = tray.needs_confirmation ? "warn" : "muted";
   const unsure = tray.needs_confirmation || dice.some((d) => d.certain === false);
   const conf = $("confirm");
+  const need = (diceInput(snap) || {}).count;
+  const wrongCount = Boolean(need) && dice.length !== need;
   conf.hidden = !(unsure && S.session.paired && dice.length);
   if (!conf.hidden) {
     fill(conf, 
-      h("p", { class: "warn", text: t("uncertain") }),
-      h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null),
+      tray.message ? null : h("p", { class: "warn", text: t("uncertain") }),
+      h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null) || wrongCount,
         onclick: () => submitDice(dice.map((d) => d.value)).catch(() => {}) }, t("confirm_reading")),
       h("button", { class: "ghost", onclick: () => { S.entry = dice.map((d) => d.value).filter((v) => v != null); renderEntry(S.snap); $("entry").scrollIntoView({ behavior: "smooth" }); } }, t("fix_reading")),
     );
@@ -420,6 +425,17 @@ async function submitDice(values) {
   renderEntry(S.snap);
 }
 
+let openUpgrades = false;
+const isUpgrade = (o) => o.action && o.action.type === "play";
+
+function optionButton(o, i) {
+  return h("button", {
+    class: "big option" + (o.default ? " primary" : ""), type: "button", disabled: !S.session.paired,
+    data: { option: String(i), type: (o.action && o.action.type) || "" },
+    onclick: () => answer(o),
+  }, h("span", { text: optionLabel(o) }), o.hint ? h("small", { text: loc(o.hint) }) : null);
+}
+
 function renderPending(snap) {
   const box = $("pending");
   const p = snap.pending;
@@ -427,17 +443,17 @@ function renderPending(snap) {
   const opts = ((p && p.options) || []).filter((o) => !shownElsewhere(o));
   box.hidden = !p || (!opts.length && !p.prompt);
   if (box.hidden) return;
+  const upgrades = opts.filter(isUpgrade);
   const who = p.player ? findPlayer(p.player) : null;
   box.dataset.kind = p.kind || "";
   const prompt = S.lang === "en" || !S.strings["pk_" + p.kind] ? loc(p.prompt) : t("pk_" + p.kind, { name: playerName(who) });
   fill(box,
     h("h2", { text: prompt || t("decide") }),
     who ? h("p", { class: "whose", data: { phase: snap.phase } }, h("span", { class: "dot" }), h("span", { text: t("waiting_for", { name: playerName(who) }) })) : null,
-    h("div", { class: "options" }, opts.map((o, i) => h("button", {
-      class: "big option" + (o.default ? " primary" : ""), type: "button", disabled: !S.session.paired,
-      data: { option: String(i), type: (o.action && o.action.type) || "" },
-      onclick: () => answer(o),
-    }, h("span", { text: optionLabel(o) }), o.hint ? h("small", { text: loc(o.hint) }) : null))),
+    h("div", { class: "options" }, opts.filter((o) => !isUpgrade(o)).map(optionButton)),
+    upgrades.length ? h("details", { class: "upgrades", open: openUpgrades || null, ontoggle: (ev) => { openUpgrades = ev.target.open; } },
+      h("summary", { text: `${t("when_upgrade")} (${upgrades.length})` }),
+      h("div", { class: "options" }, upgrades.map(optionButton))) : null,
     !S.session.paired ? h("p", { class: "muted", text: t("you_can_act") }) : null,
   );
 }

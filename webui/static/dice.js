@@ -96,7 +96,8 @@ export function dieElement(value, opts = {}) {
   wrap.setAttribute("role", "img");
   wrap.setAttribute("aria-label", opts.label || String(value ?? "?"));
   const useIcon = face && ICONS[face];
-  const [body, ink] = COLOURS[opts.colour] || (useIcon ? COLOURS.hero : COLOURS.white);
+  const heroDie = useIcon || /^[a-z]$/.test(face);
+  const [body, ink] = COLOURS[opts.colour] || (heroDie ? COLOURS.hero : COLOURS.white);
   const svg = el("svg", { viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" });
   svg.appendChild(el("rect", { x: 4, y: 4, width: 92, height: 92, rx: 18, fill: body,
     stroke: opts.uncertain ? "#ffb000" : "#0006", "stroke-width": opts.uncertain ? 6 : 3,
@@ -105,6 +106,16 @@ export function dieElement(value, opts = {}) {
     const g = el("g", { fill: ink, color: ink, transform: "translate(18 14) scale(0.64)" });
     g.innerHTML = ICONS[face];
     svg.appendChild(g);
+    const num = el("text", { x: 84, y: 90, "text-anchor": "end", "font-size": 20, "font-weight": 700, fill: ink,
+      "font-family": "system-ui, sans-serif" });
+    num.textContent = String(value ?? "?");
+    svg.appendChild(num);
+  } else if (/^[a-z]$/.test(face)) {
+    // a symbol whose name the hero data does not know yet (faces "a", "b"...): its letter, and the number
+    const t = el("text", { x: 46, y: 64, "text-anchor": "middle", "font-size": 48, "font-weight": 800, fill: ink,
+      "font-family": "system-ui, sans-serif" });
+    t.textContent = face.toUpperCase();
+    svg.appendChild(t);
     const num = el("text", { x: 84, y: 90, "text-anchor": "end", "font-size": 20, "font-weight": 700, fill: ink,
       "font-family": "system-ui, sans-serif" });
     num.textContent = String(value ?? "?");
