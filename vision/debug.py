@@ -18,11 +18,11 @@ def draw_readings(frame: np.ndarray, readings: list[Reading]) -> np.ndarray:
     for r in readings:
         x, y, w, hh = r.box
         col = (60, 200, 60) if r.certain else (0, 140, 255)
-        if r.value is None:
+        if r.face == "?":
             col = (40, 40, 230)
         cv2.rectangle(out, (x, y), (x + w, y + hh), col, 2)
         cv2.circle(out, (int(r.center[0]), int(r.center[1])), 2, col, -1)
-        label = f"{r.face if r.face != str(r.value) else r.value} {r.confidence:.2f}"
+        label = f"{r.face} {r.confidence:.2f}"
         if not r.certain:
             label += "?"
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, 1)

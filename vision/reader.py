@@ -172,13 +172,44 @@ def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
     return out or [blob.contour]
 
 
+def _sharp_outline(lab: np.ndarray, b: Blob) -> bool:
+    """A die has a crisp outline; an out-of-focus lamp, a face or a sleeve far above the glass does not.
+    The steepest gradient across the outline must span the blob's contrast in a few pixels."""
+    x, y, w, h = b.mask_box
+    H, W = lab.shape[:2]
+    pad = 4
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+    P = cv2.GaussianBlur(lab[y0:y1, x0:x1], (3, 3), 0).astype(np.float32)
+    g = None
+    for c, wgt in ((0, 1.0), (1, 2.0), (2, 2.0)):
+        ch = P[..., c]
+        gc = cv2.magnitude(cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3))
+        gc *= wgt / 8
+        g = gc if g is None else cv2.max(g, gc)
+    L = P[..., 0]
+    m = np.zeros(L.shape, np.uint8)
+    cv2.drawContours(m, [b.contour - [x0, y0]], -1, 255, -1)
+    inner = cv2.erode(m, np.ones((5, 5), np.uint8))
+    outer = cv2.dilate(m, np.ones((5, 5), np.uint8))
+    band = (outer > 0) & (inner == 0)
+    if not band.any() or not inner.any() or not (outer == 0).any():
+        return True
+    contrast = abs(float(np.median(L[inner > 0])) - float(np.median(L[outer == 0])))
+    ring = cv2.dilate(m, np.ones((9, 9), np.uint8)) > 0
+    ring &= outer == 0
+    if ring.any():
+        contrast = abs(float(np.median(L[inner > 0])) - float(np.median(L[ring])))
+    g90 = float(np.percentile(g[band], 90))
+    return g90 >= max(4.0, 0.12 * contrast)
+
+
 def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | None = None,
               lab: np.ndarray | None = None) -> list[Blob]:
     """Candidate dice (one blob per die) in a BGR frame."""
     if lab is None:
         lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
     mask, _ = foreground(frame, lab, mount, background)
-    blobs = _blobs(mask, MIN_DIE)
+    blobs = [b for b in _blobs(mask, MIN_DIE) if _sharp_outline(lab, b)]
     out: list[Blob] = []
     for b in blobs:
         (_, _), (rw, rh), _ = b.rect

@@ -48,7 +48,7 @@ BACKGROUNDS: dict[str, tuple[int, int, int]] = {
     "black": (28, 28, 30),
     "blue": (120, 70, 30),
     "red": (40, 40, 140),
-    "room": (30, 28, 26),
+    "room": (18, 17, 16),
 }
 LIGHTING_GAIN: dict[str, tuple[float, float, float]] = {
     "neutral": (1.0, 1.0, 1.0),
@@ -285,7 +285,7 @@ def _draw_die(frame: np.ndarray, d: DieSpec, mount: str, lighting: str, rng: np.
         face_col = body
         edge_col = _shade(body, 0.72)
     else:
-        face_col = _shade(body, 1.12)
+        face_col = _shade(body, 1.25)  # lit by the LED ring right under the glass
         edge_col = _shade(body, 0.55)
 
     if tilt > 0:
