@@ -1,0 +1,80 @@
+"""Vision speed on one core: motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice,
+and the renderer (the demo tray draws a frame every 33-66 ms).
+
+    .venv/bin/python bench/vision_speed.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.reader import read_dice  # noqa: E402
+from vision.render import random_dice, render_tray  # noqa: E402
+from vision.watcher import motion_between, small_grey  # noqa: E402
+
+
+def timeit(fn, repeat: int) -> tuple[float, float]:
+    """(median wall ms, median CPU ms of this thread)"""
+    fn()
+    wall, cpu = [], []
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        fn()
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
+    return float(np.median(wall)), float(np.median(cpu))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=30)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    try:
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    except (AttributeError, OSError):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"dicesight vision speed, one core (OpenCV threads 1), load average {load:.1f}")
+    rng = np.random.default_rng(3)
+    five = random_dice(rng, 5, size=(40, 70))
+    twenty = random_dice(rng, 20, size=(36, 48))
+    frames = {}
+    for mount in ("over", "under"):
+        frames[(mount, 5)] = render_tray(five, mount=mount, background="felt" if mount == "over" else None, seed=1)
+        frames[(mount, 20)] = render_tray(twenty, mount=mount, background="felt" if mount == "over" else None, seed=1)
+    a, b = frames[("over", 5)], frames[("over", 20)]
+    prev = small_grey(a)
+
+    def gate():
+        motion_between(small_grey(b), prev)
+
+    w, c = timeit(gate, args.repeat * 10)
+    print(f"motion gate (small grey + change) 640x480   {w:7.2f} ms wall  {c:7.2f} ms cpu   aim <= 0.5 ms")
+    for mount in ("over", "under"):
+        for n in (5, 20):
+            f = frames[(mount, n)]
+            w, c = timeit(lambda f=f, mount=mount: read_dice(f, "d6", mount), args.repeat)
+            aim = "   aim <= 5 ms" if n == 5 else ""
+            print(f"read d6 {mount:<5} {n:2d} dice 640x480            {w:7.2f} ms wall  {c:7.2f} ms cpu{aim}")
+    kot = render_tray(random_dice(rng, 5, dice_set="kingoftokyo"), mount="over", background="felt", seed=2)
+    w, c = timeit(lambda: read_dice(kot, "kingoftokyo", "over"), args.repeat)
+    print(f"read kingoftokyo over 5 dice 640x480       {w:7.2f} ms wall  {c:7.2f} ms cpu")
+    w, c = timeit(lambda: render_tray(five, mount="under", seed=5), args.repeat)
+    print(f"render_tray 5 dice 640x480 (under)         {w:7.2f} ms wall  {c:7.2f} ms cpu")
+    w, c = timeit(lambda: render_tray(twenty, mount="over", background="wood", seed=5), args.repeat)
+    print(f"render_tray 20 dice 640x480 (over, wood)   {w:7.2f} ms wall  {c:7.2f} ms cpu")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
