@@ -67,7 +67,8 @@ class Face:
     others: list[Face] = field(default_factory=list)
     conflict: float = 0.0    # ink found where the layout has no pip (0..1)
     clutter: float = 0.0     # fraction of the face that is not face colour (glare, hidden pips)
-    faint: int = 0           # faint pip-like blobs beside a lone pip  # side faces of the same die
+    faint: int = 0           # faint pip-like blobs beside a lone pip
+    twin: bool = False       # another lone pip close by (an unlinked face?)  # side faces of the same die
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -711,7 +712,16 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
         if f.count == 1 and not f.others:
             p = f.pips[0]
             # a lone blob is a 1 only if it is a clean round pip, not smaller than the other dice's pips
-            if p.roundness < 0.7 or not 0.8 <= p.fill <= 1.2 or (ref_r and p.r < 0.7 * ref_r):
+            if p.roundness < 0.7 or not 0.8 <= p.fill <= 1.2 or (ref_r and p.r < 0.45 * ref_r):
                 continue
         out.append(f)
+    # two lone pips close together, alike: probably one face whose pips did not link (a 2 or a 3 read as
+    # two 1s); both are doubtful
+    lone = [f for f in out if f.count == 1]
+    for i, f in enumerate(lone):
+        p = f.pips[0]
+        for g in lone[i + 1:]:
+            q = g.pips[0]
+            if math.hypot(p.x - q.x, p.y - q.y) < 9.5 * max(p.r, q.r) and max(p.r, q.r) < 1.5 * min(p.r, q.r):
+                f.twin = g.twin = True
     return out

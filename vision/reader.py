@@ -83,6 +83,12 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
         sh = max(8, int(round(h * sw / w)))
         small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
         fit, _ = _robust_surface(small)
+        # what the quadratic misses (a glare spot, a lamp, the tray's own unevenness) but is wider than a
+        # die: a large median of the residual, added back
+        res = np.clip(small - fit + 128.0, 0, 255).astype(np.uint8)
+        k = 13 if sw >= 60 else 9
+        res = cv2.medianBlur(res, k).astype(np.float32) - 128.0
+        fit = fit + res
         bg_lab = cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
     sigma = max(1.0, min(h, w) / 320.0)
     labb = cv2.GaussianBlur(lab, (0, 0), sigma)
@@ -300,6 +306,8 @@ def _pip_confidence(f: Face, lab: np.ndarray, typical_round: float) -> float:
     if f.conflict > 0.3:
         conf *= max(0.0, 1.0 - 2.0 * (f.conflict - 0.3)) * 0.5
     if f.faint:
+        conf *= 0.3
+    if f.twin:
         conf *= 0.3
     if f.clutter > 0.04:
         conf *= max(0.1, 1.0 - 6.0 * (f.clutter - 0.04)) * 0.55

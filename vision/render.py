@@ -378,6 +378,10 @@ def render_tray(
     if lighting not in LIGHTING_GAIN:
         raise ValueError(f"lighting must be one of {', '.join(LIGHTING_GAIN)}")
     frame = _background(width, height, mount, background, lighting, room_seed).copy()
+    gain = LIGHTING_GAIN[lighting]
+    if mount == "under" and gain != (1.0, 1.0, 1.0):
+        # under the glass the dice are lit by the box's LED ring: the room light only tints the room
+        frame = cv2.multiply(frame, (gain[0], gain[1], gain[2], 0.0), dtype=cv2.CV_8U)
     rng = np.random.default_rng(seed)
     for d in dice:
         _draw_die(frame, d, mount, lighting, rng)
@@ -385,8 +389,7 @@ def render_tray(
         if not isinstance(hand, Hand):
             hand = Hand(*hand)
         _draw_hand(frame, hand, mount)
-    gain = LIGHTING_GAIN[lighting]
-    if gain != (1.0, 1.0, 1.0):
+    if mount == "over" and gain != (1.0, 1.0, 1.0):
         frame = cv2.multiply(frame, (gain[0], gain[1], gain[2], 0.0), dtype=cv2.CV_8U)
     if noise > 0:
         nz = _noise(width, height)
