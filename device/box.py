@@ -29,7 +29,7 @@ class BoxOptions:
     config: Path | None = None
     state_dir: Path | None = None
     demo_seed: int = 1
-    threads: int = 64
+    threads: int = 96  # each phone's event stream holds a thread: 50+ phones and room for requests
 
 
 def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
@@ -92,6 +92,8 @@ def build(options: BoxOptions):
                   on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
                   on_shutdown=table.shutdown_requested.set)
     table.panel = panel
+    if spec == "demo":
+        source.follow = table.tray_request  # throw the dice the game waits for
     app = create_app(table, secret_key=_secret(state_dir))
     host = options.host or config.web.host
     port = options.port if options.port is not None else config.web.port
@@ -136,6 +138,8 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
     """
     from waitress.server import create_server
 
+    from webui import stop_streams
+
     from . import sdnotify
     from .panel import SHUTDOWN_EXIT_STATUS
 
@@ -172,6 +176,7 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
                 sdnotify.notify("WATCHDOG=1")
     finally:
         sdnotify.notify("STOPPING=1")
+        stop_streams(app)  # open event streams end within half a second, so the close below is quick
         server.close()
         table.close()
         announce({"event": "stopped"})

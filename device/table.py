@@ -149,8 +149,8 @@ class Table:
                 seq, data = self.match.checkpoint()
                 self.store.save_checkpoint(self.game_id, seq, data)
             self._engine_snapshot = None
-            if action.get("source") != "camera":
-                self._tray.update(needs_confirmation=False, message="")
+            # Whatever was waiting for confirmation is settled by this roll (camera or hand).
+            self._tray.update(needs_confirmation=False, message="")
         return self._publish()
 
     def next(self) -> dict | None:
@@ -323,6 +323,14 @@ class Table:
                 self._engine_snapshot = self.match.snapshot()
             return self._engine_snapshot.get("dice_set") or self.dice_set
 
+    def tray_request(self) -> tuple[str, int | None]:
+        """(dice set, how many dice) the game waits for on the tray now; the count is None when any will do."""
+        with self._lock:
+            dice_set = self.current_dice_set()
+            wanted = (self._engine_snapshot.get("pending") or {}).get("input") or {}
+            count = wanted.get("count") if wanted.get("type") == "dice" else None
+            return dice_set, count if isinstance(count, int) else None
+
     def _read_tray(self, frame, background=None):
         """The watcher's reader: the current dice set, the learnt background, faces taught for this box."""
         from vision.reader import read_dice
@@ -358,9 +366,8 @@ class Table:
             if status.state == "settled":
                 self._tray["dice"] = dice
             elif status.state in ("empty", "moving"):
-                self._tray["dice"] = []
-                if status.state == "moving":
-                    self._tray["message"] = ""
+                # Dice picked up or thrown again: an unconfirmed reading is gone with them.
+                self._tray.update(dice=[], needs_confirmation=False, message="")
         if status.new_roll and dice:
             self._record_roll(status.readings, dice, image)
         elif changed:

@@ -60,15 +60,19 @@ class DemoTray:
         self.dice_size = dice_size
         self.colours = colours
         self._clock, self._sleep = clock, sleep
+        # What to throw next: (dice set, how many or None) asked of the table when a throw starts, so in a
+        # Dice Throne game the demo throws the rolling hero's dice, as many as the game waits for.
+        self.follow: Callable[[], tuple[str, int | None]] | None = None
+        self._plans: dict[int, tuple[str, list[PlannedDie]]] = {}
         self._frame_no = 0
         self._t0 = clock()
         self._closed = False
 
     # -- what it throws ---------------------------------------------------------------------------
-    def plan(self, throw: int) -> list[PlannedDie]:
+    def plan(self, throw: int, count: int | None = None) -> list[PlannedDie]:
         """The dice of throw number `throw` (0-based): same seed, same throws, on every machine."""
         rng = np.random.default_rng([self.seed, throw])
-        count = int(rng.integers(2, 6))
+        count = int(rng.integers(2, 6)) if count is None else max(1, min(count, 12))
         margin = self.dice_size
         cols, rows = 4, 3
         cells = rng.choice(cols * rows, size=count, replace=False)
@@ -92,7 +96,15 @@ class DemoTray:
 
     def values(self, throw: int) -> list[int]:
         """The top faces of throw `throw`, for tests that compare what the page shows."""
-        return [d.value for d in self.plan(throw)]
+        return [d.value for d in self._throw(throw)[1]]
+
+    def _throw(self, throw: int) -> tuple[str, list[PlannedDie]]:
+        """(dice set, dice) of a throw, fixed when it starts (the game may change while it lies there)."""
+        if throw not in self._plans:
+            dice_set, count = self.follow() if self.follow is not None else ("d6", None)
+            self._plans = {k: v for k, v in self._plans.items() if k >= throw - 2}
+            self._plans[throw] = (dice_set, self.plan(throw, count))
+        return self._plans[throw]
 
     # -- frames ----------------------------------------------------------------------------------
     def scene(self, t: float):
@@ -100,7 +112,7 @@ class DemoTray:
         from vision.render import DieSpec
 
         throw, u = divmod(t, CYCLE_S)
-        plan = self.plan(int(throw))
+        dice_set, plan = self._throw(int(throw))
         rng = np.random.default_rng([self.seed, int(throw), int(u * self.fps)])
         specs: list[DieSpec] = []
         hand = None
@@ -115,7 +127,7 @@ class DemoTray:
                 y = die.start[1] + (die.end[1] - die.start[1]) * ease
                 tumbling = p < 0.85
                 specs.append(DieSpec(
-                    x=x, y=y, size=self.dice_size, angle=die.angle + die.spin * (1 - ease),
+                    x=x, y=y, size=self.dice_size, angle=die.angle + die.spin * (1 - ease), dice_set=dice_set,
                     value=int(rng.integers(1, 7)) if tumbling else die.value, colour=die.colour,
                     tilt=max(0.0, 0.8 * (1 - p / 0.85)) if tumbling else 0.0,
                     blur=2.0 * (1 - p) if tumbling else 0.0,
@@ -123,7 +135,7 @@ class DemoTray:
             return specs, hand
         u -= THROW_S
         still = [DieSpec(x=d.end[0], y=d.end[1], size=self.dice_size, angle=d.angle, value=d.value,
-                         colour=d.colour) for d in plan]
+                         colour=d.colour, dice_set=dice_set) for d in plan]
         if u < STILL_S:
             return still, hand
         p = (u - STILL_S) / PICKUP_S

@@ -51,3 +51,15 @@ def test_realtime_paces_to_fps():
     for _ in range(4):
         tray.read()
     assert len(slept) == 3 and all(abs(s - 0.05) < 1e-9 for s in slept)
+
+
+def test_demo_follows_what_the_game_waits_for():
+    """In a game that waits for N dice of a set (Dice Throne: the hero's five), the demo throws those."""
+    tray = DemoTray(seed=3, realtime=False)
+    tray.follow = lambda: ("dicethrone:monk", 5)
+    still, _ = tray.scene(EMPTY_S + THROW_S + 1.0)
+    assert len(still) == 5 and {d.dice_set for d in still} == {"dicethrone:monk"}
+    tray.follow = lambda: ("d6", 2)
+    assert [d.value for d in tray.scene(EMPTY_S + THROW_S + 1.0)[0]] == [d.value for d in still], \
+        "a throw keeps its dice while it lies in the tray"
+    assert len(tray.scene(CYCLE_S + EMPTY_S + THROW_S + 1.0)[0]) == 2

@@ -162,3 +162,19 @@ def _answer(table, snap) -> bool:
         except IllegalAction:
             continue
     return False
+
+
+def test_a_later_roll_clears_a_stale_confirmation(table):
+    table._tray.update(state="settled", needs_confirmation=True, message="Not sure of every die")
+    table.submit({"type": "roll", "dice": [3], "source": "camera"})
+    assert table.snapshot()["tray"]["needs_confirmation"] is False
+
+
+def test_tray_request_says_what_the_game_waits_for(table):
+    assert table.tray_request() == ("d6", None)
+    table.new_game("dicethrone", {"mode": "1v1", "players": [{"name": "Ann", "hero": "barbarian"},
+                                                             {"name": "Bo", "hero": "gunslinger"}]}, seed=4)
+    while table.snapshot()["phase"] != "offensive":
+        table.next()
+    snap = table.snapshot()
+    assert table.tray_request() == (snap["dice_set"], 5)
