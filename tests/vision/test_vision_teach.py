@@ -55,8 +55,8 @@ def test_teach_then_read_with_taught_faces(tmp_path, monkeypatch, mount):
     said = []
     code = teach_cmd.run(dice_set, "demo", mount, tmp_path, ask=ask, say=said.append)
     assert code == 0, said
-    assert len(asked) == ds.n, said
-    assert all(f'"{f.name}"' in q for f, q in zip(ds.faces, asked, strict=True))
+    assert len(asked) >= ds.n, said  # a retry now and then is fine
+    assert all(any(f'"{f.name}"' in q for q in asked) for f in ds.faces)
     assert cam.closed
     stored = sorted((tmp_path / "dice" / "kingoftokyo" / mount).glob("face-*.png"))
     assert len(stored) == ds.n * teach_cmd.SHOTS
