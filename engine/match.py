@@ -126,14 +126,17 @@ class Match:
     # -- changing -------------------------------------------------------------------------------
     def submit(self, action: Action) -> Entry:
         """Validate and append one action (or undo/redo). Raises IllegalAction and changes nothing."""
-        seq = self.seq + 1
+        entries = self.entries
+        seq = entries[-1].seq + 1 if entries else 1
         self._apply(action, seq)
         entry = Entry(seq, _copy(action))
-        self.entries.append(entry)
+        entries.append(entry)
         return entry
 
     def _apply(self, action: Action, seq: int) -> None:
-        kind = action_type(action)
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str or not kind:
+            kind = action_type(action)  # raises the clear IllegalAction for a malformed action
         if kind == "undo":
             if not self._done:
                 raise IllegalAction("nothing_to_undo", "There is nothing to undo.")
@@ -146,16 +149,30 @@ class Match:
             self._done.append(self._undone.pop())
             self.last_events = [{"type": "redone", "seq": self._done[-1].seq}]
             return
+        done = self._done
         state, events = self.rules.apply(self.state, action)
-        if self._done and len(self._done) % KEEP_EVERY != 0:
-            self._done[-1].state = None  # no longer the latest and not on the checkpoint grid
-        self._done.append(_Effective(seq, action, state, events))
-        self._undone.clear()
+        if done and len(done) % KEEP_EVERY != 0:
+            done[-1].state = None  # no longer the latest and not on the checkpoint grid
+        done.append(_Effective(seq, action, state, events))
+        if self._undone:
+            self._undone.clear()
         self.last_events = events
 
 
+_FLAT = (str, int, float, bool, type(None))
+
+
 def _copy(action: Action) -> Action:
-    """A private copy of a submitted action (marshal is much faster than deepcopy for plain JSON data)."""
+    """A private copy of a submitted action, so a caller changing its dict later cannot rewrite the log.
+
+    Most actions are flat (strings, numbers, None): a shallow copy is a full copy then. Nested ones go
+    through marshal, much faster than deepcopy for plain JSON data.
+    """
+    for v in action.values():
+        if type(v) not in _FLAT:
+            break
+    else:
+        return dict(action)
     try:
         return marshal.loads(marshal.dumps(action))
     except ValueError:

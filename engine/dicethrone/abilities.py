@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..dice import large_straight, meets_symbols, small_straight, symbol_counts
+from ..dice import LARGE_RUNS, SMALL_RUNS, large_straight, meets_symbols, small_straight, symbol_counts
 from .heroes import hero
 
 
@@ -43,23 +43,54 @@ def satisfied(hero_id: str, upgrades: dict[str, int], values: list[int]) -> list
 @lru_cache(maxsize=65536)
 def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
                values: tuple[int, ...]) -> list[dict[str, Any]]:
-    upgrades = dict(upgrade_items)
-    data = hero(hero_id)
-    counts = symbol_counts(values, data["faces"])
-    values = list(values)
+    counts = [0] * 7
+    for v in values:
+        counts[v] += 1
+    present = {v for v in values}
     out = []
-    for ability in data["offensive"]:
-        level = level_of(upgrades, ability)
-        if level is None:
-            continue
+    for ability, level, tiers in _levels_in_force(hero_id, upgrade_items):
         best = -1
-        for k, tier in enumerate(level["tiers"]):
-            if tier_met(tier, values, counts):
+        for k, (straight, need) in enumerate(tiers):
+            if straight is not None and not any(run <= present for run in straight):
+                continue
+            for numbers, n in need:
+                got = 0
+                for v in numbers:
+                    got += counts[v]
+                if got < n:
+                    break
+            else:
                 best = k
         if best >= 0:
             out.append({"id": ability["id"], "name": ability["name"], "level": level["level"], "tier": best,
                         "ultimate": ability["kind"] == "ultimate"})
     return out
+
+
+@lru_cache(maxsize=4096)
+def _levels_in_force(hero_id: str, upgrade_items: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
+    """(ability, level data, compiled tiers) of each offensive ability at the upgrades' levels.
+
+    A tier compiles to (straight runs or None, ((numbers showing the symbol, count needed), ...)): with
+    symbols turned into the numbers that show them, a requirement check on a roll is a few additions on
+    counts per number, the same test as `tier_met` (which stays the readable reference).
+    """
+    upgrades = dict(upgrade_items)
+    data = hero(hero_id)
+    faces = data["faces"]
+    rows = []
+    for ability in data["offensive"]:
+        level = level_of(upgrades, ability)
+        if level is None:
+            continue
+        tiers = []
+        for tier in level["tiers"]:
+            straight = {"small": SMALL_RUNS, "large": LARGE_RUNS}.get(tier.get("straight"))
+            need = tuple((tuple(v for v in range(1, 7) if faces[v - 1] == sym), n)
+                         for sym, n in tier.get("need", {}).items())
+            tiers.append((straight, need))
+        rows.append((ability, level, tuple(tiers)))
+    return tuple(rows)
 
 
 def effects_of(hero_id: str, ability_id: str, level: int, tier: int) -> list[dict[str, Any]]:

@@ -88,7 +88,7 @@ def set_keep(s: st.S, keep: Any) -> None:
             "bad_keep", "\"keep\" is a list of die positions (0-4).")
     require(all(0 <= k < len(s["dice"]) for k in keep), "bad_keep", "Dice are numbered 0 to 4.")
     require(s["attempts"] > 0 or not keep, "bad_keep", "Nothing can be kept before the first roll.")
-    for k, d in enumerate(s["dice"]):
+    for k, d in enumerate(st.own_dice(s)):
         d["kept"] = k in keep
 
 

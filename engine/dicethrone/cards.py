@@ -21,8 +21,13 @@ E = list[dict[str, Any]]
 
 
 def find(s: st.S, i: int, name: Any) -> dict[str, Any] | None:
+    return find_for_hero(s["players"][i]["hero"], name)
+
+
+def find_for_hero(hero_id: str, name: Any) -> dict[str, Any] | None:
+    """A card in that hero's deck (hero cards, its upgrades, the generic cards) by loose name or id."""
     key = norm(str(name))
-    return hero(s["players"][i]["hero"])["cards_by_name"].get(key) or generic_cards().get(key)
+    return hero(hero_id)["cards_by_name"].get(key) or generic_cards().get(key)
 
 
 def upgrade_cost(s: st.S, i: int, card: dict[str, Any]) -> int:
@@ -160,6 +165,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
     rp = s["rp"]
     if a in ("set_die", "set_dice", "tip", "reroll", "samesies"):
         _may_change_dice(s, i, card.get("own", False), card.get("opponent", False))
+        st.own_dice(s)  # the card changes dice in place below (`_die`)
         before = [d["value"] for d in s["dice"]]
         mine = s["players"][i]["id"] if card.get("own") else None
         if a == "set_die":
@@ -206,7 +212,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
         require(s["pending"]["kind"] == "defense_resolve", "wrong_time",
                 "Better D! is played after a defensive roll, before it resolves.")
         keep = action.get("keep", [])
-        for k, d in enumerate(s["dice"]):
+        for k, d in enumerate(st.own_dice(s)):
             d["kept"] = k in keep if d.get("owner") == s["players"][rp["target"]]["id"] else True
         unkept = sum(1 for d in s["dice"] if not d["kept"])
         combat.pend(s, "defense_roll", rp["target"], dice=unkept)

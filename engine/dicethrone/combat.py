@@ -52,7 +52,7 @@ def values(s: st.S) -> list[int]:
 def offense_roll(s: st.S, rolled: list[int]) -> E:
     """One roll attempt: the values fill the unkept dice in order."""
     k = 0
-    for d in s["dice"]:
+    for d in st.own_dice(s):
         if not d["kept"]:
             d["value"] = rolled[k]
             k += 1
@@ -162,7 +162,7 @@ def run_offense(s: st.S) -> E:
 
 def ability_rolled(s: st.S, rolled: list[int]) -> E:
     """An ability's own dice are on the tray; cards may still change them before they are read (§2.4)."""
-    for k, d in enumerate(s["dice"]):
+    for k, d in enumerate(st.own_dice(s)):
         d["value"] = rolled[k]
     pend(s, "ability_resolve", s["rp"]["attacker"])
     return [{"type": "rolled", "purpose": "ability", "dice": rolled}]
@@ -170,7 +170,7 @@ def ability_rolled(s: st.S, rolled: list[int]) -> E:
 
 def opposed_rolled(s: st.S, rolled: list[int]) -> E:
     """Showdown-style roll: the ability owner's die and the target's; read once cards had their chance."""
-    for k, d in enumerate(s["dice"]):
+    for k, d in enumerate(st.own_dice(s)):
         d["value"] = rolled[k]
     pend(s, "ability_resolve", s["rp"]["attacker"])
     return [{"type": "rolled", "purpose": "opposed", "dice": rolled}]
@@ -214,7 +214,7 @@ def start_targeting(s: st.S) -> E:
 
 def targeting_rolled(s: st.S, v: int) -> E:
     """2v2: 1-2 left opponent, 3-4 right, 5 the opponents choose, 6 the attacker chooses (§2.5)."""
-    s["dice"][0]["value"] = v
+    st.own_dice(s)[0]["value"] = v
     pend(s, "targeting_resolve", s["rp"]["attacker"])
     return [{"type": "rolled", "purpose": "targeting", "dice": [v]}]
 
@@ -309,7 +309,7 @@ def choose_defense(s: st.S, defense: str | None) -> E:
 def defense_rolled(s: st.S, rolled: list[int]) -> E:
     """One defensive roll attempt (Better D! grants another); then a window to change the dice."""
     k = 0
-    for d in s["dice"]:
+    for d in st.own_dice(s):
         if not d["kept"]:
             d["value"] = rolled[k]
             k += 1

@@ -33,3 +33,9 @@ def generic_cards() -> dict[str, dict[str, Any]]:
 @cache
 def deck_size() -> int:
     return int(_load("cards.json")["deck_size"])
+
+
+@cache
+def spendable() -> frozenset[str]:
+    """Ids of the statuses a holder may spend (`spend` not null): option lists skip every other token."""
+    return frozenset(sid for sid, row in statuses().items() if row.get("spend") is not None)

@@ -44,7 +44,7 @@ def start_turn(s: st.S) -> E:
 def keg_rolled(s: st.S, v: int) -> E:
     """Powder Keg (§6.6): 1-2 explodes for 3 undefendable; 6 may be passed to a chosen player."""
     i = s["active"]
-    s["dice"][0]["value"] = v
+    st.own_dice(s)[0]["value"] = v
     events: E = [{"type": "rolled", "purpose": "keg", "dice": [v]}]
     if v <= 2:
         st.remove_status(s, i, "powder_keg")

@@ -24,28 +24,45 @@ S = dict[str, Any]
 
 
 def clone(state: S) -> S:
-    """A private copy for `apply` to mutate, sharing only what the engine never mutates in place.
+    """A private copy for `apply` to mutate, sharing what the engine never mutates in place.
 
     Copy-on-write by convention: `order`, `start_roll`, `notes`, `last`, `pending`, team `members` and a
     player's `statuses`, `limits`, `upgrades`, `gained` dicts are only ever replaced whole (see `put`),
-    never changed in place, so they are shared; what handlers change in place (player and team dicts,
-    dice, the roll-phase context) is copied.
-    This is several times faster than a deep copy, which matters for the bench and long replays.
+    never changed in place, so they are shared. The `teams` and `dice` lists are shared too until a rule
+    writes to them through `own_teams` / `own_dice`, which copy them first (most actions touch neither).
+    What handlers change in place everywhere (player dicts, the roll-phase context) is copied here.
+    This is several times faster than a deep copy, which matters for the bench and long replays;
+    tests/engine/test_dicethrone_properties.py checks that no action changes the state it was given.
     """
     s = dict(state)
     s["players"] = [dict(p) for p in state["players"]]
-    s["teams"] = [dict(t) for t in state["teams"]]
-    s["dice"] = [dict(d) for d in state["dice"]]
     rp = state["rp"]
     if rp is not None:
         rp = dict(rp)
         rp["attack"] = _clone_packet(rp["attack"])
-        rp["packets"] = [_clone_packet(p) for p in rp["packets"]]
+        if rp["packets"]:
+            rp["packets"] = [_clone_packet(p) for p in rp["packets"]]
+        else:
+            rp["packets"] = []
         rp["heals"] = [list(h) for h in rp["heals"]]
         if rp["defense"] is not None:
             rp["defense"] = dict(rp["defense"])
         s["rp"] = rp
     return s
+
+
+def own_dice(s: S) -> list[dict[str, Any]]:
+    """The tray's dice, copied so they can be changed in place (the previous state shares the old ones)."""
+    dice = [dict(d) for d in s["dice"]]
+    s["dice"] = dice
+    return dice
+
+
+def own_teams(s: S) -> list[dict[str, Any]]:
+    """The teams, copied so health can be changed in place (the previous state shares the old ones)."""
+    teams = [dict(t) for t in s["teams"]]
+    s["teams"] = teams
+    return teams
 
 
 def _clone_packet(p: dict[str, Any]) -> dict[str, Any]:
@@ -281,8 +298,9 @@ def apply_batch(s: S, damage: dict[int, int], heal: dict[int, int]) -> list[dict
         per_team.setdefault(s["players"][i]["team"], [0, 0])[0] += max(0, n)
     for i, n in heal.items():
         per_team.setdefault(s["players"][i]["team"], [0, 0])[1] += max(0, n)
+    teams = own_teams(s) if per_team else s["teams"]
     for t, (dmg, hl) in per_team.items():
-        team = s["teams"][t]
+        team = teams[t]
         if team["health"] <= 0:
             continue
         before = team["health"]

@@ -6,13 +6,15 @@ option flagged `default`) can answer any decision without knowing Dice Throne.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..core import decision
 from . import combat
 from . import state as st
 from .abilities import level_of, odds
-from .data import statuses
+from .cards import find_for_hero
+from .data import spendable, statuses
 from .heroes import hero
 from .spend import can_spend
 
@@ -33,13 +35,14 @@ def pid(s: st.S, i: int | None) -> str | None:
 def spend_options(s: st.S) -> list[dict[str, Any]]:
     out = []
     table = statuses()
+    can = spendable()
     for i, p in enumerate(s["players"]):
         if p["out"]:
             continue
         for sid in p["statuses"]:
-            row = table[sid]
-            if row.get("spend") is None:
+            if sid not in can:   # most tokens are never spent: skip them before any rule check
                 continue
+            row = table[sid]
             uses = ["prevent", "attack"] if sid == "chi" else [None]
             for use in uses:
                 if can_spend(s, i, sid, use) is None:
@@ -49,6 +52,13 @@ def spend_options(s: st.S) -> list[dict[str, Any]]:
                     label = f"{p['name']}: spend {row['name']['en']}" + (f" ({use})" if use else "")
                     out.append(opt(label, action))
     return out
+
+
+# Labels and kept-dice lists of the offense options, built once: the random games of the bench (and a
+# phone refreshing during a roll) ask for these options after every roll.
+_KEEP_LABELS = tuple((f"Keep die {k + 1}", f"Release die {k + 1}") for k in range(8))
+_MASK_DICE = tuple([k for k in range(8) if mask >> k & 1] for mask in range(256))
+_END_MAIN = {phase: f"End {label}" for phase, label in PHASE_LABEL.items()}
 
 
 def options(s: st.S) -> list[dict[str, Any]]:
@@ -61,12 +71,12 @@ def options(s: st.S) -> list[dict[str, Any]]:
     me = pid(s, i)
     if kind == "main":
         p = s["players"][i]
-        out = [opt(f"End {PHASE_LABEL[s['phase']]}", {"type": "advance", "player": me}, True)]
+        out = [{"label": _END_MAIN[s["phase"]], "action": {"type": "advance", "player": me}, "default": True}]
         if p["hand"]:
-            out.append(opt("Sell a card for 1 CP", {"type": "sell", "player": me}))
-            for card in upgrades_for(s, i):
-                out.append(opt(f"Play {card['name']['en']} ({card['price']} CP)",
-                               {"type": "play", "player": me, "card": card["name"]["en"]}))
+            out.append({"label": "Sell a card for 1 CP", "action": {"type": "sell", "player": me}})
+            for _card, name, price in _affordable(p):
+                out.append({"label": f"Play {name} ({price} CP)",
+                            "action": {"type": "play", "player": me, "card": name}})
         return out + spend_options(s)
     if kind == "knockdown":
         can = s["players"][i]["cp"] >= 2
@@ -74,24 +84,32 @@ def options(s: st.S) -> list[dict[str, Any]]:
         return out + [opt("Skip the Offensive Roll Phase", {"type": "knockdown", "player": me, "pay": False}, not can)]
     if kind == "offense":
         out = []
-        n = sum(1 for d in s["dice"] if not d["kept"])
-        left = s["attempts"] < s["attempts_max"] and n > 0   # "Next" can still roll
-        if s["attempts"] < s["attempts_max"]:
+        dice = s["dice"]
+        attempts, most = s["attempts"], s["attempts_max"]
+        mask = 0
+        for k, d in enumerate(dice):
+            if d["kept"]:
+                mask |= 1 << k
+        n = len(dice) - mask.bit_count()
+        left = attempts < most and n > 0   # "Next" can still roll
+        if attempts < most:
             if n:
-                out.append(opt(f"Roll {n} {'die' if n == 1 else 'dice'} (attempt {s['attempts'] + 1} of "
-                               f"{s['attempts_max']})", {"type": "roll"}, True))
-            if s["attempts"]:
-                kept = [k for k, d in enumerate(s["dice"]) if d["kept"]]
-                for k, d in enumerate(s["dice"]):
-                    new = sorted(set(kept) ^ {k})
-                    out.append(opt(f"{'Release' if d['kept'] else 'Keep'} die {k + 1}",
-                                   {"type": "keep", "player": me, "dice": new}))
+                out.append({"label": f"Roll {n} {'die' if n == 1 else 'dice'} (attempt {attempts + 1} of {most})",
+                            "action": {"type": "roll"}, "default": True})
+            if attempts:
+                for k in range(len(dice)):
+                    out.append({"label": _KEEP_LABELS[k][mask >> k & 1],
+                                "action": {"type": "keep", "player": me, "dice": list(_MASK_DICE[mask ^ 1 << k])}})
         met = combat.options_satisfied(s)
+        last = len(met) - 1
         for k, a in enumerate(met):
             # After the last attempt "Next" uses the strongest ability met (the board lists them weakest first).
-            out.append(opt(f"{a['name']['en']} (level {a['level']})",
-                           {"type": "ability", "player": me, "ability": a["id"]}, not left and k == len(met) - 1))
-        if s["attempts"]:
+            o = {"label": f"{a['name']['en']} (level {a['level']})",
+                 "action": {"type": "ability", "player": me, "ability": a["id"]}}
+            if not left and k == last:
+                o["default"] = True
+            out.append(o)
+        if attempts:
             out.append(opt("No ability", {"type": "ability", "player": me, "ability": None}, not left and not met))
         return out
     if kind == "confirm":
@@ -211,16 +229,44 @@ def pending_view(s: st.S) -> dict[str, Any] | None:
 
 def upgrades_for(s: st.S, i: int) -> list[dict[str, Any]]:
     """Upgrade cards the player could afford now (by board data; the hand itself is unknown)."""
-    from .cards import upgrade_cost
-    p = s["players"][i]
+    return [{**card, "price": price} for card, _, price in _affordable(s["players"][i])]
+
+
+def _affordable(p: dict[str, Any]) -> list[tuple[dict[str, Any], str, int]]:
+    """(card, English name, price) of the upgrades player `p` could afford now (cards.upgrade_cost's prices)."""
+    cp = p["cp"]
+    installed = p["upgrades"]
     out = []
-    for card in hero(p["hero"])["upgrade_cards"]:
-        if card["level"] <= p["upgrades"].get(card["slot"], 1) or card["cost"] - 4 > p["cp"]:
+    for card, slot, level, cost, name, below in _upgrade_table(p["hero"]):
+        have = installed.get(slot, 1)
+        if level <= have or cost - 4 > cp:
             continue
-        price = upgrade_cost(s, i, card)
-        if price <= p["cp"]:
-            out.append({**card, "price": price})
+        price = cost
+        if have >= 2:
+            under = below.get(have)
+            if under is not None:
+                price = max(0, cost - under)
+        if price <= cp:
+            out.append((card, name, price))
     return out
+
+
+@cache
+def _upgrade_table(hero_id: str) -> tuple[tuple[dict[str, Any], str, int, int, str, dict[int, int]], ...]:
+    """Per hero: each upgrade card with its slot, level, cost, name and the cost of the card below it.
+
+    `below[have]` is the cost of the installed level `have` (2 or 3) when the data knows that card, so laying
+    III over II costs the difference (§7.2) without looking cards up by name for every option list.
+    """
+    rows = []
+    for card in hero(hero_id)["upgrade_cards"]:
+        below = {}
+        for have in (2, 3):
+            under = find_for_hero(hero_id, f"{card['slot']}_{have}")
+            if under is not None:
+                below[have] = under["cost"]
+        rows.append((card, card["slot"], card["level"], card["cost"], card["name"]["en"], below))
+    return tuple(rows)
 
 
 def player_view(s: st.S, i: int) -> dict[str, Any]:

@@ -126,3 +126,26 @@ def test_actions_never_mutate_the_state_they_are_given(game, actions):
         except IllegalAction as err:
             assert err.code and err.message
         assert json.dumps(RULES.dump(m.state), sort_keys=True) == frozen
+
+
+@SETTINGS
+@given(games)
+def test_no_applied_action_changes_any_earlier_state(game):
+    """Copy-on-write (state.clone, own_dice, own_teams): old states share data with new ones, so every
+    accepted or refused action, dice-changing cards included, must leave every earlier state as it was."""
+    seed, mode, heroes = game
+    r = random.Random(seed)
+    m = Match(RULES, setup_for(mode, heroes), seed)
+    history = [(m.state, dts.deep_copy(m.state))]
+    while m.state["pending"] is not None and len(m.entries) < 300:
+        action = random_action(m, r)
+        try:
+            m.submit(action)
+        except IllegalAction:
+            pass
+        history.append((m.state, dts.deep_copy(m.state)))
+        if len(m.entries) % 25 == 0:
+            for state, frozen in history:
+                assert state == frozen
+    for state, frozen in history:
+        assert state == frozen
