@@ -240,7 +240,7 @@ class FaceReader:
         # shape sanity: square, solid, not much bigger than its neighbours
         elong = max(rw, rh) / max(min(rw, rh), 1.0)
         shape_ok = blob.solidity > 0.88 and (self.pentagon or elong < 1.25)
-        size_ok = typical <= 0 or math.sqrt(blob.area) < 1.5 * typical
+        size_ok = True  # (a stack seen from above is one die; the size of neighbours proves nothing)
         # body uniformity (a cocked die shows two shades)
         body_l = crop_lab[..., 0][_INNER & ~inkmask].astype(np.float32)
         uni = float(np.mean(np.abs(body_l - np.median(body_l)) > 18)) if len(body_l) else 1.0

@@ -226,7 +226,7 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
             continue
         bx, by, bw, bh = b.mask_box
         H, W = mask.shape[:2]
-        if (bx <= 1 or by <= 1 or bx + bw >= W - 1 or by + bh >= H - 1) and (elong > 2.0 or b.solidity < 0.6):
+        if (bx <= 1 or by <= 1 or bx + bw >= W - 1 or by + bh >= H - 1) and (elong > 2.0 or b.solidity < 0.85):
             continue  # a tray rim, a cable, a sleeve coming in from the edge
         if elong > 1.45 or dist_ratio < 0.72 or b.solidity < 0.88:
             for c in _split_blob(b, mask.shape):
