@@ -246,6 +246,11 @@ class FaceReader:
         uni = float(np.mean(np.abs(body_l - np.median(body_l)) > 18)) if len(body_l) else 1.0
         uniform_ok = uni < 0.12
 
+        if not has_ink and not any(f.glyph == "blank" for f in self.ds.faces) and not self.taught:
+            # every face of this set carries ink: an inkless blob is a die only if it is square
+            # (a round LED reflection or lamp is not)
+            if blob.area / max(rw * rh, 1.0) < 0.86 and not self.pentagon:
+                return None
         if self.ds.kind == "pips" and not self.taught:
             seen, conf = self._count_pips(inkmask, has_ink, side)
         else:
