@@ -78,7 +78,8 @@ class FakeTable:
                 "panel": {"leds": {**self.leds, "status": "blink" if open_ else self.leds["status"]},
                           "buttons": dict(self.buttons)},
                 "pairing": {"open": open_, "expires_in": max(0.0, self._window_until - self.clock())},
-                "dice_set": "d6",
+                # like the real table: the game's dice set (the rolling hero's) when it names one
+                "dice_set": snap.get("dice_set") or "d6",
                 "mount": "under",
             })
             return snap

@@ -281,6 +281,28 @@ def test_new_game_validation(client, table):
     assert r.get_json()["title"] == "Warm-up" and r.get_json()["seq"] == 0
 
 
+def test_roll_for_who_starts_reads_the_tray_and_records_nothing(client, table):
+    """What the page's "roll for it on the tray" relies on: the live tray in the snapshot (state, one reading
+    with value and certain), throws that change no game, and the winner passed as `start` to the setup call."""
+    csrf = pair(client, table)
+    before = client.get("/api/state").get_json()
+    for value, certain in ((4, True), (6, False)):  # a throw per player; the second one unsure
+        table.set_tray("moving")
+        table.set_tray("settled", [{"value": value, "face": str(value), "colour": "white", "confidence": 0.9,
+                                    "center": [5, 5], "box": [0, 0, 10, 10], "certain": certain}])
+        snap = client.get("/api/state").get_json()
+        assert snap["tray"]["state"] == "settled"
+        assert [(d["value"], d["certain"]) for d in snap["tray"]["dice"]] == [(value, certain)]
+        assert (snap["game"], snap["seq"], snap["log"]) == (before["game"], before["seq"], before["log"])
+    setup = {"mode": "1v1", "start": "p2", "players": [{"id": "p1", "name": "Ana", "hero": "barbarian"},
+                                                       {"id": "p2", "name": "Bo", "hero": "monk"}]}
+    r = client.post("/api/games", json={"game": "dicethrone", "setup": setup}, headers={CSRF: csrf})
+    assert r.status_code == 200
+    snap = r.get_json()
+    assert snap["start_player"] == "p2" and snap["active"] == "p2"
+    assert [e for e in snap["log"] if e["action"]["type"] == "roll"] == []
+
+
 def test_too_large_body_is_413_json(client, table):
     csrf = pair(client, table)
     r = client.post("/api/actions", data=b"{" + b" " * 70000 + b"}", content_type="application/json",

@@ -3,6 +3,7 @@
 import { dieElement, iconElement } from "./dice.js";
 import { initCards, renderCards } from "./cards.js";
 import { openSetup } from "./setup.js";
+import { renderRolloff } from "./rolloff.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 export const S = {
@@ -316,6 +317,32 @@ function renderPlayers(snap) {
   }));
 }
 
+// Whose dice the game's dice are and what for ("Bo's defensive dice"), from the snapshot's dice_role and
+// dice_set (the rolling hero's dice): {text, hero} or null.
+const ROLE_ROLLER = { offense: "attacker", ability: "attacker", targeting: "attacker", defense: "target" };
+function diceOwner(snap) {
+  const role = snap.dice_role;
+  const dice = Array.isArray(snap.dice) ? snap.dice : [];
+  const rp = snap.roll_phase || {};
+  const setHero = typeof snap.dice_set === "string" && snap.dice_set.startsWith("dicethrone:") ? snap.dice_set.slice(11) : null;
+  const heroName = (id) => { const hero = S.data.heroes[id]; return hero ? loc(hero.name) : ""; };
+  if (role === "opposed") {
+    const owners = [...new Set(dice.map((d) => d.owner).filter(Boolean))].map((id) => playerName(findPlayer(id)) || id);
+    return owners.length ? { text: t("role_opposed", { names: owners.join(" & ") }), hero: "" } : null;
+  }
+  let who = null;
+  if (ROLE_ROLLER[role]) who = findPlayer(rp[ROLE_ROLLER[role]] || (role === "defense" ? null : snap.active));
+  else if (role === "keg" || role === "blind") who = findPlayer(snap.active);
+  else if (role === "status") who = findPlayer((dice[0] && dice[0].owner) || (snap.pending && snap.pending.player));
+  if (!who && setHero) {
+    const holders = (snap.players || []).filter((p) => p.hero === setHero);
+    if (holders.length === 1) who = holders[0];
+  }
+  if (!who) return null;
+  const key = role && S.strings["role_" + role] ? "role_" + role : "role_dice";
+  return { text: t(key, { name: playerName(who) }), hero: heroName(setHero || who.hero) };
+}
+
 // The game's own dice (Dice Throne: the five dice of this roll, with the kept ones marked).
 function renderGameDice(snap) {
   const box = $("gamedice");
@@ -324,6 +351,10 @@ function renderGameDice(snap) {
     Boolean(snap.pending && snap.pending.input && snap.pending.input.type === "dice");
   $("gamedicecard").hidden = !dice || !dice.length || !rolling;
   $("gamedicecard").dataset.offense = String(Boolean(snap.pending && snap.pending.kind === "offense"));
+  const whose = diceOwner(snap);
+  $("dicetitle").textContent = whose ? whose.text : t("dice");
+  $("gamedicecard").dataset.role = snap.dice_role || "";
+  fill($("dicehero"), whose && whose.hero ? whose.hero : null);
   if (!dice || !dice.length) { fill(box); return; }
   const p = snap.pending;
   const canKeep = S.session.paired && p && p.kind === "offense" && snap.attempts && snap.attempts.used > 0 &&
@@ -349,7 +380,9 @@ function renderTray(snap) {
   const tray = snap.tray || { state: "empty", dice: [] };
   const dice = trayDice(snap);
   const faces = snap.dice_faces || null;
-  $("traystate").textContent = t("tray_" + (tray.state || "empty"));
+  // No dice: the card says the tray is empty; only dice being thrown (a hand, a die rolling) get a label.
+  const state = tray.state || "empty";
+  $("traystate").textContent = dice.length || state === "moving" ? t("tray_" + state) : "";
   $("traycard").dataset.state = tray.state || "empty";
   $("traycard").hidden = Boolean(snap.camera && snap.camera.status === "off" && !dice.length);
   fill($("tray"), ...dice.map((d) => dieElement(d.value, {
@@ -516,6 +549,16 @@ function fmtAction(a) {
   return bits.join(" · ");
 }
 
+// A roll photo's thumbnail (a link to the whole photo). A camera under the glass sees the faces lying on
+// it, from below, so the caption says so: players are not meant to read the top faces there.
+function rollPhoto(name, snap) {
+  const src = `/api/images/${encodeURIComponent(name)}`;
+  const below = snap.mount === "under";
+  return h("a", { class: "photo", href: src, target: "_blank", title: below ? t("photo_below") : null },
+    h("img", { src, alt: below ? `${t("photo")} (${t("photo_below")})` : t("photo"), loading: "lazy", width: 64, height: 48 }),
+    below ? h("small", { class: "photocap", text: t("photo_below") }) : null);
+}
+
 function renderRolls(snap) {
   const rolls = snap.rolls || [];
   $("rollscard").hidden = !Array.isArray(snap.rolls);
@@ -526,8 +569,7 @@ function renderRolls(snap) {
     h("span", { class: "dice small" }, r.dice.map((d) => dieElement(d.value, { face: d.face, colour: d.colour, label: t("die_value", { v: d.value }) }))),
     h("span", { class: "rt" }, h("small", { text: t("total") }), h("b", { text: String(r.total) })),
     h("small", { class: "src", text: r.source === "camera" ? t("by_camera") : t("by_hand") }),
-    r.image ? h("a", { class: "photo", href: `/api/images/${encodeURIComponent(r.image)}`, target: "_blank" },
-      h("img", { src: `/api/images/${encodeURIComponent(r.image)}`, alt: t("photo"), loading: "lazy", width: 64, height: 48 })) : null,
+    r.image ? rollPhoto(r.image, snap) : null,
   )));
 }
 
@@ -562,7 +604,7 @@ function renderLog(snap) {
   if (card.hidden) return;
   fill($("log"), ...log.slice().reverse().slice(0, 30).map((e) => h("li", { data: { seq: String(e.seq), type: (e.action && e.action.type) || "" } },
     h("small", { class: "muted", text: `${e.seq}` }), ...logLine(e.action),
-    e.action && e.action.image ? h("img", { src: `/api/images/${encodeURIComponent(e.action.image)}`, alt: t("photo"), loading: "lazy", width: 64, height: 48 }) : null)));
+    e.action && e.action.image ? rollPhoto(e.action.image, snap) : null)));
 }
 
 function renderControls(snap) {
@@ -642,7 +684,9 @@ export function render() {
   renderPair();
   const snap = S.snap;
   if (!snap) return;
-  $("title").textContent = loc(snap.title) || t(snap.game);
+  // the free-roll game's default title is the engine's English: the page has it in every language
+  const title = snap.game === "freeroll" && (!snap.title || snap.title === "Free roll") ? t("freeroll") : loc(snap.title);
+  $("title").textContent = title || t(snap.game);
   document.title = `${$("title").textContent} · dicesight`;
   document.body.dataset.game = snap.game || "";
   document.body.dataset.phase = snap.phase || "";
@@ -661,6 +705,7 @@ export function render() {
   renderLog(snap);
   renderControls(snap);
   renderPanel(snap);
+  renderRolloff();
 }
 
 export function info(title, text) {

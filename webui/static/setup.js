@@ -1,6 +1,8 @@
-// The setup sheet: game, mode, players and heroes (with their dice symbols), who starts.
+// The setup sheet: game, mode, players and heroes (with their dice symbols), who starts (chosen, rolled by
+// the box, or rolled for on the tray: rolloff.js).
 import { iconElement } from "./dice.js";
 import { S, api, fill, h, loc, t, render } from "./app.js";
+import { startRolloff, stopRolloff } from "./rolloff.js";
 
 const $ = (id) => document.getElementById(id);
 const PLAYERS = { "1v1": 2, "2v2": 4, koth: 3 };
@@ -59,7 +61,7 @@ function drawPlayers() {
   const start = $("s_start");
   const names = () => {
     const keep = start.value;
-    fill(start, h("option", { value: "roll", text: t("roll_for_it") }),
+    fill(start, h("option", { value: "roll", text: t("roll_box") }), h("option", { value: "tray", text: t("roll_tray") }),
       ...rows.map((row, i) => h("option", { value: String(i), text: row.querySelector("input").value || t("player_n", { n: i + 1 }) })));
     if (keep) start.value = keep;
   };
@@ -99,7 +101,7 @@ function collect() {
   if (players.length) {
     setup.players = players;
     const start = $("s_start").value;
-    if (start !== "roll") setup.start = players[Number(start)].id;
+    if (start !== "roll" && start !== "tray") setup.start = players[Number(start)].id;
   }
   return { game, setup };
 }
@@ -113,9 +115,7 @@ export async function openSetup() {
   sel.onchange = drawModes;
   drawModes();
   const dlg = $("setup");
-  $("s_go").onclick = async (ev) => {
-    ev.preventDefault();
-    const body = collect();
+  const create = async (body) => {
     try {
       const snap = await api("POST", "/api/games", body);
       S.snap = snap;
@@ -124,5 +124,23 @@ export async function openSetup() {
       render();
     } catch { /* toast shown */ }
   };
+  const showFields = (rolling) => {
+    $("s_fields").hidden = rolling;
+    $("s_rolloff").hidden = !rolling;
+  };
+  $("s_go").onclick = async (ev) => {
+    ev.preventDefault();
+    const body = collect();
+    const players = body.setup.players || [];
+    if ($("s_start").value !== "tray" || players.length < 2) return create(body);
+    // Roll for it on the tray: each player throws one die; the winner starts (no game action is recorded).
+    const roll = players.map((p) => ({ name: p.name }));
+    showFields(true);
+    startRolloff($("s_rolloff"), roll,
+      (winner) => create({ ...body, setup: { ...body.setup, start: players[winner].id } }),
+      () => showFields(false));
+  };
+  dlg.onclose = () => { stopRolloff(); showFields(false); };
+  showFields(false);
   dlg.showModal();
 }

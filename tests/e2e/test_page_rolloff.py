@@ -1,0 +1,208 @@
+"""Who starts, rolled for on the tray; whose dice the game's dice are; roll photos seen from below; the
+tray's label when it is empty. Against the in-process fake table, whose tray the tests throw dice into.
+
+Screenshots go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import FakeTable
+from pagekit import serve, shot
+
+from webui import create_app
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture()
+def table(tmp_path):
+    return FakeTable(image_dir=tmp_path)
+
+
+@pytest.fixture()
+def box(table):
+    with serve(create_app(table, secret_key="e2e")) as url:
+        yield url
+
+
+def die(value, certain=True) -> dict:
+    return {"value": value, "face": str(value), "colour": "white", "confidence": 0.95 if certain else 0.5,
+            "center": [50, 50], "box": [30, 30, 70, 70], "certain": certain}
+
+
+def throw(table, *dice: dict) -> None:
+    """A player throws into the tray: it moves, then settles with what the camera reads."""
+    table.set_tray("moving")
+    table.set_tray("settled", list(dice))
+
+
+def pair(page, table) -> None:
+    page.locator("#live.on").wait_for()
+    page.locator("#pair").click()
+    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
+    table.press("pair")
+    page.locator("#pairbox").wait_for(state="hidden")
+
+
+def rolled(page, i: int) -> str:
+    return page.locator(f"#s_rolloff .roplayer[data-index='{i}']").get_attribute("data-values")
+
+
+def wait_rolled(page, i: int, values: str) -> None:
+    page.locator(f"#s_rolloff .roplayer[data-index='{i}'][data-values='{values}']").wait_for()
+
+
+LANGS = [  # browser locale, tag, dark, whose throw it is, the tie line, the winner line
+    ("en-US", "en", True, "Ana: throw one die into the tray", "Tie at 5: Ana, Bo roll again.", "Bo starts!"),
+    ("zh-TW", "zh-TW", True, "Ana：擲一顆骰子到托盤裡", "5 點平手：Ana, Bo 重擲。", "Bo 先開始！"),
+    ("ko-KR", "ko", False, "Ana: 트레이에 주사위 하나를 던지세요", "5 동점: Ana, Bo 다시 굴립니다.", "Bo 먼저 시작!"),
+]
+
+
+@pytest.mark.parametrize("locale,lang,dark,throw_line,tie_line,wins", LANGS, ids=[x[1] for x in LANGS])
+def test_roll_for_who_starts_on_the_tray(box, table, phone, locale, lang, dark, throw_line, tie_line, wins):
+    page = phone(locale, dark=dark)
+    page.goto(box)
+    pair(page, table)
+    before = table.snapshot()
+    page.locator("#newgame").click()
+    page.select_option("#s_game", "dicethrone")
+    rows = page.locator("#s_players .splayer")
+    rows.nth(0).locator("input").fill("Ana")
+    rows.nth(0).locator("select").select_option("barbarian")
+    rows.nth(1).locator("input").fill("Bo")
+    rows.nth(1).locator("select").select_option("monk")
+    page.select_option("#s_start", "tray")
+    page.locator("#s_go").click()
+    page.locator("#s_rolloff").wait_for()
+    assert page.locator("#ro_throw").inner_text() == throw_line
+    shot(page, f"40-rolloff-start-{lang}")
+
+    throw(table, die(5))  # Ana
+    wait_rolled(page, 0, "5")
+    # the die still lies on the tray: it is not Bo's throw
+    assert page.locator("#s_rolloff .roplayer.now").get_attribute("data-index") == "1"
+    assert rolled(page, 1) == ""
+    page.locator("#ro_note").wait_for()
+    throw(table, die(5))  # Bo: a tie, both roll again
+    wait_rolled(page, 1, "5")
+    assert page.locator("#ro_tie").inner_text() == tie_line
+    shot(page, f"41-rolloff-tie-{lang}")
+
+    throw(table, die(3, certain=False))  # Ana again: the camera is unsure, a player checks the die
+    page.locator("#ro_yes").wait_for()
+    assert page.locator("#ro_tray [data-value='3']").count() == 1
+    shot(page, f"42-rolloff-unsure-{lang}")
+    page.locator("#ro_yes").click()
+    wait_rolled(page, 0, "5,3")
+
+    throw(table, die(2), die(6))  # two dice on the tray: neither counts
+    page.locator("#ro_note").wait_for()
+    assert rolled(page, 1) == "5"
+    page.locator("#ro_pad [data-v='6']").click()  # Bo's die entered by hand
+    wait_rolled(page, 1, "5,6")
+    assert page.locator("#ro_result").inner_text() == wins
+    assert page.locator("#s_rolloff .roplayer.won").get_attribute("data-index") == "1"
+    shot(page, f"43-rolloff-winner-{lang}")
+
+    # nothing was recorded in any game by the throws
+    now = table.snapshot()
+    assert (now["game"], now["seq"], now["log"]) == (before["game"], before["seq"], before["log"])
+    page.locator("#ro_go").click()
+    page.locator("#setup").wait_for(state="hidden")
+    page.locator("#players article[data-player='p2'].active").wait_for()
+    snap = table.snapshot()
+    assert snap["game"] == "dicethrone" and snap["start_player"] == "p2" and snap["active"] == "p2"
+    assert [e for e in snap["log"] if e["action"]["type"] == "roll"] == []
+    assert page.locator("#active").inner_text() == "Bo"
+    assert page.js_errors == []
+
+
+def test_rolloff_back_and_again(box, table, phone):
+    """Back returns to the setup with what was chosen; roll again forgets the throws."""
+    page = phone("en-US")
+    page.goto(box)
+    pair(page, table)
+    page.locator("#newgame").click()
+    page.select_option("#s_game", "dicethrone")
+    page.locator("#s_modes label:has-text('King of the Hill')").click()
+    page.select_option("#s_start", "tray")
+    page.locator("#s_go").click()
+    assert page.locator("#s_rolloff .roplayer").count() == 3
+    page.locator("#ro_back").click()
+    page.locator("#s_fields").wait_for()
+    assert page.locator("#s_start").input_value() == "tray"
+    page.locator("#s_go").click()
+    for i, v in enumerate((2, 6, 4)):
+        page.locator(f"#ro_pad [data-v='{v}']").click()
+        wait_rolled(page, i, str(v))
+    assert page.locator("#ro_result").inner_text() == "Player 2 starts!"
+    page.locator("#ro_again").click()
+    assert [rolled(page, i) for i in range(3)] == ["", "", ""]
+    page.keyboard.press("Escape")  # the phone's back gesture closes the sheet
+    page.locator("#setup").wait_for(state="hidden")
+    assert table.snapshot()["game"] == "freeroll"
+
+
+DICE_LABELS = [  # locale, tag, offensive dice, defensive dice, hero name, photo caption
+    ("en-US", "en", "Ann's offensive dice", "Bo's defensive dice", "Barbarian", "Seen from below: bottom faces"),
+    ("zh-TW", "zh-TW", "Ann 的攻擊骰", "Bo 的防禦骰", "野蠻人", "從下方拍攝：看到的是底面"),
+    ("ko-KR", "ko", "Ann의 공격 주사위", "Bo의 방어 주사위", "야만인", "아래에서 찍은 사진: 바닥 면"),
+]
+
+
+@pytest.mark.parametrize("locale,lang,offense,defense,hero,caption", DICE_LABELS, ids=[x[1] for x in DICE_LABELS])
+def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, locale, lang, offense, defense,
+                                                  hero, caption):
+    import cv2
+    import numpy as np
+
+    photo = np.full((96, 128, 3), 40, np.uint8)
+    cv2.circle(photo, (64, 48), 20, (235, 235, 235), -1)
+    (tmp_path / "roll-2.jpg").write_bytes(cv2.imencode(".jpg", photo)[1].tobytes())
+    table.new_game("dicethrone", {"mode": "1v1", "start": "ann", "players": [
+        {"id": "ann", "name": "Ann", "hero": "monk"}, {"id": "bo", "name": "Bo", "hero": "barbarian"}]})
+    page = phone(locale)
+    page.goto(box)
+    page.locator("#players article[data-player='ann']").wait_for()
+    table.submit({"type": "advance", "player": "ann"})
+    page.locator("#dicetitle", has_text=offense).wait_for()
+    table.submit({"type": "roll", "dice": [1, 1, 1, 1, 1], "source": "camera", "image": "roll-2.jpg"})
+    page.locator("#gamedice [data-value='1']").first.wait_for()
+    assert page.locator("#dicetitle").inner_text() == offense
+    assert page.locator("#log .photocap").first.inner_text() == caption  # the camera is under the glass
+    assert page.locator("#log img").first.evaluate("i => i.complete && i.naturalWidth") == 128
+    shot(page, f"44-offensive-dice-label-{lang}", at="#gamedicecard")
+    shot(page, f"45-roll-photo-from-below-{lang}", at="#logcard")
+    ability = table.snapshot()["abilities"][0]["id"]
+    table.submit({"type": "ability", "player": "ann", "ability": ability})
+    table.submit({"type": "pass"})
+    table.submit({"type": "defense", "player": "bo", "defense": "thick_skin"})
+    page.locator("#dicetitle", has_text=defense).wait_for()
+    assert page.locator("#gamedicecard").get_attribute("data-role") == "defense"
+    assert page.locator("#dicehero").inner_text() == hero  # the Barbarian's dice
+    table.submit({"type": "roll", "dice": [3, 4, 5]})
+    page.locator("#gamedice [data-value='5']").wait_for()
+    assert page.locator("#dicetitle").inner_text() == defense
+    shot(page, f"46-defensive-dice-label-{lang}", at="#phasebar")
+    assert page.js_errors == []
+
+
+def test_an_empty_tray_is_not_settling(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    assert page.locator("#traystate").inner_text() == ""
+    assert page.locator("#tray").inner_text() == "The tray is empty"
+    table.set_tray("settling")  # the camera watching an empty, still tray
+    page.locator("#traycard[data-state='settling']").wait_for()
+    assert page.locator("#traystate").inner_text() == ""
+    assert page.locator("#tray").inner_text() == "The tray is empty"
+    shot(page, "47-tray-empty-settling", at="#traycard")
+    table.set_tray("moving")  # a hand, a die rolling
+    page.locator("#traycard[data-state='moving']").wait_for()
+    assert page.locator("#traystate").inner_text() == "Dice moving…"
+    table.set_tray("settled", [die(4)])
+    page.locator("#tray [data-value='4']").wait_for()
+    assert page.locator("#traystate").inner_text() == "Settled"
