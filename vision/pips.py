@@ -705,6 +705,12 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
     dice = faces_to_dice(faces)
     multi = [f.pips[0].r for f in dice if f.count >= 2 and f.residual < 0.3]
     ref_r = float(np.median(multi)) if len(multi) >= 2 else 0.0
+    # two faces closer than a die: a top face and its own side face not recognised as such (which one is
+    # up?), or dice stacked/leaning; both doubtful (also against lone blobs dropped below)
+    for i, f in enumerate(dice):
+        for g in dice[i + 1:]:
+            if math.hypot(f.cx - g.cx, f.cy - g.cy) < 0.95 * max(f.size, g.size, 1.0):
+                f.twin = g.twin = True
     out = []
     for f in dice:
         if f.count == 1:
