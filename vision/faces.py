@@ -115,6 +115,9 @@ def _layout_residual(pts: np.ndarray, n: int) -> float:
     return best
 
 
+_LAST_SPREAD = [0.0]  # how much structure the last face had (hi percentile of ink above its median)
+
+
 def _ink_threshold(ink: np.ndarray) -> tuple[float, bool]:
     inner = ink[_INNER]
     med_ink = float(np.median(inner))
@@ -122,6 +125,7 @@ def _ink_threshold(ink: np.ndarray) -> tuple[float, bool]:
     hi = float(np.percentile(inner, 99.5))
     t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
     has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad)
+    _LAST_SPREAD[0] = hi - med_ink
     return t, has_ink
 
 
@@ -341,7 +345,9 @@ class FaceReader:
             if blank and not self.taught:
                 idx = blank[0].index
                 top = idx
-                return (self.ds.bottom_of(top) if self.mount == "under" else top), 0.9
+                # certain only when the face is really clean (faint ink on a dim die is not a blank)
+                conf = 0.9 if _LAST_SPREAD[0] < 20 else 0.4
+                return (self.ds.bottom_of(top) if self.mount == "under" else top), conf
             return None, 0.1
         norm = np.clip(ink / max(2 * t, 1.0), 0, 1)
         idx, s1, margin = self._match(norm)
