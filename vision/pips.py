@@ -219,13 +219,17 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     if area < 3:
         return None
     comp = (labels == k)
-    ys, xs = np.nonzero(comp)
-    mx, my = xs.mean(), ys.mean()
-    cov = np.cov(np.stack([xs - mx, ys - my])) if len(xs) > 2 else np.eye(2) * 0.25
-    ev, evec = np.linalg.eigh(cov + np.eye(2) * (1.0 / 12))
-    major = 2.0 * math.sqrt(max(ev[1], 1e-6))
-    minor = 2.0 * math.sqrt(max(ev[0], 1e-6))
-    ang = math.atan2(evec[1, 1], evec[0, 1])
+    mo = cv2.moments(comp.astype(np.uint8), True)
+    mx, my = mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]
+    # second moments (+1/12 for the pixel's own extent) -> ellipse axes and orientation
+    a_ = mo["mu20"] / mo["m00"] + 1.0 / 12
+    c_ = mo["mu02"] / mo["m00"] + 1.0 / 12
+    b_ = mo["mu11"] / mo["m00"]
+    root = math.sqrt(max(0.0, ((a_ - c_) / 2) ** 2 + b_ * b_))
+    l1, l2 = (a_ + c_) / 2 + root, (a_ + c_) / 2 - root
+    major = 2.0 * math.sqrt(max(l1, 1e-6))
+    minor = 2.0 * math.sqrt(max(l2, 1e-6))
+    ang = 0.5 * math.atan2(2 * b_, a_ - c_)
     # compactness: the ellipse with these moments should be filled
     fill = area / (math.pi * major * minor)
     if fill < 0.6 or fill > 1.35:
@@ -318,6 +322,20 @@ def detect_pips(lab: np.ndarray, min_contrast: float = 18.0, max_candidates: int
 
 # ----------------------------------------------------------------------------- faces
 
+_PIP_ARRAYS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _pip_arrays(pips: list[Pip]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    key = id(pips)
+    got = _PIP_ARRAYS.get(key)
+    if got is None or len(got[0]) != len(pips):
+        got = (np.array([o.x for o in pips], np.float32), np.array([o.y for o in pips], np.float32),
+               np.array([o.major for o in pips], np.float32))
+        _PIP_ARRAYS.clear()
+        _PIP_ARRAYS[key] = got
+    return got
+
+
 def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: list[Pip] | None = None) -> bool:
     """Does the straight path between two pips (outside both, and outside pips on the way) stay on the
     same face colour?"""
@@ -335,15 +353,14 @@ def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: list[Pip]
     ys = np.clip(np.round(p.y + dy * ts).astype(int), 0, lab.shape[0] - 1)
     keep = np.ones(len(xs), bool)
     if others:
-        lo_x, hi_x = min(p.x, q.x), max(p.x, q.x)
-        lo_y, hi_y = min(p.y, q.y), max(p.y, q.y)
-        for o in others:
-            if o is p or o is q:
-                continue
-            m = o.major * 1.3
-            if o.x < lo_x - m or o.x > hi_x + m or o.y < lo_y - m or o.y > hi_y + m:
-                continue
-            keep &= (xs - o.x) ** 2 + (ys - o.y) ** 2 > m * m
+        ox, oy, om = _pip_arrays(others)
+        m = om * 1.3
+        near = (ox > min(p.x, q.x) - m) & (ox < max(p.x, q.x) + m) & (oy > min(p.y, q.y) - m) & \
+            (oy < max(p.y, q.y) + m)
+        near &= ((ox - p.x) ** 2 + (oy - p.y) ** 2 > 0.01) & ((ox - q.x) ** 2 + (oy - q.y) ** 2 > 0.01)
+        if near.any():
+            d2 = (xs[:, None] - ox[near][None, :]) ** 2 + (ys[:, None] - oy[near][None, :]) ** 2
+            keep = (d2 > (m[near] ** 2)[None, :]).all(1)
     if keep.sum() < 2:
         return True
     xs, ys = xs[keep], ys[keep]
@@ -511,6 +528,7 @@ def _split_merged(group: list[Pip]) -> int:
 
 
 def group_faces(pips: list[Pip], lab: np.ndarray) -> list[Face]:
+    _PIP_ARRAYS.clear()  # arrays of this frame's pips are built once, on first use
     n = len(pips)
     parent = list(range(n))
 
