@@ -124,7 +124,7 @@ def _glyph_cached(glyph: str, size: int, mirrored: bool) -> np.ndarray:
             has_icon = True
             _icon(img, arg, s)
         elif kind == "corner":
-            _text(img, arg, s, 0.2, 0.2, 0.16)
+            _text(img, arg, s, 0.23, 0.23, 0.22)
         # "blank": nothing
     out = img.astype(np.float32) / 255.0
     if mirrored:
