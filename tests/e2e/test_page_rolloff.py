@@ -172,7 +172,8 @@ def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, l
     page.locator("#gamedice [data-value='1']").first.wait_for()
     assert page.locator("#dicetitle").inner_text() == offense
     assert page.locator("#log .photocap").first.inner_text() == caption  # the camera is under the glass
-    assert page.locator("#log img").first.evaluate("i => i.complete && i.naturalWidth") == 128
+    page.locator("#log img").first.scroll_into_view_if_needed()  # thumbnails load lazily, when seen
+    page.wait_for_function("() => document.querySelector('#log img').naturalWidth === 128")  # the photo shows
     shot(page, f"44-offensive-dice-label-{lang}", at="#gamedicecard")
     shot(page, f"45-roll-photo-from-below-{lang}", at="#logcard")
     ability = table.snapshot()["abilities"][0]["id"]
