@@ -46,7 +46,7 @@ def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
     counts = [0] * 7
     for v in values:
         counts[v] += 1
-    present = {v for v in values}
+    present = set(values)
     out = []
     for ability, level, tiers in _levels_in_force(hero_id, upgrade_items):
         best = -1

@@ -51,7 +51,9 @@ def must_be(s: st.S, action: dict[str, Any], i: int | None) -> None:
     if i is None or action.get("player") is None:
         return
     j = st.index_of(s, action["player"])
-    require(j == i, "not_your_turn", f"It is {s['players'][i]['name']}'s decision, not {s['players'][j]['name']}'s.")
+    if j != i:  # messages are built only when refusing: this check runs on nearly every action
+        raise IllegalAction("not_your_turn",
+                            f"It is {s['players'][i]['name']}'s decision, not {s['players'][j]['name']}'s.")
 
 
 # -- handlers ----------------------------------------------------------------------------------------
@@ -59,11 +61,15 @@ def do_roll(s: st.S, a: dict[str, Any]) -> E:
     pending = expect(s, *ROLL_KINDS)
     kind = pending["kind"]
     if kind == "offense":
-        require(s["attempts"] < s["attempts_max"], "no_attempts",
-                f"All {s['attempts_max']} roll attempts are used: choose an ability or none.")
+        if s["attempts"] >= s["attempts_max"]:
+            raise IllegalAction("no_attempts",
+                                f"All {s['attempts_max']} roll attempts are used: choose an ability or none.")
         if "keep" in a:
             set_keep(s, a["keep"])
-        unkept = sum(1 for d in s["dice"] if not d["kept"])
+        unkept = 0
+        for d in s["dice"]:
+            if not d["kept"]:
+                unkept += 1
         require(unkept > 0, "all_kept", "Every die is kept: release one to roll, or choose an ability.")
         return combat.offense_roll(s, combat.roll_for(s, a, unkept))
     if kind == "defense_roll":
@@ -122,7 +128,8 @@ def do_target(s: st.S, a: dict[str, Any]) -> E:
         require(s["players"][i]["team"] == s["players"][pending["player"]]["team"], "not_your_turn",
                 f"{s['players'][pending['player']]['name']} chooses the defender here.")
     j = st.index_of(s, a.get("target"))
-    require(j in pending["choices"], "bad_target", f"{s['players'][j]['name']} cannot be targeted.")
+    if j not in pending["choices"]:
+        raise IllegalAction("bad_target", f"{s['players'][j]['name']} cannot be targeted.")
     return combat.set_target(s, j)
 
 
@@ -181,7 +188,8 @@ def do_sell(s: st.S, a: dict[str, Any]) -> E:
         card = cards.find(s, i, a["card"])
         require(not (card and card["type"] == "upgrade" and p["upgrades"].get(card["slot"], 1) >= card["level"]),
                 "installed", "An upgrade on the board is no longer in hand and cannot be sold.")
-    require(p["hand"] > 0, "no_cards", f"{p['name']} has no cards to sell.")
+    if p["hand"] <= 0:
+        raise IllegalAction("no_cards", f"{p['name']} has no cards to sell.")
     p["hand"] -= 1
     p["discard"] += 1
     got = st.gain_cp(s, i, 1)
@@ -290,6 +298,6 @@ def dispatch(s: st.S, kind: str, action: dict[str, Any]) -> E:
     if handler is None:
         raise IllegalAction("unknown_action", f"Dice Throne has no action \"{kind}\" "
                             f"(known: {', '.join(sorted(HANDLERS))}).")
-    if st.over(s) and kind != "adjust":
+    if (s["winner"] is not None or s["draw"]) and kind != "adjust":  # st.over, inlined: every action
         raise IllegalAction("game_over", "The game is over.")
     return handler(s, action)

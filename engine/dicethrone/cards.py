@@ -45,7 +45,8 @@ def upgrade_cost(s: st.S, i: int, card: dict[str, Any]) -> int:
 
 def play(s: st.S, i: int, action: dict[str, Any]) -> E:
     p = s["players"][i]
-    require(p["hand"] > 0, "no_cards", f"{p['name']} has no cards in hand.")
+    if p["hand"] <= 0:
+        raise IllegalAction("no_cards", f"{p['name']} has no cards in hand.")
     require(not st.has(s, i, "stun"), "stunned", "A stunned player can take no action.")
     card = find(s, i, action.get("card"))
     if card is None:
@@ -57,10 +58,11 @@ def play(s: st.S, i: int, action: dict[str, Any]) -> E:
     kind = card["type"]
     rp = s["rp"]
     if kind in ("main", "upgrade"):
-        require(s["active"] == i and s["phase"] in ("main1", "main2") and s["pending"]["kind"] == "main",
-                "wrong_time", f"{card['name']['en']} is played in your own Main Phase only.")
+        if not (s["active"] == i and s["phase"] in ("main1", "main2") and s["pending"]["kind"] == "main"):
+            raise IllegalAction("wrong_time", f"{card['name']['en']} is played in your own Main Phase only.")
     elif kind == "roll":
-        require(rp is not None, "wrong_time", f"{card['name']['en']} is played during a Roll Phase only.")
+        if rp is None:
+            raise IllegalAction("wrong_time", f"{card['name']['en']} is played during a Roll Phase only.")
     if rp is not None and rp["ultimate"] and rp["stage"] != "roll":
         require(s["players"][i]["team"] == s["players"][rp["attacker"]]["team"], "ultimate",
                 "Nobody may act against an ultimate until the Roll Phase ends.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import require
+from ..core import IllegalAction, require
 from . import effects as fx
 from . import rng
 from . import state as st
@@ -77,11 +77,11 @@ def declare(s: st.S, ability: str | None) -> E:
         rp["ability"] = None
         st.remove_status(s, i, "blind")  # Blind acts at the end of the holder's next ORP, even an empty one
         return finish_roll_phase(s, note="no ability")
-    met = {a["id"]: a for a in options_satisfied(s)}
-    require(ability in met, "not_satisfied",
-            f"The dice do not meet {ability.replace('_', ' ').title()} "
-            f"(they meet: {', '.join(a['name']['en'] for a in met.values()) or 'nothing'}).")
-    a = met[ability]
+    a = next((m for m in options_satisfied(s) if m["id"] == ability), None)
+    if a is None:
+        met = options_satisfied(s)
+        raise IllegalAction("not_satisfied", f"The dice do not meet {ability.replace('_', ' ').title()} "
+                            f"(they meet: {', '.join(m['name']['en'] for m in met) or 'nothing'}).")
     rp.update(ability=ability, level=a["level"], tier=a["tier"], ultimate=a["ultimate"],
               final=values(s))
     rp["attack"]["source"] = ability
@@ -289,7 +289,8 @@ def choose_defense(s: st.S, defense: str | None) -> E:
     if defense is None:
         return [{"type": "no_defense", "player": p["id"]}] + open_window(s)
     lv = defense_level(p["hero"], p["upgrades"], defense)
-    require(lv is not None, "unknown_defense", f"{p['name']}'s hero has no defense \"{defense}\".")
+    if lv is None:
+        raise IllegalAction("unknown_defense", f"{p['name']}'s hero has no defense \"{defense}\".")
     rp["defense"] = {"id": defense, "level": lv["level"], "attempts": 0}
     events: E = [{"type": "defense", "player": p["id"], "defense": defense, "level": lv["level"]}]
     if lv["dice"] is None:  # dice unknown in the sources: its known effects only, the rest by hand

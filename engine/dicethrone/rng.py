@@ -25,11 +25,16 @@ def next_die(state: int, sides: int = 6) -> tuple[int, int]:
 
 
 def roll(s: dict, n: int) -> list[int]:
-    """Roll `n` dice with the state's stream, advancing it in place (`s` is already a private copy)."""
+    """Roll `n` dice with the state's stream, advancing it in place (`s` is already a private copy).
+
+    The same arithmetic as `next_die` (a test keeps them equal), inlined: every roll of every game runs it.
+    """
     state = s["rng"]
     out = []
     for _ in range(n):
-        state, v = next_die(state)
-        out.append(v)
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        out.append((z ^ (z >> 31)) % 6 + 1)
     s["rng"] = state
     return out

@@ -22,7 +22,9 @@ class DiceThrone:
         return s
 
     def apply(self, state: st.S, action: Action) -> tuple[st.S, list[Event]]:
-        kind = action_type(action)
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str or not kind:
+            kind = action_type(action)  # the clear IllegalAction for anything that is not an action
         s = st.clone(state)  # handlers mutate the copy; an IllegalAction discards it
         try:
             events = dispatch(s, kind, action)
@@ -30,7 +32,7 @@ class DiceThrone:
             # A field of the wrong shape that no check caught: refuse it, the state is untouched.
             raise IllegalAction("malformed", f"The \"{kind}\" action has a field of the wrong shape "
                                 f"({type(err).__name__}: {err}).") from err
-        if st.over(s):  # a mid-effect defeat (an exploding keg, a card's damage) ends everything at once
+        if s["winner"] is not None or s["draw"]:  # st.over(s): a mid-effect defeat (an exploding keg, a card's damage) ends everything at once
             s["pending"] = None
             s["phase"] = "over"
             s["rp"] = None

@@ -91,8 +91,8 @@ def setup(config: dict[str, Any], seed: int) -> S:
     for i, p in enumerate(raw):
         require(isinstance(p, dict), "bad_setup", "Each player must be an object with a \"hero\".")
         hid = str(p.get("hero", "")).lower().replace(" ", "_").replace("-", "_")
-        require(hid in hero_ids(), "bad_setup",
-                f"Unknown hero \"{p.get('hero')}\" (known: {', '.join(hero_ids())}).")
+        if hid not in hero_ids():
+            raise IllegalAction("bad_setup", f"Unknown hero \"{p.get('hero')}\" (known: {', '.join(hero_ids())}).")
         pid = str(p.get("id", f"p{i + 1}"))
         require(pid not in seen, "bad_setup", f"Two players are called \"{pid}\".")
         seen.add(pid)
@@ -214,7 +214,8 @@ def gain_cp(s: S, i: int, n: int) -> int:
 
 def pay(s: S, i: int, n: int, what: str) -> None:
     p = s["players"][i]
-    require(p["cp"] >= n, "not_enough_cp", f"{p['name']} has {p['cp']} CP; {what} costs {n}.")
+    if p["cp"] < n:
+        raise IllegalAction("not_enough_cp", f"{p['name']} has {p['cp']} CP; {what} costs {n}.")
     p["cp"] -= n
 
 

@@ -183,8 +183,10 @@ def default_action(s: st.S) -> dict[str, Any] | None:
     if kind == "knockdown":
         return {"type": "knockdown", "player": me, "pay": s["players"][pending["player"]]["cp"] >= 2}
     if kind == "offense":
-        if s["attempts"] < s["attempts_max"] and any(not d["kept"] for d in s["dice"]):
-            return {"type": "roll"}
+        if s["attempts"] < s["attempts_max"]:
+            for d in s["dice"]:
+                if not d["kept"]:
+                    return {"type": "roll"}
         met = combat.options_satisfied(s)
         return {"type": "ability", "player": me, "ability": met[-1]["id"] if met else None}
     if kind == "confirm":
