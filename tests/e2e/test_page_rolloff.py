@@ -120,7 +120,8 @@ def test_roll_for_who_starts_on_the_tray(box, table, phone, locale, lang, dark, 
 
 
 def test_rolloff_back_and_again(box, table, phone):
-    """Back returns to the setup with what was chosen; roll again forgets the throws."""
+    """With no camera the throws are entered by hand; back returns to the setup with what was chosen; roll
+    again forgets the throws; closing the sheet starts nothing."""
     page = phone("en-US")
     page.goto(box)
     pair(page, table)
@@ -133,7 +134,9 @@ def test_rolloff_back_and_again(box, table, phone):
     page.locator("#ro_back").click()
     page.locator("#s_fields").wait_for()
     assert page.locator("#s_start").input_value() == "tray"
+    table.set_camera("off")  # no camera: every throw is entered by hand
     page.locator("#s_go").click()
+    assert page.locator("#ro_tray").inner_text() == "Camera off — enter dice by hand"
     for i, v in enumerate((2, 6, 4)):
         page.locator(f"#ro_pad [data-v='{v}']").click()
         wait_rolled(page, i, str(v))
@@ -145,15 +148,16 @@ def test_rolloff_back_and_again(box, table, phone):
     assert table.snapshot()["game"] == "freeroll"
 
 
-DICE_LABELS = [  # locale, tag, offensive dice, defensive dice, hero name, photo caption
-    ("en-US", "en", "Ann's offensive dice", "Bo's defensive dice", "Barbarian", "Seen from below: bottom faces"),
-    ("zh-TW", "zh-TW", "Ann 的攻擊骰", "Bo 的防禦骰", "野蠻人", "從下方拍攝：看到的是底面"),
-    ("ko-KR", "ko", "Ann의 공격 주사위", "Bo의 방어 주사위", "야만인", "아래에서 찍은 사진: 바닥 면"),
+DICE_LABELS = [  # locale, tag, dark, offensive dice, defensive dice, hero name, photo caption
+    ("en-US", "en", True, "Ann's offensive dice", "Bo's defensive dice", "Barbarian", "Seen from below: bottom faces"),
+    ("zh-TW", "zh-TW", False, "Ann 的攻擊骰", "Bo 的防禦骰", "野蠻人", "從下方拍攝：看到的是底面"),
+    ("ko-KR", "ko", True, "Ann의 공격 주사위", "Bo의 방어 주사위", "야만인", "아래에서 찍은 사진: 바닥 면"),
 ]
 
 
-@pytest.mark.parametrize("locale,lang,offense,defense,hero,caption", DICE_LABELS, ids=[x[1] for x in DICE_LABELS])
-def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, locale, lang, offense, defense,
+@pytest.mark.parametrize("locale,lang,dark,offense,defense,hero,caption", DICE_LABELS,
+                         ids=[x[1] for x in DICE_LABELS])
+def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, locale, lang, dark, offense, defense,
                                                   hero, caption):
     import cv2
     import numpy as np
@@ -163,7 +167,7 @@ def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, l
     (tmp_path / "roll-2.jpg").write_bytes(cv2.imencode(".jpg", photo)[1].tobytes())
     table.new_game("dicethrone", {"mode": "1v1", "start": "ann", "players": [
         {"id": "ann", "name": "Ann", "hero": "monk"}, {"id": "bo", "name": "Bo", "hero": "barbarian"}]})
-    page = phone(locale)
+    page = phone(locale, dark=dark)
     page.goto(box)
     page.locator("#players article[data-player='ann']").wait_for()
     table.submit({"type": "advance", "player": "ann"})

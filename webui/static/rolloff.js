@@ -80,6 +80,13 @@ function scoreRow(p, i) {
   h("b", { class: "rolast", text: rolled.length ? String(rolled[rolled.length - 1]) : "…" }));
 }
 
+// What the tray shows when no die lies settled on it: the camera is off, dice are moving, or it is empty.
+function trayWord(tray) {
+  const cam = S.snap && S.snap.camera;
+  if (cam && cam.status === "off") return t("camera_off");
+  return t(tray.state === "moving" ? "tray_moving" : "tray_empty");
+}
+
 export function renderRolloff() {
   if (!R) return;
   const tray = (S.snap && S.snap.tray) || { state: "empty", dice: [] };
@@ -108,7 +115,7 @@ export function renderRolloff() {
         t("ro_yes", { v }));
     }
     const shown = settled ? dice.map((d) => dieElement(d.value, { face: d.face, colour: d.colour, uncertain: d.certain === false,
-      label: t("die_value", { v: d.value ?? "?" }) })) : [h("small", { class: "muted", text: t("tray_" + (tray.state || "empty")) })];
+      label: t("die_value", { v: d.value ?? "?" }) })) : [h("small", { class: "muted", text: trayWord(tray) })];
     kids.push(h("div", { class: "ronow", data: { index: String(who) } },
       h("p", { class: "rothrow", id: "ro_throw", text: t("ro_throw", { name: player.name }) }),
       h("div", { class: "dice rotray", id: "ro_tray", data: { state: tray.state || "empty" } }, shown),
