@@ -43,10 +43,11 @@ class Match:
 
     def __init__(self, rules: Rules, setup: dict[str, Any], seed: int) -> None:
         self.rules = rules
-        self.setup = copy.deepcopy(setup)
+        self.setup = _copy(setup)
         self.seed = seed
         self.entries: list[Entry] = []
         self._initial: State = rules.setup(self.setup, seed)
+        self._latest: State | None = self._initial  # the current state; None = rebuild it when asked
         self._done: list[_Effective] = []
         self._undone: list[_Effective] = []
         self._base_seq = 0  # entries at or below this seq are folded into `_initial` (checkpoint)
@@ -63,7 +64,7 @@ class Match:
         match = cls(rules, setup, seed)
         if checkpoint is not None:
             seq, data = checkpoint
-            match._initial = rules.load(data)
+            match._initial = match._latest = rules.load(data)
             match._base_seq = seq
         for entry in entries:
             if entry.seq <= match._base_seq:
@@ -80,6 +81,12 @@ class Match:
 
     @property
     def state(self) -> State:
+        latest = self._latest  # read several times per action by the table, the page and the bench
+        if latest is None:
+            latest = self._latest = self._current()
+        return latest
+
+    def _current(self) -> State:
         if not self._done:
             return self._initial
         last = self._done[-1]
@@ -141,12 +148,14 @@ class Match:
             if not self._done:
                 raise IllegalAction("nothing_to_undo", "There is nothing to undo.")
             self._undone.append(self._done.pop())
+            self._latest = None
             self.last_events = [{"type": "undone", "seq": self._undone[-1].seq}]
             return
         if kind == "redo":
             if not self._undone:
                 raise IllegalAction("nothing_to_redo", "There is nothing to redo.")
             self._done.append(self._undone.pop())
+            self._latest = None
             self.last_events = [{"type": "redone", "seq": self._done[-1].seq}]
             return
         done = self._done
@@ -154,6 +163,7 @@ class Match:
         if done and len(done) % KEEP_EVERY != 0:
             done[-1].state = None  # no longer the latest and not on the checkpoint grid
         done.append(_Effective(seq, action, state, events))
+        self._latest = state
         if self._undone:
             self._undone.clear()
         self.last_events = events

@@ -43,33 +43,49 @@ def satisfied(hero_id: str, upgrades: dict[str, int], values: list[int]) -> list
 @lru_cache(maxsize=65536)
 def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
                values: tuple[int, ...]) -> list[dict[str, Any]]:
-    counts = [0] * 7
-    for v in values:
-        counts[v] += 1
-    present = set(values)
+    counts: list[int] | None = None
+    present: set[int] = set()
     out = []
-    for ability, level, tiers in _levels_in_force(hero_id, upgrade_items):
-        best = -1
-        for k, (straight, need) in enumerate(tiers):
-            if straight is not None and not any(run <= present for run in straight):
-                continue
-            for numbers, n in need:
-                got = 0
-                for v in numbers:
-                    got += counts[v]
-                if got < n:
-                    break
-            else:
-                best = k
+    for ability, level, tiers, memo in _levels_in_force(hero_id, upgrade_items):
+        best = memo.get(values)
+        if best is None:
+            if counts is None:
+                counts = [0] * 7
+                for v in values:
+                    counts[v] += 1
+                present = set(values)
+            best = memo[values] = _best_tier(tiers, counts, present)
         if best >= 0:
             out.append({"id": ability["id"], "name": ability["name"], "level": level["level"], "tier": best,
                         "ultimate": ability["kind"] == "ultimate"})
     return out
 
 
+def _best_tier(tiers: tuple[Any, ...], counts: list[int], present: set[int]) -> int:
+    """Index of the highest compiled tier the dice meet (-1: none); `counts[v]` = dice showing v."""
+    best = -1
+    for k, (straight, need) in enumerate(tiers):
+        if straight is not None and not any(run <= present for run in straight):
+            continue
+        for numbers, n in need:
+            got = 0
+            for v in numbers:
+                got += counts[v]
+            if got < n:
+                break
+        else:
+            best = k
+    return best
+
+
+# id(level data) -> (level data, compiled tiers, sorted dice -> best tier). Hero data is loaded once and kept
+# (heroes.hero is cached), so a level's results are shared by every upgrade combination that uses it.
+_COMPILED: dict[int, tuple[dict[str, Any], tuple[Any, ...], dict[tuple[int, ...], int]]] = {}
+
+
 @lru_cache(maxsize=4096)
 def _levels_in_force(hero_id: str, upgrade_items: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
-    """(ability, level data, compiled tiers) of each offensive ability at the upgrades' levels.
+    """(ability, level data, compiled tiers, results memo) of each offensive ability at the upgrades' levels.
 
     A tier compiles to (straight runs or None, ((numbers showing the symbol, count needed), ...)): with
     symbols turned into the numbers that show them, a requirement check on a roll is a few additions on
@@ -83,13 +99,16 @@ def _levels_in_force(hero_id: str, upgrade_items: tuple[tuple[str, int], ...]) -
         level = level_of(upgrades, ability)
         if level is None:
             continue
-        tiers = []
-        for tier in level["tiers"]:
-            straight = {"small": SMALL_RUNS, "large": LARGE_RUNS}.get(tier.get("straight"))
-            need = tuple((tuple(v for v in range(1, 7) if faces[v - 1] == sym), n)
-                         for sym, n in tier.get("need", {}).items())
-            tiers.append((straight, need))
-        rows.append((ability, level, tuple(tiers)))
+        known = _COMPILED.get(id(level))
+        if known is None or known[0] is not level:
+            tiers = []
+            for tier in level["tiers"]:
+                straight = {"small": SMALL_RUNS, "large": LARGE_RUNS}.get(tier.get("straight"))
+                need = tuple((tuple(v for v in range(1, 7) if faces[v - 1] == sym), n)
+                             for sym, n in tier.get("need", {}).items())
+                tiers.append((straight, need))
+            known = _COMPILED[id(level)] = (level, tuple(tiers), {})
+        rows.append((ability, level, known[1], known[2]))
     return tuple(rows)
 
 

@@ -136,3 +136,32 @@ def test_upgrades_with_unknown_text_keep_their_known_cost():
     p1 = m.snapshot()["players"][0]
     assert p1["cp"] == 5 - 1 - 1 and p1["upgrades"]["fist_strike"] == 3
     assert "unknown" in m.snapshot()["notes"][-1]
+
+
+def test_compiled_requirements_agree_with_the_readable_check():
+    """abilities._satisfied checks compiled tiers (counts per number) and shares results between upgrade
+    combinations; on every hero, level and roll of 5 dice it must agree with `tier_met` on the hero data."""
+    from itertools import combinations_with_replacement
+
+    from engine.dice import symbol_counts
+    from engine.dicethrone.abilities import level_of, tier_met
+    from engine.dicethrone.heroes import hero, hero_ids
+
+    for hid in hero_ids():
+        data = hero(hid)
+        slots = {a.get("slot") or a["id"] for a in data["offensive"]}
+        for installed in (1, 2, 3):
+            upgrades = {slot: installed for slot in slots}
+            for roll in combinations_with_replacement(range(1, 7), 5):
+                values = list(roll)
+                counts = symbol_counts(values, data["faces"])
+                expected = []
+                for ability in data["offensive"]:
+                    level = level_of(upgrades, ability)
+                    if level is None:
+                        continue
+                    met = [k for k, tier in enumerate(level["tiers"]) if tier_met(tier, values, counts)]
+                    if met:
+                        expected.append((ability["id"], level["level"], met[-1]))
+                got = [(a["id"], a["level"], a["tier"]) for a in satisfied(hid, upgrades, values[::-1])]
+                assert got == expected, (hid, upgrades, roll)
