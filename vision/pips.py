@@ -155,24 +155,22 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
     V = np.concatenate(vs_all)
     order = np.argsort(-np.abs(V))[: max_n * 3]
     X, Y, D, V = X[order], Y[order], D[order], V[order]
+    # greedy suppression, strongest first, from a precomputed clash matrix (same polarity, similar scale,
+    # closer than 0.6 of the larger diameter)
+    mx = np.maximum(D[:, None], D[None, :])
+    clash = ((X[:, None] - X[None, :]) ** 2 + (Y[:, None] - Y[None, :]) ** 2 < (0.6 * mx) ** 2)
+    clash &= ((V[:, None] > 0) == (V[None, :] > 0)) & (mx < 2.1 * np.minimum(D[:, None], D[None, :]))
     n = len(order)
-    kept_idx = np.zeros(n, np.int64)
-    k = 0
-    pos = V > 0
+    suppressed = np.zeros(n, bool)
+    kept_idx = []
     for i in range(n):
-        if k:
-            ki = kept_idx[:k]
-            kd = D[ki]
-            mx = np.maximum(kd, D[i])
-            mn = np.minimum(kd, D[i])
-            lim = 0.6 * mx
-            clash = ((X[ki] - X[i]) ** 2 + (Y[ki] - Y[i]) ** 2 < lim * lim) & (pos[ki] == pos[i]) & (mx < 2.1 * mn)
-            if clash.any():
-                continue
-        kept_idx[k] = i
-        k += 1
-        if k >= max_n:
+        if suppressed[i]:
+            continue
+        kept_idx.append(i)
+        if len(kept_idx) >= max_n:
             break
+        suppressed |= clash[i]
+    k = len(kept_idx)
     return [(float(X[i]), float(Y[i]), float(D[i]), float(V[i])) for i in kept_idx[:k]]
 
 
