@@ -172,8 +172,10 @@ def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, l
     page.locator("#players article[data-player='ann']").wait_for()
     table.submit({"type": "advance", "player": "ann"})
     page.locator("#dicetitle", has_text=offense).wait_for()
-    table.submit({"type": "roll", "dice": [1, 1, 1, 1, 1], "source": "camera", "image": "roll-2.jpg"})
+    fist = {"value": 1, "face": "fist", "colour": "black"}  # as the camera reads the Monk's dice
+    table.submit({"type": "roll", "dice": [fist] * 5, "source": "camera", "image": "roll-2.jpg"})
     page.locator("#gamedice [data-value='1']").first.wait_for()
+    assert page.locator("#log [data-face='fist']").count() == 5  # the log draws the dice as read
     assert page.locator("#dicetitle").inner_text() == offense
     assert page.locator("#log .photocap").first.inner_text() == caption  # the camera is under the glass
     page.locator("#log img").first.scroll_into_view_if_needed()  # thumbnails load lazily, when seen

@@ -578,8 +578,10 @@ function logLine(a) {
   const who = findPlayer(a.player);
   const name = who ? playerName(who) + ": " : "";
   if (a.type === "roll") {
-    const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d.value : d)) : null;
-    return [name + t("opt_roll"), dice ? h("span", { class: "dice small" }, dice.map((v) => dieElement(v, { label: t("die_value", { v }) }))) : null];
+    // camera rolls carry each die's face (a hero symbol): drawn as read; dice entered by hand are numbers
+    const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d : { value: d })) : null;
+    return [name + t("opt_roll"), dice ? h("span", { class: "dice small" }, dice.map((d) => dieElement(d.value, {
+      face: d.face, label: t("die_value", { v: d.value }) }))) : null];
   }
   if (a.type === "undo") return [t("undo")];
   if (a.type === "redo") return [t("redo")];
