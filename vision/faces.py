@@ -115,18 +115,16 @@ def _layout_residual(pts: np.ndarray, n: int) -> float:
     return best
 
 
-_LAST_SPREAD = [0.0]  # how much structure the last face had (hi percentile of ink above its median)
-
-
-def _ink_threshold(ink: np.ndarray) -> tuple[float, bool]:
+def _ink_threshold(ink: np.ndarray) -> tuple[float, bool, float]:
+    """Ink threshold of one face, whether it has ink at all, and how much structure it has (the high
+    percentile of ink above its median)."""
     inner = ink[_INNER]
     med_ink = float(np.median(inner))
     mad = float(np.median(np.abs(inner - med_ink))) + 1.0
     hi = float(np.percentile(inner, 99.5))
     t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
     has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad)
-    _LAST_SPREAD[0] = hi - med_ink
-    return t, has_ink
+    return t, has_ink, hi - med_ink
 
 
 def _blob_geometry(blob: Any, pentagon: bool = False) -> tuple[float, float, float, float]:
@@ -144,7 +142,7 @@ def face_ink(img: np.ndarray, lab: np.ndarray, blob: Any) -> np.ndarray:
     """Normalised ink map (N x N, 0..1) of one die's face: what templates are made of."""
     cx, cy, side, ang = _blob_geometry(blob)
     ink, _ = ink_map(canonical_crop(lab, (cx, cy), side, ang))
-    t, has_ink = _ink_threshold(ink)
+    t, has_ink, _ = _ink_threshold(ink)
     if not has_ink:
         return np.zeros((N, N), np.float32)
     return np.clip(ink / max(2 * t, 1.0), 0, 1).astype(np.float32)
@@ -234,7 +232,7 @@ class FaceReader:
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
         crop_lab = canonical_crop(lab, (cx, cy), side, ang)
         ink, face_med = ink_map(crop_lab)
-        t, has_ink = _ink_threshold(ink)
+        t, has_ink, spread = _ink_threshold(ink)
         inkmask = (ink > t) & _INNER
         # body colour: crop pixels that are not ink
         crop_bgr = canonical_crop(img, (cx, cy), side, ang)
@@ -258,7 +256,7 @@ class FaceReader:
         if self.ds.kind == "pips" and not self.taught:
             seen, conf = self._count_pips(inkmask, has_ink, side)
         else:
-            seen, conf = self._read_icon(ink, has_ink, t)
+            seen, conf = self._read_icon(ink, has_ink, t, spread)
             if seen is not None and self.mount == "under" and not self.taught:
                 seen = self.ds.bottom_of(seen)  # _match keys templates by top index; undo for uniform path
         if not (shape_ok and size_ok):
@@ -334,7 +332,7 @@ class FaceReader:
             conf *= 0.85
         return count, conf
 
-    def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float) -> tuple[int | None, float]:
+    def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float, spread: float = 0.0) -> tuple[int | None, float]:
         blank = [f for f in self.ds.faces if f.glyph == "blank"]
         if not has_ink and self.taught:
             empty = [i for i, arrs in self.taught.items() if any(float(np.max(a)) < 0.05 for a in arrs)]
@@ -346,7 +344,7 @@ class FaceReader:
                 idx = blank[0].index
                 top = idx
                 # certain only when the face is really clean (faint ink on a dim die is not a blank)
-                conf = 0.9 if _LAST_SPREAD[0] < 20 else 0.4
+                conf = 0.9 if spread < 20 else 0.4
                 return (self.ds.bottom_of(top) if self.mount == "under" else top), conf
             return None, 0.1
         norm = np.clip(ink / max(2 * t, 1.0), 0, 1)
