@@ -40,6 +40,12 @@ def satisfied(hero_id: str, upgrades: dict[str, int], values: list[int]) -> list
     return _satisfied(hero_id, tuple(sorted(upgrades.items())), tuple(sorted(values)))
 
 
+def satisfied_sorted(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
+                     values: tuple[int, ...]) -> list[dict[str, Any]]:
+    """`satisfied` for callers that already hold the cache key: sorted upgrade items and sorted dice."""
+    return _satisfied(hero_id, upgrade_items, values)
+
+
 @lru_cache(maxsize=65536)
 def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
                values: tuple[int, ...]) -> list[dict[str, Any]]:

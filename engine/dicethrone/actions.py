@@ -48,9 +48,10 @@ def describe(s: st.S) -> str:
 
 def must_be(s: st.S, action: dict[str, Any], i: int | None) -> None:
     """Reject an explicit `player` that is not the one the decision waits for."""
-    if i is None or action.get("player") is None:
+    who = action.get("player")
+    if i is None or who is None or s["players"][i]["id"] == who:  # ids are unique: the expected player
         return
-    j = st.index_of(s, action["player"])
+    j = st.index_of(s, who)
     if j != i:  # messages are built only when refusing: this check runs on nearly every action
         raise IllegalAction("not_your_turn",
                             f"It is {s['players'][i]['name']}'s decision, not {s['players'][j]['name']}'s.")

@@ -8,13 +8,14 @@ resume when the answer arrives.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ..core import IllegalAction, require
 from . import effects as fx
 from . import rng
 from . import state as st
-from .abilities import defense_level, effects_of, satisfied
+from .abilities import defense_level, effects_of, satisfied_sorted
 from .damage import MODIFIER, packet, resolve
 from .heroes import hero
 
@@ -45,8 +46,11 @@ def begin_orp(s: st.S, target: int | None = None) -> E:
     return [{"type": "phase", "phase": "offensive", "player": s["players"][i]["id"]}]
 
 
+_VALUE = itemgetter("value")
+
+
 def values(s: st.S) -> list[int]:
-    return [d["value"] for d in s["dice"]]
+    return list(map(_VALUE, s["dice"]))
 
 
 def offense_roll(s: st.S, rolled: list[int]) -> E:
@@ -61,11 +65,13 @@ def offense_roll(s: st.S, rolled: list[int]) -> E:
 
 
 def options_satisfied(s: st.S) -> list[dict[str, Any]]:
-    rp = s["rp"]
-    p = s["players"][rp["attacker"]]
+    """The abilities the offensive dice meet now (shared cached list: read it, do not change it)."""
     if s["attempts"] == 0:
         return []
-    return satisfied(p["hero"], p["upgrades"], values(s))
+    p = s["players"][s["rp"]["attacker"]]
+    upgrades = p["upgrades"]
+    return satisfied_sorted(p["hero"], tuple(sorted(upgrades.items())) if upgrades else (),
+                            tuple(sorted(map(_VALUE, s["dice"]))))
 
 
 def declare(s: st.S, ability: str | None) -> E:
