@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import marshal
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .core import Action, Event, IllegalAction, Rules, State, action_type
@@ -35,7 +35,6 @@ class _Effective:
     seq: int
     action: Action
     state: State | None  # None = not kept; rebuilt from the nearest kept state when needed
-    events: list[Event] = field(default_factory=list)
 
 
 class Match:
@@ -162,7 +161,7 @@ class Match:
         state, events = self.rules.apply(self.state, action)
         if done and len(done) % KEEP_EVERY != 0:
             done[-1].state = None  # no longer the latest and not on the checkpoint grid
-        done.append(_Effective(seq, action, state, events))
+        done.append(_Effective(seq, action, state))
         self._latest = state
         if self._undone:
             self._undone.clear()
