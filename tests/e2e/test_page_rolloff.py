@@ -213,3 +213,15 @@ def test_an_empty_tray_is_not_settling(box, table, phone):
     table.set_tray("settled", [die(4)])
     page.locator("#tray [data-value='4']").wait_for()
     assert page.locator("#traystate").inner_text() == "Settled"
+
+
+def test_an_unsure_reading_is_worded_in_the_page_language(box, table, phone):
+    page = phone("ko-KR")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    table.set_tray("settled", [die(2), die(5, certain=False)], needs_confirmation=True,
+                   message="Not sure of every die: confirm or fix the dice.")  # the box's English
+    page.locator("#tray [data-value='5']").wait_for()
+    assert page.locator("#traymsg").inner_text() == "주사위를 확실히 읽지 못했습니다: 확인하세요"
+    assert "Not sure" not in page.locator("body").inner_text()
+    shot(page, "48-tray-unsure-ko", at="#traycard")

@@ -113,9 +113,12 @@ class FakeTable:
             self.match = Match(get_rules(game), setup, 1 if seed is None else seed)
             return self._publish()
 
-    def set_tray(self, state: str, dice: list[dict[str, Any]] | None = None) -> None:
+    def set_tray(self, state: str, dice: list[dict[str, Any]] | None = None, needs_confirmation: bool = False,
+                 message: str = "") -> None:
         with self._lock:
             self.tray = {"state": state, "dice": list(dice or [])}
+            if needs_confirmation or message:  # as the real table words an unsure reading
+                self.tray.update(needs_confirmation=needs_confirmation, message=message)
             self._publish()
 
     def set_camera(self, status: str, message: str = "") -> None:

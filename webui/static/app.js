@@ -390,7 +390,9 @@ function renderTray(snap) {
     uncertain: d.certain === false, label: t("die_value", { v: d.value ?? "?" }),
   })));
   if (!dice.length) $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
-  $("traymsg").textContent = tray.message || "";
+  // the box words its tray messages in English; the unsure-reading one has the page's own wording
+  const trayMsg = S.lang !== "en" && tray.needs_confirmation ? t("uncertain") : tray.message || "";
+  $("traymsg").textContent = trayMsg;
   $("traymsg").className = tray.needs_confirmation ? "warn" : "muted";
   const unsure = tray.needs_confirmation || dice.some((d) => d.certain === false);
   const conf = $("confirm");
@@ -399,7 +401,7 @@ function renderTray(snap) {
   conf.hidden = !(unsure && S.session.paired && dice.length);
   if (!conf.hidden) {
     fill(conf, 
-      tray.message ? null : h("p", { class: "warn", text: t("uncertain") }),
+      trayMsg ? null : h("p", { class: "warn", text: t("uncertain") }),
       h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null) || wrongCount,
         onclick: () => submitDice(dice.map((d) => d.value)).catch(() => {}) }, t("confirm_reading")),
       h("button", { class: "ghost", onclick: () => { S.entry = dice.map((d) => d.value).filter((v) => v != null); renderEntry(S.snap); $("entry").scrollIntoView({ behavior: "smooth" }); } }, t("fix_reading")),
