@@ -60,8 +60,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 # -- read ------------------------------------------------------------------------------------------
 def cmd_read(args: argparse.Namespace) -> int:
     from . import read_cmd
+    from .config import resolve_state_dir
+    from .teach_cmd import load_taught
 
-    return read_cmd.run(args.images, args.dice, args.mount, args.json, args.debug_out)
+    # Faces taught on this box (`dicesight teach`) replace the drawn templates, as in `dicesight run`.
+    state_dir = resolve_state_dir(args.state_dir)
+    taught = load_taught(state_dir, args.dice, args.mount) if state_dir.is_dir() else None
+    return read_cmd.run(args.images, args.dice, args.mount, args.json, args.debug_out, taught=taught)
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
@@ -151,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="camera above the tray (reads the top face) or under its clear bottom")
     read.add_argument("--debug-out", help="folder for each image with what was read drawn on it")
     read.add_argument("--json", action="store_true", help="print JSON lines")
+    read.add_argument("--state-dir", type=Path, help="where taught dice faces are (default as for run)")
     read.set_defaults(func=cmd_read)
 
     play = sub.add_parser("play", help="apply a script of actions to a game with no camera")
