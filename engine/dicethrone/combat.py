@@ -380,16 +380,17 @@ def attack_total(s: st.S) -> dict[str, Any] | None:
         return None
     atk = dict(rp["attack"])
     atk["mods"] = list(atk["mods"])
-    i, d = rp["attacker"], rp["target"]
-    if st.has(s, d, "bounty"):
+    mine = s["players"][rp["attacker"]]["statuses"]   # what st.has reads, looked up once
+    theirs = s["players"][rp["target"]]["statuses"]
+    if theirs.get("bounty", 0):
         atk["mods"].append([1, MODIFIER, "bounty"])
-    if st.has(s, d, "targeted"):
+    if theirs.get("targeted", 0):
         atk["mods"].append([2, MODIFIER, "targeted"])
-    if st.has(s, i, "wither"):
-        atk["mods"].append([-st.has(s, i, "wither"), MODIFIER, "wither"])
-    if st.has(s, i, "shame") and atk["type"] not in ("ultimate", "pure"):
+    if mine.get("wither", 0):
+        atk["mods"].append([-mine["wither"], MODIFIER, "wither"])
+    if mine.get("shame", 0) and atk["type"] not in ("ultimate", "pure"):
         atk["mods"].append([-1, MODIFIER, "shame"])
-    if atk["type"] != "ultimate" and (st.has(s, i, "parlay") or st.has(s, d, "shadows")):
+    if atk["type"] != "ultimate" and (mine.get("parlay", 0) or theirs.get("shadows", 0)):
         atk["avoided"] = True
     return atk
 
@@ -435,8 +436,10 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
                  "heal": {s["players"][k]["id"]: v for k, v in heal.items()}}
     events.append({"type": "roll_phase_end", **s["last"], **({"note": note} if note else {})})
     events += st.apply_batch(s, damage, heal)
+    held = s["players"][i]["statuses"]
     for status in ("parlay", "entangle", "constrict"):
-        st.remove_status(s, i, status)
+        if status in held:  # each removal replaces the dict without the other two's keys changing
+            st.remove_status(s, i, status)
     target = rp["target"]
     s["rp"] = None
     s["tray"] = None
