@@ -53,18 +53,23 @@ def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
     present: set[int] = set()
     out = []
     for ability, level, tiers, memo in _levels_in_force(hero_id, upgrade_items):
-        best = memo.get(values)
-        if best is None:
+        met = memo.get(values, _UNKNOWN)
+        if met is _UNKNOWN:
             if counts is None:
                 counts = [0] * 7
                 for v in values:
                     counts[v] += 1
                 present = set(values)
-            best = memo[values] = _best_tier(tiers, counts, present)
-        if best >= 0:
-            out.append({"id": ability["id"], "name": ability["name"], "level": level["level"], "tier": best,
-                        "ultimate": ability["kind"] == "ultimate"})
+            best = _best_tier(tiers, counts, present)
+            met = memo[values] = None if best < 0 else {
+                "id": ability["id"], "name": ability["name"], "level": level["level"], "tier": best,
+                "ultimate": ability["kind"] == "ultimate"}
+        if met is not None:
+            out.append(met)
     return out
+
+
+_UNKNOWN = object()
 
 
 def _best_tier(tiers: tuple[Any, ...], counts: list[int], present: set[int]) -> int:
@@ -84,9 +89,10 @@ def _best_tier(tiers: tuple[Any, ...], counts: list[int], present: set[int]) -> 
     return best
 
 
-# id(level data) -> (level data, compiled tiers, sorted dice -> best tier). Hero data is loaded once and kept
-# (heroes.hero is cached), so a level's results are shared by every upgrade combination that uses it.
-_COMPILED: dict[int, tuple[dict[str, Any], tuple[Any, ...], dict[tuple[int, ...], int]]] = {}
+# id(level data) -> (level data, compiled tiers, sorted dice -> the entry `satisfied` lists, None = not met).
+# Hero data is loaded once and kept (heroes.hero is cached), so a level's results are shared by every upgrade
+# combination that uses it (random games install upgrades all the time). Entries are shared: read only.
+_COMPILED: dict[int, tuple[dict[str, Any], tuple[Any, ...], dict[tuple[int, ...], dict[str, Any] | None]]] = {}
 
 
 @lru_cache(maxsize=4096)
