@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 CHECKPOINT_EVERY = 100   # entries between store checkpoints, so a restart replays at most this many
 EVIDENCE_WIDTH = 320     # roll photos are kept small: they are evidence, not art
+OBSERVE_MAX_S = 300.0    # longest "show but do not record" window a phone may ask for
 
 
 class Subscription:
@@ -87,6 +88,7 @@ class Table:
             "message": "No camera: enter dice by hand." if camera is None else "Starting the camera.",
             "source": getattr(camera, "name", "none"),
         }
+        self._observe_until = 0.0  # until then camera rolls are shown but not recorded (a roll-off)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._engine_snapshot: dict[str, Any] | None = None
@@ -116,9 +118,20 @@ class Table:
             match = Match(rules, setup, seed)  # raises IllegalAction before anything is stored
             self.game_id = self.store.new_game(game, setup, seed)
             self.match = match
+            self._observe_until = 0.0  # the roll-off that chose the start player is over
             self._engine_snapshot = None
             self._tray["message"] = ""
         return self._publish()
+
+    def observe(self, seconds: float) -> dict:
+        """Show camera rolls without recording them for `seconds` (0 ends it): throws that belong to no
+        game, such as rolling for who starts. It lapses by itself so a forgotten phone cannot mute the box."""
+        with self._lock:
+            self._observe_until = self._clock() + max(0.0, min(float(seconds), OBSERVE_MAX_S))
+        return self._publish()
+
+    def observing(self) -> bool:
+        return self._clock() < self._observe_until
 
     def games(self) -> list[dict]:
         return [{"name": name, "modes": list(getattr(rules, "modes", []))} for name, rules in GAMES.items()]
@@ -198,7 +211,7 @@ class Table:
             snap = dict(self._engine_snapshot)
             snap.update(
                 game_id=self.game_id,
-                tray={**self._tray, "dice": list(self._tray["dice"])},
+                tray={**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()},
                 camera=dict(self._camera_status),
                 panel=self.panel.state() if self.panel is not None else None,
                 pairing=self.pairing.status(),
@@ -375,6 +388,9 @@ class Table:
 
     def _record_roll(self, readings, dice: list[dict], image) -> None:
         """A settled roll: submit it when every die is certain, else ask the players to confirm."""
+        if self.observing():
+            self._publish()  # on the page only (the roll-off reads it from the tray)
+            return
         if not all(r.certain for r in readings):
             with self._lock:
                 self._tray["needs_confirmation"] = True

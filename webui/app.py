@@ -334,6 +334,15 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
         resp.delete_cookie(TOKEN_COOKIE, path="/", samesite="Strict", httponly=True)
         return resp
 
+    @app.post("/api/tray/observe")
+    def api_tray_observe():
+        """Camera rolls shown but not recorded for `seconds` (0 ends it): rolling for who starts."""
+        require_paired()
+        seconds = json_body().get("seconds")
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 300:
+            raise ApiError(400, "bad_observe", i18n.msg("bad_observe"))
+        return jsonify(table.observe(float(seconds)))
+
     @app.post("/api/panel/<button>")
     def api_panel(button: str):
         if button not in PANEL_BUTTONS:

@@ -107,6 +107,7 @@ MESSAGES = {
     "no_button": _l("The box has no such button."),
     "panel_physical": _l("This box has real buttons: press Pair on the box itself."),
     "bad_hold": _l("A press from the page is held 0 to 2 seconds (shutting down is done on the box)."),
+    "bad_observe": _l("Watching the tray without recording takes \"seconds\" from 0 to 300."),
     "no_image": _l("There is no such roll photo."),
     "not_found": _l("There is nothing at this address."),
     "method_not_allowed": _l("This address does not accept that method."),

@@ -178,3 +178,25 @@ def test_tray_request_says_what_the_game_waits_for(table):
         table.next()
     snap = table.snapshot()
     assert table.tray_request() == (snap["dice_set"], 5)
+
+
+def test_observe_window_shows_camera_rolls_without_recording(tmp_path):
+    """While players roll for who starts, a settled throw is shown on the tray but joins no game."""
+    from vision.reading import Reading
+
+    now = [0.0]
+    t = Table(Store(tmp_path), clock=lambda: now[0])
+    die = Reading(value=5, face="5", colour="white", confidence=0.99, center=(10.0, 10.0), box=(0, 0, 20, 20),
+                  certain=True)
+    t.observe(60)
+    assert t.snapshot()["tray"]["observing"] is True
+    t._record_roll([die], [die.to_dict()], image=None)
+    assert t.snapshot()["seq"] == 0
+    now[0] = 61.0  # the window lapses by itself
+    assert t.snapshot()["tray"]["observing"] is False
+    t._record_roll([die], [die.to_dict()], image=None)
+    assert t.snapshot()["seq"] == 1
+    t.observe(60)
+    t.new_game("freeroll", {})  # a new game ends the roll-off that chose its start player
+    assert t.observing() is False
+    t.close()

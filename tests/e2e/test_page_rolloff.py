@@ -106,7 +106,8 @@ def test_roll_for_who_starts_on_the_tray(box, table, phone, locale, lang, dark, 
     assert page.locator("#s_rolloff .roplayer.won").get_attribute("data-index") == "1"
     shot(page, f"43-rolloff-winner-{lang}")
 
-    # nothing was recorded in any game by the throws
+    # nothing was recorded in any game by the throws: the page asked the box to only show them
+    assert getattr(table, "observe_s", None) == 300
     now = table.snapshot()
     assert (now["game"], now["seq"], now["log"]) == (before["game"], before["seq"], before["log"])
     page.locator("#ro_go").click()
@@ -146,6 +147,11 @@ def test_rolloff_back_and_again(box, table, phone):
     page.keyboard.press("Escape")  # the phone's back gesture closes the sheet
     page.locator("#setup").wait_for(state="hidden")
     assert table.snapshot()["game"] == "freeroll"
+    for _ in range(100):  # the page tells the box to record camera rolls again
+        if table.observe_s == 0:
+            break
+        page.wait_for_timeout(50)
+    assert table.observe_s == 0
 
 
 DICE_LABELS = [  # locale, tag, dark, offensive dice, defensive dice, hero name, photo caption

@@ -126,6 +126,12 @@ class FakeTable:
             self.camera = {"status": status, "message": message, "source": "fake"}
             self._publish()
 
+    def observe(self, seconds: float) -> dict[str, Any]:
+        with self._lock:
+            self.observe_s = seconds
+            self.tray["observing"] = seconds > 0
+            return self._publish()
+
     def press(self, button: str, hold_s: float = 0.0) -> None:
         with self._lock:
             if button not in self.buttons:

@@ -364,3 +364,15 @@ def test_events_send_heartbeats(table):
     beat = next(chunks)
     assert (beat.decode() if isinstance(beat, bytes) else beat).startswith(": heartbeat")
     resp.close()
+
+
+def test_tray_observe_needs_pairing_and_a_sane_duration(client, table):
+    """Rolling for who starts: the page asks the box to show throws without recording them."""
+    assert client.post("/api/tray/observe", json={"seconds": 60}, headers={CSRF: "x"}).status_code == 401
+    csrf = pair(client, table)
+    for bad in ({"seconds": -1}, {"seconds": 301}, {"seconds": "60"}, {"seconds": True}, {}):
+        r = client.post("/api/tray/observe", json=bad, headers={CSRF: csrf})
+        assert r.status_code == 400 and r.get_json()["code"] == "bad_observe"
+    r = client.post("/api/tray/observe", json={"seconds": 120}, headers={CSRF: csrf})
+    assert r.status_code == 200 and r.get_json()["tray"]["observing"] is True
+    assert table.observe_s == 120

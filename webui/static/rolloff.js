@@ -3,7 +3,7 @@
 // again (Dice Throne rules §1; the tie rule is the digest's recommendation). A die the camera is unsure of is
 // confirmed by a tap, and every throw can be entered by hand. Game-agnostic: players are {name}.
 import { dieElement } from "./dice.js";
-import { S, fill, h, t } from "./app.js";
+import { S, api, fill, h, t } from "./app.js";
 
 let R = null; // {players, rounds: [{who: [index], values: {index: value}}], armed, winner, box, onStart, onBack}
 
@@ -11,13 +11,20 @@ export function rolloffActive() {
   return R !== null;
 }
 
+// While the roll-off is open the box shows camera throws without recording them in the current game.
+function observe(seconds) {
+  api("POST", "/api/tray/observe", { seconds }).catch(() => {});
+}
+
 export function stopRolloff() {
+  if (R !== null) observe(0);
   R = null;
 }
 
 // box: the element to draw into; players: [{name}]; onStart(index) creates the game; onBack() returns.
 export function startRolloff(box, players, onStart, onBack) {
   const tray = (S.snap && S.snap.tray) || {};
+  observe(300);
   R = {
     box, players, onStart, onBack, winner: null,
     rounds: [{ who: players.map((_, i) => i), values: {} }],
