@@ -92,19 +92,29 @@ class Table:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._engine_snapshot: dict[str, Any] | None = None
-        self._snapshot_lock = threading.Lock()
         self.shutdown_requested = threading.Event()
         self._load_active()
 
     # -- game lifecycle ---------------------------------------------------------------------------
     def _load_active(self) -> None:
+        """Resume the active game by replaying its log. A log this version cannot replay (a rule changed
+        by an update, an unknown game) must not keep the box from starting: the game stays in the store
+        untouched, a fresh free-roll game becomes active, and the tray message says what happened."""
         game_id = self.store.active_game_id()
         if game_id is None:
             game_id = self.store.new_game("freeroll", {}, 0)
         record = self.store.load_game(game_id)
-        self.game_id = game_id
-        self.match = Match.replay(get_rules(record.game), record.setup, record.seed, record.entries,
-                                  checkpoint=record.checkpoint)
+        try:
+            self.match = Match.replay(get_rules(record.game), record.setup, record.seed, record.entries,
+                                      checkpoint=record.checkpoint)
+            self.game_id = game_id
+        except IllegalAction as err:
+            log.error("game %s (%s) cannot be replayed: %s; it is kept, a new free roll starts",
+                      game_id, record.game, err.message)
+            self.game_id = self.store.new_game("freeroll", {}, 0)
+            self.match = Match(get_rules("freeroll"), {}, 0)
+            self._tray["message"] = (f"The saved {record.game} game could not be resumed ({err.message}); "
+                                     f"it is kept as game {game_id}.")
         self._engine_snapshot = None
 
     def new_game(self, game: str, setup: dict, seed: int | None = None) -> dict:

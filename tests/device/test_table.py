@@ -200,3 +200,20 @@ def test_observe_window_shows_camera_rolls_without_recording(tmp_path):
     t.new_game("freeroll", {})  # a new game ends the roll-off that chose its start player
     assert t.observing() is False
     t.close()
+
+
+def test_a_log_this_version_cannot_replay_does_not_stop_the_box(tmp_path):
+    """A rule changed by an update can make an old log unreplayable: the box still starts, keeps the game."""
+    from engine.match import Entry
+
+    store = Store(tmp_path)
+    old = store.new_game("freeroll", {}, 0)
+    store.append(old, Entry(1, {"type": "roll", "dice": [3]}))
+    store.append(old, Entry(2, {"type": "roll", "dice": [9]}))  # no longer a legal face
+    store.close()
+    table = Table(Store(tmp_path))
+    snap = table.snapshot()
+    assert table.game_id != old and snap["seq"] == 0
+    assert f"kept as game {old}" in snap["tray"]["message"]
+    assert len(table.store.load_game(old).entries) == 2
+    table.close()
