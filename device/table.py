@@ -172,8 +172,8 @@ class Table:
                 seq, data = self.match.checkpoint()
                 self.store.save_checkpoint(self.game_id, seq, data)
             self._engine_snapshot = None
-            # Whatever was waiting for confirmation is settled by this roll (camera or hand).
-            self._tray.update(needs_confirmation=False, message="")
+            if action.get("type") == "roll":  # a reading waiting for confirmation is settled by any roll
+                self._tray.update(needs_confirmation=False, message="")
         return self._publish()
 
     def next(self) -> dict | None:
@@ -181,7 +181,7 @@ class Table:
         with self._lock:
             if self._tray["needs_confirmation"]:
                 return self.confirm_tray()
-            pending = self.match.snapshot(log_tail=0).get("pending") or {}
+            pending = self._engine_view().get("pending") or {}
             for option in pending.get("options", []):
                 if option.get("default"):
                     return self._try(option["action"])
@@ -214,11 +214,16 @@ class Table:
             return None
 
     # -- snapshots and subscribers ----------------------------------------------------------------
-    def snapshot(self) -> dict:
+    def _engine_view(self) -> dict:
+        """The engine's snapshot of the current state, built once per change (it carries odds: not cheap)."""
         with self._lock:
             if self._engine_snapshot is None:
                 self._engine_snapshot = self.match.snapshot()
-            snap = dict(self._engine_snapshot)
+            return self._engine_snapshot
+
+    def snapshot(self) -> dict:
+        with self._lock:
+            snap = dict(self._engine_view())
             snap.update(
                 game_id=self.game_id,
                 tray={**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()},
@@ -226,7 +231,7 @@ class Table:
                 panel=self.panel.state() if self.panel is not None else None,
                 pairing=self.pairing.status(),
                 # The game may say whose dice are on the tray (a Dice Throne hero's); else the config's set.
-                dice_set=self._engine_snapshot.get("dice_set") or self.dice_set,
+                dice_set=self.current_dice_set(),
                 mount=self.mount,
             )
             return snap
@@ -341,16 +346,13 @@ class Table:
 
     def current_dice_set(self) -> str:
         """The dice set to read now: the game's (whose dice are being rolled), else the configured one."""
-        with self._lock:
-            if self._engine_snapshot is None:
-                self._engine_snapshot = self.match.snapshot()
-            return self._engine_snapshot.get("dice_set") or self.dice_set
+        return self._engine_view().get("dice_set") or self.dice_set
 
     def tray_request(self) -> tuple[str, int | None]:
         """(dice set, how many dice) the game waits for on the tray now; the count is None when any will do."""
         with self._lock:
             dice_set = self.current_dice_set()
-            wanted = (self._engine_snapshot.get("pending") or {}).get("input") or {}
+            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
             count = wanted.get("count") if wanted.get("type") == "dice" else None
             return dice_set, count if isinstance(count, int) else None
 
