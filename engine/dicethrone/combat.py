@@ -13,7 +13,7 @@ from typing import Any
 
 from ..core import IllegalAction, require
 from . import effects as fx
-from . import rng
+from . import flow, rng  # flow imports this module too: its functions are only looked up when called
 from . import state as st
 from .abilities import defense_level, effects_of, satisfied_sorted
 from .damage import MODIFIER, packet, resolve
@@ -451,10 +451,9 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
         if st.alive(s, target) and st.alive(s, i):
             events.append({"type": "stun_extra_roll", "player": s["players"][i]["id"]})
             return events + begin_orp(s, target)
-    from .flow import enter_main2, next_turn
     if not st.alive(s, i):   # King of the Hill: the attacker fell to Retribution or recoil; next player
-        return events + next_turn(s)
-    return events + enter_main2(s)
+        return events + flow.next_turn(s)
+    return events + flow.enter_main2(s)
 
 
 def roll_for(s: st.S, action: dict[str, Any], count: int) -> list[int]:

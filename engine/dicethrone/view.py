@@ -14,6 +14,7 @@ from . import combat
 from . import state as st
 from .abilities import level_of, odds
 from .cards import find_for_hero
+from .damage import resolve
 from .data import spendable, statuses
 from .heroes import hero
 from .spend import can_spend
@@ -292,7 +293,6 @@ def roll_phase_view(s: st.S) -> dict[str, Any] | None:
     if rp is None:
         return None
     atk = combat.attack_total(s)
-    from .damage import resolve
     out: dict[str, Any] = {
         "attacker": pid(s, rp["attacker"]), "ability": rp["ability"], "level": rp["level"],
         "ultimate": rp["ultimate"], "target": pid(s, rp["target"]), "stage": rp["stage"],
