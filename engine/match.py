@@ -171,21 +171,22 @@ class Match:
 _FLAT = (str, int, float, bool, type(None))
 
 
-def _copy(action: Action) -> Action:
-    """A private copy of a submitted action, so a caller changing its dict later cannot rewrite the log.
+def _copy(data: Any) -> Any:
+    """A private copy of a submitted action (or a setup), so a caller changing it later cannot rewrite the log.
 
-    Most actions are flat (strings, numbers, None): a shallow copy is a full copy then. Nested ones go
-    through marshal, much faster than deepcopy for plain JSON data.
+    Most actions are flat dicts (strings, numbers, None): a shallow copy is a full copy then. Anything else
+    goes through marshal, much faster than deepcopy for plain JSON data, or deepcopy when marshal refuses.
     """
-    for v in action.values():
-        if type(v) not in _FLAT:
-            break
-    else:
-        return dict(action)
+    if type(data) is dict:
+        for v in data.values():
+            if type(v) not in _FLAT:
+                break
+        else:
+            return dict(data)
     try:
-        return marshal.loads(marshal.dumps(action))
+        return marshal.loads(marshal.dumps(data))
     except ValueError:
-        return copy.deepcopy(action)
+        return copy.deepcopy(data)
 
 
 def _public(action: Action) -> Action:

@@ -56,3 +56,24 @@ def test_undo_entries_are_logged_and_a_new_action_clears_redo():
     assert not m.can_redo() and m.state["count"] == 2
     again = Match.replay(get_rules("freeroll"), {}, 0, [Entry(e.seq, e.action) for e in m.entries])
     assert again.state == m.state
+
+
+def test_the_log_and_the_setup_are_private_copies():
+    """Match copies what it is given: changing a submitted action or the setup later changes nothing."""
+    setup = {"players": [{"hero": "samurai"}, {"hero": "ninja"}], "start": "p1"}
+    m = Match(RULES, setup, 3)
+    setup["players"][0]["hero"] = "monk"
+    assert m.setup["players"][0]["hero"] == "samurai"
+    flat = {"type": "advance"}
+    nested = {"type": "roll", "dice": [1, 2, 3, 4, 5]}
+    m.submit(flat)
+    m.submit(nested)
+    flat["type"] = "undo"
+    nested["dice"].append(6)
+    assert [e.action for e in m.entries] == [{"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 5]}]
+    try:
+        Match(RULES, None, 0)  # type: ignore[arg-type]
+    except IllegalAction as err:
+        assert err.code == "bad_setup"
+    else:
+        raise AssertionError("a setup that is not an object was accepted")
