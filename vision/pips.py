@@ -398,23 +398,19 @@ def detect_pips(planes: Planes, min_contrast: float = 18.0, max_candidates: int 
 
 # ----------------------------------------------------------------------------- faces
 
-_PIP_ARRAYS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+PipArrays = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _pip_arrays(pips: list[Pip]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    key = id(pips)
-    got = _PIP_ARRAYS.get(key)
-    if got is None or len(got[0]) != len(pips):
-        got = (np.array([o.x for o in pips], np.float32), np.array([o.y for o in pips], np.float32),
-               np.array([o.major for o in pips], np.float32))
-        _PIP_ARRAYS.clear()
-        _PIP_ARRAYS[key] = got
-    return got
+def _pip_arrays(pips: list[Pip]) -> PipArrays:
+    """x, y and major axis of every pip (float32), built once per frame by the caller and passed down
+    (no module-level cache: frames may be read in several threads)."""
+    return (np.array([o.x for o in pips], np.float32), np.array([o.y for o in pips], np.float32),
+            np.array([o.major for o in pips], np.float32))
 
 
-def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: list[Pip] | None = None) -> bool:
-    """Does the straight path between two pips (outside both, and outside pips on the way) stay on the
-    same face colour?"""
+def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: PipArrays | None = None) -> bool:
+    """Does the straight path between two pips (outside both, and outside pips on the way, `others` from
+    `_pip_arrays`) stay on the same face colour?"""
     dx, dy = q.x - p.x, q.y - p.y
     dist = math.hypot(dx, dy)
     if dist < 1e-3:
@@ -428,8 +424,8 @@ def _path_uniform(lab: np.ndarray, p: Pip, q: Pip, tol: float, others: list[Pip]
     xs = np.clip(np.round(p.x + dx * ts).astype(int), 0, lab.shape[1] - 1)
     ys = np.clip(np.round(p.y + dy * ts).astype(int), 0, lab.shape[0] - 1)
     keep = np.ones(len(xs), bool)
-    if others:
-        ox, oy, om = _pip_arrays(others)
+    if others is not None and len(others[0]):
+        ox, oy, om = others
         m = om * 1.3
         near = (ox > min(p.x, q.x) - m) & (ox < max(p.x, q.x) + m) & (oy > min(p.y, q.y) - m) & \
             (oy < max(p.y, q.y) + m)
@@ -462,9 +458,9 @@ def _similar(p: Pip, q: Pip) -> bool:
         da = abs((p.angle - q.angle + math.pi / 2) % math.pi - math.pi / 2)
         if da > 0.45:
             return False
-    fl = np.abs(np.array(p.face_lab) - np.array(q.face_lab))
+    fp, fq = p.face_lab, q.face_lab
     con = min(abs(p.contrast), abs(q.contrast))
-    return bool(fl[0] < 0.2 * con + 8 and fl[1] + fl[2] < 0.3 * con + 8)
+    return abs(fp[0] - fq[0]) < 0.2 * con + 8 and abs(fp[1] - fq[1]) + abs(fp[2] - fq[2]) < 0.3 * con + 8
 
 
 _PERMS = {n: np.array(list(itertools.permutations(range(n))), np.int64) for n in range(1, 7)}
@@ -606,7 +602,7 @@ def _split_merged(group: list[Pip]) -> int:
 
 def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
     lab = planes.lab
-    _PIP_ARRAYS.clear()  # arrays of this frame's pips are built once, on first use
+    arrays = _pip_arrays(pips)
     n = len(pips)
     parent = list(range(n))
 
@@ -628,7 +624,7 @@ def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
             if d > reach or not _similar(p, q):
                 continue
             con = min(abs(p.contrast), abs(q.contrast))
-            if _path_uniform(lab, p, q, tol=0.22 * con + 10, others=pips):
+            if _path_uniform(lab, p, q, tol=0.22 * con + 10, others=arrays):
                 parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
