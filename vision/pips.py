@@ -621,11 +621,16 @@ def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
             if q.x - p.x > reach:
                 break
             d = math.hypot(q.x - p.x, q.y - p.y)
-            if d > reach or not _similar(p, q):
+            if d > reach:
+                continue
+            ri, rj = find(i), find(j)
+            if ri == rj:
+                continue  # already linked through other pips: the path check could not change the faces
+            if not _similar(p, q):
                 continue
             con = min(abs(p.contrast), abs(q.contrast))
             if _path_uniform(lab, p, q, tol=0.22 * con + 10, others=arrays):
-                parent[find(i)] = find(j)
+                parent[ri] = rj
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
