@@ -316,9 +316,15 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
         return None
     if minor / major < 0.25:
         return None
-    # ring of face around: between 1.35 and 1.9 equivalent radii (ellipse-aware), must be uniform
-    gx = np.arange(patch8.shape[1], dtype=np.float32)[None, :] - mx
-    gy = np.arange(patch8.shape[0], dtype=np.float32)[:, None] - my
+    # ring of face around: between 1.35 and 1.9 equivalent radii (ellipse-aware), must be uniform.
+    # Everything below happens within 2 major axes of the pip (+3 px for the 3x3 smoothing and gradient), a
+    # window about a third of the patch: the same pixels in the same order, so the same values.
+    r = int(math.ceil(2.0 * major)) + 3
+    wx0, wy0 = max(0, int(mx) - r), max(0, int(my) - r)
+    wx1, wy1 = min(patch8.shape[1], int(mx) + r + 1), min(patch8.shape[0], int(my) + r + 1)
+    win8 = patch8[wy0:wy1, wx0:wx1]
+    gx = np.arange(wx0, wx1, dtype=np.float32)[None, :] - mx
+    gy = np.arange(wy0, wy1, dtype=np.float32)[:, None] - my
     ca, sa = math.cos(ang), math.sin(ang)
     u = (gx * ca + gy * sa) / major
     vv = (-gx * sa + gy * ca) / minor
@@ -326,9 +332,9 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     ring_m = (rho > 1.45) & (rho < 2.0)
     if np.count_nonzero(ring_m) < 6:
         return None
-    patch = patch8.astype(np.float32)
-    ring = patch[ring_m]
-    ring_med = _median_u8(patch8[ring_m])
+    win = win8.astype(np.float32)
+    ring = win[ring_m]
+    ring_med = _median_u8(win8[ring_m])
     ring_std = float(np.std(ring))
     inner_v = _median_u8(patch8[comp])
     con = ring_med - inner_v
@@ -339,7 +345,7 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     if dark_frac > 0.12 or ring_std > 0.3 * con + 4:
         return None
     # sharp edge: a pip printed on a die is in focus; a lamp or a blurred spot is not
-    sm = cv2.GaussianBlur(patch, (3, 3), 0.8)
+    sm = cv2.GaussianBlur(win, (3, 3), 0.8)
     gxm = cv2.Sobel(sm, cv2.CV_32F, 1, 0, ksize=3)
     gym = cv2.Sobel(sm, cv2.CV_32F, 0, 1, ksize=3)
     grad = np.sqrt(gxm * gxm + gym * gym) / 8.0
@@ -348,7 +354,7 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
         g90 = _percentile90(grad[edge_m])
         if con / max(g90, 1e-3) > 0.5 * req + 2.5:
             return None
-    lab_ring = lab[y0:y1, x0:x1][ring_m]
+    lab_ring = lab[y0 + wy0:y0 + wy1, x0 + wx0:x0 + wx1][ring_m]
     face_lab = tuple(_median_u8(lab_ring[:, i]) for i in range(3))
     ring_level = ring_med if pol > 0 else 255.0 - ring_med
     return Pip(x0 + mx, y0 + my, req, major, minor, ang, pol * con, ring_level, ring_std, pol, channel,
