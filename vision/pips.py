@@ -278,7 +278,8 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
         return None
     t = core + 0.5 * contrast
     bw = (patch8 < t).view(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(bw, connectivity=8)
+    # 16-bit labels (a patch has far fewer than 65536 components): a third faster than the default 32-bit
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(bw, connectivity=8, ltype=cv2.CV_16U)
     k = labels[cy, cx]
     if k == 0:
         # nearest component to the centre
