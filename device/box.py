@@ -92,7 +92,7 @@ def build(options: BoxOptions):
                   on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
                   on_shutdown=table.shutdown_requested.set)
     table.panel = panel
-    if spec == "demo":
+    if spec == "demo" and source is not None:
         source.follow = table.tray_request  # throw the dice the game waits for
     app = create_app(table, secret_key=_secret(state_dir))
     host = options.host or config.web.host
