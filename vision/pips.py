@@ -226,8 +226,9 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     diameter.
 
     Speed: positions are (i + 0.5) * 2^level - 0.5, so doubled they are integers and squared distances are
-    exact in int32; the few distinct diameters give a small table of squared clash radii (and -1 for
-    scales too different to clash), so the n x n clash matrix is a handful of integer operations."""
+    exact in int32. Whether two candidates may clash at all, and within which squared radius, depends only
+    on their (diameter, polarity) classes: a small integer table (-1: never; ceil of the radius, exact for
+    integer distances) gives the whole n x n clash matrix in one gather and one comparison."""
     n = len(X)
     x2 = np.rint(2.0 * X).astype(np.int32)
     y2 = np.rint(2.0 * Y).astype(np.int32)
@@ -235,11 +236,15 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     big = np.maximum(sizes[:, None], sizes[None, :]).astype(np.float64)
     small = np.minimum(sizes[:, None], sizes[None, :]).astype(np.float64)
     # 4 * (0.6 * larger diameter)^2: the squared radius on the doubled grid (scaling by 4 is exact)
-    radius2 = np.where(big < 2.1 * small, 4.0 * (0.6 * big) ** 2, -1.0)
+    radius2 = np.where(big < 2.1 * small, np.ceil(4.0 * (0.6 * big) ** 2), -1.0)
+    k = len(sizes)
+    table = np.full((2 * k, 2 * k), -1, np.int32)  # class = 2 * diameter index + (positive polarity)
+    table[0::2, 0::2] = radius2
+    table[1::2, 1::2] = radius2
+    cls = 2 * di.ravel() + pos.astype(np.intp)
     dx = x2[:, None] - x2[None, :]
     dy = y2[:, None] - y2[None, :]
-    clash = dx * dx + dy * dy < radius2[di[:, None], di[None, :]]
-    clash &= pos[:, None] == pos[None, :]
+    clash = dx * dx + dy * dy < table[cls][:, cls]
     suppressed = np.zeros(n, bool)
     kept: list[int] = []
     for i in range(n):
@@ -492,7 +497,9 @@ def _fit_layout(pts: np.ndarray, n: int, unfore: np.ndarray | None = None) -> tu
     perms = _PERMS[n]
     Q = np.einsum("ij,ajk->aik", Bn, _ROTS)          # (A, n, 2) layout at every angle
     d = np.linalg.norm(Pn[None, :, None, :] - Q[:, None, :, :], axis=3)  # (A, i pips, j layout)
-    cost = (d[:, np.arange(n)[None, :], perms] ** 2).sum(2)  # (A, P)
+    # square the (A, n, n) distances before gathering them per permutation (A, P, n), not after: the same
+    # squares, 100x fewer of them for a 6 (720 permutations)
+    cost = (d ** 2)[:, np.arange(n)[None, :], perms].sum(2)  # (A, P)
     a_i, p_i = np.unravel_index(int(np.argmin(cost)), cost.shape)
     best = math.sqrt(float(cost[a_i, p_i]) / n)
     best_perm = perms[p_i].tolist()
