@@ -35,6 +35,7 @@ class Pairing:
         self._lock = threading.Lock()
         self._requests: dict[str, float] = {}   # request id -> time asked
         self._granted: dict[str, str] = {}      # request id -> token (until collected)
+        self._expired: dict[str, None] = {}     # request ids past their window, until told once
         self._hashes: set[str] = set()
         if path is not None and path.exists():
             try:
@@ -62,15 +63,20 @@ class Pairing:
             self._save()
             return len(self._granted)
 
-    def result(self, request_id: str) -> str | None:
-        """The token granted to `request_id` (handed out once), or None while waiting or expired."""
-        with self._lock:
-            return self._granted.pop(request_id, None)
-
-    def waiting(self, request_id: str) -> bool:
+    def poll(self, request_id: str) -> tuple[str, str | None, float]:
+        """What a phone waiting on `request_id` is told: ("granted", token, 0) once, ("waiting", None,
+        seconds left), ("expired", None, 0) once when the window passed, then ("unknown", None, 0)."""
         with self._lock:
             self._expire()
-            return request_id in self._requests or request_id in self._granted
+            if request_id in self._granted:
+                return "granted", self._granted.pop(request_id), 0.0
+            if request_id in self._requests:
+                left = self._requests[request_id] + self.window_s - self._clock()
+                return "waiting", None, round(max(0.0, left), 1)
+            if request_id in self._expired:
+                del self._expired[request_id]
+                return "expired", None, 0.0
+            return "unknown", None, 0.0
 
     def check(self, token: str | None) -> bool:
         if not token:
@@ -82,6 +88,7 @@ class Pairing:
         with self._lock:
             self._hashes.clear()
             self._granted.clear()
+            self._requests.clear()
             self._save()
 
     def status(self) -> dict:
@@ -98,6 +105,9 @@ class Pairing:
         for request_id, asked in list(self._requests.items()):
             if now - asked > self.window_s:
                 del self._requests[request_id]
+                self._expired[request_id] = None
+        while len(self._expired) > 256:  # phones that never came back to ask
+            del self._expired[next(iter(self._expired))]
 
     def _save(self) -> None:
         if self.path is None:

@@ -294,8 +294,9 @@ class Table:
         self._publish()
         return request_id
 
-    def pairing_result(self, request_id: str) -> str | None:
-        return self.pairing.result(request_id)
+    def pairing_poll(self, request_id: str) -> tuple[str, str | None, float]:
+        """(status, token, seconds left) for a phone waiting to pair: see Pairing.poll."""
+        return self.pairing.poll(request_id)
 
     def check_token(self, token: str | None) -> bool:
         return self.pairing.check(token)

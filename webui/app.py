@@ -26,7 +26,6 @@ from . import i18n
 
 TOKEN_COOKIE = "dicesight_token"
 CSRF_HEADER = "X-Dicesight-CSRF"
-PAIR_WINDOW_S = 30.0
 HEARTBEAT_S = 15.0
 STREAM_MAX_S = 30 * 60.0  # a stream ends now and then; the browser reconnects (frees stuck threads)
 PANEL_BUTTONS = ("next", "undo", "pair")
@@ -44,14 +43,14 @@ class ApiError(Exception):
 
 
 class WebState:
-    """What the app itself keeps: pair requests it handed out (for their expiry) and the stop flag."""
+    """What the app itself keeps: the CSRF secret, encoded SSE frames and the stop flag (the pairing
+    window is the box's: device.pairing)."""
 
     def __init__(self, table: Any, secret_key: bytes) -> None:
         self.table = table
         self.secret = secret_key
         self.stopping = threading.Event()
         self.lock = threading.Lock()
-        self.pair_requests: dict[str, float] = {}  # request id -> monotonic deadline
         self.frames: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
 
     def frame(self, snap: dict[str, Any]) -> str:
@@ -301,30 +300,22 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
     def api_pair():
         require_custom_header()
         rid = table.request_pairing()
-        with web.lock:
-            now = time.monotonic()
-            web.pair_requests = {k: v for k, v in web.pair_requests.items() if v > now - 60}
-            web.pair_requests[rid] = now + PAIR_WINDOW_S
-        return jsonify(request=rid, expires_in=PAIR_WINDOW_S, status="waiting"), 202
+        _status, _token, left = table.pairing_poll(rid)
+        return jsonify(request=rid, expires_in=left, status="waiting"), 202
 
     @app.get("/api/pair/<rid>")
     def api_pair_result(rid: str):
-        with web.lock:
-            deadline = web.pair_requests.get(rid)
-        if deadline is None:
-            raise ApiError(404, "unknown_request", i18n.msg("unknown_request"))
-        value = table.pairing_result(rid)
-        if value:
-            with web.lock:
-                web.pair_requests.pop(rid, None)
+        # The box's pairing keeps the window: one clock, one place that decides.
+        status, value, left = table.pairing_poll(rid)
+        if status == "granted":
             resp = jsonify(status="granted", paired=True, csrf=web.csrf_for(value))
             set_token_cookie(resp, value)
             return resp
-        if time.monotonic() > deadline:
-            with web.lock:
-                web.pair_requests.pop(rid, None)
+        if status == "expired":
             return jsonify(status="expired", paired=False, message=i18n.msg("pair_expired"))
-        return jsonify(status="waiting", paired=False, expires_in=round(deadline - time.monotonic(), 1))
+        if status == "unknown":
+            raise ApiError(404, "unknown_request", i18n.msg("unknown_request"))
+        return jsonify(status="waiting", paired=False, expires_in=left)
 
     @app.delete("/api/pair")
     def api_revoke():

@@ -106,12 +106,13 @@ def test_pairing_hue_pattern(tmp_path):
     now[0] = 31.0
     asked = pairing.request()
     assert pairing.status()["open"]
-    assert pairing.result(asked) is None
+    assert pairing.poll(asked) == ("waiting", None, 30.0)
     pairing.approve()
-    token = pairing.result(asked)
-    assert token and pairing.check(token)
-    assert pairing.result(late) is None, "a request older than the window is not granted"
-    assert pairing.result(asked) is None, "a token is handed out once"
+    status, token, _ = pairing.poll(asked)
+    assert status == "granted" and token and pairing.check(token)
+    assert pairing.poll(late)[0] == "expired", "a request older than the window is not granted"
+    assert pairing.poll(late)[0] == "unknown", "expiry is told once"
+    assert pairing.poll(asked)[0] == "unknown", "a token is handed out once"
     reloaded = Pairing(tmp_path / "tokens.json")
     assert reloaded.check(token), "paired phones stay paired across a restart"
     assert not reloaded.check("guess") and not reloaded.check(None)

@@ -164,13 +164,20 @@ class FakeTable:
             self._publish()
             return rid
 
-    def pairing_result(self, request_id: str) -> str | None:
+    def pairing_poll(self, request_id: str) -> tuple[str, str | None, float]:
+        """As device.pairing.Pairing.poll: granted once, waiting, expired once, then unknown."""
         with self._lock:
             req = self._requests.get(request_id)
-            if req is None or req["token"] is None:
-                return None
-            del self._requests[request_id]  # handed out once, like the real box
-            return req["token"]
+            if req is None:
+                return "unknown", None, 0.0
+            if req["token"] is not None:
+                del self._requests[request_id]  # handed out once, like the real box
+                return "granted", req["token"], 0.0
+            left = req["expires"] - self.clock()
+            if left < 0:
+                del self._requests[request_id]
+                return "expired", None, 0.0
+            return "waiting", None, round(left, 1)
 
     def check_token(self, token: str) -> bool:
         with self._lock:
