@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from .camera import frames
 
 SHOTS = 3
 MAX_TRIES = 3
@@ -46,14 +48,6 @@ def load_taught(state_dir: Path, dice_set: str, mount: str) -> dict[int, list[np
     return out or None
 
 
-def _frames(source) -> Iterator:
-    if hasattr(source, "frames"):
-        yield from source.frames()
-    else:
-        while True:
-            yield source.read()
-
-
 def _still_frames(source, want: int, max_frames: int = 300) -> list[np.ndarray]:
     """`want` frames taken once the tray has been still for a moment."""
     from vision.watcher import motion_between, small_grey
@@ -61,7 +55,7 @@ def _still_frames(source, want: int, max_frames: int = 300) -> list[np.ndarray]:
     prev = None
     still_since = None
     got: list[np.ndarray] = []
-    for n, fr in enumerate(_frames(source)):
+    for n, fr in enumerate(frames(source)):
         small = small_grey(fr.image)
         moving = prev is not None and motion_between(small, prev) > 0.004
         prev = small

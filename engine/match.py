@@ -16,7 +16,6 @@ from typing import Any
 
 from .core import Action, Event, IllegalAction, Rules, State, action_type
 
-META = ("undo", "redo")
 KEEP_EVERY = 32  # in-memory checkpoints: effective action k keeps its state when (k + 1) % KEEP_EVERY == 0
 
 

@@ -23,8 +23,6 @@ STILL_S = 3.2
 PICKUP_S = 0.8
 CYCLE_S = EMPTY_S + THROW_S + STILL_S + PICKUP_S
 
-COLOURS = ("white", "red", "blue", "yellow", "green", "black")
-
 
 @dataclass(frozen=True)
 class PlannedDie:

@@ -9,6 +9,7 @@ import pytest
 
 import device.camera
 from device import teach_cmd
+from device.camera import CameraError
 from vision.dicesets import get_set
 from vision.reader import read_dice
 from vision.render import DieSpec, render_tray
@@ -29,11 +30,12 @@ class FakeCamera:
         self.t = 0.0
         self.closed = False
 
-    def frames(self):
-        while not self.closed:
-            self.t += 1 / 15
-            d = DieSpec(320, 240, 90, 12.0, self.face, self.dice_set, "red")
-            yield _Frame(render_tray([d], mount=self.mount, seed=int(self.t * 15)), self.t)
+    def read(self):  # device.camera.base.FrameSource
+        if self.closed:
+            raise CameraError("closed")
+        self.t += 1 / 15
+        d = DieSpec(320, 240, 90, 12.0, self.face, self.dice_set, "red")
+        return _Frame(render_tray([d], mount=self.mount, seed=int(self.t * 15)), self.t)
 
     def close(self):
         self.closed = True
