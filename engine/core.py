@@ -8,11 +8,108 @@ states for undo, and a rejected action must change nothing.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 State = Any
+
+# -- how a game describes itself ------------------------------------------------------------------------
+# The page, the panel, the CLI and the camera read a game only through `Rules.describe()`: no module
+# outside `engine/<game>/` names a game. Everything below is plain JSON (str keys, lists, numbers), so the
+# web app can ship it to phones as it is and the box can hand a dice set to `vision/` as a plain dict.
+
+LANGS = ("en", "zh-TW", "ko")
+Text = dict[str, str]
+"""Words a player reads, by language: {"en": ..., "zh-TW": ..., "ko": ...}. "en" is always present; a
+missing language falls back to "en" (and the untranslated-string tests say where)."""
+
+
+class FaceSpec(TypedDict):
+    """One side of a die. `index` 1..n is the physical side (what opposite-face tables and teaching name);
+    `name` is the symbol id the game reads ("3", "claw", "sword"); `value` its number or None; `glyph`
+    how the renderer draws it ("pips:N", "text:S", "icon:NAME", "blank", "icon:NAME+text:S")."""
+
+    index: int
+    name: str
+    value: int | None
+    glyph: str
+    label: NotRequired[Text]
+
+
+class DiceSetSpec(TypedDict):
+    """A kind of die, as data the reader can use without knowing the game. `opposite` maps a side index
+    (as a string key: JSON) to the index of the side opposite it, so a reader under the tray can turn the
+    face on the glass into the top face. `kind`: "pips" (count), "icons", "numerals". `shape`: the outline
+    of a face as the camera sees it ("square", "pentagon", "triangle"). `colours`: body colours the game
+    tells apart (e.g. Regidice's red/blue/yellow/black), empty when colour does not matter."""
+
+    id: str
+    name: Text
+    faces: list[FaceSpec]
+    opposite: dict[str, int]
+    kind: str
+    shape: str
+    colours: NotRequired[list[str]]
+
+
+class PhaseSpec(TypedDict):
+    """A phase the snapshot's `phase` may name, in turn order. `led` is the slot (0-4) of the panel's row
+    of five phase LEDs that this phase lights, or None; the page labels each slot with the phases on it."""
+
+    id: str
+    name: Text
+    led: int | None
+
+
+class ModeSpec(TypedDict):
+    """A way to play (1v1, 2v2, King of the Hill...), with the player counts it takes (inclusive)."""
+
+    id: str
+    name: Text
+    players: list[int]  # [min, max]
+
+
+class SetupField(TypedDict):
+    """One field of the setup form. `kind`: "choice" (one of `options`), "seat_choice" (per seat, one of
+    `options`, e.g. a hero per player; `unique` when two seats may not pick the same), "text", "int"
+    (with `min`/`max`), "bool". `options` rows are {"id": ..., "name": Text} plus anything the game's
+    board view wants (a hero's dice faces...). `key` is where the value goes in the setup JSON."""
+
+    key: str
+    kind: str
+    name: Text
+    options: NotRequired[list[dict[str, Any]]]
+    unique: NotRequired[bool]
+    default: NotRequired[Any]
+    min: NotRequired[int]
+    max: NotRequired[int]
+    modes: NotRequired[list[str]]  # only shown for these modes
+
+
+class GameDescription(TypedDict):
+    """All a client needs to offer, set up, show and read a game without game-specific code.
+
+    - `view`: the board view module the page loads (`webui/static/games/<view>.js`).
+    - `dice_sets`: every set the game throws, by id; a pending dice input names which to read.
+    - `catalogue`: named things the page shows with their rule text, by kind ("heroes", "cards",
+      "statuses", "monsters"...), each row {"id": ..., "name": Text, "text": Text, ...}.
+    - `texts`: every other string the game shows (phase prompts, refusals by IllegalAction code, log
+      templates with {placeholders}) by key, as Text.
+    - `hidden`: True when some of a player's state must not reach other phones before a reveal
+      (then `snapshot(state, viewer)` filters).
+    """
+
+    name: str
+    title: Text
+    view: str
+    modes: list[ModeSpec]
+    setup: list[SetupField]
+    phases: list[PhaseSpec]
+    dice_sets: dict[str, DiceSetSpec]
+    catalogue: dict[str, list[dict[str, Any]]]
+    texts: dict[str, Text]
+    hidden: bool
 
 
 class IllegalAction(Exception):
@@ -43,8 +140,23 @@ class Rules(Protocol):
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """Next state and events, or IllegalAction. Must not mutate `state`."""
 
-    def snapshot(self, state: State) -> dict[str, Any]:
-        """Public JSON view: at least `phase`, `active`, `players`, `pending` (a Decision dict or None)."""
+    def describe(self) -> GameDescription:
+        """The game's self-description (above). Constant for a given version of the game: callers cache it."""
+
+    def snapshot(self, state: State, viewer: str | None = None) -> dict[str, Any]:
+        """JSON view for phones: at least `phase`, `active`, `players`, `pending` (a Decision dict or None).
+
+        `viewer` is the player id a paired phone is bound to, or None for the shared screen and unpaired
+        watchers. A game with hidden information leaves out what `viewer` may not see yet; others ignore it.
+        A pending decision that waits for dice carries `input: {"type": "dice", "count": N or None,
+        "dice_sets": [set ids the throw may hold], "player": whose dice}`.
+        """
+
+    def options(self, state: State) -> list[Action]:
+        """Every legal answer to the pending decision (random players, property tests, the page)."""
+
+    def default_action(self, state: State) -> Action | None:
+        """What the box's Next button submits: the pending decision's usual answer, or None."""
 
     def dump(self, state: State) -> dict[str, Any]:
         """JSON-able form of the state, for checkpoints in the store."""
