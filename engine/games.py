@@ -14,6 +14,11 @@ def register(rules: Rules) -> None:
     GAMES[rules.name] = rules
 
 
+def describe_all() -> list[dict]:
+    """Every game's self-description, for the page's game chooser and the CLI."""
+    return [rules.describe() for rules in GAMES.values()]
+
+
 def get_rules(name: str) -> Rules:
     """The rules for `name`, or IllegalAction naming the games that exist."""
     try:

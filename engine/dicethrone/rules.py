@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Action, Event, IllegalAction, action_type
+from ..core import Action, Event, GameDescription, IllegalAction, action_type
 from . import flow
 from . import state as st
 from .actions import dispatch
+from .describe import description
 from .view import default_action, options, snapshot
 
 
@@ -38,8 +39,11 @@ class DiceThrone:
             s["rp"] = None
         return s, events
 
-    def snapshot(self, state: st.S) -> dict[str, Any]:
-        return snapshot(state)
+    def describe(self) -> GameDescription:
+        return description()
+
+    def snapshot(self, state: st.S, viewer: str | None = None) -> dict[str, Any]:
+        return snapshot(state)  # no hidden information: every phone sees the same
 
     # Legal options of the pending decision (what random players and the Next button pick from), and its
     # default option (the box's Next button), cheaply: `RULES.options(state)`, `RULES.default_action(state)`.

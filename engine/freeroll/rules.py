@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Action, Event, IllegalAction, action_type, decision, require
+from ..core import Action, Event, GameDescription, IllegalAction, action_type, decision, require
+from .describe import description
 
 KEEP = 30  # rolls kept in the state for the page; the log keeps them all
 
@@ -54,7 +55,17 @@ class FreeRoll:
         new = {**state, "count": number, "rolls": [*state["rolls"], roll][-KEEP:]}
         return new, [{"type": "rolled", "roll": roll}]
 
-    def snapshot(self, state: dict[str, Any]) -> dict[str, Any]:
+    def describe(self) -> GameDescription:
+        return description()
+
+    def options(self, state: dict[str, Any]) -> list[Action]:
+        """A roll takes any dice, so there is no finite list of answers; random players roll 1-5 dice."""
+        return []
+
+    def default_action(self, state: dict[str, Any]) -> Action | None:
+        return None
+
+    def snapshot(self, state: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
         return {
             "title": state["title"],
             "phase": "roll",
@@ -63,7 +74,8 @@ class FreeRoll:
             "rolls": list(reversed(state["rolls"])),
             "count": state["count"],
             "pending": decision(None, "roll", "Roll the dice into the tray, or enter them by hand.", [],
-                                input={"type": "dice", "count_max": 40, "faces": [1, 2, 3, 4, 5, 6]}),
+                                input={"type": "dice", "count": None, "count_max": 40, "faces": [1, 2, 3, 4, 5, 6],
+                                       "dice_sets": ["d6"], "player": None}),
         }
 
     def dump(self, state: dict[str, Any]) -> dict[str, Any]:
