@@ -1,0 +1,215 @@
+"""A compressed game night against a real box, on loopback: hours of play in minutes.
+
+Starts `dicesight run` with a replay camera (rendered pip dice landing on the tray, over and over) and the
+virtual panel (`--gpio mock`) in a throwaway state directory, pairs two phones, then for each simulated hour:
+plays games through the API (Dice Throne answered from the pending decision's own options, free-roll rolls,
+undo), lets watching phones join and leave, and takes the box's figures. One hour has a camera unplug storm
+(the replay folder vanishes and comes back, again and again), one has a SIGKILL and a restart. It prints,
+per hour, memory, open files, threads, bytes written to the state directory (SD card wear) and the camera's
+status, and at the end every acknowledged action that the box lost (there should be none).
+
+Bounded: a fixed number of hours and actions; it stops by itself.
+
+    .venv/bin/python bench/soak.py [--hours 4] [--actions-per-hour 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.web_load import HOST, Watcher, call, pair, proc_stats  # noqa: E402
+from vision.render import random_dice, render_tray  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write_frames(folder: Path, throws: int = 6, seed: int = 7) -> None:
+    """Rendered frames from under the tray: each throw is a few empty frames, then dice lying still."""
+    folder.mkdir(parents=True)
+    rng = np.random.default_rng(seed)
+    n = 0
+    for throw in range(throws):
+        for _ in range(4):
+            cv2.imwrite(str(folder / f"{n:04d}.jpg"), render_tray([], seed=1000 + n, room_seed=throw))
+            n += 1
+        dice = random_dice(rng, int(rng.integers(2, 6)))
+        for _ in range(12):
+            cv2.imwrite(str(folder / f"{n:04d}.jpg"), render_tray(dice, seed=1000 + n, room_seed=throw))
+            n += 1
+
+
+def dir_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def proc_write_bytes(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+            if line.startswith("write_bytes:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class Box:
+    """The `dicesight run` process under test."""
+
+    def __init__(self, state: Path, frames: Path) -> None:
+        self.state, self.frames = state, frames
+        self.proc: subprocess.Popen | None = None
+        self.port = 0
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "device.cli", "run", "--camera", f"replay:{self.frames}", "--gpio", "mock",
+               "--host", HOST, "--port", "0", "--state-dir", str(self.state), "--json"]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if event.get("event") == "started":
+                self.port = int(event["port"])
+                threading.Thread(target=self.proc.stdout.read, daemon=True).start()  # drain
+                return
+        raise RuntimeError("the box did not start")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def play_step(port: int, headers: dict[str, str], rng: random.Random) -> tuple[int, dict | None]:
+    """One move as a phone would make it: roll the dice the pending decision asks for, or answer it with one
+    of its own options (when a roll is refused, e.g. no attempts left, the phone picks an option), or undo."""
+    status, snap, _, _ = call(port, "GET", "/api/state")
+    pending = (snap or {}).get("pending") or {}
+    tries: list[dict] = []
+    if rng.random() < 0.05:
+        tries.append({"type": "undo"})
+    if (pending.get("input") or {}).get("type") == "dice" and rng.random() < 0.7:
+        count = pending["input"].get("count") or rng.randint(1, 5)
+        tries.append({"type": "roll", "dice": [rng.randint(1, 6) for _ in range(count)], "source": "manual"})
+    if pending.get("options"):
+        tries.append(rng.choice(pending["options"])["action"])
+    if not tries:
+        tries.append({"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)], "source": "manual"})
+    for action in tries:
+        status, answer, _, _ = call(port, "POST", "/api/actions", action, headers)
+        if status == 200:
+            break
+    return status, answer
+
+
+def new_game(port: int, headers: dict[str, str], rng: random.Random) -> None:
+    status, games, _, _ = call(port, "GET", "/api/games")
+    if rng.random() < 0.5:
+        call(port, "POST", "/api/games", {"game": "freeroll", "setup": {}}, headers)
+        return
+    heroes = ["barbarian", "gunslinger", "ninja", "pyromancer", "samurai", "treant"]
+    a, b = rng.sample(heroes, 2)
+    call(port, "POST", "/api/games", {"game": "dicethrone", "seed": rng.randint(0, 10_000), "setup": {
+        "mode": "1v1", "players": [{"id": "p1", "name": "Ana", "hero": a}, {"id": "p2", "name": "Bo", "hero": b}]}},
+        headers)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hours", type=int, default=4)
+    ap.add_argument("--actions-per-hour", type=int, default=300,
+                    help="moves in a simulated hour (a Dice Throne game is ~190 moves in ~40 minutes)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    tmp = tempfile.TemporaryDirectory(prefix="dicesight-soak-")
+    state, frames = Path(tmp.name) / "state", Path(tmp.name) / "frames"
+    write_frames(frames)
+    box = Box(state, frames)
+    box.start()
+    lost: list[str] = []
+    try:
+        headers = [pair(box.port) for _ in range(2)]
+        watchers: list[tuple[Watcher, threading.Event]] = []
+        print("hour  moves  refused  rss_mib  fds  threads  written_kib  state_kib  camera")
+        for hour in range(1, args.hours + 1):
+            written0 = proc_write_bytes(box.proc.pid)
+            size0 = dir_bytes(state)
+            new_game(box.port, headers[0], rng)
+            last_seq, game_id, refused = 0, None, 0
+            codes: dict = {}
+            for i in range(args.actions_per_hour):
+                if i % 60 == 0:  # phones join and leave
+                    for _w, stop in watchers[: len(watchers) // 2]:
+                        stop.set()
+                    watchers = watchers[len(watchers) // 2:]
+                    for _ in range(rng.randint(2, 8)):
+                        stop = threading.Event()
+                        w = Watcher(box.port, stop)
+                        w.start()
+                        watchers.append((w, stop))
+                if hour == 2 and i == args.actions_per_hour // 2:  # camera unplug storm
+                    for _ in range(10):
+                        frames.rename(frames.with_name("unplugged"))
+                        time.sleep(0.3)
+                        frames.with_name("unplugged").rename(frames)
+                        time.sleep(0.3)
+                status, answer = play_step(box.port, headers[i % 2], rng)
+                if status == 200 and answer:
+                    last_seq, game_id = int(answer["seq"]), answer.get("game_id")
+                    if answer.get("phase") == "over":
+                        new_game(box.port, headers[0], rng)
+                else:
+                    refused += 1
+                    code = (answer or {}).get("code", status)
+                    codes[code] = codes.get(code, 0) + 1
+            if hour == 3:  # a power cut: SIGKILL, restart, everything acknowledged must be there
+                box.stop(signal.SIGKILL)
+                box.start()
+                headers = [pair(box.port) for _ in range(2)]
+                _, snap, _, _ = call(box.port, "GET", "/api/state")
+                if snap.get("game_id") != game_id or int(snap["seq"]) < last_seq:
+                    lost.append(f"hour {hour}: acknowledged seq {last_seq} of {game_id}, "
+                                f"after restart {snap.get('seq')} of {snap.get('game_id')}")
+                written0, size0 = 0, size0
+            stats = proc_stats(box.proc.pid)
+            _, health, _, _ = call(box.port, "GET", "/healthz")
+            camera = ((health or {}).get("camera") or {}).get("status")
+            written = (proc_write_bytes(box.proc.pid) - written0) // 1024
+            print(f"{hour:>4}  {args.actions_per_hour:>5}  {refused:>7}  {stats['rss_mib']:>7}  {stats['fds']:>3}"
+                  f"  {stats['threads']:>7}  {written:>11}  {(dir_bytes(state) - size0) // 1024:>9}  {camera}  {codes or ''}")
+        for _w, stop in watchers:
+            stop.set()
+        print(f"lost acknowledged actions: {len(lost)}" + "".join(f"\n  {x}" for x in lost))
+        return 1 if lost else 0
+    finally:
+        box.stop()
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
