@@ -31,6 +31,8 @@ from typing import Any
 
 from engine.match import Entry
 
+from . import salvage
+
 log = logging.getLogger("dicesight.store")
 
 DB_NAME = "dicesight.sqlite"
@@ -134,6 +136,10 @@ class Store:
         self._last_error: str | None = None
 
         corrupt_reason = _quick_check(self.path) if self.path.exists() else None
+        if corrupt_reason is None and self.path.exists() and self.path.stat().st_size == 0:
+            # SQLite takes an empty file for an empty database, but the store writes its schema the moment
+            # it creates the file: an empty one lost its contents (a bad SD card, a copy cut short).
+            corrupt_reason = "the file is empty (0 bytes)"
         aside: Path | None = None
         if corrupt_reason is not None:
             aside = self._move_aside(corrupt_reason)
@@ -174,25 +180,17 @@ class Store:
         """Copy every readable game, log prefix and checkpoint from the moved-aside file."""
         report: dict[str, Any] = {"moved_to": str(aside), "reason": reason, "games": 0, "actions": 0,
                                   "lost_games": 0}
-        try:
-            old = sqlite3.connect(str(aside), isolation_level=None)
-        except sqlite3.DatabaseError as exc:
-            log.error("store: nothing could be recovered from %s: %s", aside, exc)
-            return report
-        try:
-            old.execute("SELECT name FROM sqlite_master").fetchall()
-        except sqlite3.DatabaseError as exc:  # not even the schema: nothing to read row by row
-            old.close()
-            log.error("store: nothing could be recovered from %s: %s", aside, exc)
-            return report
-        try:
-            games = _read_rows(old, "SELECT id, game, setup, seed, created FROM games", "games")
-            entries = _read_rows(old, "SELECT id, game_id, seq, action, evidence, t FROM entries", "entries")
-            checkpoints = _read_rows(old, "SELECT rowid, game_id, seq, data FROM checkpoints", "checkpoints")
-            meta = {r[1]: r[2] for r in _read_rows(old, "SELECT rowid, key, value FROM meta", "meta")}
-        finally:
-            old.close()
-
+        games, entries, meta = _read_sql(aside)
+        by_sqlite = {r[0] for r in entries}
+        # SQLite walks each table from its root: one lost interior page hides every row below it. The
+        # pages themselves often survive, so rows read straight from them fill in what the walk missed.
+        pages = salvage.scan(aside)
+        games = _union(games, pages["games"])
+        entries = _union(entries, pages["entries"])
+        for _rowid, key, value in pages["meta"]:
+            meta.setdefault(key, value)
+        checkpoints = _read_checkpoints(aside)
+        report["rows_from_pages"] = sum(1 for r in entries if r[0] not in by_sqlite)
         by_game: dict[int, dict[int, tuple[Any, ...]]] = {}
         for _id, game_id, seq, action, evidence, t in entries:
             by_game.setdefault(game_id, {})[seq] = (action, evidence, t)
@@ -237,8 +235,11 @@ class Store:
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
-        log.error("store: recovered %s game(s) and %s action(s) from %s", report["games"],
-                  report["actions"], aside)
+        if report["games"]:
+            log.error("store: recovered %s game(s) and %s action(s) from %s", report["games"],
+                      report["actions"], aside)
+        else:
+            log.error("store: nothing could be recovered from %s", aside)
         return report
 
     def _scan_images(self) -> int:
@@ -526,6 +527,48 @@ def _replayable_from(entries: list[Entry], seq: int) -> bool:
         else:
             done, undone = done + 1, 0
     return True
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection | None:
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None)
+        conn.execute("SELECT name FROM sqlite_master").fetchall()
+        return conn
+    except sqlite3.DatabaseError as exc:  # not even the schema: only the page scan can help
+        log.error("store: SQLite cannot read %s at all (%s); reading its pages directly", path, exc)
+        return None
+
+
+def _read_sql(path: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], dict[str, str]]:
+    """Games, entries and meta values SQLite can still read from a damaged file."""
+    conn = _open_readonly(path)
+    if conn is None:
+        return [], [], {}
+    try:
+        games = _read_rows(conn, "SELECT id, game, setup, seed, created FROM games", "games")
+        entries = _read_rows(conn, "SELECT id, game_id, seq, action, evidence, t FROM entries", "entries")
+        meta = {r[1]: r[2] for r in _read_rows(conn, "SELECT rowid, key, value FROM meta", "meta")}
+    finally:
+        conn.close()
+    return games, entries, meta
+
+
+def _read_checkpoints(path: Path) -> list[tuple[Any, ...]]:
+    """Checkpoints SQLite can still read (only a speed-up: replay from the setup works without them)."""
+    conn = _open_readonly(path)
+    if conn is None:
+        return []
+    try:
+        return _read_rows(conn, "SELECT rowid, game_id, seq, data FROM checkpoints", "checkpoints")
+    finally:
+        conn.close()
+
+
+def _union(rows: list[tuple[Any, ...]], more: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Rows by their first column (the rowid), those SQLite read first, then any the page scan adds."""
+    seen = {r[0]: r for r in more}
+    seen.update({r[0]: r for r in rows})
+    return [seen[k] for k in sorted(seen)]
 
 
 def _is_json(text: Any) -> bool:

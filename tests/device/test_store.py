@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import threading
 from pathlib import Path
@@ -268,3 +269,43 @@ def test_checkpoint_choice_agrees_with_the_engine(kinds: list[str], data) -> Non
     except IllegalAction:
         works = False
     assert _replayable_from(entries, checkpoint[0]) == works
+
+
+def _store_with_games(tmp_path: Path, games: int = 4, actions: int = 300) -> list[int]:
+    store = Store(tmp_path)
+    ids = []
+    for g in range(games):
+        gid = store.new_game("freeroll", {"title": f"game {g}"}, g)
+        for n in range(1, actions + 1):
+            store.append(gid, Entry(n, roll(n)), {"readings": [{"value": n % 6 + 1, "confidence": 0.9}]})
+        ids.append(gid)
+    store.close()
+    return ids
+
+
+def test_a_store_cut_to_half_gives_back_the_games_its_pages_still_hold(tmp_path: Path) -> None:
+    """Issue 11 #6: a database truncated to half recovered 0 of its games although most rows were readable.
+    SQLite loses the tree; the page scan (device/salvage.py) still finds the rows on the surviving pages."""
+    ids = _store_with_games(tmp_path)
+    path = tmp_path / DB_NAME
+    os.truncate(path, path.stat().st_size // 2 // 4096 * 4096)
+    store = Store(tmp_path)
+    report = store.status()["recovered"]
+    assert report["games"] == len(ids), report  # every game's setup survived on the first pages
+    assert report["actions"] >= 300, report  # at least the whole first game's log
+    first = store.load_game(ids[0])
+    assert [e.seq for e in first.entries] == list(range(1, 301))
+    assert [e.action for e in first.entries][:3] == [roll(1), roll(2), roll(3)]
+    assert report["rows_from_pages"] > 0  # SQLite alone would not have found them
+    assert list(tmp_path.glob(DB_NAME + ".corrupt-*")), "the damaged file is kept for the players"
+
+
+def test_an_empty_store_file_is_reported_not_silently_replaced(tmp_path: Path, caplog) -> None:
+    """Issue 11 #6: a 0-byte database was replaced without a word. It is kept aside and reported."""
+    (tmp_path / DB_NAME).write_bytes(b"")
+    with caplog.at_level(logging.ERROR, logger="dicesight.store"):
+        store = Store(tmp_path)
+    report = store.status()["recovered"]
+    assert report["reason"] == "the file is empty (0 bytes)" and report["games"] == 0
+    assert "nothing could be recovered" in caplog.text
+    assert store.list_games() == []
