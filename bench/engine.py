@@ -1,14 +1,19 @@
-"""Engine figures: complete random Dice Throne 1v1 games per second, and replaying a 500-action log.
+"""Engine figures: complete random Dice Throne 1v1 games per second, replaying a 500-action log, and a hash.
 
 Prints figures, asserts nothing (tests never assert timings). Run: `.venv/bin/python bench/engine.py`.
 A "random game" is played by `random_action`: a seeded player that always picks a legal action, mostly the
 obvious one (like a table pressing Next), sometimes keeping dice, rerolling, spending tokens or playing
 upgrades, until someone wins or the game is drawn.
+
+The replay hash is a SHA-256 over 420 seeded random games (seeds 0-139 in each of 1v1, 2v2 and King of the
+Hill): every action, every event and the final state of each. A refactor of the engine that changes no rule
+keeps it identical; a rule or data change moves it (say so in its commit).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -54,6 +59,23 @@ def play_random(seed: int, mode: str = "1v1", limit: int = 5000) -> Match:
     while m.state["pending"] is not None and len(m.entries) < limit:
         m.submit(random_action(m.state, r))
     return m
+
+
+def replay_hash(per_mode: int = 140) -> tuple[str, int]:
+    """(hex SHA-256, games) of `per_mode` seeded random games in each mode: actions, events, final states."""
+    digest = hashlib.sha256()
+    games = 0
+    for mode in ("1v1", "2v2", "koth"):
+        for seed in range(per_mode):
+            r = random.Random(seed)
+            m = Match(RULES, random_setup(r, mode), seed)
+            digest.update(json.dumps([mode, seed, m.setup], sort_keys=True).encode())
+            while m.state["pending"] is not None and len(m.entries) < 5000:
+                m.submit(random_action(m.state, r))
+                digest.update(json.dumps([m.entries[-1].action, m.last_events], sort_keys=True).encode())
+            digest.update(json.dumps(RULES.dump(m.state), sort_keys=True).encode())
+            games += 1
+    return digest.hexdigest(), games
 
 
 def games_per_second(seconds: float) -> tuple[float, float, int]:
@@ -113,16 +135,22 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to play random games")
     parser.add_argument("--json", action="store_true", help="one JSON line instead of text")
+    parser.add_argument("--hash-only", action="store_true", help="print only the replay hash of the 420 games")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the figure promises
+    digest, hashed = replay_hash()
+    if args.hash_only:
+        print(json.dumps({"replay_hash": digest, "games": hashed}) if args.json else f"replay hash of {hashed} "
+              f"seeded games: {digest}")
+        return
     rate, per_game, games = games_per_second(args.seconds)
     bare = engine_games_per_second(args.seconds / 2)
     ms, n = replay_ms()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     figures = {"games_per_s": round(rate, 1), "engine_games_per_s": round(bare, 1),
                "actions_per_game": round(per_game, 1), "games": games, "replay_actions": n,
-               "replay_ms": round(ms, 2), "cpus": os.cpu_count(), "load": load}
+               "replay_ms": round(ms, 2), "replay_hash": digest, "hashed_games": hashed, "cpus": os.cpu_count(), "load": load}
     if args.json:
         print(json.dumps(figures))
         return
@@ -130,6 +158,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{per_game:.0f} actions per game; aim >= 200)")
     print(f"  the rules alone (Rules.apply, no log): {bare:.1f} games/s")
     print(f"replay of a {n}-action log: {ms:.2f} ms (aim < 50 ms)")
+    print(f"replay hash of {hashed} seeded games (1v1, 2v2, King of the Hill): {digest}")
     print(f"timed in CPU seconds of this process; machine: {os.cpu_count()} cpus, load average {load:.2f}"
           if load is not None else "timed in CPU seconds of this process")
 
