@@ -15,8 +15,8 @@ from . import effects as fx
 from . import state as st
 from .damage import MODIFIER, PREVENT
 from .data import statuses
+from .rollphase import E, roll_for
 
-E = list[dict[str, Any]]
 ROLL_KINDS = ("offense", "ability_roll", "opposed_roll", "targeting_roll", "defense_roll", "keg_roll", "blind_roll",
               "status_roll")
 
@@ -72,11 +72,11 @@ def do_roll(s: st.S, a: dict[str, Any]) -> E:
             if not d["kept"]:
                 unkept += 1
         require(unkept > 0, "all_kept", "Every die is kept: release one to roll, or choose an ability.")
-        return combat.offense_roll(s, combat.roll_for(s, a, unkept))
+        return combat.offense_roll(s, roll_for(s, a, unkept))
     if kind == "defense_roll":
         unkept = sum(1 for d in s["dice"] if not d["kept"])
-        return combat.defense_rolled(s, combat.roll_for(s, a, unkept))
-    dice = combat.roll_for(s, a, pending["dice"])
+        return combat.defense_rolled(s, roll_for(s, a, unkept))
+    dice = roll_for(s, a, pending["dice"])
     if kind == "ability_roll":
         return combat.ability_rolled(s, dice)
     if kind == "opposed_roll":

@@ -16,8 +16,7 @@ from . import state as st
 from .damage import PREVENT
 from .data import generic_cards, statuses
 from .heroes import hero, norm
-
-E = list[dict[str, Any]]
+from .rollphase import E, pend, roll_for
 
 
 def find(s: st.S, i: int, name: Any) -> dict[str, Any] | None:
@@ -107,7 +106,7 @@ def run_effects(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -
     for eff in card["effects"]:
         if eff["do"] == "roll":
             n = eff["dice"]
-            ctx["roll"] = combat.roll_for(s, {"dice": given} if given is not None else {}, n)
+            ctx["roll"] = roll_for(s, {"dice": given} if given is not None else {}, n)
             events.append({"type": "rolled", "purpose": "card", "dice": ctx["roll"]})
             continue
         events += fx.apply(s, eff, ctx)
@@ -195,7 +194,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
             require(isinstance(picks, list) and 1 <= len(picks) <= card["max"], "bad_die",
                     f"{name} rerolls up to {card['max']} {'die' if card['max'] == 1 else 'dice'}.")
             given = action.get("values")
-            vals = combat.roll_for(s, {"dice": given} if given is not None else {}, len(picks))
+            vals = roll_for(s, {"dice": given} if given is not None else {}, len(picks))
             for k, v in zip(picks, vals, strict=True):
                 _die(s, k)["value"] = v
         after = [d["value"] for d in s["dice"]]
@@ -217,7 +216,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
         for k, d in enumerate(st.own_dice(s)):
             d["kept"] = k in keep if d.get("owner") == s["players"][rp["target"]]["id"] else True
         unkept = sum(1 for d in s["dice"] if not d["kept"])
-        combat.pend(s, "defense_roll", rp["target"], dice=unkept)
+        pend(s, "defense_roll", rp["target"], dice=unkept)
         return [{"type": "extra_defense_attempt"}]
     if a == "prevent":
         j = target_of(s, i, action, opponent=False)

@@ -8,49 +8,16 @@ resume when the answer arrives.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from ..core import IllegalAction, require
 from . import effects as fx
-from . import flow, rng  # flow imports this module too: its functions are only looked up when called
+from . import flow
 from . import state as st
 from .abilities import defense_level, effects_of, satisfied_sorted
-from .damage import MODIFIER, packet, resolve
+from .damage import MODIFIER, resolve
 from .heroes import hero
-
-E = list[dict[str, Any]]
-
-
-def pend(s: st.S, kind: str, player: int | None, **extra: Any) -> None:
-    s["pending"] = {"kind": kind, "player": player, **extra}
-
-
-# -- Offensive Roll Phase -------------------------------------------------------------------------
-def begin_orp(s: st.S, target: int | None = None) -> E:
-    """Start an ORP: 5 fresh dice, 3 attempts minus Entangle/Constrict (§12)."""
-    i = s["active"]
-    s["phase"] = "offensive"
-    s["dice"] = [{"value": 0, "kept": False} for _ in range(5)]
-    s["tray"] = "offense"
-    s["attempts"] = 0
-    s["attempts_max"] = 3 - (1 if st.has(s, i, "entangle") else 0) - (1 if st.has(s, i, "constrict") else 0)
-    s["rp"] = {
-        "attacker": i, "ability": None, "level": None, "tier": None, "ultimate": False, "final": None,
-        "target": target,
-        "attack": packet(-1 if target is None else target, i, 0, "normal", attack=True, orp=True),
-        "packets": [], "heals": [],
-        "undefendable": False, "recoil": 0, "pc": 0, "roll": None, "defense": None, "stage": "roll",
-    }
-    pend(s, "offense", i)
-    return [{"type": "phase", "phase": "offensive", "player": s["players"][i]["id"]}]
-
-
-_VALUE = itemgetter("value")
-
-
-def values(s: st.S) -> list[int]:
-    return list(map(_VALUE, s["dice"]))
+from .rollphase import DIE_VALUE, E, begin_orp, pend, values
 
 
 def offense_roll(s: st.S, rolled: list[int]) -> E:
@@ -71,7 +38,7 @@ def options_satisfied(s: st.S) -> list[dict[str, Any]]:
     p = s["players"][s["rp"]["attacker"]]
     upgrades = p["upgrades"]
     return satisfied_sorted(p["hero"], tuple(sorted(upgrades.items())) if upgrades else (),
-                            tuple(sorted(map(_VALUE, s["dice"]))))
+                            tuple(sorted(map(DIE_VALUE, s["dice"]))))
 
 
 def declare(s: st.S, ability: str | None) -> E:
@@ -454,20 +421,3 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
     if not st.alive(s, i):   # King of the Hill: the attacker fell to Retribution or recoil; next player
         return events + flow.next_turn(s)
     return events + flow.enter_main2(s)
-
-
-def roll_for(s: st.S, action: dict[str, Any], count: int) -> list[int]:
-    """The dice of a roll action: given values (camera or by hand) or seeded ones; count must match."""
-    raw = action.get("dice")
-    if raw is None:
-        return rng.roll(s, count)
-    require(isinstance(raw, list), "bad_dice", "\"dice\" must be a list of values 1-6.")
-    out = []
-    for die in raw:
-        v = die.get("value") if isinstance(die, dict) else die
-        require(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6, "bad_dice",
-                "Each die must show a number from 1 to 6.")
-        out.append(v)
-    require(len(out) == count, "wrong_dice_count",
-            f"This roll needs exactly {count} {'die' if count == 1 else 'dice'}, but {len(out)} were given.")
-    return out

@@ -9,8 +9,8 @@ from __future__ import annotations
 from . import effects as fx
 from . import state as st
 from .abilities import level_of
-from .combat import E, begin_orp, pend
 from .heroes import hero
+from .rollphase import E, begin_orp, pend
 
 
 def start_turn(s: st.S) -> E:
