@@ -9,6 +9,7 @@ here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..dice import half_up, most_of_a_kind, symbol_counts
@@ -76,82 +77,164 @@ def amount(eff: dict[str, Any], ctx: Ctx, s: st.S) -> int:
     return n
 
 
-def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
-    """Apply one effect that needs no further input. `ctx`: owner, other, roll, final, faces, role."""
-    if not check(eff.get("if"), ctx):
-        return []
-    do = eff["do"]
+# -- handlers: one per `do`, each given the effect, its context and its number (`amount` above) -------
+Handler = Callable[[st.S, dict[str, Any], Ctx, int], list[dict[str, Any]]]
+
+
+def do_damage(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Offense adds to the attack (§8.1); collateral hits every opponent; other roles make a packet."""
     owner, other = ctx["owner"], ctx.get("other")
+    dtype = eff.get("type", "normal")
+    if dtype == "collateral":
+        for j in st.opponents(s, owner):
+            add_packet(s, packet(j, owner, n, "collateral", orp=ctx["role"] == "offense",
+                                 source=ctx.get("source", "")))
+    elif ctx["role"] == "offense":
+        atk = s["rp"]["attack"]
+        atk["amount"] += n
+        if dtype != "normal" and atk["type"] in ("normal", "undefendable"):
+            atk["type"] = dtype
+    elif other is not None:
+        add_packet(s, packet(other, owner, n, dtype, source=ctx.get("source", "")))
+    return []
+
+
+def do_bonus(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """An attack modifier on the owner's own attack in progress (§8.1)."""
     rp = s["rp"]
-    n = amount(eff, ctx, s)
-    if eff.get("consume"):  # "remove up to N tokens: X per token removed" (Combustion, Overgrowth)
-        held = st.has(s, owner, eff["per_status"])
-        st.remove_status(s, owner, eff["per_status"], min(held, eff.get("cap", held)))
-    events: list[dict[str, Any]] = []
-    if do == "damage":
-        dtype = eff.get("type", "normal")
-        if dtype == "collateral":
-            for j in st.opponents(s, owner):
-                add_packet(s, packet(j, owner, n, "collateral", orp=ctx["role"] == "offense",
-                                     source=ctx.get("source", "")))
-        elif ctx["role"] == "offense":
-            atk = rp["attack"]
-            atk["amount"] += n
-            if dtype != "normal" and atk["type"] in ("normal", "undefendable"):
-                atk["type"] = dtype
-        elif other is not None:
-            add_packet(s, packet(other, owner, n, dtype, source=ctx.get("source", "")))
-    elif do == "bonus":
-        atk = rp and rp.get("attack")
-        if atk and atk["from"] == owner and rp.get("target") is not None:
-            atk["mods"].append([n, MODIFIER, ctx.get("source", "")])
-        else:
-            st.note(s, f"{ctx.get('source', 'A modifier')} had no attack to add to.")
-    elif do == "recoil":
-        rp["recoil"] = n
-    elif do == "heal":
-        add_heal(s, owner, n)
-    elif do == "cp":
-        st.gain_cp(s, owner, n)
-    elif do == "steal_cp" and other is not None:
+    atk = rp and rp.get("attack")
+    if atk and atk["from"] == ctx["owner"] and rp.get("target") is not None:
+        atk["mods"].append([n, MODIFIER, ctx.get("source", "")])
+    else:
+        st.note(s, f"{ctx.get('source', 'A modifier')} had no attack to add to.")
+    return []
+
+
+def do_recoil(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    s["rp"]["recoil"] = n
+    return []
+
+
+def do_heal(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    add_heal(s, ctx["owner"], n)
+    return []
+
+
+def do_cp(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    st.gain_cp(s, ctx["owner"], n)
+    return []
+
+
+def do_steal_cp(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """The victim loses it all, the thief is capped (§4 AMB)."""
+    other = ctx.get("other")
+    if other is not None:
         took = min(n, s["players"][other]["cp"])
         s["players"][other]["cp"] -= took
-        st.gain_cp(s, owner, took)  # the victim loses it all, the thief is capped (§4 AMB)
-    elif do == "steal_health" and other is not None:
-        add_packet(s, packet(other, owner, n, "pure", source=ctx.get("source", "")))
-        add_heal(s, owner, n)
-    elif do == "lose_cp" and other is not None:
+        st.gain_cp(s, ctx["owner"], took)
+    return []
+
+
+def do_steal_health(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    other = ctx.get("other")
+    if other is not None:
+        add_packet(s, packet(other, ctx["owner"], n, "pure", source=ctx.get("source", "")))
+        add_heal(s, ctx["owner"], n)
+    return []
+
+
+def do_lose_cp(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    other = ctx.get("other")
+    if other is not None:
         s["players"][other]["cp"] = max(0, s["players"][other]["cp"] - n)
-    elif do == "draw":
-        st.draw(s, owner, n)
-    elif do == "gain":
-        events += st.gain_status(s, owner, eff["status"], n, source=owner)
-    elif do == "inflict":
-        if other is None:
-            st.note(s, f"{statuses()[eff['status']]['name']['en']} needs a chosen player (adjust by hand).")
-        else:
-            events += st.gain_status(s, other, eff["status"], n, source=owner)
-    elif do == "remove":
-        st.remove_status(s, owner, eff["status"], n)
-    elif do == "limit":
-        st.put(s["players"][owner], "limits", eff["status"], st.limit(s, owner, eff["status"]) + n)
-    elif do == "undefendable":
-        if rp:
-            rp["undefendable"] = True
-    elif do == "prevent":
-        target = incoming(s, owner)
-        if target is not None:
-            target["mods"].append([-n, PREVENT, ctx.get("source", "")])
-    elif do == "prevent_half":
-        target = incoming(s, owner)
-        if target is not None:
-            target["halves"].append(ctx.get("source", ""))
-    elif do == "cleanse":
-        cleanse(s, owner)
-    elif do == "manual":
-        st.note(s, eff["text"])
-        events.append({"type": "manual", "text": eff["text"]})
-    return events
+    return []
+
+
+def do_draw(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    st.draw(s, ctx["owner"], n)
+    return []
+
+
+def do_gain(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    return st.gain_status(s, ctx["owner"], eff["status"], n, source=ctx["owner"])
+
+
+def do_inflict(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    other = ctx.get("other")
+    if other is None:
+        st.note(s, f"{statuses()[eff['status']]['name']['en']} needs a chosen player (adjust by hand).")
+        return []
+    return st.gain_status(s, other, eff["status"], n, source=ctx["owner"])
+
+
+def do_remove(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    st.remove_status(s, ctx["owner"], eff["status"], n)
+    return []
+
+
+def do_limit(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Raise the owner's stack limit of a status (e.g. a passive that holds more tokens)."""
+    owner = ctx["owner"]
+    st.put(s["players"][owner], "limits", eff["status"], st.limit(s, owner, eff["status"]) + n)
+    return []
+
+
+def do_undefendable(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    if s["rp"]:
+        s["rp"]["undefendable"] = True
+    return []
+
+
+def do_prevent(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    target = incoming(s, ctx["owner"])
+    if target is not None:
+        target["mods"].append([-n, PREVENT, ctx.get("source", "")])
+    return []
+
+
+def do_prevent_half(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    target = incoming(s, ctx["owner"])
+    if target is not None:
+        target["halves"].append(ctx.get("source", ""))
+    return []
+
+
+def do_cleanse(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    cleanse(s, ctx["owner"])
+    return []
+
+
+def do_manual(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """What the engine cannot do: a note in the log and an event, for the players to do by hand."""
+    st.note(s, eff["text"])
+    return [{"type": "manual", "text": eff["text"]}]
+
+
+HANDLERS: dict[str, Handler] = {
+    "damage": do_damage, "bonus": do_bonus, "recoil": do_recoil, "heal": do_heal, "cp": do_cp,
+    "steal_cp": do_steal_cp, "steal_health": do_steal_health, "lose_cp": do_lose_cp, "draw": do_draw,
+    "gain": do_gain, "inflict": do_inflict, "remove": do_remove, "limit": do_limit,
+    "undefendable": do_undefendable, "prevent": do_prevent, "prevent_half": do_prevent_half,
+    "cleanse": do_cleanse, "manual": do_manual,
+}
+PAUSING = frozenset({"roll", "opposed"})
+"""Effects that wait for dice: the roll-phase code (combat.run_offense, cards.run_effects) runs them,
+never `apply`. Every `do` in the data is in HANDLERS or here (tests/engine/test_dicethrone_effects.py)."""
+
+
+def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
+    """Apply one effect that needs no further input. `ctx`: owner, other, roll, final, faces, role, source."""
+    if not check(eff.get("if"), ctx):
+        return []
+    handler = HANDLERS.get(eff["do"])
+    if handler is None:  # a pausing effect reached outside a roll (e.g. in an Upkeep passive): nothing to do
+        return []
+    n = amount(eff, ctx, s)
+    if eff.get("consume"):  # "remove up to N tokens: X per token removed" (Combustion, Overgrowth)
+        owner = ctx["owner"]
+        held = st.has(s, owner, eff["per_status"])
+        st.remove_status(s, owner, eff["per_status"], min(held, eff.get("cap", held)))
+    return handler(s, eff, ctx, n)
 
 
 def cleanse(s: st.S, i: int) -> str | None:
