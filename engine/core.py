@@ -182,8 +182,16 @@ def require(condition: bool, code: str, message: str, **details: Any) -> None:
 
 
 def action_type(action: Any) -> str:
-    """The action's `type`, or IllegalAction for anything that is not an action object."""
-    if not isinstance(action, dict):
+    """The action's `type`, or IllegalAction for anything that is not an action object.
+
+    The one check of an action's shape that every game and `Match` share. It runs on every action (the
+    bench plays ~100k a second), so the common case is a dict lookup and two type tests.
+    """
+    if type(action) is dict:
+        kind = action.get("type")
+        if type(kind) is str and kind:
+            return kind
+    elif not isinstance(action, dict):
         raise IllegalAction("bad_action", "An action must be a JSON object with a \"type\".")
     kind = action.get("type")
     if not isinstance(kind, str) or not kind:

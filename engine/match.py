@@ -139,9 +139,7 @@ class Match:
         return entry
 
     def _apply(self, action: Action, seq: int) -> None:
-        kind = action.get("type") if type(action) is dict else None
-        if type(kind) is not str or not kind:
-            kind = action_type(action)  # raises the clear IllegalAction for a malformed action
+        kind = action_type(action)  # the clear IllegalAction for anything that is not an action
         if kind == "undo":
             if not self._done:
                 raise IllegalAction("nothing_to_undo", "There is nothing to undo.")

@@ -6,6 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..dice import LARGE_RUNS, SMALL_RUNS, large_straight, meets_symbols, small_straight, symbol_counts
+from ..odds import chance
 from .heroes import hero
 
 
@@ -155,7 +156,6 @@ def odds(hero_id: str, upgrades: dict[str, int], values: list[int] | None, rolls
     `values` None = nothing rolled yet. Exact dynamic programme over dice multisets (engine.odds), cached
     per requirement, so a snapshot pays for each requirement once per process.
     """
-    from ..odds import chance
     data = hero(hero_id)
     faces = tuple(data["faces"])
     out = []

@@ -23,9 +23,7 @@ class DiceThrone:
         return s
 
     def apply(self, state: st.S, action: Action) -> tuple[st.S, list[Event]]:
-        kind = action.get("type") if type(action) is dict else None
-        if type(kind) is not str or not kind:
-            kind = action_type(action)  # the clear IllegalAction for anything that is not an action
+        kind = action_type(action)  # the clear IllegalAction for anything that is not an action
         s = st.clone(state)  # handlers mutate the copy; an IllegalAction discards it
         try:
             events = dispatch(s, kind, action)

@@ -10,8 +10,8 @@ from typing import Any
 
 from ..core import require
 from ..dice import half_up
+from . import combat, damage, rng
 from . import effects as fx
-from . import rng
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
@@ -68,9 +68,7 @@ def can_spend(s: st.S, i: int, sid: str, use: str | None = None) -> str | None:
         if not attacking(s, i):
             return f"{row['name']['en']} is spent on your own attack."
         if sid == "crit":
-            from .combat import attack_total
-            from .damage import resolve
-            if resolve(attack_total(s))["total"] < 5:
+            if damage.resolve(combat.attack_total(s))["total"] < 5:
                 return "Crit needs an attack of at least 5 damage."
         if sid == "accuracy" and s["pending"]["kind"] not in ("confirm", "defense", "ability_roll", "target",
                                                               "targeting_roll", "targeting_resolve"):
@@ -164,8 +162,7 @@ def resolve(s: st.S, i: int, sid: str, count: int, action: dict[str, Any], ev: d
         if atk["type"] == "normal":
             atk["type"] = "undefendable"
         if s["pending"]["kind"] == "defense":
-            from .combat import open_window
-            return [ev] + open_window(s)
+            return [ev] + combat.open_window(s)
     elif sid == "cleanse":
         wanted = action.get("remove")
         if wanted:
