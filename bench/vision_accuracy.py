@@ -4,7 +4,7 @@ Prints, per set: per-die accuracy, right-and-certain rate, uncertain rate, silen
 reported certain), missed and phantom dice, colour accuracy (renders). Photos are scored by matching each
 labelled centre to the nearest reading (their boxes enclose the top face's pips).
 
-    .venv/bin/python bench/vision_accuracy.py [--frames N] [--photos PATH] [--sets d6,kingoftokyo,...]
+    .venv/bin/python bench/vision_accuracy.py [--frames N] [--photos PATH] [--sets d6,dicethrone:barbarian,...]
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from device.dice_sets import spec  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render import ground_truth, random_dice, render_tray  # noqa: E402
 from vision.scoring import Score, score, yolo_truth  # noqa: E402
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "webcam-d6"
-SETS = ["d6", "kingoftokyo", "magewars-attack", "d12", "dicethrone:barbarian", "dicethrone:gunslinger"]
+SETS = ["d6", "dicethrone:barbarian", "dicethrone:gunslinger"]  # ids resolved through the games' descriptions
 BACKGROUNDS = ["wood", "felt", "white", "grey", "black", "blue", "red"]
 LIGHTS = ["neutral", "warm", "cold", "dim", "glare"]
 
@@ -50,7 +51,8 @@ def photos(root: Path) -> tuple[Score, int, int, list[float]]:
     return total, multiset_ok, len(images), ms
 
 
-def renders(dice_set: str, mount: str, frames: int, seed: int = 1) -> Score:
+def renders(set_id: str, mount: str, frames: int, seed: int = 1) -> Score:
+    dice_set = spec(set_id)
     rng = np.random.default_rng(seed)
     total = Score()
     for i in range(frames):
@@ -60,7 +62,7 @@ def renders(dice_set: str, mount: str, frames: int, seed: int = 1) -> Score:
         frame = render_tray(dice, mount=mount, background=bg, lighting=LIGHTS[i % len(LIGHTS)], seed=i,
                             room_seed=i // 5, noise=float(rng.uniform(2, 7)))
         total.add(score(ground_truth(dice, mount), read_dice(frame, dice_set, mount), radius=30,
-                        tag=f"{dice_set} {mount} #{i}"))
+                        tag=f"{set_id} {mount} #{i}"))
     return total
 
 

@@ -47,8 +47,10 @@ def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str 
     from vision.dicesets import get_set
     from vision.reader import read_dice
 
+    from .dice_sets import spec
+
     try:
-        get_set(dice)
+        dice_set = get_set(spec(dice))
     except KeyError as err:
         msg = str(err).strip("'\"")
         if as_json:
@@ -74,7 +76,7 @@ def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str 
                 print(f"{path}: cannot read image: {err}", file=sys.stderr, flush=True)
             continue
         t0 = time.perf_counter()
-        readings = read_dice(img, dice, mount, taught=taught)
+        readings = read_dice(img, dice_set, mount, taught=taught)
         ms = (time.perf_counter() - t0) * 1000.0
         if as_json:
             print(json.dumps({"image": path, "dice": [r.to_dict() for r in readings], "ms": round(ms, 2)}),

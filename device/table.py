@@ -361,8 +361,11 @@ class Table:
         """The watcher's reader: the current dice set, the learnt background, faces taught for this box."""
         from vision.reader import read_dice
 
+        from .dice_sets import spec
+
         dice_set = self.current_dice_set()
-        return read_dice(frame, dice_set, self.mount, background=background, taught=self._taught_faces(dice_set))
+        return read_dice(frame, spec(dice_set), self.mount, background=background,
+                         taught=self._taught_faces(dice_set))
 
     def _taught_faces(self, dice_set: str) -> dict | None:
         if self.taught_root is None:

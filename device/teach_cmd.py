@@ -78,8 +78,10 @@ def run(dice_set: str, camera: str, mount: str, state_dir: Path,
     from vision.dicesets import get_set
     from vision.teach import TeachError, face_template, to_png_array
 
+    from .dice_sets import spec
+
     try:
-        ds = get_set(dice_set)
+        ds = get_set(spec(dice_set))
     except KeyError as err:
         print(f"error: {str(err).strip(chr(34) + chr(39))}", file=sys.stderr)
         return 2

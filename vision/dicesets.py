@@ -1,17 +1,33 @@
-"""Dice sets as data: the faces of each kind of die, how each face is drawn, and which faces are opposite.
+"""Dice sets as data: the reader is handed a set by its caller and knows no game.
 
-A face has an `index` (1..n: which physical side it is, the number a `DieSpec` names), a `name` (the symbol
-the game reads: "3", "claw", "sword"...), a game `value` (int or None) and a `glyph` telling the renderer how
-to draw it ("pips:N", "text:12", "icon:heart", "blank"). The reader recognises faces by templates drawn from
-these glyphs, or by faces the user taught (`dicesight teach SET`).
+The box resolves a set id through the games' own descriptions (`engine.core.DiceSetSpec`, a plain dict) and
+passes that dict in; `DiceSet.from_spec` turns it into the small typed form the reader and the renderer use.
+Only a plain pip d6 is built in (`PIP_D6`, id "d6"): it names no game and lets `dicesight read --dice d6`
+and the demo tray work with nothing else given.
 
-Under the tray the camera sees the face lying on the glass; `DiceSet.top_of(bottom_index)` turns it into the
-top face through the opposite-face table.
+A face has an `index` (1..n: which physical side it is), a `name` (the symbol the game reads: "3", "claw"...),
+a game `value` (int or None) and a `glyph` telling the renderer how to draw it ("pips:N", "text:12",
+"icon:heart", "blank", "icon:NAME+corner:N"). Under the tray the camera sees the face lying on the glass;
+`DiceSet.top_of(bottom_index)` turns it into the top face through the set's opposite-face table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("pips", "icons", "numerals")
+SHAPES = ("square", "pentagon", "triangle")
+
+
+class DiceSetError(KeyError):
+    """A dice set the reader cannot use: an unknown id, or a description with a missing or wrong field.
+
+    A KeyError so that callers that look a set up by name can catch one exception; `str()` is the sentence."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "bad dice set"
 
 
 @dataclass(frozen=True)
@@ -24,11 +40,22 @@ class Face:
 
 @dataclass(frozen=True)
 class DiceSet:
-    name: str
+    """One kind of die as the reader needs it (see `engine.core.DiceSetSpec` for the dict it comes from)."""
+
+    id: str
     faces: tuple[Face, ...]
     opposite: dict[int, int] = field(default_factory=dict)  # face index -> index of the opposite face
-    shape: str = "square"       # outline of one face as seen: "square" or "pentagon" (d12)
-    kind: str = "icons"         # "pips" (read by counting) or "icons" (read by templates)
+    kind: str = "icons"         # "pips" (count), "icons" or "numerals" (recognised by shape)
+    shape: str = "square"       # outline of one face as seen: "square", "pentagon" (d12), "triangle"
+    colours: tuple[str, ...] = ()  # body colours the game tells apart; empty when colour does not matter
+
+    def __hash__(self) -> int:  # hashable by id (the opposite table is a dict): usable in sets and caches
+        return hash(self.id)
+
+    @property
+    def name(self) -> str:
+        """The set's id (the name taught faces and caches are filed under)."""
+        return self.id
 
     def face(self, index: int) -> Face:
         return self.faces[index - 1]
@@ -47,125 +74,101 @@ class DiceSet:
     def n(self) -> int:
         return len(self.faces)
 
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any]) -> DiceSet:
+        """Parse a `DiceSetSpec` dict (JSON from a game's description). Raises DiceSetError saying what is
+        wrong, so a bad description is caught where it is handed over, not deep in the reader."""
+        if not isinstance(spec, Mapping):
+            raise DiceSetError(f"a dice set must be a dict, not {type(spec).__name__}")
+        sid = spec.get("id")
+        if not isinstance(sid, str) or not sid:
+            raise DiceSetError("a dice set needs a non-empty string 'id'")
+        raw_faces = spec.get("faces")
+        if not isinstance(raw_faces, list) or len(raw_faces) < 2:
+            raise DiceSetError(f"dice set {sid!r}: 'faces' must list at least two faces")
+        faces = []
+        for pos, f in enumerate(raw_faces, start=1):
+            if not isinstance(f, Mapping):
+                raise DiceSetError(f"dice set {sid!r}: face {pos} is not a dict")
+            index = f.get("index", pos)
+            if index != pos:
+                raise DiceSetError(f"dice set {sid!r}: faces must be listed by index 1..n (face {pos} says {index!r})")
+            name = f.get("name")
+            if not isinstance(name, str) or not name:
+                raise DiceSetError(f"dice set {sid!r}: face {pos} needs a string 'name'")
+            value = f.get("value")
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise DiceSetError(f"dice set {sid!r}: face {pos} 'value' must be an integer or null")
+            glyph = f.get("glyph", "blank")
+            if not isinstance(glyph, str):
+                raise DiceSetError(f"dice set {sid!r}: face {pos} 'glyph' must be a string")
+            faces.append(Face(pos, name, value, glyph))
+        n = len(faces)
+        opposite: dict[int, int] = {}
+        raw_opp = spec.get("opposite") or {}
+        if not isinstance(raw_opp, Mapping):
+            raise DiceSetError(f"dice set {sid!r}: 'opposite' must map a face index to a face index")
+        for k, v in raw_opp.items():
+            try:
+                a, b = int(k), int(v)
+            except (TypeError, ValueError):
+                raise DiceSetError(f"dice set {sid!r}: 'opposite' has a non-number entry {k!r}: {v!r}") from None
+            if not (1 <= a <= n and 1 <= b <= n):
+                raise DiceSetError(f"dice set {sid!r}: 'opposite' names a face outside 1..{n}")
+            opposite[a] = b
+        for a, b in opposite.items():
+            if opposite.get(b, a) != a:
+                raise DiceSetError(f"dice set {sid!r}: 'opposite' is not symmetric ({a}->{b}, {b}->{opposite[b]})")
+        kind = spec.get("kind", "icons")
+        if kind not in KINDS:
+            raise DiceSetError(f"dice set {sid!r}: 'kind' must be one of {', '.join(KINDS)}, not {kind!r}")
+        shape = spec.get("shape", "square")
+        if shape not in SHAPES:
+            raise DiceSetError(f"dice set {sid!r}: 'shape' must be one of {', '.join(SHAPES)}, not {shape!r}")
+        colours = spec.get("colours") or []
+        if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+            raise DiceSetError(f"dice set {sid!r}: 'colours' must be a list of colour names")
+        return cls(sid, tuple(faces), opposite, kind, shape, tuple(colours))
 
-def _opp(pairs: list[tuple[int, int]]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for a, b in pairs:
-        out[a] = b
-        out[b] = a
-    return out
+    def to_spec(self) -> dict[str, Any]:
+        """The plain-dict form (inverse of `from_spec`, without the translated names it never kept)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "faces": [{"index": f.index, "name": f.name, "value": f.value, "glyph": f.glyph} for f in self.faces],
+            "opposite": {str(a): b for a, b in self.opposite.items()},
+            "kind": self.kind,
+            "shape": self.shape,
+        }
+        if self.colours:
+            out["colours"] = list(self.colours)
+        return out
 
 
-D6 = DiceSet(
+PIP_D6 = DiceSet(
     "d6",
     tuple(Face(i, str(i), i, f"pips:{i}") for i in range(1, 7)),
-    _opp([(1, 6), (2, 5), (3, 4)]),
+    {1: 6, 6: 1, 2: 5, 5: 2, 3: 4, 4: 3},
     kind="pips",
 )
+"""The generic pip d6 (opposite faces sum to seven): the default when a caller names no other set."""
 
-KINGOFTOKYO = DiceSet(
-    "kingoftokyo",
-    (
-        Face(1, "1", 1, "text:1"),
-        Face(2, "2", 2, "text:2"),
-        Face(3, "3", 3, "text:3"),
-        Face(4, "energy", None, "icon:energy"),
-        Face(5, "claw", None, "icon:claw"),
-        Face(6, "heart", None, "icon:heart"),
-    ),
-    # the printed King of Tokyo die: 1 opposite 2... we use number/icon pairs; teach from below if different
-    _opp([(1, 4), (2, 5), (3, 6)]),
-)
-
-MAGEWARS_ATTACK = DiceSet(
-    "magewars-attack",
-    (
-        Face(1, "blank", 0, "blank"),
-        Face(2, "blank", 0, "blank"),
-        Face(3, "1", 1, "text:1"),
-        Face(4, "2", 2, "text:2"),
-        Face(5, "1-critical", 1, "icon:star+text:1"),
-        Face(6, "2-critical", 2, "icon:star+text:2"),
-    ),
-    _opp([(1, 2), (3, 5), (4, 6)]),
-)
-
-D12 = DiceSet(
-    "d12",
-    tuple(Face(i, str(i), i, f"text:{i}" + ("_" if i in (6, 9) else "")) for i in range(1, 13)),
-    {i: 13 - i for i in range(1, 13)},
-    shape="pentagon",
-)
-
-# Dice Throne hero dice until engine.dicethrone.heroes.catalogue() lands: symbols of faces 1..6.
-_HEROES: dict[str, list[str]] = {
-    "barbarian": ["sword", "sword", "sword", "heart", "heart", "pow"],
-    "moon_elf": ["arrow", "arrow", "arrow", "foot", "foot", "moon"],
-    "pyromancer": ["fire", "fire", "fire", "magma", "magma", "meteor"],
-    "monk": ["fist", "fist", "palm", "palm", "taichi", "lotus"],
-    "paladin": ["sword", "sword", "helm", "helm", "heart", "pray"],
-    "shadow_thief": ["dagger", "dagger", "bag", "bag", "card", "shadow"],
-    "treant": ["leaf", "leaf", "leaf", "seed", "seed", "tree"],
-    "ninja": ["shuriken", "shuriken", "shuriken", "katana", "katana", "smoke"],
-}
-
-_SIX_OPP = _opp([(1, 6), (2, 5), (3, 4)])
+DiceSetLike = DiceSet | Mapping[str, Any] | str
 
 
-def _hero_faces(hero: str) -> list[str] | None:
-    """Face symbols of a Dice Throne hero: from the engine's hero data when it exists, else our table."""
-    try:  # optional: the engine's hero catalogue (vision imports nothing of ours otherwise)
-        from engine.dicethrone import heroes as _heroes  # type: ignore[import-not-found]
-
-        for h in _heroes.catalogue():
-            if h.get("id") == hero:
-                faces = list(h.get("faces") or [])
-                if len(faces) == 6 and all(isinstance(f, str) for f in faces):
-                    return faces
-    except Exception:  # noqa: BLE001 - the catalogue is optional; fall back to our table
-        pass
-    return _HEROES.get(hero)
-
-
-def dicethrone(hero: str) -> DiceSet:
-    faces = _hero_faces(hero)
-    if faces is None:
-        raise KeyError(f"unknown Dice Throne hero {hero!r} (known: {', '.join(sorted(_HEROES))})")
-    return DiceSet(
-        f"dicethrone:{hero}",
-        tuple(Face(i, faces[i - 1], i, f"icon:{faces[i - 1]}+corner:{i}") for i in range(1, 7)),
-        _SIX_OPP,
-    )
-
-
-_SETS = {s.name: s for s in (D6, KINGOFTOKYO, MAGEWARS_ATTACK, D12)}
-
-
-def hero_ids() -> list[str]:
-    """Dice Throne heroes we can read: the engine's catalogue when present, plus our own table."""
-    ids = set(_HEROES)
-    try:
-        from engine.dicethrone import heroes as _heroes  # type: ignore[import-not-found]
-
-        ids.update(h["id"] for h in _heroes.catalogue())
-    except Exception:  # noqa: BLE001
-        pass
-    return sorted(ids)
-
-
-def names() -> list[str]:
-    return sorted(_SETS) + [f"dicethrone:{h}" for h in hero_ids()]
-
-
-def get_set(name: str | DiceSet) -> DiceSet:
-    """The dice set called `name` ("d6", "kingoftokyo", "magewars-attack", "d12", "dicethrone:<hero>")."""
-    if isinstance(name, DiceSet):
-        return name
-    if name in _SETS:
-        return _SETS[name]
-    if name.startswith("dicethrone:"):
-        return dicethrone(name.split(":", 1)[1])
-    raise KeyError(f"unknown dice set {name!r} (known: {', '.join(names())})")
+def get_set(dice_set: DiceSetLike) -> DiceSet:
+    """The reader's form of `dice_set`: a DiceSet as it is, a `DiceSetSpec` dict parsed, or "d6" (the generic
+    pip d6). Any other name is a DiceSetError: the caller resolves names through the games' descriptions."""
+    if isinstance(dice_set, DiceSet):
+        return dice_set
+    if isinstance(dice_set, Mapping):
+        return DiceSet.from_spec(dice_set)
+    if dice_set == PIP_D6.id:
+        return PIP_D6
+    if not isinstance(dice_set, str):
+        raise DiceSetError(f"a dice set must be a dict (DiceSetSpec), a DiceSet or \"d6\", not {type(dice_set).__name__}")
+    raise DiceSetError(
+        f"unknown dice set {dice_set!r}: the reader knows only the plain pip d6 by name; give it the set's "
+        "description (a DiceSetSpec dict from the game)")
 
 
 def custom(name: str, face_names: list[str], opposite: dict[int, int] | None = None) -> DiceSet:

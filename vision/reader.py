@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .dicesets import DiceSet, get_set
+from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour
 from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
 from .reading import Reading
@@ -241,12 +241,12 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
     return out
 
 
-_READERS: dict[tuple[str, str, int], FaceReader] = {}
+_READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
 
 
-def face_reader(dice_set: str | DiceSet, mount: str, taught: dict | None = None) -> FaceReader:
+def face_reader(dice_set: DiceSetLike, mount: str, taught: dict | None = None) -> FaceReader:
     ds = get_set(dice_set)
-    key = (ds.name, mount, id(taught) if taught else 0)
+    key = (ds, mount, id(taught) if taught else 0)
     r = _READERS.get(key)
     if r is None:
         r = FaceReader(ds, mount, taught)
@@ -256,9 +256,11 @@ def face_reader(dice_set: str | DiceSet, mount: str, taught: dict | None = None)
     return r
 
 
-def read_dice(frame_bgr: np.ndarray, dice_set: str | DiceSet = "d6", mount: str = "under",
+def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = "under",
               background: np.ndarray | None = None, taught: dict | None = None) -> list[Reading]:
-    """Readings for every die in the frame; `value` is always the TOP face's game value."""
+    """Readings for every die in the frame; `value` is always the TOP face's game value.
+
+    `dice_set` is the set's description (a `DiceSetSpec` dict, or a parsed `DiceSet`), or "d6"."""
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.size == 0:
         raise ValueError("read_dice needs a BGR image (h, w, 3)")
     if mount not in ("under", "over"):

@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .dicesets import get_set
+from .dicesets import DiceSetLike, get_set
 from .glyphs import face_glyph
 
 # BGR body colours and the natural ink colour on them
@@ -72,7 +72,7 @@ class DieSpec:
     size: float = 48.0
     angle: float = 0.0
     value: int = 1             # top face index in the set's face table (= pips for d6)
-    dice_set: str = "d6"
+    dice_set: DiceSetLike = "d6"  # a DiceSetSpec dict, a DiceSet, or "d6"
     colour: str = "white"
     pip_colour: str | None = None
     tilt: float = 0.0          # 0 flat .. 1 strongly cocked/tumbling
@@ -402,7 +402,7 @@ def render_tray(
     return frame
 
 
-def random_dice(rng: np.random.Generator, n: int, *, dice_set: str = "d6", width: int = 640, height: int = 480,
+def random_dice(rng: np.random.Generator, n: int, *, dice_set: DiceSetLike = "d6", width: int = 640, height: int = 480,
                 size: tuple[float, float] = (36, 70), colours: list[str] | None = None,
                 min_gap: float = 1.15) -> list[DieSpec]:
     """n dice placed without overlap at random poses (for tests and benchmarks)."""

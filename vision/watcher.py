@@ -13,6 +13,7 @@ import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -112,7 +113,7 @@ class TrayWatcher:
         settle_s: float = 0.3,
         votes: int = 3,
         *,
-        dice_set: str = "d6",
+        dice_set: Any = "d6",  # a DiceSetSpec dict, a DiceSet, or "d6"
         mount: str = "under",
         motion_threshold: float = 0.004,
         pixel_level: int = 10,

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.dicesets import DiceSet, get_set
+
+from ..dice_sets import spec
 from .base import CameraError, Frame
 
 # Seconds of each part of one throw cycle.
@@ -96,12 +99,13 @@ class DemoTray:
         """The top faces of throw `throw`, for tests that compare what the page shows."""
         return [d.value for d in self._throw(throw)[1]]
 
-    def _throw(self, throw: int) -> tuple[str, list[PlannedDie]]:
+    def _throw(self, throw: int) -> tuple[DiceSet, list[PlannedDie]]:
         """(dice set, dice) of a throw, fixed when it starts (the game may change while it lies there)."""
         if throw not in self._plans:
             dice_set, count = self.follow() if self.follow is not None else ("d6", None)
             self._plans = {k: v for k, v in self._plans.items() if k >= throw - 2}
-            self._plans[throw] = (dice_set, self.plan(throw, count))
+            # the set's description from the games (vision knows no game), parsed once per throw
+            self._plans[throw] = (get_set(spec(dice_set)), self.plan(throw, count))
         return self._plans[throw]
 
     # -- frames ----------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def test_demo_follows_what_the_game_waits_for():
     tray = DemoTray(seed=3, realtime=False)
     tray.follow = lambda: ("dicethrone:monk", 5)
     still, _ = tray.scene(EMPTY_S + THROW_S + 1.0)
-    assert len(still) == 5 and {d.dice_set for d in still} == {"dicethrone:monk"}
+    assert len(still) == 5 and {d.dice_set.id for d in still} == {"dicethrone:monk"}
     tray.follow = lambda: ("d6", 2)
     assert [d.value for d in tray.scene(EMPTY_S + THROW_S + 1.0)[0]] == [d.value for d in still], \
         "a throw keeps its dice while it lies in the tray"

@@ -8,13 +8,26 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.dicesets import get_set
 from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import Score, score, yolo_truth
 
-DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "webcam-d6"
+
+def _datasets() -> Path:
+    """../shared/datasets beside the repository (the nearest one up the tree: a git worktree sits deeper)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents[2:]:
+        cand = parent / "shared" / "datasets"
+        if cand.is_dir():
+            return cand
+    return here.parents[3] / "shared" / "datasets"
 
 
-def layout(n: int, *, size: float = 56, dice_set: str = "d6", colours: list[str] | None = None,
+DATASETS = _datasets()
+DATASET = DATASETS / "webcam-d6"
+
+
+def layout(n: int, *, size: float = 56, dice_set: object = "d6", colours: list[str] | None = None,
            values: list[int] | None = None, seed: int = 0) -> list[DieSpec]:
     """n dice on a loose grid (no overlaps), poses and faces from a seed."""
     rng = np.random.default_rng(seed)
@@ -25,13 +38,13 @@ def layout(n: int, *, size: float = 56, dice_set: str = "d6", colours: list[str]
         r, c = divmod(i, cols)
         x = 80 + c * 120 + rng.uniform(-12, 12)
         y = 90 + r * 120 + rng.uniform(-12, 12)
-        v = values[i] if values else int(rng.integers(1, 7 if dice_set != "d12" else 13))
+        v = values[i] if values else int(rng.integers(1, get_set(dice_set).n + 1))
         out.append(DieSpec(x, y, size * rng.uniform(0.85, 1.15), float(rng.uniform(0, 360)), v, dice_set,
                            colours[i % len(colours)]))
     return out
 
 
-def read_and_score(dice: list[DieSpec], *, mount: str, dice_set: str = "d6", **kw) -> tuple[Score, list]:
+def read_and_score(dice: list[DieSpec], *, mount: str, dice_set: object = "d6", **kw) -> tuple[Score, list]:
     from vision.reader import read_dice
 
     frame = render_tray(dice, mount=mount, **kw)

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 from conftest import layout, read_and_score, real_photo
+from vision_specs import ALL
 
 from vision.reader import read_dice
 from vision.render import DieSpec, render_tray
@@ -80,7 +81,7 @@ def test_empty_tray_and_a_hand_give_no_confident_dice():
         assert not any(r.certain for r in read_dice(hand, "d6", mount))
 
 
-@pytest.mark.parametrize("dice_set", ["kingoftokyo", "magewars-attack", "d12", "dicethrone:barbarian"])
+@pytest.mark.parametrize("dice_set", ALL, ids=[s["id"] for s in ALL])
 @pytest.mark.parametrize("mount", ["over", "under"])
 def test_icon_sets_right_or_flagged(dice_set, mount):
     dice = layout(6, dice_set=dice_set, colours=["white", "black", "red", "blue"], size=64, seed=11)

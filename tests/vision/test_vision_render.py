@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vision_specs import SYMBOLS
 
 from vision.dicesets import get_set
 from vision.render import DieSpec, Hand, ground_truth, random_dice, render_tray
@@ -39,8 +40,8 @@ def test_under_mount_truth_is_the_top_face_and_the_glass_face_is_its_opposite():
 
 
 def test_icon_sets_and_sizes_render_with_a_hand_and_custom_background():
-    ds = get_set("kingoftokyo")
-    dice = [DieSpec(80 + 90 * i, 200, 25 + 30 * i, 10 * i, i + 1, "kingoftokyo", "black") for i in range(ds.n)]
+    ds = get_set(SYMBOLS)
+    dice = [DieSpec(80 + 90 * i, 200, 25 + 30 * i, 10 * i, i + 1, SYMBOLS, "black") for i in range(ds.n)]
     frame = render_tray(dice, mount="over", background=(30, 90, 30), hand=Hand(500, 400, 150), seed=3)
     assert frame.shape == (480, 640, 3)
     frame2 = render_tray(dice, mount="over", background=(30, 90, 30), hand=(500, 400), seed=3, width=320,

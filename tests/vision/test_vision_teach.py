@@ -6,10 +6,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from vision_specs import SYMBOLS
 
 import device.camera
+import device.dice_sets
 from device import teach_cmd
 from device.camera import CameraError
+from device.dice_sets import spec
 from vision.dicesets import get_set
 from vision.reader import read_dice
 from vision.render import DieSpec, render_tray
@@ -34,7 +37,7 @@ class FakeCamera:
         if self.closed:
             raise CameraError("closed")
         self.t += 1 / 15
-        d = DieSpec(320, 240, 90, 12.0, self.face, self.dice_set, "red")
+        d = DieSpec(320, 240, 90, 12.0, self.face, spec(self.dice_set), "red")
         return _Frame(render_tray([d], mount=self.mount, seed=int(self.t * 15)), self.t)
 
     def close(self):
@@ -43,10 +46,12 @@ class FakeCamera:
 
 @pytest.mark.parametrize("mount", ["over", "under"])
 def test_teach_then_read_with_taught_faces(tmp_path, monkeypatch, mount):
-    dice_set = "kingoftokyo"
+    # teach resolves a set id through the games' descriptions; here a game that describes a symbol set
+    monkeypatch.setattr(device.dice_sets, "_all_specs", lambda: {SYMBOLS["id"]: SYMBOLS})
+    dice_set = SYMBOLS["id"]
     cam = FakeCamera(dice_set, mount)
     monkeypatch.setattr(device.camera, "open_source", lambda spec, **kw: cam)
-    ds = get_set(dice_set)
+    ds = get_set(spec(dice_set))
     asked = []
 
     def ask(prompt: str) -> str:
@@ -60,14 +65,14 @@ def test_teach_then_read_with_taught_faces(tmp_path, monkeypatch, mount):
     assert len(asked) >= ds.n, said  # a retry now and then is fine
     assert all(any(f'"{f.name}"' in q for q in asked) for f in ds.faces)
     assert cam.closed
-    stored = sorted((tmp_path / "dice" / "kingoftokyo" / mount).glob("face-*.png"))
+    stored = sorted(teach_cmd.taught_dir(tmp_path, dice_set, mount).glob("face-*.png"))
     assert len(stored) == ds.n * teach_cmd.SHOTS
     taught = teach_cmd.load_taught(tmp_path, dice_set, mount)
     assert sorted(taught) == list(range(1, ds.n + 1))
     # the reader now uses the taught faces
     for top in (4, 5, 6):
-        frame = render_tray([DieSpec(300, 250, 88, 40.0, top, dice_set, "red")], mount=mount, seed=99)
-        readings = read_dice(frame, dice_set, mount, taught=taught)
+        frame = render_tray([DieSpec(300, 250, 88, 40.0, top, ds, "red")], mount=mount, seed=99)
+        readings = read_dice(frame, ds, mount, taught=taught)
         r = min(readings, key=lambda r: (r.center[0] - 300) ** 2 + (r.center[1] - 250) ** 2)
         assert r.face == ds.face(top).name and r.certain
 

@@ -1,0 +1,39 @@
+"""Dice sets by id, resolved through the games' own descriptions, for the reader and the demo tray.
+
+`vision/` knows no game: it is handed a set as plain data (`engine.core.DiceSetSpec`). The box names sets by
+id ("d6", "dicethrone:monk"...); this module finds the description that a registered game gives for that id.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from engine import games
+
+
+@lru_cache(maxsize=1)
+def _all_specs() -> dict[str, dict[str, Any]]:
+    """Every dice set any registered game describes, by id (descriptions are constant: cached once)."""
+    out: dict[str, dict[str, Any]] = {}
+    for desc in games.describe_all():
+        out.update(desc.get("dice_sets") or {})
+    return out
+
+
+def ids() -> list[str]:
+    """Ids of every dice set the registered games use, plus the generic pip "d6"."""
+    return sorted(set(_all_specs()) | {"d6"})
+
+
+def spec(set_id: str | dict[str, Any]) -> dict[str, Any] | str:
+    """The description of `set_id` for `vision` (a dict as it is; "d6" falls back to vision's own pip d6).
+    Raises KeyError with a sentence naming the known ids for anything else."""
+    if isinstance(set_id, dict):
+        return set_id
+    found = _all_specs().get(set_id)
+    if found is not None:
+        return found
+    if set_id == "d6":
+        return "d6"
+    raise KeyError(f"unknown dice set {set_id!r} (known: {', '.join(ids())})")
