@@ -122,9 +122,11 @@ def test_c24_shade_shift_once_then_per_ninjato(level, undef):
     assert end_roll_phase(m)["damage"]["p1"] == undef
 
 
-def test_c25_the_shivering_left_out_and_c26_stun_rerolled_text():
-    """C25: the Cursed board (The Shivering) is unknown: not in the data; C26: Stun uses the Rerolled text."""
-    assert "the_shivering" not in hero("cursed_pirate")["by_id"]
+def test_c25_the_shivering_needs_3_skulls_and_c26_stun_rerolled_text():
+    """C25: ZG's card data settles The Shivering (Cursed side of Shiver Me Timbers) at Cutlass + 3 Skull, so
+    DD's 4 Skull was a data error; C26: Stun uses the Rerolled text."""
+    cursed = next(lv for lv in hero("cursed_pirate")["by_id"]["shiver_me_timbers"]["levels"] if lv.get("form") == "cursed")
+    assert cursed["name"]["en"] == "The Shivering" and cursed["tiers"][0]["need"] == {"cutlass": 1, "skull": 3}
     assert "extra Offensive Roll Phase" in statuses()["stun"]["text"]
 
 

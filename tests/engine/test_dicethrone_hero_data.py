@@ -1,0 +1,118 @@
+"""Hero data checked against the heroes reference (dice-throne-heroes.md §1-§4) and against itself: every
+symbol, status and level a hero file names exists, every hero has a board, a defense, an ultimate and cards,
+and the Season Two values where DD (reference §3-§4) and ZG's card data agree are the values played."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from dthelp import attack, attack_view, end_roll_phase, game, go, tokens
+
+from engine.dicethrone.abilities import effects_of
+from engine.dicethrone.data import statuses
+from engine.dicethrone.heroes import hero, hero_ids
+
+SIXTEEN = {"artificer", "barbarian", "cursed_pirate", "gunslinger", "huntress", "monk", "moon_elf", "ninja",
+           "paladin", "pyromancer", "samurai", "seraph", "shadow_thief", "tactician", "treant", "vampire_lord"}
+
+
+def _effects(data: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for ability in data["abilities"]:
+        for level in ability["levels"]:
+            out += level.get("effects", []) + level.get("upkeep", []) + level.get("end_turn", [])
+            for tier in level.get("tiers", []):
+                out += tier["effects"]
+    for card in data.get("cards", []):
+        out += card.get("effects", [])
+    return out
+
+
+def test_sixteen_heroes_ship():
+    """Reference §1: the sixteen Season One and Two heroes."""
+    assert set(hero_ids()) == SIXTEEN
+
+
+@pytest.mark.parametrize("hid", sorted(SIXTEEN))
+def test_every_name_a_hero_file_uses_exists(hid):
+    """Requirements and per-symbol effects name the hero's own faces; statuses exist in the status table."""
+    data = hero(hid)
+    faces = set(data["faces"])
+    table = statuses()
+    for ability in data["abilities"]:
+        for level in ability["levels"]:
+            for tier in level.get("tiers", []):
+                assert set(tier.get("need", {})) <= faces, (ability["id"], tier)
+    for eff in _effects(data):
+        if "status" in eff:
+            assert eff["status"] in table, eff
+        for key in ("per", "per_final"):
+            syms = eff.get(key)
+            if syms is not None:
+                assert set(syms if isinstance(syms, list) else [syms]) <= faces, eff
+        cond = eff.get("if") or {}
+        for key in ("on", "not_on"):
+            if key in cond:
+                assert cond[key] in faces, eff
+        for key in ("count", "final_count"):
+            assert set(cond.get(key, {})) <= faces, eff
+        assert set(cond.get("none_of", [])) <= faces, eff
+    assert set(data["statuses"]) <= set(table)
+
+
+@pytest.mark.parametrize("hid", sorted(SIXTEEN))
+def test_every_hero_has_a_board_a_defense_an_ultimate_and_cards(hid):
+    """Rules §5: a hero board has offensive abilities, one ultimate (5 of the face printed once), a defense;
+    every hero brings its own cards (the six heroes with none before issue 12 included)."""
+    data = hero(hid)
+    ults = [a for a in data["abilities"] if a["kind"] == "ultimate"]
+    assert len(ults) == 1
+    need = ults[0]["levels"][0]["tiers"][0]["need"]
+    assert list(need.values()) == [5] and data["faces"].count(next(iter(need))) == 1
+    assert data["defenses"] or hid in {"moon_elf", "paladin", "shadow_thief", "monk"}
+    assert len(data.get("cards", [])) >= 5, "hero action cards"
+    for card in data["upgrade_cards"]:
+        assert card["cost"] >= 0 and card["level"] in (2, 3)
+
+
+def test_season_two_values_where_dd_and_zg_agree():
+    """Reference §4.3-§4.6 (DD) against ZG's card data: the fixed values both give."""
+    assert [e for e in effects_of("artificer", "schematics", 1, 0)] == [
+        {"do": "draw", "count": 2}, {"do": "heal", "amount": 2}, {"do": "gain", "status": "synth", "count": 4}]
+    assert [(e["amount"], e.get("type")) for e in effects_of("artificer", "overclock", 1, 0) if e["do"] == "damage"] == [(6, "undefendable")]
+    assert [e["amount"] for e in effects_of("vampire_lord", "blood_thirst", 1, 0) if e["do"] == "damage"] == [5]
+    assert [e["amount"] for e in effects_of("huntress", "jungle_fury", 1, 0) if e["do"] == "damage"] == [12]
+    assert [e["amount"] for e in effects_of("seraph", "split_the_heavens", 1, 0) if e["do"] == "damage"] == [13]
+    assert [e["amount"] for e in effects_of("tactician", "higher_ground", 1, 0) if e["do"] == "damage"] == [12]
+    assert [e["amount"] for e in effects_of("cursed_pirate", "black_spot", 1, 0) if e["do"] == "damage"] == [7]
+
+
+def test_c27_light_the_fuse_small_straight_8():
+    """C27 (new): Light the Fuse on a small straight deals 8 as DD and EX-30 read (ZG reads 7), 9 on a large."""
+    assert [[e["amount"] for e in effects_of("cursed_pirate", "light_the_fuse", 1, t) if e["do"] == "damage"]
+            for t in (0, 1)] == [[8], [9]]
+
+
+def test_spanner_strike_bonus_die_adds_by_face():
+    """Artificer Spanner Strike (ZG): 3 Wrenches deal 3, then 1 die: Nut +2 (DD's estimate of 5)."""
+    m = game("artificer", "barbarian")
+    attack(m, [1, 2, 3, 6, 5], "spanner_strike")
+    go(m, {"type": "roll", "dice": [4]}, {"type": "resolve"})
+    assert attack_view(m)["base"] == 5
+
+
+def test_countermeasures_deal_damage_per_pair_of_sabres():
+    """Tactician Countermeasures I (ZG): 4 dice; 1 damage per pair of Sabres, prevent 1 per Banner."""
+    m = game("barbarian", "tactician")
+    attack(m, [1, 2, 3, 4, 5], "smack")                                   # 3 Swords: 4 damage
+    go(m, {"type": "defense", "defense": "countermeasures"}, {"type": "roll", "dice": [1, 2, 3, 4]},
+       {"type": "resolve"})
+    assert end_roll_phase(m)["damage"] == {"p2": 3, "p1": 1}
+
+
+def test_black_spot_doubloon_goes_to_the_pirate():
+    """Cursed Pirate Black Spot (ZG): the Doubloon is gained by the Pirate; Parlay goes to the target."""
+    m = game("cursed_pirate", "barbarian")
+    attack(m, [6, 6, 6, 6, 1], "black_spot")
+    assert tokens(m, "p1") == {"cursed_doubloon": 1} and tokens(m, "p2") == {"parlay": 1}
