@@ -15,6 +15,19 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from waitress.server import create_server
+
+from webui import create_app, stop_streams
+
+from . import camera as cameras
+from . import sdnotify
+from .camera.supervisor import SupervisedSource, detect_auto
+from .config import load_config, resolve_state_dir
+from .pairing import Pairing
+from .panel import SHUTDOWN_EXIT_STATUS, Panel
+from .store import Store
+from .table import Table
+
 log = logging.getLogger("dicesight")
 
 
@@ -34,8 +47,6 @@ class BoxOptions:
 
 def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
     """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state; created if new."""
-    from .config import resolve_state_dir
-
     path = resolve_state_dir(explicit or configured)
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -56,22 +67,12 @@ def lan_addresses() -> list[str]:
 
 def build(options: BoxOptions):
     """Create the table and the web app from the options and the config file (no threads started)."""
-    from webui import create_app
-
-    from . import camera as cameras
-    from .config import load_config
-    from .panel import Panel
-    from .store import Store
-    from .table import Table
-
     config = load_config(options.config)
     state_dir = state_dir_for(options.state_dir, config.state_dir)
     store = Store(state_dir)
     spec = options.camera or config.camera.source
     name = spec
     if spec == "auto":
-        from .camera.supervisor import detect_auto
-
         found = detect_auto()
         # The demo only when there is no camera at all; a real camera stays "auto" so the supervisor
         # looks again at each reconnect (a webcam plugged in later is found).
@@ -101,15 +102,10 @@ def build(options: BoxOptions):
 
 
 def _supervised(spec: str, name: str):
-    from . import camera as cameras
-    from .camera.supervisor import SupervisedSource
-
     return SupervisedSource(lambda: cameras.open_source(spec), name=name)
 
 
 def _pairing(state_dir: Path):
-    from .pairing import Pairing
-
     return Pairing(state_dir / "tokens.json")
 
 
@@ -136,13 +132,6 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
     Returns the exit code: 0, or SHUTDOWN_EXIT_STATUS when Pair was held (the unit then powers off).
     `on_started(table)` is called once the page is served (tests use it to reach the panel).
     """
-    from waitress.server import create_server
-
-    from webui import stop_streams
-
-    from . import sdnotify
-    from .panel import SHUTDOWN_EXIT_STATUS
-
     table, app, host, port = build(options)
     server = create_server(app, host=host, port=port, threads=options.threads,
                            channel_timeout=300, ident="dicesight")

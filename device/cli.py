@@ -40,6 +40,9 @@ def _human(record: dict[str, Any]) -> str:
 
 
 # -- run -------------------------------------------------------------------------------------------
+# Each command imports what it runs inside its function, on purpose: `dicesight play` and `dicesight read`
+# run in scripts many times over and must not pay for Flask, waitress and gpiozero (`run`), or OpenCV and
+# the reader (`read`, `teach`) when they do not use them (about half a second per start on a Pi).
 def cmd_run(args: argparse.Namespace) -> int:
     from .box import BoxOptions, run
     from .config import ConfigError
@@ -61,7 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_read(args: argparse.Namespace) -> int:
     from . import read_cmd
     from .config import resolve_state_dir
-    from .teach_cmd import load_taught
+    from .taught import load_taught
 
     # Faces taught on this box (`dicesight teach`) replace the drawn templates, as in `dicesight run`.
     state_dir = resolve_state_dir(args.state_dir)

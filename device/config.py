@@ -28,9 +28,12 @@ MAX_BCM_PIN = 27  # the 40-pin header exposes BCM GPIO 0-27
 
 # Default wiring, BCM numbers (drawn in docs/wiring.md). Buttons switch to ground (internal pull-ups).
 DEFAULT_BUTTON_PINS: dict[str, int | None] = {"next": 17, "undo": 27, "pair": 22}
-# Phase LEDs (names match device.panel.PHASE_LEDS) plus the status LED.
+# The row of five phase LEDs: slot i (a game's `phases[...]["led"]`, see engine.core.PhaseSpec) is
+# PHASE_LED_NAMES[i]. Which phases light which slot is the game's business, not the box's.
+PHASE_LED_NAMES = ("phase1", "phase2", "phase3", "phase4", "phase5")
+# Phase LEDs plus the status LED.
 DEFAULT_LED_PINS: dict[str, int | None] = {
-    "upkeep": 5, "main": 6, "roll": 13, "defend": 19, "discard": 26, "status": 12,
+    "phase1": 5, "phase2": 6, "phase3": 13, "phase4": 19, "phase5": 26, "status": 12,
 }
 
 

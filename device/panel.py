@@ -23,18 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .config import GpioConfig
+from gpiozero import ButtonBoard, Device, LEDBoard
+from gpiozero.pins.mock import MockFactory
+
+from .config import PHASE_LED_NAMES, GpioConfig
 
 log = logging.getLogger("dicesight.panel")
-
-# LED name -> engine phase names that light it. Extend it when a game brings new phase names.
-PHASE_LEDS: dict[str, list[str]] = {
-    "upkeep": ["upkeep", "income", "start", "roll_off"],
-    "main": ["main1", "main2", "main"],
-    "roll": ["offensive", "targeting", "offensive_roll", "targeting_roll", "roll"],
-    "defend": ["defensive", "defensive_roll", "defend"],
-    "discard": ["discard", "end"],
-}
 
 # Status LED patterns: (level, seconds) steps repeated forever. Distinct by rhythm, not brightness, so a
 # single plain LED shows them all.
@@ -45,6 +39,7 @@ PATTERNS: dict[str, list[tuple[bool, float]]] = {
     "confirm": [(True, 0.6), (False, 0.6)],  # slow blink: look at the phone and confirm
     "pairing": [(True, 0.1), (False, 0.15), (True, 0.1), (False, 0.65)],  # double blink
     "camera_error": [(True, 0.15), (False, 0.15)] * 3 + [(False, 0.9)],  # triple flash, pause
+    "gpio_error": [(True, 1.0), (False, 0.15), (True, 0.15), (False, 0.7)],  # long-short: the panel is faulty
 }
 
 TICK_S = 0.01
@@ -52,7 +47,13 @@ TICK_S = 0.01
 # the Pi off on exactly this status (ExecStopPost=), and on no other stop or exit.
 SHUTDOWN_EXIT_STATUS = 75
 BUTTON_NAMES = ("next", "undo", "pair")
+GPIO_MESSAGE = ("The box's buttons and LEDs cannot be used ({error}). Use the page's panel; pairing a phone "
+                "then needs the box itself (loopback) until the GPIO is fixed.")
 Callback = Callable[[], Any]
+
+
+class GpioUnavailable(Exception):
+    """The real pins of this Pi cannot be opened (no lgpio, no access to /dev/gpiochip*, pin busy)."""
 
 
 def on_raspberry_pi(model_path: Path = Path("/proc/device-tree/model")) -> bool:
@@ -63,24 +64,18 @@ def on_raspberry_pi(model_path: Path = Path("/proc/device-tree/model")) -> bool:
         return False
 
 
-def make_pin_factory(kind: str = "auto") -> Any:
-    """gpiozero pin factory: the library's own choice (lgpio...) on a Pi, else MockFactory.
+def make_pin_factory(kind: str = "auto", *, on_pi: bool | None = None) -> Any:
+    """The ONE gpiozero pin factory of the box: mock pins when asked (`mock`) or off a Pi, else the real ones.
 
-    `kind` is the config's gpio.pin_factory: "auto" or "mock". A Pi whose GPIO cannot be opened (lgpio
-    missing, no access to /dev/gpiochip*) gets the mock too, with an error in the log: the box still
-    runs, with the page's virtual panel, rather than not starting at all.
+    On a Pi a failure to open the real pins raises GpioUnavailable: it must never turn into mock pins by
+    itself, because mock pins switch the page's virtual Pair button on for every phone (issue 11).
     """
-    from gpiozero.pins.mock import MockFactory
-
-    if kind == "mock" or not on_raspberry_pi():
+    if kind == "mock" or not (on_raspberry_pi() if on_pi is None else on_pi):
         return MockFactory()
-    from gpiozero import Device
-
     try:
         Device.ensure_pin_factory()
     except Exception as exc:
-        log.error("panel: the GPIO pins cannot be used (%s); buttons and LEDs work only on the page", exc)
-        return MockFactory()
+        raise GpioUnavailable(str(exc) or type(exc).__name__) from exc
     return Device.pin_factory
 
 
@@ -97,7 +92,14 @@ class _Button:
 
 
 class Panel:
-    """Buttons and LEDs of the box, with the page's virtual copy (`state`, `press`)."""
+    """Buttons and LEDs of the box, with the page's virtual copy (`state`, `press`).
+
+    `pin_factory` is the box's one gpiozero pin factory (see `make_pin_factory`), passed to the
+    ButtonBoard and the LEDBoard; a string ("auto"/"mock") makes it here. When the real pins cannot be
+    used the panel still runs without them: `gpio_error` says why, the status pattern becomes
+    "gpio_error", `mock` stays False (so the page's Pair button stays loopback-only), and the page's
+    virtual buttons act through `press`.
+    """
 
     def __init__(self, pins_config: GpioConfig | None = None, pin_factory: Any = None, *,
                  on_next: Callback | None = None, on_undo: Callback | None = None,
@@ -105,11 +107,14 @@ class Panel:
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep,
                  autotick: bool = True) -> None:
-        from gpiozero.pins.mock import MockFactory
-
         self.config = pins_config or GpioConfig()
+        self.gpio_error: str | None = None
         if pin_factory is None or isinstance(pin_factory, str):
-            pin_factory = make_pin_factory(pin_factory or self.config.pin_factory)
+            try:
+                pin_factory = make_pin_factory(pin_factory or self.config.pin_factory)
+            except GpioUnavailable as exc:
+                pin_factory = None
+                self._gpio_failed(exc)
         self.factory = pin_factory
         self.mock = isinstance(pin_factory, MockFactory)
         self._clock = clock
@@ -118,30 +123,19 @@ class Panel:
             "next": on_next, "undo": on_undo, "pair": on_pair, "shutdown": on_shutdown}
         self._lock = threading.RLock()
         self._phase: str | None = None
+        self._slot: int | None = None
         self._status = "off"
         self._pattern_start = clock()
         self._status_level = False
-        self._phase_lit: dict[str, bool] = {}
 
         now = clock()
         self._buttons = {name: _Button(name, raw_since=now) for name in BUTTON_NAMES}
-        self._button_devs: dict[str, Any] = {}
-        self._led_devs: dict[str, Any] = {}
-        self.led_names = [n for n in dict.fromkeys([*PHASE_LEDS, *self.config.leds]) if n != "status"]
-        self.gpio_error: str | None = None
-        try:
-            self._make_devices(pin_factory)
-        except Exception as exc:
-            self._close_devices()
-            if self.mock:
-                raise
-            # Real pins refused (busy, no permission, wrong board): keep the box going on mock pins.
-            log.error("panel: GPIO failed (%s); buttons and LEDs work only on the page", exc)
-            self.gpio_error = str(exc) or type(exc).__name__
-            self.factory = pin_factory = MockFactory()
-            self.mock = True
-            self._make_devices(pin_factory)
-        self._phase_lit = dict.fromkeys(self.led_names, False)
+        self.button_board: ButtonBoard | None = None
+        self.led_board: LEDBoard | None = None
+        self.led_names = [n for n in dict.fromkeys([*PHASE_LED_NAMES, *self.config.leds]) if n != "status"]
+        if pin_factory is not None:
+            self._open_boards(pin_factory)
+        self._phase_lit: dict[str, bool] = dict.fromkeys(self.led_names, False)
         self.show(None, "ready")
 
         self._stop = threading.Event()
@@ -150,31 +144,61 @@ class Panel:
             self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
             self._thread.start()
 
-    def _make_devices(self, pin_factory: Any) -> None:
-        from gpiozero import LED, Button
+    def _gpio_failed(self, exc: BaseException) -> None:
+        self.gpio_error = str(exc) or type(exc).__name__
+        log.error("panel: the GPIO pins cannot be used (%s); buttons work only on the page, and pairing "
+                  "a phone needs the box itself", self.gpio_error)
 
-        for name in BUTTON_NAMES:
-            pin = self.config.buttons.get(name)
-            if pin is None:
-                continue
-            dev = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-            dev.when_pressed = lambda _d=None, n=name: self._edge(n, True)
-            dev.when_released = lambda _d=None, n=name: self._edge(n, False)
-            self._button_devs[name] = dev
-        for name in [*self.led_names, "status"]:
-            pin = self.config.leds.get(name)
-            if pin is not None:
-                self._led_devs[name] = LED(pin, pin_factory=pin_factory)
+    def _open_boards(self, pin_factory: Any) -> None:
+        """One ButtonBoard and one LEDBoard on the given factory; each may fail on its own (a busy pin)."""
+        buttons = {n: pin for n in BUTTON_NAMES if (pin := self.config.buttons.get(n)) is not None}
+        leds = {n: pin for n in [*self.led_names, "status"] if (pin := self.config.leds.get(n)) is not None}
+        if buttons:
+            try:
+                # bounce_time=None: debounce is ours (module doc); the pins only report raw edges.
+                board = ButtonBoard(pull_up=True, bounce_time=None, pin_factory=pin_factory,
+                                    _order=list(buttons), **buttons)
+            except Exception as exc:
+                if self.mock:
+                    raise
+                self._gpio_failed(exc)
+            else:
+                for name in buttons:
+                    button = getattr(board, name)
+                    button.when_pressed = lambda n=name: self._edge(n, True)
+                    button.when_released = lambda n=name: self._edge(n, False)
+                self.button_board = board
+        if leds:
+            try:
+                self.led_board = LEDBoard(pin_factory=pin_factory, _order=list(leds), **leds)
+            except Exception as exc:
+                if self.mock:
+                    raise
+                self._gpio_failed(exc)
+
+    @property
+    def wired(self) -> list[str]:
+        """Names of the buttons and LEDs that have a real (or mock) pin."""
+        names: list[str] = []
+        for board in (self.button_board, self.led_board):
+            if board is not None:
+                names += list(board.namedtuple._fields)
+        return sorted(names)
 
     # -- LEDs -----------------------------------------------------------------------------------
-    def show(self, phase: str | None, status: str) -> None:
-        """Light the phase LED(s) for engine phase `phase` and set the status LED pattern."""
+    def show(self, phase: str | None, status: str, led: int | None = None) -> None:
+        """Light phase LED slot `led` (0-4, from the game's description of `phase`) and set the status
+        pattern. An extra LED named like a phase lights for that phase too."""
+        if self.gpio_error is not None and status not in ("camera_error",):
+            status = "gpio_error"
         if status not in PATTERNS:
             raise ValueError(f"Unknown status pattern {status!r} (known: {', '.join(PATTERNS)})")
+        slot_name = PHASE_LED_NAMES[led] if isinstance(led, int) and 0 <= led < len(PHASE_LED_NAMES) else None
         with self._lock:
             self._phase = phase
+            self._slot = led if slot_name is not None else None
             for name in self.led_names:
-                lit = phase is not None and phase in PHASE_LEDS.get(name, [name])
+                lit = phase is not None and (name == slot_name or name == phase)
                 self._phase_lit[name] = lit
                 self._write_led(name, lit)
             if status != self._status:
@@ -197,7 +221,7 @@ class Panel:
             self._write_led("status", level)
 
     def _write_led(self, name: str, on: bool) -> None:
-        dev = self._led_devs.get(name)
+        dev = getattr(self.led_board, name, None) if self.led_board is not None else None
         if dev is not None:
             try:
                 dev.value = 1 if on else 0
@@ -274,7 +298,7 @@ class Panel:
         if button not in self._buttons:
             raise ValueError(f"Unknown button {button!r} (known: {', '.join(BUTTON_NAMES)})")
         hold = max(float(hold_s), 2 * self.config.debounce_s, 0.05)
-        dev = self._button_devs.get(button)
+        dev = getattr(self.button_board, button, None) if self.button_board is not None else None
         if self.mock and dev is not None:
             dev.pin.drive_low()
         else:
@@ -295,9 +319,11 @@ class Panel:
             leds: dict[str, Any] = dict(self._phase_lit)
             leds["status"] = {"on": self._status_level, "pattern": self._status}
             buttons = {name: b.pressed for name, b in self._buttons.items()}
-            return {"phase": self._phase, "leds": leds, "buttons": buttons,
-                    "wired": sorted([*self._button_devs, *self._led_devs]), "mock": self.mock,
-                    "gpio_error": self.gpio_error}
+            out = {"phase": self._phase, "slot": self._slot, "leds": leds, "buttons": buttons,
+                   "wired": self.wired, "mock": self.mock, "gpio_error": self.gpio_error}
+            if self.gpio_error is not None:
+                out["message"] = GPIO_MESSAGE.format(error=self.gpio_error)
+            return out
 
     # -- lifetime -------------------------------------------------------------------------------
     def _run(self) -> None:
@@ -313,18 +339,16 @@ class Panel:
             self._stop.set()
         if getattr(self, "_thread", None) is not None:
             self._thread.join(timeout=1.0)
-        for name in list(self._led_devs):
-            self._write_led(name, False)
-        self._close_devices()
-
-    def _close_devices(self) -> None:
-        for dev in [*self._button_devs.values(), *self._led_devs.values()]:
+        for board in (self.button_board, self.led_board):
+            if board is None:
+                continue
             try:
-                dev.close()
-            except Exception:
-                pass
-        self._button_devs.clear()
-        self._led_devs.clear()
+                if board is self.led_board:
+                    board.off()
+                board.close()
+            except Exception:  # closing is best effort: the process is ending anyway
+                log.warning("panel: could not release the pins", exc_info=True)
+        self.button_board = self.led_board = None
 
     def __enter__(self) -> Panel:
         return self

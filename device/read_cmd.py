@@ -15,6 +15,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.debug import draw_readings
+from vision.dicesets import get_set
+from vision.reader import read_dice
+
+from .dice_sets import spec
+
 
 def _load(path: str) -> np.ndarray:
     p = Path(path)
@@ -43,12 +49,6 @@ def _human(path: str, readings: list, ms: float) -> str:
 
 def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str | None,
         taught: dict | None = None) -> int:
-    from vision.debug import draw_readings
-    from vision.dicesets import get_set
-    from vision.reader import read_dice
-
-    from .dice_sets import spec
-
     try:
         dice_set = get_set(spec(dice))
     except KeyError as err:

@@ -22,9 +22,13 @@ import cv2
 from engine.core import IllegalAction
 from engine.games import GAMES, get_rules
 from engine.match import Match
+from vision.reader import read_dice
+from vision.watcher import TrayWatcher
 
 from .camera.base import CameraError, FrameSource
+from .dice_sets import spec
 from .pairing import Pairing
+from .taught import load_taught
 
 log = logging.getLogger(__name__)
 
@@ -250,7 +254,8 @@ class Table:
         snap = self.snapshot()
         if self.panel is not None:
             try:
-                self.panel.show(snap.get("phase"), self._status_pattern(snap))
+                self.panel.show(snap.get("phase"), self._status_pattern(snap),
+                                phase_led(self.match.rules, snap.get("phase")))
             except Exception:  # the LEDs must never take the game down
                 log.exception("panel update failed")
         with self._subs_lock:
@@ -263,6 +268,8 @@ class Table:
     def _status_pattern(snap: dict) -> str:
         if snap["camera"]["status"] in ("error", "reconnecting"):
             return "camera_error"
+        if (snap.get("panel") or {}).get("gpio_error"):
+            return "gpio_error"
         if snap["pairing"]["open"]:
             return "pairing"
         if snap["tray"]["needs_confirmation"]:
@@ -314,8 +321,6 @@ class Table:
         self._thread.start()
 
     def _camera_loop(self) -> None:
-        from vision.watcher import TrayWatcher
-
         watcher = TrayWatcher(read=self._read_tray, settle_s=self.settle_s)
         backoff = 0.5
         while not self._stop.is_set():
@@ -359,10 +364,6 @@ class Table:
 
     def _read_tray(self, frame, background=None):
         """The watcher's reader: the current dice set, the learnt background, faces taught for this box."""
-        from vision.reader import read_dice
-
-        from .dice_sets import spec
-
         dice_set = self.current_dice_set()
         return read_dice(frame, spec(dice_set), self.mount, background=background,
                          taught=self._taught_faces(dice_set))
@@ -371,8 +372,6 @@ class Table:
         if self.taught_root is None:
             return None
         if dice_set not in self._taught:
-            from .teach_cmd import load_taught
-
             try:
                 self._taught[dice_set] = load_taught(self.taught_root, dice_set, self.mount)
             except Exception:  # damaged teach files: read with the drawn templates, say so in the log
@@ -443,6 +442,15 @@ class Table:
         if self.panel is not None:
             self.panel.close()
         self.store.close()
+
+
+def phase_led(rules, phase: str | None) -> int | None:
+    """The panel LED slot (0-4) the game's description says `phase` lights, or None."""
+    for row in rules.describe().get("phases", []) if phase is not None else []:
+        if row.get("id") == phase:
+            led = row.get("led")
+            return led if isinstance(led, int) else None
+    return None
 
 
 def _evidence_jpeg(image) -> bytes | None:

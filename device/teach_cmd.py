@@ -15,43 +15,23 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dicesets import get_set
+from vision.teach import TeachError, face_template, to_png_array
+from vision.watcher import motion_between, small_grey
+
+from . import camera as cameras
 from .camera import frames
+from .dice_sets import spec
+from .taught import load_taught, taught_dir
+
+__all__ = ["load_taught", "run", "taught_dir"]  # load_taught/taught_dir: kept importable from here
 
 SHOTS = 3
 MAX_TRIES = 3
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
-
-
-def taught_dir(state_dir: Path, dice_set: str, mount: str) -> Path:
-    return Path(state_dir) / "dice" / _safe(dice_set) / mount
-
-
-def load_taught(state_dir: Path, dice_set: str, mount: str) -> dict[int, list[np.ndarray]] | None:
-    """Taught templates {top face index: [template, ...]} or None when the set was never taught."""
-    from vision.teach import from_png_array
-
-    d = taught_dir(state_dir, dice_set, mount)
-    if not d.is_dir():
-        return None
-    out: dict[int, list[np.ndarray]] = {}
-    for p in sorted(d.glob("face-*.png")):
-        try:
-            idx = int(p.stem.split("-")[1])
-        except (IndexError, ValueError):
-            continue
-        img = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_GRAYSCALE)
-        if img is not None:
-            out.setdefault(idx, []).append(from_png_array(img))
-    return out or None
-
-
 def _still_frames(source, want: int, max_frames: int = 300) -> list[np.ndarray]:
     """`want` frames taken once the tray has been still for a moment."""
-    from vision.watcher import motion_between, small_grey
-
     prev = None
     still_since = None
     got: list[np.ndarray] = []
@@ -75,21 +55,14 @@ def _still_frames(source, want: int, max_frames: int = 300) -> list[np.ndarray]:
 
 def run(dice_set: str, camera: str, mount: str, state_dir: Path,
         ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> int:
-    from vision.dicesets import get_set
-    from vision.teach import TeachError, face_template, to_png_array
-
-    from .dice_sets import spec
-
     try:
         ds = get_set(spec(dice_set))
     except KeyError as err:
         print(f"error: {str(err).strip(chr(34) + chr(39))}", file=sys.stderr)
         return 2
     try:
-        from device.camera import open_source
-
-        source = open_source(camera)
-    except Exception as err:  # noqa: BLE001 - CameraError or a missing camera library
+        source = cameras.open_source(camera)
+    except Exception as err:  # noqa: BLE001 - CameraError, or whatever a camera library raises
         print(f"error: cannot open camera {camera!r}: {err}", file=sys.stderr)
         return 1
     out = taught_dir(Path(state_dir), ds.name, mount)

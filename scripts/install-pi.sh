@@ -133,11 +133,11 @@ undo = 27
 pair = 22
 
 [gpio.leds]
-upkeep = 5
-main = 6
-roll = 13
-defend = 19
-discard = 26
+phase1 = 5
+phase2 = 6
+phase3 = 13
+phase4 = 19
+phase5 = 26
 status = 12
 
 [web]

@@ -1,12 +1,17 @@
 """Camera sources behind one interface (see `base`); `open_source` turns a `--camera` spec into one.
 
-Hardware modules are imported only when chosen: picamera2 exists only on a Pi, and a PC without a
-webcam must still start the demo tray.
+Every source module imports without its hardware: picamera2 itself (which exists only on a Pi) is imported
+by `Picamera2Source` when one is opened, and a PC without a webcam still starts the demo tray.
 """
 
 from __future__ import annotations
 
 from .base import CameraError, Frame, FrameSource, frames
+from .demo import DemoTray
+from .picamera2_source import Picamera2Source
+from .replay import ReplaySource
+from .supervisor import detect_auto
+from .usb import UsbSource
 
 __all__ = ["CameraError", "Frame", "FrameSource", "frames", "open_source", "SPEC_HELP"]
 
@@ -17,27 +22,17 @@ def open_source(spec: str, **options) -> FrameSource:
     """Open the camera named by `spec` (see SPEC_HELP); CameraError with a clear message otherwise."""
     spec = spec.strip()
     if spec == "auto":
-        from .supervisor import detect_auto
-
         spec = detect_auto()
     if spec == "demo":
-        from .demo import DemoTray
-
         return DemoTray(**options)
     if spec == "picamera2":
-        from .picamera2_source import Picamera2Source
-
         return Picamera2Source(**options)
     if spec.startswith("usb:"):
-        from .usb import UsbSource
-
         try:
             index = int(spec[4:])
         except ValueError:
             raise CameraError(f"usb:N needs a webcam index number, not \"{spec[4:]}\".") from None
         return UsbSource(index, **options)
     if spec.startswith("replay:"):
-        from .replay import ReplaySource
-
         return ReplaySource(spec[7:], **options)
     raise CameraError(f"Unknown camera \"{spec}\": use {SPEC_HELP}.")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.dicesets import DiceSet, get_set
+from vision.render import DieSpec, render_tray
 
 from ..dice_sets import spec
 from .base import CameraError, Frame
@@ -50,8 +51,6 @@ class DemoTray:
                  colours: tuple[str, ...] = ("white",),
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep) -> None:
-        from vision.render import render_tray  # imported here: the demo is the only camera that renders
-
         self._render = render_tray
         self.seed = seed
         self.fps = fps
@@ -111,8 +110,6 @@ class DemoTray:
     # -- frames ----------------------------------------------------------------------------------
     def scene(self, t: float):
         """The DieSpecs and hand position at `t` seconds since the demo started."""
-        from vision.render import DieSpec
-
         throw, u = divmod(t, CYCLE_S)
         dice_set, plan = self._throw(int(throw))
         rng = np.random.default_rng([self.seed, int(throw), int(u * self.fps)])

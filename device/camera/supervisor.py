@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from .base import CameraError, Frame, FrameSource
+from .picamera2_source import camera_present
+from .usb import UsbSource
 
 log = logging.getLogger("dicesight.camera")
 
@@ -218,8 +220,6 @@ def detect_auto(*, picamera: Callable[[], bool] | None = None,
     into a real game. (The supervisor asks again at each reconnect, so a webcam plugged in later is found.)
     """
     if picamera is None:
-        from .picamera2_source import camera_present
-
         picamera = camera_present
     if picamera():
         return "picamera2"
@@ -269,8 +269,6 @@ def _read(path: Path) -> str:
 
 
 def _usb_delivers(index: int) -> bool:
-    from .usb import UsbSource
-
     try:
         source = UsbSource(index)
     except CameraError:

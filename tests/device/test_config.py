@@ -34,11 +34,11 @@ def test_defaults() -> None:
 def test_partial_file_keeps_other_defaults(tmp_path: Path) -> None:
     p = tmp_path / "c.toml"
     p.write_text('[camera]\nsource = "usb:1"\nmount = "over"\n[gpio.buttons]\nnext = 4\n'
-                 '[gpio.leds]\nroll = false\nextra = 21\n[web]\nport = 9000\n')
+                 '[gpio.leds]\nphase3 = false\nextra = 21\n[web]\nport = 9000\n')
     c = load_config(p)
     assert c.camera.source == "usb:1" and c.camera.mount == "over" and c.camera.dice == "d6"
     assert c.gpio.buttons == {"next": 4, "undo": 27, "pair": 22}
-    assert c.gpio.leds["roll"] is None and c.gpio.leds["extra"] == 21 and c.gpio.leds["status"] == 12
+    assert c.gpio.leds["phase3"] is None and c.gpio.leds["extra"] == 21 and c.gpio.leds["status"] == 12
     assert c.web.port == 9000 and c.web.host == "0.0.0.0"
 
 

@@ -135,22 +135,33 @@ def test_camera_reads_the_rolling_heros_dice(table):
     assert table.current_dice_set() == snap["dice_set"] == f"dicethrone:{hero}"
 
 
-def test_phase_leds_follow_dice_throne_phases(table):
-    """The box's phase LEDs light for the phases the engine reports (rules digest section 2, turn order)."""
-    from device.panel import PHASE_LEDS
+def test_phase_leds_follow_the_games_description(tmp_path):
+    """The panel lights the LED slot the game's description gives each phase (engine.core.PhaseSpec);
+    Dice Throne's turn order is rules digest section 2."""
+    from gpiozero.pins.mock import MockFactory
 
-    turn = ["upkeep", "income", "main1", "offensive", "targeting", "defensive", "main2", "discard"]
-    lit = {phase for names in PHASE_LEDS.values() for phase in names}
-    assert set(turn) <= lit
-    table.new_game("dicethrone", {"mode": "1v1", "players": [{"name": "Ann", "hero": "barbarian"},
-                                                             {"name": "Bo", "hero": "monk"}]}, seed=9)
-    seen = set()
-    for _ in range(60):
-        snap = table.snapshot()
-        seen.add(snap["phase"])
-        if snap["winner"] or (table.next() is None and not _answer(table, snap)):
-            break
-    assert {"main1", "offensive"} <= seen and seen <= set(turn)
+    from device.config import PHASE_LED_NAMES, GpioConfig
+    from device.panel import Panel
+
+    table = Table(Store(tmp_path))
+    table.panel = Panel(GpioConfig(), MockFactory(), autotick=False)
+    try:
+        table.new_game("dicethrone", {"mode": "1v1", "players": [{"name": "Ann", "hero": "barbarian"},
+                                                                 {"name": "Bo", "hero": "monk"}]}, seed=9)
+        slots = {p["id"]: p["led"] for p in table.match.rules.describe()["phases"]}
+        seen = set()
+        for _ in range(60):
+            snap = table.snapshot()
+            seen.add(snap["phase"])
+            leds = snap["panel"]["leds"]
+            lit = [n for n in PHASE_LED_NAMES if leds[n]]
+            want = slots.get(snap["phase"])
+            assert lit == ([] if want is None else [PHASE_LED_NAMES[want]]), snap["phase"]
+            if snap["winner"] or (table.next() is None and not _answer(table, snap)):
+                break
+        assert {"main1", "offensive"} <= seen
+    finally:
+        table.close()
 
 
 def _answer(table, snap) -> bool:
