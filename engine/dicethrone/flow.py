@@ -170,3 +170,15 @@ def next_turn(s: st.S) -> E:
     s["attempts"] = 0
     s["dice"] = []
     return start_turn(s)
+
+
+def enter(s: st.S, phase: str) -> E:
+    """Start play at a phase of the active player's turn: "upkeep" for a new game, any of
+    state.POSITION_PHASES for a stated mid-game position (the Offensive Roll Phase starts with fresh dice)."""
+    if phase == "upkeep":
+        return start_turn(s)
+    if phase == "income":
+        return income(s)
+    if phase == "offensive":
+        return begin_orp(s)
+    return enter_main(s, phase)

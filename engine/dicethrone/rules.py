@@ -19,7 +19,7 @@ class DiceThrone:
 
     def setup(self, config: dict[str, Any], seed: int) -> st.S:
         s = st.setup(config, seed)
-        flow.start_turn(s)
+        flow.enter(s, s["phase"])
         return s
 
     def apply(self, state: st.S, action: Action) -> tuple[st.S, list[Event]]:

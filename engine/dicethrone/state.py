@@ -10,6 +10,7 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from .. import checks
 from ..core import IllegalAction, require
 from . import rng
 from .data import deck_size, statuses
@@ -80,36 +81,62 @@ def deep_copy(state: S) -> S:
     return marshal.loads(marshal.dumps(state))
 
 
+SETUP_KEYS = ("mode", "players", "start", "health", "seed", "turn", "active", "phase")
+PLAYER_KEYS = ("id", "name", "hero", "team", "deck", "health", "cp", "hand", "discard", "statuses", "upgrades")
+POSITION_PHASES = ("upkeep", "income", "main1", "offensive", "main2")
+HEALTH_MAX = 99   # highest starting health a setup may ask for (the page's form offers 1-99)
+DECK_MAX = 200
+TURN_MAX = 100_000
+ID_MAX, NAME_MAX = 24, 40
+MODE_ALIASES = {"king": "koth", "kingofthehill": "koth", "3p": "koth", "team": "2v2"}
+
+
 def setup(config: dict[str, Any], seed: int) -> S:
-    """First state: players, teams, health, CP, opening hands, start player, first Upkeep done."""
+    """First state: players, teams, health, CP, opening hands, start player; or a stated mid-game position.
+
+    Every value is checked (engine.checks): a bad one is refused with IllegalAction("bad_setup", ...)
+    naming it. Position keys (docs/actions.md, "A mid-game position") give absolute values: a player's
+    `health`, `cp`, `hand`, `discard`, `statuses`, `upgrades`, and the game's `turn`, `active` player and
+    `phase`. They never move the heal cap, which stays at the starting health + 10 (§3). The caller
+    (rules.DiceThrone.setup) then enters `s["phase"]`.
+    """
     require(isinstance(config, dict), "bad_setup", "The setup must be a JSON object.")
+    _known_keys(config, SETUP_KEYS, "The setup")
     mode = config.get("mode", "1v1")
-    mode = {"king": "koth", "kingofthehill": "koth", "3p": "koth", "team": "2v2"}.get(mode, mode)
-    require(mode in MODES, "bad_setup", f"Unknown mode \"{mode}\": use 1v1, 2v2 or koth.")
+    mode = checks.choice(MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode, "\"mode\"",
+                         tuple(MODES))
     count, health = MODES[mode]
     raw = config.get("players")
     require(isinstance(raw, list) and len(raw) == count, "bad_setup",
             f"A {mode} game needs exactly {count} players.")
-    health = int(config.get("health", health))
-    require(health > 0, "bad_setup", "Starting health must be above 0.")
+    if "health" in config:
+        health = checks.whole(config["health"], "The starting \"health\"", 1, HEALTH_MAX)
+    cap = health + 10
     players = []
     seen = set()
     for i, p in enumerate(raw):
         require(isinstance(p, dict), "bad_setup", "Each player must be an object with a \"hero\".")
-        hid = str(p.get("hero", "")).lower().replace(" ", "_").replace("-", "_")
+        _known_keys(p, PLAYER_KEYS, f"Player {i + 1}")
+        hero_raw = checks.text(p.get("hero", ""), f"Player {i + 1}'s \"hero\"", 40) if p.get("hero") else ""
+        hid = hero_raw.lower().replace(" ", "_").replace("-", "_")
         if hid not in hero_ids():
-            raise IllegalAction("bad_setup", f"Unknown hero \"{p.get('hero')}\" (known: {', '.join(hero_ids())}).")
-        pid = str(p.get("id", f"p{i + 1}"))
+            raise IllegalAction("bad_setup", f"Unknown hero \"{hero_raw}\" (known: {', '.join(hero_ids())}).")
+        pid = checks.text(p["id"], f"Player {i + 1}'s \"id\"", ID_MAX) if p.get("id") is not None else f"p{i + 1}"
         require(pid not in seen, "bad_setup", f"Two players are called \"{pid}\".")
         seen.add(pid)
-        size = int(p.get("deck", deck_size()))
+        name = checks.text(p["name"], f"{pid}'s \"name\"", NAME_MAX) if p.get("name") is not None else pid
+        size = checks.whole(p.get("deck", deck_size()), f"{pid}'s \"deck\" size", HAND_START, DECK_MAX)
+        hand = checks.whole(p.get("hand", HAND_START), f"{pid}'s \"hand\"", 0, size)
+        discard = checks.whole(p.get("discard", 0), f"{pid}'s \"discard\"", 0, size - hand)
+        cp = checks.whole(p.get("cp", CP_START), f"{pid}'s \"cp\"", 0, CP_CAP)
         players.append({
-            "id": pid, "name": str(p.get("name", pid)), "hero": hid, "team": i,
-            "cp": CP_START, "hand": HAND_START, "deck": size - HAND_START, "discard": 0,
-            "statuses": {}, "limits": {}, "upgrades": {}, "out": False, "gained": {},
+            "id": pid, "name": name, "hero": hid, "team": i,
+            "cp": cp, "hand": hand, "deck": size - hand - discard, "discard": discard,
+            "statuses": {}, "limits": {}, "upgrades": _upgrades(p, pid, hid), "out": False, "gained": {},
         })
     if mode == "2v2":
-        teams_raw = [str(p.get("team", "AB"[i % 2])) for i, p in enumerate(raw)]
+        teams_raw = [checks.text(p.get("team", "AB"[i % 2]), f"Player {i + 1}'s \"team\"", ID_MAX)
+                     for i, p in enumerate(raw)]
         names = sorted(set(teams_raw))
         require(len(names) == 2 and all(teams_raw.count(n) == 2 for n in names), "bad_setup",
                 "A 2v2 game needs two teams of two (\"team\": \"A\" or \"B\").")
@@ -119,30 +146,86 @@ def setup(config: dict[str, Any], seed: int) -> S:
             for m in team["members"]:
                 players[m]["team"] = ti
     else:
+        require(all("team" not in p for p in raw), "bad_setup", "Only a 2v2 game has teams.")
         teams = [{"id": p["id"], "health": health, "members": [i]} for i, p in enumerate(players)]
+    for team in teams:  # a stated health is the team's dial now (2v2: teammates share it, so they agree)
+        stated = {checks.whole(raw[m]["health"], f"{players[m]['id']}'s \"health\"", 1, cap)
+                  for m in team["members"] if "health" in raw[m]}
+        require(len(stated) <= 1, "bad_setup", "Teammates share one health dial: give them the same \"health\".")
+        if stated:
+            team["health"] = stated.pop()
     s: S = {
-        "mode": mode, "rng": rng.seed_state(seed), "players": players, "teams": teams,
-        "start_health": health, "cap": health + 10, "turn": 1, "phase": "upkeep",
+        "mode": mode, "rng": rng.seed_state(checks.seed(seed)), "players": players, "teams": teams,
+        "start_health": health, "cap": cap, "turn": 1, "phase": "upkeep",
         "dice": [], "tray": None, "attempts": 0, "attempts_max": 3, "rp": None, "pending": None,
         "winner": None, "draw": False, "notes": [], "start_roll": None,
     }
     s["start"] = _start_player(s, config.get("start"))
     s["order"] = _turn_order(s)
-    s["active"] = s["start"]
-    for p in players:
+    s["active"] = s["start"] if config.get("active") is None else _player(s, config["active"], "\"active\"")
+    s["turn"] = checks.whole(config.get("turn", 1), "\"turn\"", 1, TURN_MAX)
+    s["phase"] = checks.choice(config.get("phase", "upkeep"), "\"phase\"", POSITION_PHASES)
+    for i, (p, given) in enumerate(zip(players, raw, strict=True)):
+        if "statuses" in given:   # absolute: these are all the player's tokens (no hero setup gains)
+            p["statuses"] = _statuses(s, i, given["statuses"])
+            continue
         for eff in hero(p["hero"]).get("setup", []):
-            if eff.get("if", {}).get("first_player") and p is not players[s["start"]]:
+            if eff.get("if", {}).get("first_player") and i != s["start"]:
                 continue
-            gain_status(s, players.index(p), eff["status"], eff.get("count", 1))
+            gain_status(s, i, eff["status"], eff.get("count", 1))
     return s
+
+
+def _known_keys(obj: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    """Refuse a key the setup does not know (a typo like "heath" would otherwise be silently ignored)."""
+    unknown = [k for k in obj if k not in known]
+    if unknown:
+        shown = ", ".join(repr(k)[:30] for k in unknown[:3])
+        raise IllegalAction("bad_setup", f"{what} has a key this game does not know ({shown}); "
+                            f"known: {', '.join(known)}.")
+
+
+def _player(s: S, pid: Any, what: str) -> int:
+    ids = [p["id"] for p in s["players"]]
+    require(isinstance(pid, str) and pid in ids, "bad_setup",
+            f"{what} must name a player in the game ({', '.join(ids)}).")
+    return ids.index(pid)
+
+
+def _statuses(s: S, i: int, raw: Any) -> dict[str, int]:
+    """A player's tokens as stated: known status ids, each count within the player's stack limit (§6.4)."""
+    pid = s["players"][i]["id"]
+    out = {}
+    for sid, n in checks.mapping(raw, f"{pid}'s \"statuses\"").items():
+        require(sid in statuses(), "bad_setup", f"{pid}'s \"statuses\": there is no status \"{str(sid)[:30]}\".")
+        n = checks.whole(n, f"{pid}'s \"{sid}\" tokens", 0, limit(s, i, sid))
+        if n:
+            out[sid] = n
+    return out
+
+
+def _upgrades(p: dict[str, Any], pid: str, hid: str) -> dict[str, int]:
+    """Board levels as stated: an ability of the hero's board and a level its data (or cards) know."""
+    out = {}
+    data = hero(hid)
+    for slot, level in checks.mapping(p.get("upgrades"), f"{pid}'s \"upgrades\"").items():
+        ability = data["by_id"].get(slot)
+        require(ability is not None and not ability.get("slot"), "bad_setup",
+                f"{pid}'s \"upgrades\": {data['name']['en']} has no ability \"{str(slot)[:30]}\" on the board.")
+        levels = {1} | {lv["level"] for a in data["abilities"] if slot in (a["id"], a.get("slot"))
+                        for lv in a["levels"]}
+        levels |= {c["level"] for c in data["upgrade_cards"] if c["slot"] == slot}
+        level = checks.whole(level, f"{pid}'s \"{slot}\" level", 1, max(levels))
+        if level != 1:
+            out[slot] = level
+    return out
 
 
 def _start_player(s: S, wanted: Any) -> int:
     """The start player: the setup may name one; else everyone rolls a die, ties roll again (§1.4 AMB)."""
     ids = [p["id"] for p in s["players"]]
     if wanted is not None:
-        require(wanted in ids, "bad_setup", f"The start player \"{wanted}\" is not in the game.")
-        return ids.index(wanted)
+        return _player(s, wanted, "The start player (\"start\")")
     contenders = list(range(len(ids)))
     rounds = []
     while len(contenders) > 1:

@@ -415,7 +415,7 @@ def test_ex23_steal():
 
 def test_ex24_empty_deck_reshuffles_discard():
     """EX-24 [RB] (rules §2.2): deck 0, discard 12 -> shuffle, draw 1 -> deck 11."""
-    m = game("barbarian", "gunslinger", players_deck=None)
+    m = game("barbarian", "gunslinger")
     go(m, {"type": "adjust", "player": "p2", "deck": -28, "discard": 12})
     hand = player(m, "p2")["hand"]
     go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 4, 4, 6, 2]}, {"type": "ability", "ability": None},
