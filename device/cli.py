@@ -9,10 +9,10 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from . import play_cmd
 from .camera import SPEC_HELP
 
 
@@ -80,60 +80,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
 
 
 # -- play ------------------------------------------------------------------------------------------
-def _script_lines(path: Path) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed action or the ValueError) for each non-blank line of a JSONL script."""
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                yield number, json.loads(line)
-            except ValueError as err:
-                yield number, err
-
-
 def cmd_play(args: argparse.Namespace) -> int:
-    from engine.core import IllegalAction
-    from engine.games import get_rules
-    from engine.match import Match
-
-    emit = _printer(args.json)
-    try:
-        setup = json.loads(Path(args.setup).read_text(encoding="utf-8")) if args.setup else {}
-        if not isinstance(setup, dict):
-            raise ValueError("the setup must be a JSON object")
-        match = Match(get_rules(args.game), setup, int(setup.get("seed", args.seed)))
-    except (OSError, ValueError) as err:
-        emit({"error": {"code": "bad_setup", "message": f"Cannot use the setup {args.setup}: {err}"}})
-        return 2
-    except IllegalAction as err:
-        emit({"error": err.to_dict()})
-        return 2
-    refused = 0
-    try:
-        lines = list(_script_lines(Path(args.script))) if args.script else []
-    except OSError as err:
-        emit({"error": {"code": "bad_script", "message": f"Cannot read the script {args.script}: {err}"}})
-        return 2
-    for number, action in lines:
-        try:
-            if isinstance(action, ValueError):
-                raise IllegalAction("bad_json", f"Line {number} is not valid JSON: {action}")
-            entry = match.submit(action)
-        except IllegalAction as err:
-            refused += 1
-            emit({"line": number, "error": err.to_dict()} if args.json
-                 else {"line": number, "refused": err.code, "message": err.message})
-            continue
-        snap = match.snapshot()
-        if args.json:
-            emit({"line": number, "seq": entry.seq, "events": match.last_events, "snapshot": snap})
-        else:
-            print(f"line {number}: seq {entry.seq} {action.get('type')} -> phase {snap.get('phase')}"
-                  + (f", winner {snap['winner']}" if snap.get("winner") else ""), flush=True)
-    if not args.json:
-        print(f"{len(lines) - refused} actions accepted, {refused} refused.")
-    return 1 if refused else 0
+    return play_cmd.run(args.game, args.setup, args.script, args.seed, args.json, args.strict, _printer(args.json))
 
 
 # -- parser ----------------------------------------------------------------------------------------
@@ -163,11 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     read.set_defaults(func=cmd_read)
 
     play = sub.add_parser("play", help="apply a script of actions to a game with no camera")
-    play.add_argument("game", help="freeroll, dicethrone, ...")
-    play.add_argument("--setup", help="SETUP.json")
-    play.add_argument("--script", help="ACTIONS.jsonl: one JSON action per line")
+    play.add_argument("game", help=f"the game: {play_cmd.game_names()}")
+    play.add_argument("--setup", help="SETUP.json (may state a mid-game position: docs/actions.md)")
+    play.add_argument("--script", help="ACTIONS.jsonl: one JSON action per line; # starts a comment line")
     play.add_argument("--seed", type=int, default=0, help="seed when the setup has none")
-    play.add_argument("--json", action="store_true", help="print JSON lines")
+    play.add_argument("--json", action="store_true", help="print JSON lines (line 0: the snapshot after setup)")
+    play.add_argument("--strict", action="store_true", help="stop at the first refused line (exit status 1)")
     play.set_defaults(func=cmd_play)
 
     teach = sub.add_parser("teach", help="record the faces of a dice set from the camera")
