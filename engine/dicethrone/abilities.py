@@ -63,7 +63,7 @@ def _satisfied(hero_id: str, upgrade_items: tuple[tuple[str, int], ...],
                 present = set(values)
             best = _best_tier(tiers, counts, present)
             met = memo[values] = None if best < 0 else {
-                "id": ability["id"], "name": ability["name"], "level": level["level"], "tier": best,
+                "id": ability["id"], "name": level.get("name", ability["name"]), "level": level["level"], "tier": best,
                 "ultimate": ability["kind"] == "ultimate"}
         if met is not None:
             out.append(met)

@@ -16,6 +16,7 @@ from ..dice import half_up, most_of_a_kind, symbol_counts
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
+from .heroes import hero
 
 TARGETED = {"inflict", "steal_cp", "opposed"}
 Ctx = dict[str, Any]
@@ -74,6 +75,9 @@ def amount(eff: dict[str, Any], ctx: Ctx, s: st.S) -> int:
     if "per_status" in eff:
         held = st.has(s, ctx["owner"], eff["per_status"])
         n *= min(held, eff.get("cap", held))
+    if "plus_cp" in eff:  # "damage equal to (half) your CP" (Shadow Thief): CP held when the effect applies
+        cp = s["players"][ctx["owner"]]["cp"]
+        n += half_up(cp) if eff["plus_cp"] == "half" else cp
     return n
 
 
@@ -186,9 +190,13 @@ def do_undefendable(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict
 
 
 def do_prevent(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Flat prevention; `all` ignores the incoming damage altogether (other effects still apply)."""
     target = incoming(s, ctx["owner"])
     if target is not None:
-        target["mods"].append([-n, PREVENT, ctx.get("source", "")])
+        if eff.get("all"):
+            target["avoided"] = True
+        else:
+            target["mods"].append([-n, PREVENT, ctx.get("source", "")])
     return []
 
 
@@ -200,8 +208,29 @@ def do_prevent_half(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict
 
 
 def do_cleanse(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
-    cleanse(s, ctx["owner"])
+    """Remove one negative status token from the owner, or every one with `all` (Shadow Shank!)."""
+    while cleanse(s, ctx["owner"]) is not None and eff.get("all"):
+        pass
     return []
+
+
+def do_flip(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Turn a two-sided hero board (Cursed Pirate): every slot with a level of that `form` now uses it,
+    for the rest of the game; nothing happens if the board already shows that side, or (`unless_holds`)
+    while the owner still holds that token."""
+    p = s["players"][ctx["owner"]]
+    if eff.get("unless_holds") and st.has(s, ctx["owner"], eff["unless_holds"]):
+        return []
+    events: list[dict[str, Any]] = []
+    for ability in hero(p["hero"])["abilities"]:
+        for level in ability["levels"]:
+            if level.get("form") == eff["form"] and p["upgrades"].get(ability["id"], 1) != level["level"]:
+                st.put(p, "upgrades", ability["id"], level["level"])
+                events.append({"type": "upgraded", "player": p["id"], "ability": ability["id"],
+                               "level": level["level"]})
+    if events:
+        st.note(s, f"{p['id']} turns the hero board to its {eff['form']} side.")
+    return events
 
 
 def do_manual(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
@@ -215,7 +244,7 @@ HANDLERS: dict[str, Handler] = {
     "steal_cp": do_steal_cp, "steal_health": do_steal_health, "lose_cp": do_lose_cp, "draw": do_draw,
     "gain": do_gain, "inflict": do_inflict, "remove": do_remove, "limit": do_limit,
     "undefendable": do_undefendable, "prevent": do_prevent, "prevent_half": do_prevent_half,
-    "cleanse": do_cleanse, "manual": do_manual,
+    "cleanse": do_cleanse, "manual": do_manual, "flip": do_flip,
 }
 PAUSING = frozenset({"roll", "opposed"})
 """Effects that wait for dice: the roll-phase code (combat.run_offense, cards.run_effects) runs them,

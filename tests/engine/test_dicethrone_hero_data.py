@@ -115,4 +115,39 @@ def test_black_spot_doubloon_goes_to_the_pirate():
     """Cursed Pirate Black Spot (ZG): the Doubloon is gained by the Pirate; Parlay goes to the target."""
     m = game("cursed_pirate", "barbarian")
     attack(m, [6, 6, 6, 6, 1], "black_spot")
-    assert tokens(m, "p1") == {"cursed_doubloon": 1} and tokens(m, "p2") == {"parlay": 1}
+    assert tokens(m, "p1") == {"cursed_doubloon": 3 + 1} and tokens(m, "p2") == {"parlay": 1}
+
+
+def test_pirate_starts_with_3_doubloons_and_flips_when_none_is_left():
+    """Cursed Pirate (RB22 setup, ZG passive 'Cursed'): she starts with 3 Doubloons; at the end of each of her
+    turns one is removed; at an end of turn with none left the board turns to the Cursed side for good."""
+    from engine.dicethrone.abilities import satisfied
+    m = game("cursed_pirate", "barbarian")
+    assert tokens(m, "p1") == {"cursed_doubloon": 3}
+    go(m, {"type": "adjust", "player": "p1", "status": {"cursed_doubloon": -3}})      # adjust takes deltas
+    go(m, {"type": "advance"}, {"type": "roll", "dice": [4, 4, 5, 5, 1]}, {"type": "ability", "ability": None})
+    while m.snapshot()["active"] == "p1":
+        go(m, {"type": "advance"})
+    upgrades = m.snapshot()["players"][0]["upgrades"]
+    assert upgrades["cutlass_strike"] == 2 and upgrades["cursed"] == 2
+    names = {a["name"]["en"] for a in satisfied("cursed_pirate", upgrades, [1, 2, 3, 1, 2])}
+    assert names == {"Soul Cutlass"}
+
+
+def test_shifty_strike_deals_half_the_cp_after_gaining_3():
+    """Shadow Thief Shifty Strike (ZG 'Pickpocket'): gain 3 CP, then deal half your CP rounded up."""
+    m = game("shadow_thief", "barbarian")
+    go(m, {"type": "adjust", "player": "p1", "cp": 2})                   # 2 at the start + 2 = 4
+    attack(m, [1, 2, 3, 4, 1], "shifty_strike")
+    assert attack_view(m)["base"] == 4 and m.snapshot()["players"][0]["cp"] == 7
+
+
+def test_shadow_defense_two_shadows_take_no_damage():
+    """Shadow Thief Shadow Defense (ZG): 2 Shadows gain Shadows and Sneak Attack and ignore the damage."""
+    m = game("barbarian", "shadow_thief")
+    attack(m, [1, 2, 3, 4, 5], "smack")
+    go(m, {"type": "defense", "defense": "shadow_defense"}, {"type": "roll", "dice": [6, 6, 1, 1]},
+       {"type": "resolve"})
+    result = end_roll_phase(m)
+    assert result["damage"].get("p2", 0) == 0
+    assert tokens(m, "p2") == {"shadows": 1, "sneak_attack": 1} and tokens(m, "p1") == {"poison": 1}

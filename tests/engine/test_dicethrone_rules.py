@@ -350,11 +350,11 @@ def test_accuracy_makes_the_attack_undefendable():
 
 def test_defense_with_unknown_dice_is_resolved_by_hand():
     """Heroes §8 unknowns: a defense whose dice are unknown adds a note; players prevent by hand."""
-    m = game("barbarian", "shadow_thief")
+    m = game("barbarian", "paladin")
     attack(m, [1, 2, 3, 4, 4], "smack")
-    go(m, {"type": "defense", "defense": "shadow_defense"})
+    go(m, {"type": "defense", "defense": "divine_defense"})
     assert kind(m) == "window" and "unknown" in snap(m)["notes"][-1]
-    go(m, {"type": "prevent", "player": "p2", "amount": 2, "source": "Shadow Defense"})
+    go(m, {"type": "prevent", "player": "p2", "amount": 2, "source": "Divine Defense"})
     assert end_roll_phase(m)["damage"]["p2"] == 2
 
 
