@@ -5,8 +5,9 @@ from __future__ import annotations
 from .core import IllegalAction, Rules
 from .dicethrone import DiceThrone
 from .freeroll import FreeRoll
+from .kingoftokyo import KingOfTokyo
 
-GAMES: dict[str, Rules] = {"freeroll": FreeRoll(), "dicethrone": DiceThrone()}
+GAMES: dict[str, Rules] = {"freeroll": FreeRoll(), "dicethrone": DiceThrone(), "kingoftokyo": KingOfTokyo()}
 
 
 def register(rules: Rules) -> None:

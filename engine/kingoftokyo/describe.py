@@ -1,0 +1,54 @@
+"""How King of Tokyo describes itself to the box: modes (City; City and Bay), the setup form (a monster per
+seat, each monster once), phases with their panel LEDs, the `kingoftokyo` dice set (black and green dice),
+and the catalogue of monsters, power cards and tokens with their rule text, in en/zh-TW/ko.
+
+Opposite faces: the rulebooks do not print the layout of the dice, so the set pairs sides as a pip d6
+does (side 1 "1" opposite side 6 "claw", 2 "2" opposite 5 "energy", 3 "3" opposite 4 "heart"). This is a
+documented choice, not a measured fact: a box whose dice differ teaches its faces from below (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from ..core import DiceSetSpec, FaceSpec, GameDescription, Text
+from ..describe import SIX_OPPOSITE
+from .data import FACES, cards, game_json
+
+GLYPHS = {"1": "text:1", "2": "text:2", "3": "text:3", "heart": "icon:heart", "energy": "icon:energy",
+          "claw": "icon:claw"}
+
+
+def dice_set(texts: dict[str, Text]) -> DiceSetSpec:
+    faces: list[FaceSpec] = []
+    for i, face in enumerate(FACES, start=1):
+        faces.append({"index": i, "name": face, "value": int(face) if face.isdigit() else None,
+                      "glyph": GLYPHS[face], "label": texts[f"face.{face}"]})
+    return {"id": "kingoftokyo", "name": dict(game_json()["title"]), "faces": faces,
+            "opposite": dict(SIX_OPPOSITE), "kind": "icons", "shape": "square", "colours": ["black", "green"]}
+
+
+def _cards() -> list[dict[str, Any]]:
+    return [{k: row[k] for k in ("id", "name", "cost", "type", "count", "text")} for row in cards().values()]
+
+
+@cache
+def description() -> GameDescription:
+    data = game_json()
+    texts: dict[str, Text] = dict(data["texts"])
+    monsters = [dict(m) for m in data["monsters"]]
+    setup: list[dict[str, Any]] = [
+        {"key": "players", "kind": "seat_choice", "choice": "monster", "name": texts["setup.monster"],
+         "options": [{"id": m["id"], "name": m["name"]} for m in monsters], "unique": True,
+         "min": 2, "max": 6, "default": monsters[0]["id"]},
+        {"key": "first", "kind": "text", "name": texts["setup.first"], "default": ""},
+    ]
+    return {
+        "name": "kingoftokyo", "title": data["title"], "view": "kingoftokyo", "modes": data["modes"],
+        "setup": setup,  # type: ignore[typeddict-item]
+        "phases": data["phases"],
+        "dice_sets": {"kingoftokyo": dice_set(texts)},
+        "catalogue": {"monsters": monsters, "cards": _cards(), "tokens": data["tokens"]},
+        "texts": texts, "hidden": False,
+    }

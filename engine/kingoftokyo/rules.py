@@ -1,0 +1,165 @@
+"""King of Tokyo on the engine.core contract: setup, apply, snapshot, describe, options, default action,
+dump and load. The rules themselves are in flow.py (the turn), actions.py (what players do), cards.py
+(what bought cards do) and state.py (health, VP, energy, Tokyo)."""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from ..core import Action, Event, GameDescription, IllegalAction, action_type, require
+from . import actions as act
+from . import flow, view
+from . import state as st
+from .data import START_HEALTH, cards, deck_ids, monsters
+from .describe import description
+
+S = st.S
+LOG_STATE = 60  # readable events kept in the state for the page; the match log keeps every action
+
+
+def _private(s: S) -> S:
+    """A private copy of a state (plain JSON data): marshal is much faster than deepcopy here."""
+    return marshal.loads(marshal.dumps(s))
+
+
+def _players(config: dict[str, Any]) -> list[dict[str, Any]]:
+    raw = config.get("players")
+    require(isinstance(raw, list) and 2 <= len(raw) <= 6, "bad_setup", "King of Tokyo takes 2 to 6 monsters.")
+    known = monsters()
+    out = []
+    for k, row in enumerate(raw):  # type: ignore[arg-type]
+        if isinstance(row, str):
+            row = {"monster": row}
+        require(isinstance(row, dict), "bad_setup", "Each player is a monster id or {\"monster\": ..., \"name\": ...}.")
+        mid = row.get("monster")
+        require(mid in known, "bad_setup",
+                f"Unknown monster {mid!r} (known: {', '.join(known)}).")
+        out.append({**row, "id": str(row.get("id") or f"p{k + 1}"),
+                    "name": str(row.get("name") or known[mid]["name"]["en"])})
+    require(len({p["monster"] for p in out}) == len(out), "bad_setup", "Each monster can be played only once.")
+    require(len({p["id"] for p in out}) == len(out), "bad_setup", "Player ids must be different.")
+    return out
+
+
+def _int(row: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    v = row.get(key, default)
+    require(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high, "bad_setup",
+            f"{key} must be a whole number from {low} to {high}.")
+    return v
+
+
+def setup(config: dict[str, Any], seed: int) -> S:
+    require(isinstance(config, dict), "bad_setup", "A setup is a JSON object.")
+    rows = _players(config)
+    s: S = {"rng": st.seed_state(seed), "players": [], "city": None, "bay": None, "bay_open": len(rows) >= 5,
+            "deck": [], "market": [None, None, None], "discard": [], "uid": 1, "phase": "rolloff", "active": 0,
+            "turn": 0, "dice": [], "rolls": 0, "rolls_max": 3, "t": flow.new_turn_flags(), "extra": [],
+            "steps": [], "pending": None, "rolloff": None, "over": False, "winners": [], "log": []}
+    deck = list(deck_ids())
+    for row in rows:
+        held = row.get("cards", [])
+        require(isinstance(held, list) and all(c in cards() and cards()[c]["type"] == "keep" for c in held),
+                "bad_setup", "A monster's \"cards\" are keep-card ids.")
+        p = {"id": row["id"], "monster": row["monster"], "name": row["name"], "health": START_HEALTH, "vp": 0,
+             "energy": 0, "loc": "out", "alive": True, "poison": 0, "shrink": 0, "cards": []}
+        for cid in held:
+            require(cid in deck, "bad_setup", f"No copy of {cid} is left in the deck for this setup.")
+            deck.remove(cid)
+            inst: dict[str, Any] = {"uid": s["uid"], "id": cid}
+            s["uid"] += 1
+            p["cards"].append(inst)
+        s["players"].append(p)
+    for k, (row, p) in enumerate(zip(rows, s["players"], strict=True)):
+        for inst in p["cards"]:
+            flow_gain(s, k, inst)
+        p["vp"] = _int(row, "vp", 0, 0, 19)
+        p["energy"] = _int(row, "energy", 0, 0, 999)
+        p["health"] = _int(row, "health", START_HEALTH, 1, st.max_health(s, k))
+        p["poison"] = _int(row, "poison", 0, 0, 12)
+        p["shrink"] = _int(row, "shrink", 0, 0, 12)
+        loc = row.get("location", "out")
+        require(loc in ("out", "city", "bay"), "bad_setup", "location is out, city or bay.")
+        require(loc != "bay" or s["bay_open"], "bad_setup", "Tokyo Bay is used only with 5 or 6 monsters.")
+        require(loc == "out" or s[loc] is None, "bad_setup", f"Only one monster can be in Tokyo {loc}.")
+        if loc != "out":
+            s[loc] = k
+            p["loc"] = loc
+    market = config.get("market")
+    if market is not None:
+        require(isinstance(market, list) and len(market) == 3 and all(c in deck for c in market), "bad_setup",
+                "\"market\" is three card ids still in the deck.")
+        for cid in market:
+            deck.remove(cid)
+    s["deck"] = st.shuffle(s, deck)
+    top = config.get("deck_top", [])
+    require(isinstance(top, list) and all(c in s["deck"] for c in top), "bad_setup",
+            "\"deck_top\" lists card ids still in the deck, to be drawn first.")
+    for cid in reversed(top):
+        s["deck"].remove(cid)
+        s["deck"].insert(0, cid)
+    s["market"] = list(market) if market is not None else [s["deck"].pop(0) for _ in range(3)]
+    ev: list[Event] = []
+    first = config.get("first")
+    if first is not None:
+        k = st.index_of(s, first)
+        require(k is not None, "bad_setup", f"\"first\" names a player id; {first!r} is none of them.")
+        flow.start_turn(s, k, ev)  # type: ignore[arg-type]
+    else:
+        s["rolloff"] = {"contenders": list(range(len(rows))), "claws": {}}
+        s["pending"] = act.rolloff_pending(s, 0)
+    s["log"] = ev
+    return s
+
+
+def flow_gain(s: S, k: int, inst: dict[str, Any]) -> None:
+    """Counters and tokens a card carries from the start (a setup that hands out cards)."""
+    eff = cards()[inst["id"]]["effect"]
+    if eff.get("counters_on_buy"):
+        inst["counters"] = eff["counters_on_buy"]
+    if eff.get("smoke"):
+        inst["tokens"] = eff["smoke"]
+    if inst["id"] == "mimic":
+        inst["copy"] = None
+
+
+class KingOfTokyo:
+    """Rules object for King of Tokyo (see engine.core.Rules)."""
+
+    name = "kingoftokyo"
+
+    def setup(self, config: dict[str, Any], seed: int) -> S:
+        return setup(config, seed)
+
+    def apply(self, state: S, action: Action) -> tuple[S, list[Event]]:
+        kind = action_type(action)
+        handler = act.HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalAction("unknown_action", f"King of Tokyo has no action \"{kind}\".")
+        require(not state["over"], "game_over", "The game is over.")
+        s = _private(state)
+        if kind not in act.FREE:
+            require(state["pending"] is not None or not state["steps"], "wrong_time", "The game is busy.")
+        ev: list[Event] = []
+        handler(s, action, ev)
+        flow.run(s, ev)
+        s["log"] = (s["log"] + ev)[-LOG_STATE:]
+        return s, ev
+
+    def describe(self) -> GameDescription:
+        return description()
+
+    def snapshot(self, state: S, viewer: str | None = None) -> dict[str, Any]:
+        return view.snapshot(state, viewer)
+
+    def options(self, state: S) -> list[Action]:
+        return view.options(state)
+
+    def default_action(self, state: S) -> Action | None:
+        return view.default_action(state)
+
+    def dump(self, state: S) -> dict[str, Any]:
+        return _private(state)
+
+    def load(self, data: dict[str, Any]) -> S:
+        return _private(data)
