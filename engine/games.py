@@ -6,8 +6,14 @@ from .core import IllegalAction, Rules
 from .dicethrone import DiceThrone
 from .freeroll import FreeRoll
 from .kingoftokyo import KingOfTokyo
+from .regidice import Regidice
 
-GAMES: dict[str, Rules] = {"freeroll": FreeRoll(), "dicethrone": DiceThrone(), "kingoftokyo": KingOfTokyo()}
+GAMES: dict[str, Rules] = {
+    "freeroll": FreeRoll(),
+    "dicethrone": DiceThrone(),
+    "kingoftokyo": KingOfTokyo(),
+    "regidice": Regidice(),
+}
 
 
 def register(rules: Rules) -> None:

@@ -116,15 +116,21 @@ class Match:
         """(seq, dumped state) for the store to save; replay from it gives the same state."""
         return self.seq, self.rules.dump(self.state)
 
-    def snapshot(self, log_tail: int = 20) -> dict[str, Any]:
-        """The rules' public view plus what every game shares: seq, game, undo/redo, the log's tail."""
-        snap = self.rules.snapshot(self.state)
+    def snapshot(self, log_tail: int = 20, viewer: str | None = None) -> dict[str, Any]:
+        """The rules' view for `viewer` (a player id, or None for the shared screen) plus what every game
+        shares: seq, game, undo/redo, the log's tail.
+
+        A game with hidden information may define `public_action(action)`: the log then shows each action
+        as that returns it (e.g. a hidden roll without its pips), the same for every viewer.
+        """
+        snap = self.rules.snapshot(self.state, viewer)
         snap["seq"] = self.seq
         snap["game"] = self.rules.name
         snap["can_undo"] = self.can_undo()
         snap["can_redo"] = self.can_redo()
+        public = getattr(self.rules, "public_action", None) or _public
         snap["log"] = [
-            {"seq": e.seq, "action": _public(e.action)} for e in self.entries[-log_tail:]
+            {"seq": e.seq, "action": public(e.action)} for e in self.entries[-log_tail:]
         ]
         return snap
 
