@@ -76,7 +76,7 @@ def set_keep(s: S, keep: Any) -> None:
             "bad_keep", "\"keep\" is a list of die numbers (0 is the first die).")
     require(all(0 <= k < len(s["dice"]) for k in keep), "bad_keep",
             f"Dice are numbered 0 to {len(s['dice']) - 1}.")
-    require(s["rolls"] > 0, "bad_keep", "Nothing can be kept before the first roll.")
+    require(s["rolls"] > 0 or not keep, "bad_keep", "Nothing can be kept before the first roll.")
     for k, d in enumerate(s["dice"]):
         d["kept"] = k in keep
 
