@@ -4,9 +4,9 @@ Each test names its card. Setups start at p1's turn with p2 holding Tokyo City u
 from __future__ import annotations
 
 import pytest
+from kothelp import R, act, answer, end, faces, game, p, turn
 
 from engine.core import IllegalAction
-from kothelp import R, act, answer, end, faces, game, p, turn
 
 
 def buy(s: dict, card: str, energy: int = 20, **p1: object) -> dict:
