@@ -1,7 +1,7 @@
 """`dicesight run`: put the box together (store, camera, panel, table, web server) and keep it going.
 
-The main thread owns the lifecycle: it serves the page through waitress in a worker thread, feeds the
-systemd watchdog while the table is healthy, and shuts everything down cleanly on SIGTERM, on Ctrl-C or
+The main thread owns the lifecycle: it serves the page through waitress in a worker thread (sized and
+limited by device.webserver), feeds the systemd watchdog while the page's server answers requests, and shuts everything down cleanly on SIGTERM, on Ctrl-C or
 when the Pair button is held for five seconds.
 """
 
@@ -15,18 +15,17 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from waitress.server import create_server
-
-from webui import create_app, stop_streams
+from webui import create_app, server_message, stop_streams
 
 from . import camera as cameras
-from . import sdnotify
+from . import dice_sets, sdnotify
 from .camera.supervisor import SupervisedSource, detect_auto
-from .config import load_config, resolve_state_dir
+from .config import apply_overrides, check_dice_set, load_config, prepare_state_dir, resolve_state_dir
 from .pairing import Pairing
 from .panel import SHUTDOWN_EXIT_STATUS, Panel
 from .store import Store
 from .table import Table
+from .webserver import ServerLimits, answers, make_server
 
 log = logging.getLogger("dicesight")
 
@@ -42,14 +41,12 @@ class BoxOptions:
     config: Path | None = None
     state_dir: Path | None = None
     demo_seed: int = 1
-    threads: int = 96  # each phone's event stream holds a thread: 50+ phones and room for requests
 
 
 def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
-    """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state; created if new."""
-    path = resolve_state_dir(explicit or configured)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state; created if new
+    (ConfigError("state_dir") when it cannot be used)."""
+    return prepare_state_dir(resolve_state_dir(explicit or configured))
 
 
 def lan_addresses() -> list[str]:
@@ -66,11 +63,18 @@ def lan_addresses() -> list[str]:
 
 
 def build(options: BoxOptions):
-    """Create the table and the web app from the options and the config file (no threads started)."""
-    config = load_config(options.config)
-    state_dir = state_dir_for(options.state_dir, config.state_dir)
+    """The table, the web app and the `[web]` config, from the options and the config file (no threads
+    started).
+
+    Everything is checked before anything starts (ConfigError names the key): the command-line options
+    go through the same checks as the file, the state folder must be writable, and the dice set must be
+    one this box can read (else the camera would fail on every frame all night)."""
+    config = apply_overrides(load_config(options.config), camera=options.camera, gpio=options.gpio,
+                             host=options.host, port=options.port, state_dir=options.state_dir)
+    state_dir = prepare_state_dir(resolve_state_dir(config.state_dir))
+    check_dice_set(config, known_dice_sets())
     store = Store(state_dir)
-    spec = options.camera or config.camera.source
+    spec = config.camera.source
     name = spec
     if spec == "auto":
         found = detect_auto()
@@ -89,16 +93,21 @@ def build(options: BoxOptions):
     table = Table(store, camera=source, dice_set=config.camera.dice, mount=config.camera.mount,
                   settle_s=config.camera.settle_s,
                   pairing=_pairing(state_dir), taught_root=state_dir)
-    panel = Panel(config.gpio, pin_factory=options.gpio or config.gpio.pin_factory,
+    panel = Panel(config.gpio, pin_factory=config.gpio.pin_factory,
                   on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
                   on_shutdown=table.shutdown_requested.set)
     table.panel = panel
     if spec == "demo" and source is not None:
         source.follow = table.tray_request  # throw the dice the game waits for
-    app = create_app(table, secret_key=_secret(state_dir))
-    host = options.host or config.web.host
-    port = options.port if options.port is not None else config.web.port
-    return table, app, host, port
+    app = create_app(table, secret_key=_secret(state_dir), host_names=config.web.names,
+                     max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address)
+    return table, app, config.web
+
+
+def known_dice_sets() -> set[str]:
+    """Dice sets this box can hand the reader: those the registered games describe, and the pip d6
+    (faces taught with `dicesight teach` refine one of these sets)."""
+    return set(dice_sets.ids())
 
 
 def _supervised(spec: str, name: str):
@@ -132,9 +141,12 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
     Returns the exit code: 0, or SHUTDOWN_EXIT_STATUS when Pair was held (the unit then powers off).
     `on_started(table)` is called once the page is served (tests use it to reach the panel).
     """
-    table, app, host, port = build(options)
-    server = create_server(app, host=host, port=port, threads=options.threads,
-                           channel_timeout=300, ident="dicesight")
+    table, app, web_config = build(options)
+    host, port = web_config.host, web_config.port
+    limits = ServerLimits(max_streams=web_config.max_streams, streams_per_address=web_config.streams_per_address,
+                          request_threads=web_config.request_threads)
+    server = make_server(app, host, port, limits, describe=lambda status, headers: server_message(
+        app, status, headers))
     actual_port = server.effective_port
     table.start()
     web = threading.Thread(target=server.run, name="web", daemon=True)
@@ -161,7 +173,9 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
                 announce({"event": "shutdown", "reason": "pair button held"})
                 exit_code = SHUTDOWN_EXIT_STATUS
                 break
-            if web.is_alive():
+            # Fed only when the page's server answers a real request: a live thread that answers
+            # nobody (every worker stuck) must let systemd restart the box.
+            if interval and web.is_alive() and answers(host, actual_port, timeout=min(interval / 2, 5.0)):
                 sdnotify.notify("WATCHDOG=1")
     finally:
         sdnotify.notify("STOPPING=1")

@@ -9,6 +9,7 @@ next to the store, and a power cut while saving must leave the old file or the n
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import re
 import tempfile
@@ -25,6 +26,9 @@ MOUNTS = ("under", "over")
 PIN_FACTORIES = ("auto", "mock")
 BUTTONS = ("next", "undo", "pair")
 MAX_BCM_PIN = 27  # the 40-pin header exposes BCM GPIO 0-27
+HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                       r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$")
+MAX_STREAMS = 900  # each stream is a thread and a file descriptor; the box raises its fd limit to fit
 
 # Default wiring, BCM numbers (drawn in docs/wiring.md). Buttons switch to ground (internal pull-ups).
 DEFAULT_BUTTON_PINS: dict[str, int | None] = {"next": 17, "undo": 27, "pair": 22}
@@ -68,6 +72,10 @@ class GpioConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
+    names: tuple[str, ...] = ()  # extra host names phones use for the box (besides its hostname, .local)
+    max_streams: int = 300  # live-update streams open at once (each holds a server thread); beyond: 503
+    streams_per_address: int = 6  # streams one phone address may hold (a phone needs one); beyond: 429
+    request_threads: int = 16  # server threads kept for pages and API requests, never taken by streams
 
 
 @dataclass(frozen=True)
@@ -121,7 +129,11 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
     web = _web(_table(data, "web"))
     state_dir = None
     if "state_dir" in data:
-        state_dir = Path(_str(data, "", "state_dir"))
+        text = _str(data, "", "state_dir")
+        if not text.strip() or "\0" in text:
+            # Path("") is the current folder: under systemd that is /, never what was meant.
+            raise ConfigError("state_dir", "must name a folder (leave the key out for the default)")
+        state_dir = Path(text)
     return Config(camera=camera, gpio=gpio, web=web, state_dir=state_dir)
 
 
@@ -196,12 +208,51 @@ def _gpio(t: Mapping[str, Any]) -> GpioConfig:
 
 def _web(t: Mapping[str, Any]) -> WebConfig:
     d = WebConfig()
-    _only(t, "web", ("host", "port"))
+    _only(t, "web", [f.name for f in dataclasses.fields(WebConfig)])
     host = _str(t, "web", "host", d.host)
-    if not host or any(c.isspace() for c in host):
+    if not _is_address_or_name(host):
         raise ConfigError("web.host", f"\"{host}\" is not a host address (e.g. 0.0.0.0 or 127.0.0.1)")
-    port = _int(t, "web", "port", d.port, 1, 65535)
-    return WebConfig(host=host, port=port)
+    port = _int(t, "web", "port", d.port, 0, 65535)  # 0: any free port (tests, benches)
+    names = t.get("names", list(d.names))
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError("web.names", f"must be a list of host names, not {names!r}")
+    for name in names:
+        if not HOST_NAME.match(name):
+            raise ConfigError("web.names", f"\"{name}\" is not a host name (letters, digits, - and .)")
+    max_streams = _int(t, "web", "max_streams", d.max_streams, 1, MAX_STREAMS)
+    per_address = _int(t, "web", "streams_per_address", d.streams_per_address, 1, max_streams)
+    request_threads = _int(t, "web", "request_threads", d.request_threads, 2, 256)
+    return WebConfig(host=host, port=port, names=tuple(n.lower() for n in names), max_streams=max_streams,
+                     streams_per_address=per_address, request_threads=request_threads)
+
+
+def _is_address_or_name(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return bool(HOST_NAME.match(host))
+
+
+# -- checks that need the box (dice sets known to this install, the state folder) -------------------------
+def check_dice_set(config: Config, known: set[str]) -> None:
+    """ConfigError("camera.dice") when the configured dice set is not one this box can read: an unknown
+    set would otherwise fail on every camera frame, all night long."""
+    if config.camera.dice not in known:
+        raise ConfigError("camera.dice", f"\"{config.camera.dice}\" is not a dice set this box knows "
+                                         f"(known: {', '.join(sorted(known))})")
+
+
+def prepare_state_dir(path: Path) -> Path:
+    """Create the state folder if needed and prove it can be written (ConfigError("state_dir") if not), so
+    a wrong folder stops the start with its name rather than failing at the first roll."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise ConfigError("state_dir", f"the folder {path} cannot be used: {exc.strerror or exc}") from None
+    return path
 
 
 # -- small checkers -----------------------------------------------------------------------------
@@ -271,7 +322,7 @@ def config_to_dict(config: Config) -> dict[str, Any]:
             "buttons": {k: (False if v is None else v) for k, v in config.gpio.buttons.items()},
             "leds": {k: (False if v is None else v) for k, v in config.gpio.leds.items()},
         },
-        "web": dataclasses.asdict(config.web),
+        "web": {**dataclasses.asdict(config.web), "names": list(config.web.names)},
     }
     if config.state_dir is not None:
         data["state_dir"] = str(config.state_dir)

@@ -1,9 +1,16 @@
-"""Who may change the game: the Philips Hue pattern.
+"""Who may change the game: the Philips Hue pattern, made safe against a second phone asking at once.
 
-A phone asks to pair; for 30 seconds a press of the box's Pair button grants every phone that asked a
-control token. Anyone on the Wi-Fi can watch, but only a person standing at the box can let a phone act.
+A phone asks to pair; for 30 seconds a press of the box's Pair button admits it. One press admits exactly
+one phone: when two or more are waiting, nobody can tell from the box which is the player's, so the press
+admits none, the waiting phones are told why (their poll answers "conflict") and the status LED blinks a
+warning for a few seconds. Each address may ask only a few times a minute and only a bounded number of
+requests wait at once, so a flood of requests cannot hold the window open forever.
+
 Tokens are kept only as SHA-256 hashes, in a file the box rewrites atomically, so a restart keeps paired
-phones paired and a stolen state directory gives no usable token.
+phones paired and a stolen state directory gives no usable token. Each paired phone has a public id and a
+label (its browser, its address, when it paired) so a paired phone can list the others and revoke one. A
+token is handed out only once its hash is on disk: when the file cannot be written (storage full) the press
+admits nobody and the waiting phone is told so.
 """
 
 from __future__ import annotations
@@ -14,107 +21,267 @@ import os
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 WINDOW_S = 30.0
+CONFLICT_SHOWN_S = 6.0   # how long the status LED warns that a press admitted nobody
+ASKS_PER_ADDRESS = 3     # pair requests one address may make ...
+ASK_PERIOD_S = 60.0      # ... in this many seconds
+MAX_WAITING = 16         # requests waiting at once (all addresses): beyond, "busy"
+MAX_TOLD = 256           # finished requests remembered until their phone polls once
+MAX_PAIRED = 64          # paired phones kept; the oldest is dropped beyond (a box is one table)
+LABEL_MAX = 60
 
 
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _clean_label(text: str) -> str:
+    """A short printable label (from a User-Agent header): it ends up on other players' pages."""
+    text = "".join(c if c.isprintable() else " " for c in text)
+    return " ".join(text.split())[:LABEL_MAX]
+
+
+class PairingRefused(Exception):
+    """A pair request the box will not take now: `code` for programs, `retry_after` seconds."""
+
+    def __init__(self, code: str, retry_after: int) -> None:
+        super().__init__(code)
+        self.code = code  # "too_many_pair_requests" (this address) or "pairing_busy" (too many waiting)
+        self.retry_after = retry_after
+
+
+@dataclass
+class _Waiting:
+    asked: float
+    address: str
+    label: str
+
+
 class Pairing:
-    """Pair requests, the approval window and the granted tokens."""
+    """Pair requests, the approval window, and the paired phones (token hashes with a public id)."""
 
     def __init__(self, path: Path | None = None, *, window_s: float = WINDOW_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 asks_per_address: int = ASKS_PER_ADDRESS, ask_period_s: float = ASK_PERIOD_S,
+                 max_waiting: int = MAX_WAITING) -> None:
         self.path = path
         self.window_s = window_s
+        self.asks_per_address = asks_per_address
+        self.ask_period_s = ask_period_s
+        self.max_waiting = max_waiting
         self._clock = clock
+        self._wall = wall
         self._lock = threading.Lock()
-        self._requests: dict[str, float] = {}   # request id -> time asked
-        self._granted: dict[str, str] = {}      # request id -> token (until collected)
-        self._expired: dict[str, None] = {}     # request ids past their window, until told once
-        self._hashes: set[str] = set()
+        self._requests: dict[str, _Waiting] = {}          # request id -> who asked, when
+        self._granted: dict[str, str] = {}                # request id -> token (until collected)
+        self._told: dict[str, str] = {}                   # request id -> "expired"/"conflict"/"storage_full"
+        self._asks: dict[str, deque[float]] = {}          # address -> times of its recent requests
+        self._conflict_until = -1.0
+        self._storage_error = False
+        self._phones: dict[str, dict] = {}                # token hash -> {"id", "label", "paired_at"}
         if path is not None and path.exists():
-            try:
-                self._hashes = set(json.loads(path.read_text())["tokens"])
-            except (OSError, ValueError, KeyError, TypeError):
-                self._hashes = set()  # a damaged token file only means phones pair again
+            self._phones = _read_phones(path)
 
-    def request(self) -> str:
-        """A phone asks to pair: returns a request id it polls with `result`."""
+    # -- a phone asks -----------------------------------------------------------------------------
+    def request(self, address: str = "", label: str = "") -> str:
+        """A phone asks to pair: returns a request id it polls with `poll`, or PairingRefused."""
         with self._lock:
-            self._expire()
+            now = self._clock()
+            self._expire(now)
+            asks = self._asks.setdefault(address, deque())
+            while asks and now - asks[0] >= self.ask_period_s:
+                asks.popleft()
+            if len(asks) >= self.asks_per_address:
+                raise PairingRefused("too_many_pair_requests", max(1, int(asks[0] + self.ask_period_s - now) + 1))
+            if len(self._requests) >= self.max_waiting:
+                oldest = min(w.asked for w in self._requests.values())
+                raise PairingRefused("pairing_busy", max(1, int(oldest + self.window_s - now) + 1))
+            asks.append(now)
+            # One waiting request per address: asking again replaces it (a reload of the page).
+            for request_id, waiting in list(self._requests.items()):
+                if address and waiting.address == address:
+                    del self._requests[request_id]
             request_id = secrets.token_urlsafe(12)
-            self._requests[request_id] = self._clock()
+            self._requests[request_id] = _Waiting(now, address, _clean_label(label))
             return request_id
 
-    def approve(self) -> int:
-        """The Pair button was pressed: grant a token to every request still in its window."""
+    # -- the Pair button --------------------------------------------------------------------------
+    def approve(self) -> str:
+        """The Pair button was pressed. Returns what happened: "none" (nobody waiting), "granted" (the one
+        waiting phone is admitted), "conflict" (two or more waiting: nobody is) or "storage_full" (the
+        token could not be kept: nobody is)."""
         with self._lock:
-            self._expire()
-            for request_id in list(self._requests):
-                token = secrets.token_urlsafe(32)
-                self._granted[request_id] = token
-                self._hashes.add(_digest(token))
+            now = self._clock()
+            self._expire(now)
+            if not self._requests:
+                return "none"
+            if len(self._requests) > 1:
+                for request_id in self._requests:
+                    self._told[request_id] = "conflict"
+                self._requests.clear()
+                self._conflict_until = now + CONFLICT_SHOWN_S
+                self._trim_told()
+                return "conflict"
+            request_id, waiting = next(iter(self._requests.items()))
+            token = secrets.token_urlsafe(32)
+            digest = _digest(token)
+            phone = {"id": secrets.token_hex(4), "label": waiting.label, "address": waiting.address,
+                     "paired_at": self._wall().isoformat(timespec="seconds")}
+            self._phones[digest] = phone
+            while len(self._phones) > MAX_PAIRED:
+                del self._phones[next(iter(self._phones))]
+            try:
+                self._save()
+            except OSError:
+                # Not on disk means not granted: a token the box forgets at the next restart would look
+                # like a working pairing until it silently stops working.
+                del self._phones[digest]
                 del self._requests[request_id]
-            self._save()
-            return len(self._granted)
+                self._told[request_id] = "storage_full"
+                self._storage_error = True
+                self._trim_told()
+                return "storage_full"
+            self._storage_error = False
+            del self._requests[request_id]
+            self._granted[request_id] = token
+            return "granted"
 
     def poll(self, request_id: str) -> tuple[str, str | None, float]:
-        """What a phone waiting on `request_id` is told: ("granted", token, 0) once, ("waiting", None,
-        seconds left), ("expired", None, 0) once when the window passed, then ("unknown", None, 0)."""
+        """What a phone waiting on `request_id` is told: ("granted", token, 0) once; ("waiting", None,
+        seconds left); ("expired" | "conflict" | "storage_full", None, 0) once; then ("unknown", None, 0)."""
         with self._lock:
-            self._expire()
+            now = self._clock()
+            self._expire(now)
             if request_id in self._granted:
                 return "granted", self._granted.pop(request_id), 0.0
             if request_id in self._requests:
-                left = self._requests[request_id] + self.window_s - self._clock()
+                left = self._requests[request_id].asked + self.window_s - now
                 return "waiting", None, round(max(0.0, left), 1)
-            if request_id in self._expired:
-                del self._expired[request_id]
-                return "expired", None, 0.0
+            if request_id in self._told:
+                return self._told.pop(request_id), None, 0.0
             return "unknown", None, 0.0
 
+    # -- paired phones ----------------------------------------------------------------------------
     def check(self, token: str | None) -> bool:
         if not token:
             return False
         with self._lock:
-            return _digest(token) in self._hashes
+            return _digest(token) in self._phones
+
+    def phone_id(self, token: str | None) -> str | None:
+        """The public id of the phone holding `token` (None when it is not paired)."""
+        if not token:
+            return None
+        with self._lock:
+            phone = self._phones.get(_digest(token))
+            return phone["id"] if phone else None
+
+    def phones(self) -> list[dict]:
+        """Every paired phone, oldest first: id, label, address, paired_at (no token, no hash)."""
+        with self._lock:
+            return [dict(p) for p in self._phones.values()]
+
+    def revoke(self, phone_id: str) -> bool:
+        """Unpair one phone by its public id; False when there is no such phone. OSError if the file
+        cannot be rewritten (the phone then stays paired: the file and the memory agree)."""
+        with self._lock:
+            for digest, phone in list(self._phones.items()):
+                if phone["id"] == phone_id:
+                    del self._phones[digest]
+                    try:
+                        self._save()
+                    except OSError:
+                        self._phones[digest] = phone
+                        raise
+                    return True
+            return False
 
     def revoke_all(self) -> None:
         with self._lock:
-            self._hashes.clear()
+            kept = dict(self._phones)
+            self._phones.clear()
             self._granted.clear()
             self._requests.clear()
-            self._save()
+            try:
+                self._save()
+            except OSError:
+                self._phones = kept
+                raise
 
     def status(self) -> dict:
-        """For the snapshot: is a window open (the status LED blinks) and for how long still."""
+        """For the snapshot: is a window open (the status LED blinks) and for how long still; did the last
+        press admit nobody because several phones asked (`conflict`); could the last token not be kept."""
         with self._lock:
-            self._expire()
+            now = self._clock()
+            self._expire(now)
+            conflict = now < self._conflict_until
             if not self._requests:
-                return {"open": False, "expires_in": 0.0}
-            newest = max(self._requests.values())
-            return {"open": True, "expires_in": round(newest + self.window_s - self._clock(), 1)}
+                return {"open": False, "expires_in": 0.0, "waiting": 0, "conflict": conflict,
+                        "storage_full": self._storage_error}
+            newest = max(w.asked for w in self._requests.values())
+            return {"open": True, "expires_in": round(newest + self.window_s - now, 1),
+                    "waiting": len(self._requests), "conflict": conflict, "storage_full": self._storage_error}
 
-    def _expire(self) -> None:
-        now = self._clock()
-        for request_id, asked in list(self._requests.items()):
-            if now - asked > self.window_s:
+    def status_changes_in(self) -> float | None:
+        """Seconds until `status()` changes by itself (a window closes, a warning ends); None if never."""
+        with self._lock:
+            now = self._clock()
+            ends = [w.asked + self.window_s for w in self._requests.values()]
+            if self._conflict_until > now:
+                ends.append(self._conflict_until)
+            return max(0.0, max(ends) - now) if ends else None
+
+    # -- inside -----------------------------------------------------------------------------------
+    def _expire(self, now: float) -> None:
+        for request_id, waiting in list(self._requests.items()):
+            if now - waiting.asked > self.window_s:
                 del self._requests[request_id]
-                self._expired[request_id] = None
-        while len(self._expired) > 256:  # phones that never came back to ask
-            del self._expired[next(iter(self._expired))]
+                self._told[request_id] = "expired"
+        for address, asks in list(self._asks.items()):
+            if not asks or now - asks[-1] >= self.ask_period_s:
+                del self._asks[address]
+        self._trim_told()
+
+    def _trim_told(self) -> None:
+        while len(self._told) > MAX_TOLD:  # phones that never came back to ask
+            del self._told[next(iter(self._told))]
 
     def _save(self) -> None:
         if self.path is None:
             return
         tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w") as f:
-            json.dump({"tokens": sorted(self._hashes)}, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        rows = [{"hash": digest, **phone} for digest, phone in self._phones.items()]
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump({"version": 2, "phones": rows}, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
+
+
+def _read_phones(path: Path) -> dict[str, dict]:
+    """The paired phones in the token file; a damaged file only means phones pair again. Version 1 files
+    (a bare list of hashes) are read too: their phones get an id and an empty label."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data.get("tokens"), list):
+            return {str(h): {"id": str(h)[:8], "label": "", "address": "", "paired_at": ""}
+                    for h in data["tokens"]}
+        phones = {}
+        for row in data["phones"]:
+            phones[str(row["hash"])] = {"id": str(row["id"]), "label": str(row.get("label", "")),
+                                        "address": str(row.get("address", "")),
+                                        "paired_at": str(row.get("paired_at", ""))}
+        return phones
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}

@@ -38,6 +38,8 @@ PATTERNS: dict[str, list[tuple[bool, float]]] = {
     "reading": [(True, 0.1), (False, 0.1)],  # fast blink
     "confirm": [(True, 0.6), (False, 0.6)],  # slow blink: look at the phone and confirm
     "pairing": [(True, 0.1), (False, 0.15), (True, 0.1), (False, 0.65)],  # double blink
+    # A press of Pair admitted nobody (two or more phones were waiting): a quick burst of four.
+    "pair_conflict": [(True, 0.05), (False, 0.05)] * 4 + [(False, 0.6)],
     "camera_error": [(True, 0.15), (False, 0.15)] * 3 + [(False, 0.9)],  # triple flash, pause
     "gpio_error": [(True, 1.0), (False, 0.15), (True, 0.15), (False, 0.7)],  # long-short: the panel is faulty
 }

@@ -17,11 +17,13 @@ connection guarded by a lock keeps it simple and correct; every call is short.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import hashlib
 import json
 import logging
 import os
 import re
+import shutil
 import sqlite3
 import threading
 import time
@@ -70,6 +72,9 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 """
+
+
+LOW_SPACE_BYTES = 1024 * 1024  # below this much free space the store counts as full (SQLite needs room)
 
 
 class StoreError(Exception):
@@ -134,6 +139,7 @@ class Store:
         self._lock = threading.RLock()
         self.recovery: dict[str, Any] | None = None  # set when a corrupt file was moved aside
         self._last_error: str | None = None
+        self.storage_full = False  # the last write failed for lack of space (cleared by the next success)
 
         corrupt_reason = _quick_check(self.path) if self.path.exists() else None
         if corrupt_reason is None and self.path.exists() and self.path.stat().st_size == 0:
@@ -394,8 +400,13 @@ class Store:
         tmp = path.with_suffix(".tmp")
         with self._lock:
             old = path.stat().st_size if path.exists() else 0
-            tmp.write_bytes(jpeg)
-            os.replace(tmp, path)
+            try:
+                tmp.write_bytes(jpeg)
+                os.replace(tmp, path)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                self.storage_full = self.storage_full or _is_full(exc)
+                raise
             self._image_bytes += len(jpeg) - old
             self._prune_images(keep=name)
         return name
@@ -443,6 +454,15 @@ class Store:
             out["error"] = str(exc)
         out["active_game"] = self.active_game_id() if out["ok"] else None
         out["images"] = {"bytes": self._image_bytes, "cap_bytes": self.image_cap_bytes}
+        try:
+            out["free_bytes"] = shutil.disk_usage(self.state_dir).free
+        except OSError:
+            out["free_bytes"] = None
+        out["storage_full"] = self.storage_full or (out["free_bytes"] is not None
+                                                    and out["free_bytes"] < LOW_SPACE_BYTES)
+        if out["storage_full"]:
+            out["ok"] = False
+            out.setdefault("error", "storage full")
         if self._last_error:
             out["last_error"] = self._last_error
         if self.recovery:
@@ -468,7 +488,7 @@ class Store:
 
     # -- helpers --------------------------------------------------------------------------------
     def _tx(self) -> _Transaction:
-        return _Transaction(self._conn)
+        return _Transaction(self._conn, self)
 
     def _require_game(self, game_id: int) -> None:
         if self._conn.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
@@ -492,17 +512,37 @@ class _ClosedConnection:
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on any error): one commit, one fsync."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, store: Store | None = None) -> None:
         self._conn = conn
+        self._store = store
 
     def __enter__(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if exc_type is None:
-            self._conn.execute("COMMIT")
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                self._note(err)
+                raise
+            if self._store is not None:
+                self._store.storage_full = False
         else:
+            self._note(exc)
             self._conn.execute("ROLLBACK")
+
+    def _note(self, exc: object) -> None:
+        """Remember a write refused for lack of space: /healthz and the page say "storage full"."""
+        if self._store is not None and _is_full(exc):
+            self._store.storage_full = True
+
+
+def _is_full(exc: object) -> bool:
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    return isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", None) == 13  # SQLITE_FULL
+                                               or "disk is full" in str(exc))
 
 
 def _replayable_from(entries: list[Entry], seq: int) -> bool:

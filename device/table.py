@@ -270,6 +270,8 @@ class Table:
             return "camera_error"
         if (snap.get("panel") or {}).get("gpio_error"):
             return "gpio_error"
+        if snap["pairing"].get("conflict"):
+            return "pair_conflict"
         if snap["pairing"]["open"]:
             return "pairing"
         if snap["tray"]["needs_confirmation"]:
@@ -292,14 +294,29 @@ class Table:
         else:
             self.approve_pairing()
 
-    def approve_pairing(self) -> None:
-        self.pairing.approve()
+    def approve_pairing(self) -> str:
+        """The Pair button: admits the one waiting phone, or none when several wait (see Pairing.approve)."""
+        result = self.pairing.approve()
         self._publish()
+        if result == "conflict":  # the warning blink ends by itself: show the panel when it has
+            self._republish_after(self.pairing.status_changes_in())
+        return result
 
-    def request_pairing(self) -> str:
-        request_id = self.pairing.request()
+    def request_pairing(self, address: str = "", label: str = "") -> str:
+        """A phone asks to pair (device.pairing.PairingRefused when this address asks too often)."""
+        request_id = self.pairing.request(address, label)
         self._publish()
+        self._republish_after(self.pairing.status_changes_in())  # the blink stops when the window closes
         return request_id
+
+    def _republish_after(self, seconds: float | None) -> None:
+        """Publish again once a pairing window or warning has lapsed, so the status LED and the pages stop
+        showing it (nothing else changes at that moment to trigger a publish)."""
+        if seconds is None:
+            return
+        timer = threading.Timer(seconds + 0.1, self._publish)
+        timer.daemon = True
+        timer.start()
 
     def pairing_poll(self, request_id: str) -> tuple[str, str | None, float]:
         """(status, token, seconds left) for a phone waiting to pair: see Pairing.poll."""
@@ -311,6 +328,13 @@ class Table:
     def revoke_tokens(self) -> None:
         self.pairing.revoke_all()
         self._publish()
+
+    def revoke_phone(self, phone_id: str) -> bool:
+        """Unpair one phone by its public id (Pairing.revoke)."""
+        found = self.pairing.revoke(phone_id)
+        if found:
+            self._publish()
+        return found
 
     # -- camera -----------------------------------------------------------------------------------
     def start(self) -> None:

@@ -7,22 +7,30 @@ only writer. See docs/api.md for the HTTP contract.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import ipaddress
 import json
+import logging
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import HTTPException
 
 from engine.core import IllegalAction
+from engine.games import GAMES
 
-from . import i18n
+from . import guard, i18n, payload
+from .streams import StreamGate
+
+log = logging.getLogger(__name__)
 
 TOKEN_COOKIE = "dicesight_token"
 CSRF_HEADER = "X-Dicesight-CSRF"
@@ -30,6 +38,7 @@ HEARTBEAT_S = 15.0
 STREAM_MAX_S = 30 * 60.0  # a stream ends now and then; the browser reconnects (frees stuck threads)
 PANEL_BUTTONS = ("next", "undo", "pair")
 MAX_PAGE_HOLD_S = 2.0
+IMAGE_NAME_MAX = 100  # roll photo names are ~30 characters; a longer one is no photo (and no 500)
 
 
 class ApiError(Exception):
@@ -74,8 +83,28 @@ class WebState:
         return hmac.new(self.secret, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()[:40]
 
 
-def create_app(table: Any, *, secret_key: str | None = None, testing: bool = False) -> Flask:
-    """The web app for one table service. `secret_key` signs nothing persistent; it binds CSRF values."""
+def storage_full(exc: BaseException | None) -> bool:
+    """Did this error (or one it was raised from) come from a full disk? OSError ENOSPC/EDQUOT, or SQLite's
+    "database or disk is full"; the box then says "storage full" instead of a generic internal error."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return True
+        if isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", None) == 13  # SQLITE_FULL
+                                               or "disk is full" in str(exc)):
+            return True
+        if getattr(exc, "storage_full", False):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def create_app(table: Any, *, secret_key: str | None = None, testing: bool = False,
+               host_names: Iterable[str] = (), max_streams: int = 300, streams_per_address: int = 6) -> Flask:
+    """The web app for one table service. `secret_key` signs nothing persistent; it binds CSRF values.
+    `host_names`: names besides the machine's own that phones use for the box (the Host check);
+    `max_streams`/`streams_per_address`: the live-update stream gate (see webui.streams)."""
     app = Flask(__name__)
     key = secret_key or secrets.token_hex(32)
     app.config.update(
@@ -91,6 +120,9 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
     app.json.compact = True
     web = WebState(table, key.encode())
     app.extensions["dicesight"] = web
+    gate = StreamGate(max_streams=max_streams, per_address=streams_per_address)
+    app.extensions["dicesight.streams"] = gate
+    names = guard.own_names(host_names)
     i18n.init_app(app)
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -112,22 +144,40 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
             raise ApiError(403, "csrf_mismatch", i18n.msg("csrf_mismatch"))
         return value
 
+    def require_paired_read() -> str:
+        """A paired phone's token for a read that only paired phones may do (no CSRF: nothing changes)."""
+        value = token()
+        if value is None:
+            raise ApiError(401, "not_paired", i18n.msg("not_paired"))
+        return value
+
     def require_custom_header() -> None:
         """Unpaired writes (asking to pair) still need our header: a cross-site form cannot send it."""
         if CSRF_HEADER not in request.headers:
             raise ApiError(403, "csrf_missing", i18n.msg("csrf_missing"))
 
     def json_body() -> dict[str, Any]:
-        raw = request.get_data(cache=True)
-        if not raw.strip():
-            raise ApiError(400, "bad_json", i18n.msg("empty_body"))
+        """The request's JSON object, checked at the door (webui.payload): 400 with the value's path."""
         try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ApiError(400, "bad_json", i18n.msg("bad_json", detail=str(exc))) from None
-        if not isinstance(body, dict):
-            raise ApiError(400, "bad_json", i18n.msg("not_object"))
-        return body
+            return payload.parse_object(request.get_data(cache=True))
+        except payload.BadPayload as exc:
+            raise bad_payload(exc) from None
+
+    def bad_payload(exc: payload.BadPayload) -> ApiError:
+        if exc.code == "empty_body":
+            return ApiError(400, "bad_json", i18n.msg("empty_body"))
+        if exc.code == "not_object":
+            return ApiError(400, "bad_json", i18n.msg("not_object"))
+        if exc.code == "bad_json":
+            return ApiError(400, "bad_json", i18n.msg("bad_json", detail=exc.detail))
+        if exc.code == "bad_seed":
+            return ApiError(400, "bad_setup", i18n.msg("bad_seed"))
+        if exc.code == "bad_setup":
+            return ApiError(400, "bad_setup", i18n.msg("bad_setup"))
+        return ApiError(400, exc.code, i18n.msg("bad_value_" + exc.code, where=exc.where))
+
+    def client_address() -> str:
+        return request.remote_addr or ""
 
     def is_local() -> bool:
         try:
@@ -159,8 +209,15 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
                         secure=request.is_secure, path="/")
 
     @app.before_request
-    def _no_store_api() -> None:
+    def _guard() -> None:
+        """Only the box's own names (DNS rebinding) and, for writes, only its own page (see webui.guard)."""
         g.t0 = time.perf_counter()
+        if not guard.host_allowed(request.headers.get("Host"), names):
+            raise ApiError(403, "bad_host", i18n.msg("bad_host"))
+        if request.method in guard.WRITE_METHODS and not guard.origin_allowed(
+                request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"),
+                request.headers.get("Host")):
+            raise ApiError(403, "bad_origin", i18n.msg("bad_origin"))
 
     @app.after_request
     def _headers(resp: Response) -> Response:
@@ -195,6 +252,16 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
             code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.code or 0, "http")
             return jsonify(code=code, message=i18n.msg(code) if code != "http" else exc.description), exc.code
         return exc
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        """A full disk is said as such (507: nothing was kept); anything else is logged and answered as a
+        JSON 500 without a traceback."""
+        if storage_full(exc):
+            log.error("storage full: %s", exc)
+            return jsonify(code="storage_full", message=i18n.msg("storage_full")), 507
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return jsonify(code="internal", message=i18n.msg("internal")), 500
 
     # -- pages -----------------------------------------------------------------------------------
     @app.get("/")
@@ -234,18 +301,36 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
             health = table.health()
         except Exception as exc:  # liveness must answer even when a part is broken
             return jsonify(ok=False, error=str(exc)), 503
-        return jsonify({"ok": True, **health})
+        body = {"ok": True, **health}
+        if (health.get("store") or {}).get("storage_full"):
+            body.update(ok=False, code="storage_full", message=i18n.msg("storage_full"))
+        return jsonify(body), 200 if body["ok"] else 503
 
     @app.get("/api/images/<name>")
     def api_image(name: str):
-        path = table.image_path(name)
+        path = table.image_path(name) if len(name) <= IMAGE_NAME_MAX else None
         if path is None:
             raise ApiError(404, "no_image", i18n.msg("no_image"))
         return send_file(path, max_age=24 * 3600)
 
     @app.get("/api/events")
     def api_events():
-        sub = table.subscribe()  # before the snapshot, so no change falls between the two
+        # Each stream holds a server thread: the gate keeps the threads that answer requests (503 when
+        # the box is full, 429 when this address holds its share). The place is freed when the stream
+        # ends, however it ends.
+        address = client_address()
+        refusal = gate.enter(address)
+        if refusal is not None:
+            status = 503 if refusal.code == "too_many_streams" else 429
+            resp = jsonify(code=refusal.code, message=i18n.msg(refusal.code))
+            resp.status_code = status
+            resp.headers["Retry-After"] = str(refusal.retry_after)
+            return resp
+        try:
+            sub = table.subscribe()  # before the snapshot, so no change falls between the two
+        except BaseException:
+            gate.leave(address)
+            raise
         heartbeat = float(app.config["DICESIGHT_HEARTBEAT_S"])
         max_age = float(app.config["DICESIGHT_STREAM_MAX_S"])
 
@@ -268,6 +353,7 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
                         break
             finally:
                 sub.close()
+                gate.leave(address)
 
         return Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -287,19 +373,33 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
         body = json_body()
         game = body.get("game")
         setup = body.get("setup", {})
-        seed = body.get("seed")
         if not isinstance(game, str) or not game:
             raise ApiError(400, "bad_setup", i18n.msg("no_game"))
         if not isinstance(setup, dict):
             raise ApiError(400, "bad_setup", i18n.msg("bad_setup"))
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise ApiError(400, "bad_setup", i18n.msg("bad_seed"))
+        try:
+            seed = payload.check_seed(body.get("seed"))
+            rules = GAMES.get(game)
+            if rules is not None:  # an unknown game is the table's to refuse, by name
+                payload.check_setup(setup, rules.describe().get("setup", []))
+        except payload.BadPayload as exc:
+            raise bad_payload(exc) from None
         return jsonify(table.new_game(game, setup, seed))
 
     @app.post("/api/pair")
     def api_pair():
         require_custom_header()
-        rid = table.request_pairing()
+        try:
+            rid = table.request_pairing(client_address(), request.headers.get("User-Agent", ""))
+        except Exception as exc:  # device.pairing.PairingRefused: this address asks too often
+            retry = getattr(exc, "retry_after", None)
+            if retry is None:
+                raise
+            code = getattr(exc, "code", "too_many_pair_requests")
+            resp = jsonify(code=code, message=i18n.msg(code))
+            resp.status_code = 429
+            resp.headers["Retry-After"] = str(int(retry))
+            return resp
         _status, _token, left = table.pairing_poll(rid)
         return jsonify(request=rid, expires_in=left, status="waiting"), 202
 
@@ -313,6 +413,11 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
             return resp
         if status == "expired":
             return jsonify(status="expired", paired=False, message=i18n.msg("pair_expired"))
+        if status == "conflict":  # two phones asked at once: the press admitted neither
+            return jsonify(status="conflict", paired=False, message=i18n.msg("pair_conflict"))
+        if status == "storage_full":
+            return jsonify(status="storage_full", paired=False, code="storage_full",
+                           message=i18n.msg("storage_full")), 507
         if status == "unknown":
             raise ApiError(404, "unknown_request", i18n.msg("unknown_request"))
         return jsonify(status="waiting", paired=False, expires_in=left)
@@ -323,6 +428,24 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
         table.revoke_tokens()
         resp = jsonify(status="revoked", paired=False)
         resp.delete_cookie(TOKEN_COOKIE, path="/", samesite="Strict", httponly=True)
+        return resp
+
+    @app.get("/api/pair/phones")
+    def api_phones():
+        """The paired phones (for a paired phone only): who they are, and which one is the asker."""
+        value = require_paired_read()
+        mine = table.pairing.phone_id(value)
+        return jsonify(phones=[{**p, "this": p["id"] == mine} for p in table.pairing.phones()])
+
+    @app.delete("/api/pair/phones/<phone_id>")
+    def api_revoke_phone(phone_id: str):
+        value = require_paired()
+        if len(phone_id) > 64 or not table.revoke_phone(phone_id):
+            raise ApiError(404, "no_phone", i18n.msg("no_phone"))
+        mine = table.pairing.phone_id(value)  # None if this phone unpaired itself
+        resp = jsonify(status="revoked", paired=mine is not None)
+        if mine is None:
+            resp.delete_cookie(TOKEN_COOKIE, path="/", samesite="Strict", httponly=True)
         return resp
 
     @app.post("/api/tray/observe")
@@ -365,6 +488,16 @@ def create_app(table: Any, *, secret_key: str | None = None, testing: bool = Fal
         abort(404)
 
     return app
+
+
+def server_message(app: Flask, status: int, headers: dict[str, str]) -> str:
+    """The sentence for a refusal the web server answers itself (body too large...), in the language of
+    the request's cookie or Accept-Language (`headers`: lower-case names)."""
+    code = "too_large" if status == 413 else "bad_request"
+    wanted = {k: v for k, v in (("Accept-Language", headers.get("accept-language")),
+                                ("Cookie", headers.get("cookie"))) if v}
+    with app.test_request_context("/", headers=wanted):
+        return str(i18n.msg(code))
 
 
 def stop_streams(app: Flask) -> None:

@@ -156,7 +156,7 @@ class FakeTable:
             self._publish()
 
     # -- pairing ---------------------------------------------------------------------------------
-    def request_pairing(self) -> str:
+    def request_pairing(self, address: str = "", label: str = "") -> str:
         with self._lock:
             rid = secrets.token_urlsafe(18)
             self._window_until = self.clock() + PAIR_WINDOW_S

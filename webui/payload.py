@@ -1,0 +1,177 @@
+"""Request bodies the box accepts: checked here, at the door, so that nothing further in can fail on them.
+
+The engine checks what an action or a setup means; this module checks what any JSON the box keeps must
+be, whatever the game: not nested deeper than `MAX_DEPTH` (Python's parser would raise RecursionError),
+numbers that are finite and fit the store and the page's JavaScript (no NaN, no Infinity, no 1e300, no
+integer beyond 2^53), strings that are valid Unicode (a lone surrogate cannot be written as UTF-8) and of
+sane length, lists and objects of bounded size. A setup is also held against the game's own setup form
+(`describe()["setup"]`): a field the form declares as an int must be an int within its min/max, a
+choice one of its options, and so on. Each refusal is a `BadPayload` with a code and the path of the
+offending value, which the web app turns into a 400 with a translated sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+MAX_DEPTH = 24
+MAX_STRING = 2000          # characters in one string (names, messages)
+MAX_ITEMS = 1000           # entries in one list or object
+MAX_SAFE_INT = 2**53 - 1   # larger integers lose digits in the page's JavaScript
+MAX_NUMBER = 1e15          # larger floats have no meaning in any game the box keeps
+SEED_MAX = 2**63 - 1       # a seed is stored as SQLite's signed 64-bit integer
+TEXT_FIELD_MAX = 80        # a free-text setup field (a player's name)
+
+
+class BadPayload(ValueError):
+    """A body the box refuses: `code` names the rule, `where` the path of the value (e.g. setup.players[1])."""
+
+    def __init__(self, code: str, where: str, detail: str = "") -> None:
+        super().__init__(f"{code} at {where or 'the top'}" + (f": {detail}" if detail else ""))
+        self.code = code
+        self.where = where or "body"
+        self.detail = detail
+
+
+def _reject_constant(name: str) -> Any:
+    raise BadPayload("bad_number", "", f"{name} is not a number the box accepts")
+
+
+def _nesting(raw: str) -> int:
+    """The deepest nesting of [ and { outside strings (checked before parsing: the parser recurses)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_object(raw: bytes) -> dict[str, Any]:
+    """The JSON object in `raw`, checked by `check_value`; BadPayload otherwise."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadPayload("bad_json", "", "the body is not UTF-8 text") from None
+    if not text.strip():
+        raise BadPayload("empty_body", "")
+    if _nesting(text) > MAX_DEPTH:
+        raise BadPayload("too_deep", "", f"more than {MAX_DEPTH} levels of nesting")
+    try:
+        body = json.loads(text, parse_constant=_reject_constant)
+    except BadPayload:
+        raise
+    except (ValueError, RecursionError) as exc:  # ValueError also covers over-long integer literals
+        raise BadPayload("bad_json", "", str(exc)) from None
+    if not isinstance(body, dict):
+        raise BadPayload("not_object", "")
+    check_value(body)
+    return body
+
+
+def check_value(value: Any, where: str = "", depth: int = 0) -> None:
+    """Refuse what no game can mean and nothing can store (see the module doc)."""
+    if depth > MAX_DEPTH:
+        raise BadPayload("too_deep", where)
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_SAFE_INT:
+            raise BadPayload("bad_number", where, "a whole number beyond 2^53")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            raise BadPayload("bad_number", where, "not a finite number of sensible size")
+        return
+    if isinstance(value, str):
+        _check_text(value, where, MAX_STRING)
+        return
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise BadPayload("too_many", where, f"more than {MAX_ITEMS} items")
+        for i, item in enumerate(value):
+            check_value(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        if len(value) > MAX_ITEMS:
+            raise BadPayload("too_many", where, f"more than {MAX_ITEMS} keys")
+        for key, item in value.items():
+            _check_text(key, f"{where}.{key}" if where else str(key), MAX_STRING)
+            check_value(item, f"{where}.{key}" if where else str(key), depth + 1)
+        return
+    raise BadPayload("bad_value", where)
+
+
+def _check_text(text: str, where: str, limit: int) -> None:
+    if len(text) > limit:
+        raise BadPayload("too_long", where, f"more than {limit} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadPayload("bad_text", where, "not valid Unicode (a lone surrogate)") from None
+    if "\x00" in text:
+        raise BadPayload("bad_text", where, "a NUL character")
+
+
+def check_seed(seed: Any) -> int | None:
+    """A seed is absent (the box picks one) or a whole number 0..2^63-1."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise BadPayload("bad_seed", "seed")
+    return seed
+
+
+def check_setup(setup: Any, form: list[dict[str, Any]]) -> None:
+    """Hold a setup against the game's setup form: each declared field that is present must be of its
+    kind and within its bounds. Keys the form does not declare (a mid-game position) are left to the
+    engine, which knows their meaning; `check_value` has already bounded them."""
+    if not isinstance(setup, dict):
+        raise BadPayload("bad_setup", "setup")
+    for field in form:
+        key = field.get("key")
+        if not isinstance(key, str) or key not in setup:
+            continue
+        value, where = setup[key], f"setup.{key}"
+        kind = field.get("kind")
+        options = [o.get("id") for o in field.get("options", []) if isinstance(o, dict)]
+        if kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise BadPayload("setup_not_int", where)
+            low, high = field.get("min"), field.get("max")
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise BadPayload("setup_out_of_range", where, f"{low}..{high}")
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                raise BadPayload("setup_not_bool", where)
+        elif kind == "text":
+            if not isinstance(value, str):
+                raise BadPayload("setup_not_text", where)
+            _check_text(value, where, TEXT_FIELD_MAX)
+        elif kind == "choice":
+            if not isinstance(value, str) or (options and value not in options):
+                raise BadPayload("setup_bad_choice", where)
+        elif kind == "seat_choice":
+            if not isinstance(value, list):
+                raise BadPayload("setup_bad_choice", where)
+            for i, seat in enumerate(value):
+                picked = seat.get(field.get("choice", "id")) if isinstance(seat, dict) else seat
+                if not isinstance(picked, str) or (options and picked not in options):
+                    raise BadPayload("setup_bad_choice", f"{where}[{i}]")
