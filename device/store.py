@@ -530,7 +530,8 @@ class _Transaction:
                 self._store.storage_full = False
         else:
             self._note(exc)
-            self._conn.execute("ROLLBACK")
+            if self._conn.in_transaction:  # SQLite already rolled back on SQLITE_FULL: keep its error
+                self._conn.execute("ROLLBACK")
 
     def _note(self, exc: object) -> None:
         """Remember a write refused for lack of space: /healthz and the page say "storage full"."""

@@ -125,6 +125,7 @@ def make_server(app, host: str, port: int, limits: ServerLimits, describe: Descr
             max_request_body_size=limits.max_body, max_request_header_size=32 * 1024,
             asyncore_use_poll=True, outbuf_high_watermark=OUTBUF_BYTES, outbuf_overflow=2 * OUTBUF_BYTES,
             inbuf_overflow=2 * limits.max_body, expose_tracebacks=False, clear_untrusted_proxy_headers=True,
+            channel_request_lookahead=1,  # keep reading during a stream: a phone that left is noticed
         )
     finally:
         threading.stack_size(old)

@@ -21,7 +21,7 @@ MAX_STRING = 2000          # characters in one string (names, messages)
 MAX_ITEMS = 1000           # entries in one list or object
 MAX_SAFE_INT = 2**53 - 1   # larger integers lose digits in the page's JavaScript
 MAX_NUMBER = 1e15          # larger floats have no meaning in any game the box keeps
-SEED_MAX = 2**63 - 1       # a seed is stored as SQLite's signed 64-bit integer
+SEED_MAX = MAX_SAFE_INT    # SQLite keeps 64 bits, the page's JavaScript 53: a seed fits both
 TEXT_FIELD_MAX = 80        # a free-text setup field (a player's name)
 
 
@@ -131,7 +131,7 @@ def _check_text(text: str, where: str, limit: int) -> None:
 
 
 def check_seed(seed: Any) -> int | None:
-    """A seed is absent (the box picks one) or a whole number 0..2^63-1."""
+    """A seed is absent (the box picks one) or a whole number 0..2^53-1."""
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
