@@ -39,19 +39,13 @@ def test_a_state_dir_that_is_a_file_is_refused_by_name(tmp_path: Path) -> None:
     assert prepare_state_dir(tmp_path / "fresh").is_dir()
 
 
-def test_an_unknown_dice_set_is_refused_and_the_known_ones_listed(tmp_path: Path) -> None:
-    known = known_dice_sets(tmp_path, "d6", "under")
+def test_an_unknown_dice_set_is_refused_and_the_known_ones_listed() -> None:
+    known = known_dice_sets()
     assert "d6" in known and "dicethrone:barbarian" in known  # from the games' own descriptions
     with pytest.raises(ConfigError) as exc:
         check_dice_set(config_from_dict({"camera": {"dice": "d7"}}), known)
     assert exc.value.key == "camera.dice" and "d7" in str(exc.value) and "d6" in str(exc.value)
     check_dice_set(Config(), known)
-
-
-def test_a_set_taught_on_this_box_is_known(tmp_path: Path) -> None:
-    (tmp_path / "dice" / "grandmas" / "under").mkdir(parents=True)
-    assert "grandmas" in known_dice_sets(tmp_path, "grandmas", "under")
-    assert "grandmas" not in known_dice_sets(tmp_path, "grandmas", "over")
 
 
 @pytest.mark.parametrize(("web", "key"), [
