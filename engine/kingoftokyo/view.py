@@ -12,7 +12,7 @@ from . import state as st
 from .data import cards
 
 S = st.S
-LOG_KEEP = 40
+LOG_KEEP = 25
 
 THROW_NOTE = ("Throw only the dice you reroll: kept dice stay out of the tray, next to it.")
 
