@@ -1,5 +1,8 @@
 """Engine figures: complete random Dice Throne 1v1 games per second, replaying a 500-action log, and a hash.
 
+Also complete random King of Tokyo games per second: 6 monsters (Tokyo Bay in use), the full 66-card deck,
+a seeded player picking among the legal options (buying a card it can afford most of the time), through Match.
+
 Prints figures, asserts nothing (tests never assert timings). Run: `.venv/bin/python bench/engine.py`.
 A "random game" is played by `random_action`: a seeded player that always picks a legal action, mostly the
 obvious one (like a table pressing Next), sometimes keeping dice, rerolling, spending tokens or playing
@@ -131,6 +134,34 @@ def replay_ms(repeat: int = 20) -> tuple[float, int]:
     return best * 1000, len(entries)
 
 
+KOT = get_rules("kingoftokyo")
+KOT_MONSTERS = [row["id"] for row in KOT.describe()["catalogue"]["monsters"]]
+
+
+def kot_play_random(seed: int, limit: int = 5000) -> Match:
+    """A complete random 6-monster King of Tokyo game through Match: the throws come from the game's seeded
+    stream, the player buys an affordable card 70% of the time and otherwise picks any legal option."""
+    r = random.Random(seed)
+    m = Match(KOT, {"players": KOT_MONSTERS}, seed)
+    while not m.state["over"] and len(m.entries) < limit:
+        opts = KOT.options(m.state)
+        buys = [o for o in opts if o["type"] == "buy"]
+        m.submit(r.choice(buys) if buys and r.random() < 0.7 else r.choice(opts))
+    return m
+
+
+def kot_games_per_second(seconds: float) -> tuple[float, float, int, int]:
+    """(games/s, actions per game, games, cards bought in all) of complete random 6-monster games (CPU time)."""
+    start = time.process_time()
+    games = actions = bought = 0
+    while time.process_time() - start < seconds:
+        m = kot_play_random(games)
+        games += 1
+        actions += len(m.entries)
+        bought += sum(1 for e in m.entries if e.action["type"] == "buy")
+    return games / (time.process_time() - start), actions / games, games, bought
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="how long to play random games")
@@ -147,10 +178,13 @@ def main(argv: list[str] | None = None) -> None:
     rate, per_game, games = games_per_second(args.seconds)
     bare = engine_games_per_second(args.seconds / 2)
     ms, n = replay_ms()
+    kot_rate, kot_actions, kot_games, kot_bought = kot_games_per_second(args.seconds)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     figures = {"games_per_s": round(rate, 1), "engine_games_per_s": round(bare, 1),
                "actions_per_game": round(per_game, 1), "games": games, "replay_actions": n,
-               "replay_ms": round(ms, 2), "replay_hash": digest, "hashed_games": hashed, "cpus": os.cpu_count(), "load": load}
+               "replay_ms": round(ms, 2), "replay_hash": digest, "hashed_games": hashed, "cpus": os.cpu_count(), "load": load,
+               "kingoftokyo_games_per_s": round(kot_rate, 1), "kingoftokyo_actions_per_game": round(kot_actions, 1),
+               "kingoftokyo_games": kot_games}
     if args.json:
         print(json.dumps(figures))
         return
@@ -158,6 +192,9 @@ def main(argv: list[str] | None = None) -> None:
           f"{per_game:.0f} actions per game; aim >= 200)")
     print(f"  the rules alone (Rules.apply, no log): {bare:.1f} games/s")
     print(f"replay of a {n}-action log: {ms:.2f} ms (aim < 50 ms)")
+    print(f"complete random King of Tokyo games (6 monsters, all 66 cards): {kot_rate:.1f} games/s on one core "
+          f"through Match ({kot_games} games, {kot_actions:.0f} actions and {kot_bought / kot_games:.1f} cards "
+          f"bought per game)")
     print(f"replay hash of {hashed} seeded games (1v1, 2v2, King of the Hill): {digest}")
     print(f"timed in CPU seconds of this process; machine: {os.cpu_count()} cpus, load average {load:.2f}"
           if load is not None else "timed in CPU seconds of this process")
