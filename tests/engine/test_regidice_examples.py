@@ -358,3 +358,15 @@ def test_4_1_a_roll_must_match_the_pool_colours_and_count() -> None:
     assert events[0]["count"] == 9 and "pips" not in str(events) and "value" not in str(events)
     assert pool_ids(s2, "p1") == pool_ids(s, "p1")
     assert s2["rolled"] == ["p1"] and s["rolled"] == []  # the old state is untouched
+
+
+def test_4_5_the_target_names_the_dice_it_loses() -> None:
+    s = _blocker_round(["R4", "B4", "Y4", "R2", "B5"])
+    with pytest.raises(IllegalAction) as err:
+        apply(s, {"type": "suffer", "player": "p2", "dice": ["R2"]})
+    assert err.value.code == "wrong_dice_count"
+    keep = [d["id"] for d in where(s, "pool:p2") if d["pips"] == 4][:2]
+    lose = [i for i in pool_ids(s, "p2") if i not in keep]
+    s, _ = apply(s, {"type": "suffer", "player": "p2", "dice": lose})
+    assert sorted(pool_ids(s, "p2")) == sorted(keep)
+    assert sorted(d["id"] for d in where(s, "wounded")) == sorted(lose)
