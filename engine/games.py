@@ -6,6 +6,7 @@ from .core import IllegalAction, Rules
 from .dicethrone import DiceThrone
 from .freeroll import FreeRoll
 from .kingoftokyo import KingOfTokyo
+from .magewars import MageWars
 from .regidice import Regidice
 
 GAMES: dict[str, Rules] = {
@@ -13,6 +14,7 @@ GAMES: dict[str, Rules] = {
     "dicethrone": DiceThrone(),
     "kingoftokyo": KingOfTokyo(),
     "regidice": Regidice(),
+    "magewars": MageWars(),
 }
 
 
