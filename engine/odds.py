@@ -94,3 +94,28 @@ def chance(target: Target, key: Hashable, rolls: int, hand: Hand | None = None, 
             else sum(float(p) * v[sp["hand_ix"][h]] for h, p in _outcomes(n))
     v = _tables(key, target, n, max(rolls, 0), exact)[max(rolls, 0)]
     return v[sp["hand_ix"][tuple(sorted(hand))]]
+
+
+@cache
+def _float_trans(n: int) -> list[list[tuple[int, float]]]:
+    return [[(h, float(p)) for h, p in row] for row in _space(n)["trans"]]
+
+
+def best_keep(target: Target, key: Hashable, rolls: int, hand: Hand, *, n: int = 5) -> tuple[float, Hand]:
+    """The dice of `hand` to keep for the best chance of meeting `target` with `rolls` rolls left (>= 1),
+    and that chance. A hand that already meets the target keeps everything (chance 1)."""
+    hand = tuple(sorted(hand))
+    if target(hand):
+        return 1.0, hand
+    if rolls <= 0:
+        return 0.0, hand
+    sp = _space(n)
+    values = _tables(key, target, n, rolls - 1, False)[rolls - 1]
+    trans = _float_trans(n)
+    best, kept_best = -1.0, hand
+    for j in sp["subs"][sp["hand_ix"][hand]]:
+        p = sum(w * values[h] for h, w in trans[j])
+        kept = sp["keeps"][j]
+        if p > best + 1e-12 or (abs(p - best) <= 1e-12 and len(kept) > len(kept_best)):
+            best, kept_best = p, kept
+    return best, kept_best

@@ -10,6 +10,7 @@ from . import actions as act
 from . import flow
 from . import state as st
 from .data import cards
+from .odds import odds
 
 S = st.S
 LOG_KEEP = 25
@@ -49,7 +50,7 @@ def snapshot(s: S, viewer: str | None = None) -> dict[str, Any]:
         "market": market, "deck": len(s["deck"]), "discard": len(s["discard"]),
         "dice": [dict(d) for d in s["dice"]], "rolls": {"used": s["rolls"], "max": s["rolls_max"]},
         "pending": pending_decision(s), "over": s["over"], "winners": list(s["winners"]),
-        "events": list(s["log"][-LOG_KEEP:]),
+        "events": list(s["log"][-LOG_KEEP:]), "odds": odds(s),
     }
     if s["phase"] == "buy" and st.has(s, i, "made_in_a_lab") and s["deck"]:
         snap["deck_top"] = s["deck"][0]
