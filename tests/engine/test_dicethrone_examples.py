@@ -44,10 +44,11 @@ def test_ex01_barbarian_vs_paladin_final_damage():
     assert tokens(m, "p2")["concussion"] == 1                   # sum >= 14 rider
     go(m, {"type": "spend", "player": "p2", "status": "retribution"},   # 2.
        {"type": "spend", "player": "p2", "status": "protect"},          # 3.
-       {"type": "defense", "defense": "divine_defense"})                # 4. prevent 3, gain Protect
+       {"type": "defense", "defense": "divine_defense"},                # 4. prevent 3, gain Protect:
+       {"type": "roll", "dice": [3, 4, 3, 6]}, {"type": "resolve"})     #    3 Helms and a Prayer (ZG dice)
     assert tokens(m, "p2")["protect"] == 1
     go(m, {"type": "play", "player": "p1", "card": "Get Some!", "roll": [1, 2, 3, 1, 2]},  # 5. +5
-       {"type": "play", "player": "p2", "card": "Absolution!"},                          # 6. prevent 3
+       {"type": "play", "player": "p2", "card": "Absolution!", "roll": [3]},             # 6. prevent 3 (Helm)
        {"type": "spend", "player": "p2", "status": "protect"})                           # 7.
     view = attack_view(m)
     assert view["total"] == 17 and view["halves"] == 2 and view["reflect"] == 1
@@ -63,7 +64,8 @@ def test_ex01_protect_gained_while_held_is_lost():
     give(m, "p2", protect=1)
     go(m, {"type": "adjust", "player": "p2", "upgrades": {"divine_defense": 3}})
     attack(m, [1, 2, 3, 6, 6], "overpower")
-    go(m, {"type": "roll", "dice": [6, 6, 6]}, {"type": "resolve"}, {"type": "defense", "defense": "divine_defense"})
+    go(m, {"type": "roll", "dice": [6, 6, 6]}, {"type": "resolve"}, {"type": "defense", "defense": "divine_defense"},
+       {"type": "roll", "dice": [3, 4, 3, 6]}, {"type": "resolve"})
     assert tokens(m, "p2")["protect"] == 1
 
 

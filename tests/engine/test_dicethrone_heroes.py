@@ -130,14 +130,13 @@ def test_c25_the_shivering_needs_3_skulls_and_c26_stun_rerolled_text():
     assert "extra Offensive Roll Phase" in statuses()["stun"]["text"]
 
 
-def test_upgrades_with_unknown_text_keep_their_known_cost():
-    """Heroes §5 (SE costs): an upgrade whose board text is unknown still costs its CP and sets the level."""
-    m = game("monk", "barbarian")
-    go(m, {"type": "adjust", "player": "p1", "cp": 3}, {"type": "play", "player": "p1", "card": "Fist Strike II"},
-       {"type": "play", "player": "p1", "card": "Fist Strike III"})
-    p1 = m.snapshot()["players"][0]
-    assert p1["cp"] == 5 - 1 - 1 and p1["upgrades"]["fist_strike"] == 3
-    assert "unknown" in m.snapshot()["notes"][-1]
+def test_every_upgrade_card_has_its_board_text():
+    """Heroes §5 (issue 12): no upgrade card is left with a known cost but unknown text any more."""
+    from engine.dicethrone.heroes import hero_ids
+    for hid in hero_ids():
+        data = hero(hid)
+        assert not data.get("upgrade_costs"), hid
+        assert not [c["id"] for c in data["upgrade_cards"] if c.get("unknown_effect")], hid
 
 
 def test_compiled_requirements_agree_with_the_readable_check():

@@ -348,13 +348,13 @@ def test_accuracy_makes_the_attack_undefendable():
     assert kind(m) == "window" and attack_view(m)["type"] == "undefendable"
 
 
-def test_defense_with_unknown_dice_is_resolved_by_hand():
-    """Heroes §8 unknowns: a defense whose dice are unknown adds a note; players prevent by hand."""
-    m = game("barbarian", "paladin")
+def test_defense_with_effects_done_by_hand_adds_a_note():
+    """Heroes §8 unknowns: what the engine cannot apply (Nyra's health) becomes a note; players adjust by hand."""
+    m = game("barbarian", "huntress")
     attack(m, [1, 2, 3, 4, 4], "smack")
-    go(m, {"type": "defense", "defense": "divine_defense"})
-    assert kind(m) == "window" and "unknown" in snap(m)["notes"][-1]
-    go(m, {"type": "prevent", "player": "p2", "amount": 2, "source": "Divine Defense"})
+    go(m, {"type": "defense", "defense": "maternal_bond"}, {"type": "roll", "dice": [5, 5, 4]}, {"type": "resolve"})
+    assert kind(m) == "window" and "Nyra" in snap(m)["notes"][-1]
+    go(m, {"type": "prevent", "player": "p2", "amount": 2, "source": "Nyra"})
     assert end_roll_phase(m)["damage"]["p2"] == 2
 
 
