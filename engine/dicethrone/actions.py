@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import IllegalAction, require
-from . import cards, combat, flow, spend
+from . import asks, cards, combat, flow, spend
 from . import effects as fx
 from . import state as st
 from .damage import MODIFIER, PREVENT
@@ -90,6 +90,23 @@ def do_roll(s: st.S, a: dict[str, Any]) -> E:
     return combat.blind_rolled(s, dice[0])
 
 
+def do_reroll(s: st.S, a: dict[str, Any]) -> E:
+    """"You may reroll N of these dice": once, before an ability's or a defense's own dice are read."""
+    pending = expect(s, "ability_resolve", "defense_resolve")
+    must_be(s, a, pending["player"])
+    n = pending.get("rerolls", 0)
+    require(n > 0, "no_reroll", "Nothing lets these dice be rerolled now.")
+    picks = a.get("dice")
+    if picks is None and "die" in a:
+        picks = [a["die"]]
+    allowed = combat.rerollable(s)
+    require(isinstance(picks, list) and 1 <= len(picks) <= n and len(set(map(repr, picks))) == len(picks)
+            and all(type(k) is int and k in allowed for k in picks), "bad_die",
+            f"Reroll up to {n} {'die' if n == 1 else 'different dice'} of your own, by position "
+            f"({', '.join(map(str, allowed))}).")
+    return combat.reroll(s, picks, roll_for(s, {"dice": a.get("values")}, len(picks)))
+
+
 def set_keep(s: st.S, keep: Any) -> None:
     require(isinstance(keep, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in keep),
             "bad_keep", "\"keep\" is a list of die positions (0-4).")
@@ -152,10 +169,12 @@ def do_resolve(s: st.S, a: dict[str, Any]) -> E:
 
 
 def do_choose(s: st.S, a: dict[str, Any]) -> E:
-    pending = expect(s, "choice")
+    pending = expect(s, "choice", "ask")
     must_be(s, a, pending["player"])
     k = a.get("option")
     require(isinstance(k, int) and not isinstance(k, bool), "bad_choice", "\"option\" is the number of a listed option.")
+    if pending["kind"] == "ask":
+        return asks.answer(s, k)
     return combat.defense_choice(s, k)
 
 
@@ -290,7 +309,7 @@ HANDLERS: dict[str, Callable[[st.S, dict[str, Any]], E]] = {
     "roll": do_roll, "keep": do_keep, "ability": do_ability, "pass": do_pass, "target": do_target,
     "defense": do_defense, "resolve": do_resolve, "choose": do_choose, "advance": do_advance,
     "knockdown": do_knockdown, "pass_keg": do_pass_keg, "sell": do_sell, "play": do_play, "spend": do_spend,
-    "buy_attempt": do_buy_attempt, "adjust": do_adjust, "prevent": do_prevent, "bonus": do_bonus,
+    "buy_attempt": do_buy_attempt, "reroll": do_reroll, "adjust": do_adjust, "prevent": do_prevent, "bonus": do_bonus,
 }
 
 

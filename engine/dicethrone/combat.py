@@ -134,10 +134,15 @@ def run_offense(s: st.S) -> E:
 
 
 def ability_rolled(s: st.S, rolled: list[int]) -> E:
-    """An ability's own dice are on the tray; cards may still change them before they are read (§2.4)."""
+    """An ability's own dice are on the tray; cards may still change them before they are read (§2.4).
+
+    A roll effect with `reroll: N` ("you may reroll one of these dice") lets its owner reroll up to N of
+    them once, before they are read (the `reroll` action)."""
     for k, d in enumerate(st.own_dice(s)):
         d["value"] = rolled[k]
-    pend(s, "ability_resolve", s["rp"]["attacker"])
+    rp = s["rp"]
+    eff = effects_of(s["players"][rp["attacker"]]["hero"], rp["ability"], rp["level"], rp["tier"])[rp["pc"]]
+    pend(s, "ability_resolve", rp["attacker"], **({"rerolls": eff["reroll"]} if eff.get("reroll") else {}))
     return [{"type": "rolled", "purpose": "ability", "dice": rolled}]
 
 
@@ -287,9 +292,34 @@ def defense_rolled(s: st.S, rolled: list[int]) -> E:
         if not d["kept"]:
             d["value"] = rolled[k]
             k += 1
-    s["rp"]["defense"]["attempts"] += 1
-    pend(s, "defense_resolve", s["rp"]["target"])
+    rp = s["rp"]
+    rp["defense"]["attempts"] += 1
+    p = s["players"][rp["target"]]
+    lv = defense_level(p["hero"], p["upgrades"], rp["defense"]["id"])
+    rerolls = 0 if rp["defense"].get("rerolled") else lv.get("reroll", 0)
+    pend(s, "defense_resolve", rp["target"], **({"rerolls": rerolls} if rerolls else {}))
     return [{"type": "rolled", "purpose": "defense", "dice": values(s)}]
+
+
+def rerollable(s: st.S) -> list[int]:
+    """Positions of the dice a "you may reroll" answer may take: the decider's own dice on the tray."""
+    pending = s["pending"]
+    me = s["players"][pending["player"]]["id"]
+    return [k for k, d in enumerate(s["dice"]) if d.get("owner", me) == me]
+
+
+def reroll(s: st.S, picks: list[int], rolled: list[int]) -> E:
+    """Reroll the picked dice once ("you may reroll one of these dice"); then the dice are read as usual."""
+    before = values(s)
+    dice = st.own_dice(s)
+    for k, v in zip(picks, rolled, strict=True):
+        dice[k]["value"] = v
+    pending = {k: v for k, v in s["pending"].items() if k != "rerolls"}
+    s["pending"] = pending
+    if pending["kind"] == "defense_resolve":
+        s["rp"]["defense"]["rerolled"] = True
+    return [{"type": "rerolled", "player": s["players"][pending["player"]]["id"], "dice": picks,
+             "before": before, "after": values(s)}]
 
 
 def resolve_defense(s: st.S) -> E:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dice import half_up, most_of_a_kind, symbol_counts
+from . import asks
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
@@ -24,6 +25,8 @@ Ctx = dict[str, Any]
 
 def needs_target(eff: dict[str, Any]) -> bool:
     """Whether the effect touches the target, so the target must be known first (§2.5)."""
+    if "to" in eff:        # a chosen player: no target needed (§2.5, special targeting)
+        return False
     if eff["do"] == "damage":
         return eff.get("type") != "collateral"
     return eff["do"] in TARGETED
@@ -160,7 +163,7 @@ def do_draw(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, An
 
 
 def do_gain(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
-    return st.gain_status(s, ctx["owner"], eff["status"], n, source=ctx["owner"])
+    return give_status(s, ctx["owner"], eff["status"], n, ctx["owner"])
 
 
 def do_inflict(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
@@ -168,7 +171,108 @@ def do_inflict(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str,
     if other is None:
         st.note(s, f"{statuses()[eff['status']]['name']['en']} needs a chosen player (adjust by hand).")
         return []
-    return st.gain_status(s, other, eff["status"], n, source=ctx["owner"])
+    return give_status(s, other, eff["status"], n, ctx["owner"])
+
+
+def give_status(s: st.S, j: int, status: str, n: int, source: int) -> list[dict[str, Any]]:
+    """Tokens for player j, who may first decline them when the status says its owner may (the Cursed
+    Pirate and Cursed Doubloons, heroes §2: "The Pirate may decline any gain"): then j is asked."""
+    row = statuses().get(status)
+    if row and row.get("owner_may_decline") and n > 0 and st.owns(s, j, status):
+        name = row["name"]["en"]
+        asks.ask(s, j, f"{s['players'][j]['name']}: take {n} {name}, or decline?", [
+            {"label": f"Take {n} {name}", "op": "status", "args": {"to": j, "status": status, "n": n, "source": source}},
+            {"label": "Decline", "op": "nothing"}], {"effect": "may_decline", "status": status, "count": n})
+        return []
+    return st.gain_status(s, j, status, n, source=source)
+
+
+@asks.op("status")
+def _status(s: st.S, args: dict[str, Any]) -> list[dict[str, Any]]:
+    return st.gain_status(s, args["to"], args["status"], args["n"], source=args["source"])
+
+
+# -- "a chosen player" (rules §6.1: gain on yourself or a chosen player; §2.5: such effects skip targeting) --
+def choices_for(s: st.S, owner: int, to: str) -> list[int]:
+    """Who an effect with `to` may go to: "chosen" any living player (you first, then turn order),
+    "opponent" a living opponent, "teammate" a living teammate other than you."""
+    order = s["order"]
+    k = order.index(owner)
+    rotated = [j for j in order[k:] + order[:k] if st.alive(s, j)]
+    team = s["players"][owner]["team"]
+    if to == "chosen":
+        return rotated
+    if to == "opponent":
+        return [j for j in rotated if s["players"][j]["team"] != team]
+    return [j for j in rotated if j != owner and s["players"][j]["team"] == team]
+
+
+def choose_player(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """An effect on a chosen player: asked when there is a real choice, applied at once when not."""
+    owner = ctx["owner"]
+    choices = choices_for(s, owner, eff["to"])
+    if not choices:
+        return []                     # e.g. "a chosen teammate" in 1v1: nobody to give it to
+    if len(choices) == 1:
+        return to_player(s, eff, ctx, n, choices[0])
+    what = f"{n} {statuses()[eff['status']]['name']['en']}" if "status" in eff else f"{eff['do']} {n}"
+    options = [{"label": s["players"][j]["name"], "player": s["players"][j]["id"], "op": "effect_to",
+                "args": {"eff": eff, "ctx": ctx, "n": n, "to": j}} for j in choices]
+    asks.ask(s, owner, f"{s['players'][owner]['name']}: who gets {what} ({eff['do']})?", options,
+             {"effect": eff["do"], "status": eff.get("status"), "amount": n, "to": eff["to"],
+              "source": ctx.get("source", "")})
+    return []
+
+
+def to_player(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    """Apply an effect with `to` on player j (the chosen player) instead of its usual receiver; its `also`
+    effects go to the same player ("a chosen player gains Flight and takes 3 undefendable damage")."""
+    events = TO_PLAYER[eff["do"]](s, eff, ctx, n, j)
+    for sub in eff.get("also", ()):
+        events += TO_PLAYER[sub["do"]](s, sub, ctx, amount(sub, ctx, s), j)
+    return events
+
+
+@asks.op("effect_to")
+def _effect_to(s: st.S, args: dict[str, Any]) -> list[dict[str, Any]]:
+    return to_player(s, args["eff"], args["ctx"], args["n"], args["to"])
+
+
+def _give_to(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    return give_status(s, j, eff["status"], n, ctx["owner"])
+
+
+def _heal_to(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    add_heal(s, j, n)
+    return []
+
+
+def _damage_to(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    add_packet(s, packet(j, ctx["owner"], n, eff.get("type", "normal"), orp=ctx["role"] == "offense",
+                         source=ctx.get("source", "")))
+    return []
+
+
+def _remove_from(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    st.remove_status(s, j, eff["status"], n)
+    return []
+
+
+def _cp_to(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    st.gain_cp(s, j, n)
+    return []
+
+
+def _draw_to(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int, j: int) -> list[dict[str, Any]]:
+    st.draw(s, j, n)
+    return []
+
+
+TO_PLAYER: dict[str, Callable[[st.S, dict[str, Any], Ctx, int, int], list[dict[str, Any]]]] = {
+    "gain": _give_to, "inflict": _give_to, "heal": _heal_to, "damage": _damage_to, "remove": _remove_from,
+    "cp": _cp_to, "draw": _draw_to,
+}
+"""The effects that may name a chosen player with `to` (tests/engine/test_engine_layout.py checks the data)."""
 
 
 def do_remove(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
@@ -259,6 +363,8 @@ def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
     if handler is None:  # a pausing effect reached outside a roll (e.g. in an Upkeep passive): nothing to do
         return []
     n = amount(eff, ctx, s)
+    if "to" in eff:
+        return choose_player(s, eff, ctx, n)
     if eff.get("consume"):  # "remove up to N tokens: X per token removed" (Combustion, Overgrowth)
         owner = ctx["owner"]
         held = st.has(s, owner, eff["per_status"])

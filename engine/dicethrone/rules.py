@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Action, Event, GameDescription, IllegalAction, action_type
-from . import flow
+from . import asks, flow
 from . import state as st
 from .actions import dispatch
 from .describe import description
@@ -20,6 +20,7 @@ class DiceThrone:
     def setup(self, config: dict[str, Any], seed: int) -> st.S:
         s = st.setup(config, seed)
         flow.enter(s, s["phase"])
+        asks.present(s)
         return s
 
     def apply(self, state: st.S, action: Action) -> tuple[st.S, list[Event]]:
@@ -35,6 +36,8 @@ class DiceThrone:
             s["pending"] = None
             s["phase"] = "over"
             s["rp"] = None
+        if "asks" in s:   # an effect asked a player something: that question is the next decision
+            asks.present(s)
         return s, events
 
     def describe(self) -> GameDescription:

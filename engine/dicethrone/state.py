@@ -372,6 +372,11 @@ def put(p: dict[str, Any], field: str, key: str, value: Any) -> None:
     p[field] = {**p[field], key: value}
 
 
+def owns(s: S, i: int, status: str) -> bool:
+    """Is the status one player i's own hero brings (its sheet lists it), e.g. the Pirate's Doubloons?"""
+    return status in hero(s["players"][i]["hero"]).get("statuses", ())
+
+
 def has(s: S, i: int, status: str) -> int:
     return s["players"][i]["statuses"].get(status, 0)
 

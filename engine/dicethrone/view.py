@@ -129,8 +129,10 @@ def options(s: st.S) -> list[dict[str, Any]]:
     if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         label = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
                  "window": "Apply damage and end the Roll Phase", "ability_resolve": "Use these dice"}[kind]
-        return [opt(label, {"type": "resolve"}, True)] + spend_options(s)
-    if kind == "choice":
+        rerolls = [opt(f"Reroll die {k + 1}", {"type": "reroll", "player": me, "dice": [k]})
+                   for k in combat.rerollable(s)] if pending.get("rerolls") else []
+        return [opt(label, {"type": "resolve"}, True)] + rerolls + spend_options(s)
+    if kind in ("choice", "ask"):
         return [opt(label, {"type": "choose", "player": me, "option": k}, k == 0)
                 for k, label in enumerate(pending["labels"])]
     if kind == "discard":
@@ -202,7 +204,7 @@ def default_action(s: st.S) -> dict[str, Any] | None:
         return {"type": "defense", "player": me, "defense": defenses[0]["id"] if defenses else None}
     if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         return {"type": "resolve"}
-    if kind == "choice":
+    if kind in ("choice", "ask"):
         return {"type": "choose", "player": me, "option": 0}
     if kind == "discard":
         return {"type": "sell", "player": me}
@@ -223,8 +225,18 @@ def pending_view(s: st.S) -> dict[str, Any] | None:
     n = pending.get("dice")
     if kind in ("offense", "defense_roll"):
         n = sum(1 for d in s["dice"] if not d["kept"])
-    prompt = PROMPTS[kind].format(who=who, max=s["attempts_max"], dice=f"{n} {'die' if n == 1 else 'dice'}")
     extra: dict[str, Any] = {}
+    if kind == "ask":   # an effect's question: its own prompt, what it is about, who each option names
+        prompt = pending["prompt"]
+        extra["about"] = pending["about"]
+        extra["labels"] = pending["labels"]
+        extra["choices"] = [c.get("player") for c in pending["choices"]]
+        return decision(pid(s, i), kind, prompt, options(s), **extra)
+    prompt = PROMPTS[kind].format(who=who, max=s["attempts_max"], dice=f"{n} {'die' if n == 1 else 'dice'}")
+    if kind == "choice":
+        extra["labels"] = pending["labels"]
+    if pending.get("rerolls"):   # "you may reroll N of these dice": how many dice one reroll may take
+        extra["rerolls"] = pending["rerolls"]
     if kind in ("offense", *combat_rolls) and n:
         extra["input"] = {"type": "dice", "count": n, "faces": [1, 2, 3, 4, 5, 6]}
     return decision(pid(s, i), kind, prompt, options(s), **extra)

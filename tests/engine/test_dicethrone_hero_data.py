@@ -112,9 +112,12 @@ def test_countermeasures_deal_damage_per_pair_of_sabres():
 
 
 def test_black_spot_doubloon_goes_to_the_pirate():
-    """Cursed Pirate Black Spot (ZG): the Doubloon is gained by the Pirate; Parlay goes to the target."""
+    """Cursed Pirate Black Spot (ZG): the Doubloon is gained by the Pirate; Parlay goes to the target. The
+    Pirate is asked first, since she may decline a Doubloon (rules §6); she takes it (option 0)."""
     m = game("cursed_pirate", "barbarian")
     attack(m, [6, 6, 6, 6, 1], "black_spot")
+    assert m.snapshot()["pending"]["about"]["effect"] == "may_decline"
+    go(m, {"type": "choose", "option": 0})
     assert tokens(m, "p1") == {"cursed_doubloon": 3 + 1} and tokens(m, "p2") == {"parlay": 1}
 
 

@@ -1,0 +1,155 @@
+"""Decisions the engine used to leave to the players by hand (issue 12), now pending decisions any client
+can answer: "a chosen player" (rules §6.1, §2.5), declining a Cursed Doubloon (rules §6 table, EX-31),
+"you may reroll one of these dice" (hero boards). Every question is a pending decision of kind `ask`
+(or a `rerolls` offer on a resolve decision) whose options are complete actions.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import IllegalAction
+from engine.dicethrone import effects as fx
+from engine.dicethrone import state as dts
+from engine.games import get_rules
+from engine.match import Match
+
+RULES = get_rules("dicethrone")
+
+
+def position(a_hero, b_hero, *, phase="offensive", a=None, b=None, mode="1v1", extra_players=()):
+    players = [{"id": "ann", "name": "Ann", "hero": a_hero, **(a or {})},
+               {"id": "bo", "name": "Bo", "hero": b_hero, **(b or {})}, *extra_players]
+    return Match(RULES, {"mode": mode, "start": "ann", "turn": 3, "phase": phase, "players": players}, 5)
+
+
+def go(m, *actions):
+    for action in actions:
+        m.submit(action)
+    return m.snapshot()
+
+
+def player(snap, pid):
+    return next(p for p in snap["players"] if p["id"] == pid)
+
+
+def tokens(snap, pid):
+    return {t["id"]: t["count"] for t in player(snap, pid)["statuses"]}
+
+
+def test_a_chosen_player_gains_and_takes_damage():
+    """Rules §6.1 (gain: on yourself or a chosen player) and §2.5 (a chosen player skips the targeting roll):
+    the Seraph's Take Flight asks who gains Flight and takes 3 undefendable damage; both go to that player."""
+    m = position("seraph", "barbarian", a={"upgrades": {"glorious": 2}})
+    snap = go(m, {"type": "roll", "dice": [1, 4, 4, 5, 6]}, {"type": "ability", "ability": "take_flight"},
+              {"type": "pass"})
+    ask = snap["pending"]
+    assert ask["kind"] == "ask" and ask["player"] == "ann"
+    assert ask["choices"] == ["ann", "bo"] and ask["about"]["status"] == "flight"
+    assert [o["action"] for o in ask["options"]] == [
+        {"type": "choose", "player": "ann", "option": 0}, {"type": "choose", "player": "ann", "option": 1}]
+    snap = go(m, {"type": "choose", "option": 1})
+    assert tokens(snap, "bo") == {"flight": 1} and "flight" not in tokens(snap, "ann")
+    assert player(snap, "bo")["health"] == 47 and player(snap, "ann")["health"] == 50
+    assert snap["pending"]["kind"] == "main" and snap["phase"] == "main2"   # the interrupted decision is back
+
+
+def test_the_default_answer_is_the_owner_as_before():
+    """Heaven's Blessing: a chosen player gains 2 Cleanse and 2 Flight; Next (option 0) picks the Seraph."""
+    m = position("seraph", "barbarian", a={"upgrades": {"archangels_will": 2}})
+    snap = go(m, {"type": "roll", "dice": [1, 5, 5, 4, 6]}, {"type": "ability", "ability": "heavens_blessing"},
+              {"type": "pass"})
+    assert snap["pending"]["kind"] == "ask"
+    snap = go(m, RULES.default_action(m.state))
+    assert tokens(snap, "ann") == {"cleanse": 2, "flight": 2} and tokens(snap, "bo") == {}
+
+
+def test_only_the_asked_player_answers_and_only_listed_options():
+    m = position("seraph", "barbarian", a={"upgrades": {"glorious": 2}})
+    go(m, {"type": "roll", "dice": [1, 4, 4, 5, 6]}, {"type": "ability", "ability": "take_flight"}, {"type": "pass"})
+    for action, code in [({"type": "choose", "option": 2}, "bad_choice"),
+                         ({"type": "choose", "player": "bo", "option": 0}, "not_your_turn"),
+                         ({"type": "advance"}, "wrong_time")]:
+        with pytest.raises(IllegalAction) as err:
+            m.submit(action)
+        assert err.value.code == code
+    assert m.snapshot()["pending"]["kind"] == "ask"                 # a refusal changed nothing
+
+
+@pytest.mark.parametrize("answer, held", [(0, 2), (1, 0)])
+def test_the_pirate_may_decline_a_cursed_doubloon(answer, held):
+    """Rules §6 status table and EX-31: "Whenever the Pirate would gain one she may decline." Pirate's Touch!
+    gives her 2 Doubloons: she is asked, and declining leaves her with none (she starts this position with none)."""
+    m = position("cursed_pirate", "barbarian", a={"statuses": {}})
+    snap = go(m, {"type": "roll", "dice": [6, 6, 6, 6, 6]}, {"type": "ability", "ability": "pirates_touch"})
+    for _ in range(6):                                 # Next through the roll phase until the question
+        if snap["pending"]["kind"] == "ask":
+            break
+        snap = go(m, RULES.default_action(m.state))
+    ask = snap["pending"]
+    assert ask["player"] == "ann" and ask["about"] == {"effect": "may_decline", "status": "cursed_doubloon", "count": 2}
+    assert ask["labels"] == ["Take 2 Cursed Doubloon", "Decline"]
+    snap = go(m, {"type": "choose", "option": answer})
+    assert tokens(snap, "ann").get("cursed_doubloon", 0) == held
+
+
+def test_doubloons_for_anyone_else_are_not_asked():
+    """EX-31: only the Pirate may decline; the Gunslinger simply gets the token (limit 3 on others)."""
+    m = position("gunslinger", "cursed_pirate")
+    s2 = dts.clone(m.state)
+    ctx = {"owner": 1, "other": 0, "role": "card", "roll": None, "final": None, "faces": ["a"] * 6, "source": "t"}
+    fx.apply(s2, {"do": "inflict", "status": "cursed_doubloon"}, ctx)
+    assert "asks" not in s2 and s2["players"][0]["statuses"] == {"cursed_doubloon": 1}
+
+
+def test_you_may_reroll_one_of_these_dice_once():
+    """Seraph's Angelic Mantle II ("you may reroll the die once"): after the defensive roll the defender may
+    reroll its die once before it resolves; the reroll's value is what resolves (wing: prevent 1 -> pendant:
+    prevent 3 of Smack's 4)."""
+    m = position("barbarian", "seraph", b={"upgrades": {"angelic_mantle": 2}})
+    snap = go(m, {"type": "roll", "dice": [1, 1, 1, 4, 5]}, {"type": "ability", "ability": "smack"},
+              {"type": "pass"}, {"type": "defense", "defense": "angelic_mantle"}, {"type": "roll", "dice": [4]})
+    pending = snap["pending"]
+    assert pending["kind"] == "defense_resolve" and pending["rerolls"] == 1
+    assert {"type": "reroll", "player": "bo", "dice": [0]} in [o["action"] for o in pending["options"]]
+    snap = go(m, {"type": "reroll", "dice": [0], "values": [6]})
+    assert snap["dice"][0]["value"] == 6 and "rerolls" not in snap["pending"]
+    with pytest.raises(IllegalAction) as err:
+        m.submit({"type": "reroll", "dice": [0], "values": [1]})
+    assert err.value.code == "no_reroll"
+    snap = go(m, {"type": "resolve"}, {"type": "resolve"})
+    assert player(snap, "bo")["health"] == 49                         # 4 - 3 prevented
+
+
+def test_no_reroll_without_the_upgrade():
+    m = position("barbarian", "seraph")
+    snap = go(m, {"type": "roll", "dice": [1, 1, 1, 4, 5]}, {"type": "ability", "ability": "smack"},
+              {"type": "pass"}, {"type": "defense", "defense": "angelic_mantle"}, {"type": "roll", "dice": [4]})
+    assert "rerolls" not in snap["pending"]
+    with pytest.raises(IllegalAction) as err:
+        m.submit({"type": "reroll", "dice": [0]})
+    assert err.value.code == "no_reroll"
+
+
+def test_chosen_players_by_kind_in_2v2():
+    """Rules §13: "a chosen teammate" is your partner, "a chosen opponent" either living opponent, "a chosen
+    player" anyone standing, you first and then in turn order (A1, B1, A2, B2)."""
+    players = [{"id": "a1", "hero": "treant", "team": "A"}, {"id": "b1", "hero": "ninja", "team": "B"},
+               {"id": "a2", "hero": "monk", "team": "A"}, {"id": "b2", "hero": "samurai", "team": "B"}]
+    s = RULES.setup({"mode": "2v2", "start": "a1", "players": players}, 1)
+    ids = [p["id"] for p in s["players"]]
+    names = {to: [ids[j] for j in fx.choices_for(s, 0, to)] for to in ("chosen", "opponent", "teammate")}
+    assert names == {"chosen": ["a1", "b1", "a2", "b2"], "opponent": ["b1", "b2"], "teammate": ["a2"]}
+
+
+def test_a_single_possible_player_is_not_asked():
+    """A chosen teammate in 2v2 is the one partner: no question; in 1v1 there is none and nothing happens."""
+    players = [{"id": "a1", "hero": "treant", "team": "A"}, {"id": "b1", "hero": "ninja", "team": "B"},
+               {"id": "a2", "hero": "monk", "team": "A"}, {"id": "b2", "hero": "samurai", "team": "B"}]
+    s = RULES.setup({"mode": "2v2", "start": "a1", "players": players}, 1)
+    ctx = {"owner": 0, "other": None, "role": "card", "roll": None, "final": None, "faces": ["a"] * 6, "source": "t"}
+    fx.apply(s, {"do": "gain", "status": "wellspring", "to": "teammate"}, ctx)
+    assert "asks" not in s and s["players"][2]["statuses"] == {"wellspring": 1}
+    s1 = RULES.setup({"players": [{"hero": "treant"}, {"hero": "ninja"}], "start": "p1"}, 1)
+    fx.apply(s1, {"do": "gain", "status": "wellspring", "to": "teammate"}, ctx)
+    assert "asks" not in s1 and all("wellspring" not in p["statuses"] for p in s1["players"])
