@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checks import text, whole
 from ..core import IllegalAction, require
 from . import dice as dm
 from .state import (
@@ -18,12 +19,10 @@ from .state import (
     deal_damage,
     incapacitated,
     log,
-    name_text,
     obj,
     place_condition,
     restrained,
     settle_victory,
-    whole,
 )
 
 ESCAPE_MIN = 7  # Cripple and Stuck escape rolls (§9)
@@ -48,7 +47,7 @@ def parse_attack(raw: Any) -> dict[str, Any]:
         require(isinstance(value, bool), "bad_attack", f"\"{key}\" is true or false.")
         flags[key] = value
     out = {
-        "name": name_text(raw.get("name", "Attack"), "An attack", "bad_attack"),
+        "name": text(raw.get("name", "Attack"), "An attack's name", 40, "bad_attack"),
         "dice": whole(raw.get("dice"), "The attack's dice", 0, dm.MAX_DICE, "bad_attack"),
         "range": rng, "action": action, "type": kind,
         "piercing": whole(raw.get("piercing", 0), "Piercing", 0, 20, "bad_attack"),

@@ -11,6 +11,8 @@ import marshal
 from collections.abc import Callable
 from typing import Any
 
+from ..checks import seed as check_seed
+from ..checks import text, whole
 from ..core import Action, Event, GameDescription, IllegalAction, action_type, require
 from . import attack as atk
 from . import dice as dm
@@ -26,16 +28,13 @@ from .state import (
     log,
     mage_defaults,
     mages,
-    name_text,
     new_object,
     obj,
     place_condition,
     settle_victory,
-    whole,
 )
 from .view import pending, snapshot
 
-MAX_SEED = 2**63 - 1
 SEATS = ("p1", "p2")
 ADJUSTABLE = {"life": (1, 99), "damage": (0, 99), "mana": (0, 99), "channeling": (0, 30), "armor": (0, 20)}
 
@@ -60,7 +59,7 @@ def setup_state(config: Any) -> dict[str, Any]:
     catalogue = mages()
     for seat, row in zip(SEATS, players, strict=True):
         require(isinstance(row, dict), "bad_setup", "Each player is an object with a \"name\" and a \"mage\".")
-        pname = name_text(row.get("name", seat.upper()), "A player", "bad_setup")
+        pname = text(row.get("name", seat.upper()), "A player's name", 40)
         mage_id = row.get("mage", "wizard")
         require(mage_id in catalogue, "bad_setup",
                 f"There is no mage \"{mage_id}\" (known: {', '.join(sorted(catalogue))}).")
@@ -187,7 +186,7 @@ def _a_pay(s: dict[str, Any], action: Action) -> None:
 def _a_quickcast(s: dict[str, Any], action: Action) -> None:
     use = action.get("use", True)
     require(isinstance(use, bool), "bad_action", "\"use\" is true or false.")
-    cost = whole(action.get("cost", 0), "The spell's cost", 0, 99)
+    cost = whole(action.get("cost", 0), "The spell's cost", 0, 99, "bad_action")
     if s["phase"] in ("first_quickcast", "final_quickcast"):
         ph.on_quickcast(s, s["quickcast_turns"][0], use, cost)
         return
@@ -281,7 +280,7 @@ def _a_remove(s: dict[str, Any], action: Action) -> None:
 
 def _a_mana(s: dict[str, Any], action: Action) -> None:
     o = obj(s, action.get("object"))
-    change = whole(action.get("change"), "The mana change", -99, 99)
+    change = whole(action.get("change"), "The mana change", -99, 99, "bad_action")
     require(o["mana"] + change >= 0, "no_mana", f"{o['name']} has {o['mana']} mana, not {-change}.")
     o["mana"] = min(o["mana"] + change, 99)
     log(s, "log.mana", name=o["name"], change=change, mana=o["mana"])
@@ -296,13 +295,14 @@ def _a_damage(s: dict[str, Any], action: Action) -> None:
     if dm.immune_to(o, kind):
         log(s, "log.immune", name=o["name"], kind=kind)
         return
-    deal_damage(s, o, whole(action.get("amount"), "Damage", 1, 99), kind or "direct")
+    deal_damage(s, o, whole(action.get("amount"), "Damage", 1, 99, "bad_action"), kind or "direct")
 
 
 def _a_heal(s: dict[str, Any], action: Action) -> None:
     _no_attack(s)
     o = obj(s, action.get("object"))
-    heal(s, o, whole(action.get("amount"), "Healing", 1, 99), whole(action.get("cancel_bleed", 0), "Bleed", 0, 20))
+    amount = whole(action.get("amount"), "Healing", 1, 99, "bad_action")
+    heal(s, o, amount, whole(action.get("cancel_bleed", 0), "Bleed given up", 0, 20, "bad_action"))
 
 
 def _a_condition(s: dict[str, Any], action: Action) -> None:
@@ -311,7 +311,7 @@ def _a_condition(s: dict[str, Any], action: Action) -> None:
     o = obj(s, action.get("object"))
     cond = action.get("condition")
     require(cond in conditions(), "bad_action", f"\"{cond}\" is not a condition.")
-    change = whole(action.get("change"), "The change", -20, 20)
+    change = whole(action.get("change"), "The change", -20, 20, "bad_action")
     require(change != 0, "bad_action", "Add or remove at least one marker.")
     if change > 0:
         outcome = place_condition(s, o, cond, change)
@@ -342,7 +342,7 @@ def _a_adjust(s: dict[str, Any], action: Action) -> None:
     field = action.get("field")
     require(field in ADJUSTABLE, "bad_action", "You can correct " + ", ".join(ADJUSTABLE) + ".")
     low, high = ADJUSTABLE[field]
-    o[field] = whole(action.get("value"), field.capitalize(), low, high)
+    o[field] = whole(action.get("value"), field.capitalize(), low, high, "bad_action")
     log(s, "log.adjust", name=o["name"], field=field, value=o[field])
     check_destroyed(s, o)
     settle_victory(s)
@@ -363,8 +363,7 @@ class MageWars:
     name = "magewars"
 
     def setup(self, config: dict[str, Any], seed: int) -> dict[str, Any]:
-        require(isinstance(seed, int) and not isinstance(seed, bool) and -MAX_SEED - 1 <= seed <= MAX_SEED,
-                "bad_setup", "The seed must be a whole number that fits in 64 bits.")
+        check_seed(seed)
         return setup_state(config)
 
     def apply(self, state: dict[str, Any], action: Action) -> tuple[dict[str, Any], list[Event]]:

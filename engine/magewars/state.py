@@ -9,11 +9,11 @@ through the functions here so every path (attacks, upkeep, hand corrections) obe
 from __future__ import annotations
 
 import json
-import math
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..checks import text, whole
 from ..core import IllegalAction, require
 from .dice import effective_armor, immune_to, is_living
 
@@ -46,29 +46,6 @@ def mages() -> dict[str, dict[str, Any]]:
 def mage_defaults() -> dict[str, Any]:
     data = _data("mages.json")
     return {"channeling": data["channeling"], "mana": data["mana"], "apprentice": data["apprentice"]}
-
-
-# -- checked numbers and names from actions and setups ----------------------------------------------------
-def whole(raw: Any, what: str, low: int, high: int, code: str = "bad_action") -> int:
-    """An int within [low, high]; strings, floats, NaN, booleans and huge numbers are refused by name."""
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
-            raw = int(raw)
-        else:
-            raise IllegalAction(code, f"{what} must be a whole number from {low} to {high}.")
-    require(low <= raw <= high, code, f"{what} must be from {low} to {high}, not {raw}.")
-    return raw
-
-
-def name_text(raw: Any, what: str, code: str = "bad_action") -> str:
-    """A short printable name (no control characters or lone surrogates)."""
-    require(isinstance(raw, str) and 0 < len(raw.strip()) <= 40, code, f"{what} needs a name of 1 to 40 characters.")
-    try:
-        raw.encode("utf-8")
-    except UnicodeEncodeError:
-        raise IllegalAction(code, f"{what}'s name has characters that cannot be shown.") from None
-    require(raw.isprintable(), code, f"{what}'s name has characters that cannot be shown.")
-    return raw.strip()
 
 
 # -- reading the state -------------------------------------------------------------------------------------
@@ -284,7 +261,7 @@ def new_object(s: dict[str, Any], spec: Any, *, owner: str, kind: str, oid: str 
     require(isinstance(spec, dict), "bad_object", "A creature is described by an object with its numbers.")
     require(kind in KINDS, "bad_object", "A registered object is a creature or a conjuration.")
     require(len(s["order"]) < MAX_OBJECTS, "too_many", f"A game holds at most {MAX_OBJECTS} objects.")
-    name = name_text(spec.get("name"), "A creature", "bad_object")
+    name = text(spec.get("name"), "A creature's name", 40, "bad_object")
     life = whole(spec.get("life"), f"{name}'s life", 1, 99, "bad_object")
     o: dict[str, Any] = {
         "id": oid or f"o{s['next_id']}", "name": name, "owner": owner, "kind": kind, "life": life,
