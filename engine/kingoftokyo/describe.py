@@ -42,7 +42,6 @@ def description() -> GameDescription:
         {"key": "players", "kind": "seat_choice", "choice": "monster", "name": texts["setup.monster"],
          "options": [{"id": m["id"], "name": m["name"]} for m in monsters], "unique": True,
          "min": 2, "max": 6, "default": monsters[0]["id"]},
-        {"key": "first", "kind": "text", "name": texts["setup.first"], "default": ""},
     ]
     return {
         "name": "kingoftokyo", "title": data["title"], "view": "kingoftokyo", "modes": data["modes"],

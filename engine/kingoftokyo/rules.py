@@ -100,7 +100,12 @@ def setup(config: dict[str, Any], seed: int) -> S:
         s["deck"].insert(0, cid)
     s["market"] = list(market) if market is not None else [s["deck"].pop(0) for _ in range(3)]
     ev: list[Event] = []
-    first = config.get("first")
+    mode = config.get("mode")
+    if mode is not None:
+        want = {"city": (2, 4), "bay": (5, 6)}.get(mode)
+        require(want is not None and want[0] <= len(rows) <= want[1], "bad_setup",
+                "Mode \"city\" takes 2-4 monsters, \"bay\" 5-6.")
+    first = config.get("first", config.get("start"))
     if first is not None:
         k = st.index_of(s, first)
         require(k is not None, "bad_setup", f"\"first\" names a player id; {first!r} is none of them.")

@@ -110,7 +110,8 @@ def pending_decision(s: S) -> dict[str, Any] | None:
         extra = {"damage": pending["damage"]}
         if pending["camouflage"]:
             extra["input"] = {"type": "dice", "count": pending["damage"], "dice_sets": ["kingoftokyo"],
-                              "colours": ["black"], "player": who, "for": "camouflage"}
+                              "colours": ["black"], "player": who,
+                              "action": {"type": "defend", "with": "camouflage", "player": who}}
     elif kind == "cure":
         prompt = f"{nm}: {pending['hearts']} heart(s): heal, or remove Poison/Shrink tokens with some?"
         extra = {"hearts": pending["hearts"]}
@@ -126,8 +127,6 @@ def pending_decision(s: S) -> dict[str, Any] | None:
         prompt = f"{nm}: Metamorph: sell keep cards for their cost in energy, or pass."
     elif kind == "probe":
         prompt = f"{nm}: Psychic Probe: reroll one of {st.name(s, s['active'])}'s dice, or pass."
-        extra["input"] = {"type": "dice", "count": 1, "dice_sets": ["kingoftokyo"], "colours": ["black"],
-                          "player": who, "for": "probe"}
     else:  # pragma: no cover - every pending kind is listed above
         prompt = kind
     return decision(who, kind, prompt, opts, prompt_key=f"prompt.{kind}", params={"name": nm}, **extra)

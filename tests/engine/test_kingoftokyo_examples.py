@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from kothelp import R, act, answer, end, faces, game, p, turn
 
+from engine.core import IllegalAction
+
 # -- §14.1 scoring -------------------------------------------------------------------------------------------
 SCORING = [
     ("1 1 1", 1), ("1 1 1 1", 2), ("1 1 1 1 1", 3), ("1 1 1 1 1 1", 4),
@@ -307,3 +309,28 @@ def test_14_6_metamorph_sells_for_the_printed_cost() -> None:
     assert p(s, "p1")["energy"] == 8
     s = answer(s, "metamorph", {"type": "pass"})
     assert s["active"] == 1
+
+
+# -- §2 setup ------------------------------------------------------------------------------------------------
+def test_2_roll_off_most_claws_starts_ties_roll_again() -> None:
+    s = R.setup({"players": ["gigazaur", "the_king", "alienoid"]}, 3)
+    assert s["phase"] == "rolloff" and R.snapshot(s)["pending"]["input"]["count"] == 6
+    s = act(s, {"type": "roll", "dice": faces("C C 1 2 3 H")})
+    s = act(s, {"type": "roll", "dice": faces("C 1 1 2 3 H")})
+    s = act(s, {"type": "roll", "dice": faces("C C E 2 3 H")})  # tie between p1 and p3
+    assert s["phase"] == "rolloff" and s["rolloff"]["contenders"] == [0, 2]
+    s = act(s, {"type": "roll", "player": "p1", "dice": faces("1 1 1 2 3 H")})
+    s = act(s, {"type": "roll", "player": "p3", "dice": faces("C 1 1 2 3 H")})
+    assert s["phase"] == "roll" and s["active"] == 2 and all(x["vp"] == 0 for x in s["players"])
+
+
+def test_2_setup_from_the_page_sheet() -> None:
+    """The page's setup sheet sends {mode, players: [{id, name, monster}], start}."""
+    s = R.setup({"mode": "bay", "start": "p2", "players": [
+        {"id": f"p{k}", "name": f"N{k}", "monster": m} for k, m in enumerate(
+            ["gigazaur", "the_king", "alienoid", "meka_dragon", "space_penguin"], start=1)]}, 1)
+    assert s["active"] == 1 and s["bay_open"] and s["players"][0]["name"] == "N1"
+    with pytest.raises(IllegalAction):
+        R.setup({"mode": "city", "players": ["gigazaur", "the_king", "alienoid", "meka_dragon", "space_penguin"]}, 1)
+    with pytest.raises(IllegalAction):
+        R.setup({"players": ["gigazaur", "gigazaur"]}, 1)
