@@ -10,19 +10,16 @@ from typing import Any
 
 from ..core import GameDescription, Text
 from ..describe import load_game_json, pip_d6
-from .state import COLOURS, MAX_PLAYERS, MIN_PLAYERS
+from .state import COLOURS
 
 
 @cache
 def description() -> GameDescription:
     data = load_game_json(__package__)
     texts: dict[str, Text] = dict(data["texts"])
-    setup: list[dict[str, Any]] = [
-        {"key": "players", "kind": "int", "name": texts["setup.players"], "min": MIN_PLAYERS, "max": MAX_PLAYERS,
-         "default": 4},
-        {"key": "first", "kind": "int", "name": texts["setup.first"], "min": 0, "max": MAX_PLAYERS - 1,
-         "default": 0},
-    ]
+    # Players and the first player come from the page's setup sheet (`players` from the mode's player count,
+    # `start` = the first player's id); Regidice has no other option to set.
+    setup: list[dict[str, Any]] = []
     return {
         "name": "regidice", "title": data["title"], "view": "regidice", "modes": data["modes"],
         "setup": setup,  # type: ignore[typeddict-item]

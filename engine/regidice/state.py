@@ -135,7 +135,9 @@ def new_state(config: dict[str, Any], seed: int) -> S:
     require(isinstance(config, dict), "bad_setup", "The setup must be a JSON object.")
     players = _players(config)
     n = len(players)
-    first = config.get("first", 0)
+    first = config.get("first", config.get("start", 0))  # "start": the page's setup sheet names the first player
+    if first in ("roll", "tray"):
+        first = 0  # the sheet's roll-off on the tray settles it before the game; without it, seat 0 begins
     if isinstance(first, str):
         ids = [p["id"] for p in players]
         require(first in ids, "bad_setup", f"The first player \"{first}\" is not one of the players.")

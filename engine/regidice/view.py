@@ -191,8 +191,9 @@ def pending_view(s: S) -> dict[str, Any] | None:
     if phase == "suffer" and seat is None:
         who = " or ".join(s["players"][st.seat_of(s, c)]["name"] for c in s["suffer"]["candidates"])
     prompt = PHASE_PROMPTS[phase].format(who=who, n=n, damage=damage)
-    return decision(st.pid(s, seat) if seat is not None else None, phase, prompt, options_view(s),
-                    text=f"prompt.{phase}", args={"who": who, "n": n, "damage": damage}, **extra)
+    kind = "suffer_choose" if phase == "suffer" and seat is None else phase
+    return decision(st.pid(s, seat) if seat is not None else None, kind, prompt, options_view(s),
+                    text=f"prompt.{kind}", args={"n": n, "damage": damage}, **extra)
 
 
 def enemy_view(s: S) -> dict[str, Any]:

@@ -370,3 +370,15 @@ def test_4_5_the_target_names_the_dice_it_loses() -> None:
     s, _ = apply(s, {"type": "suffer", "player": "p2", "dice": lose})
     assert sorted(pool_ids(s, "p2")) == sorted(keep)
     assert sorted(d["id"] for d in where(s, "wounded")) == sorted(lose)
+
+
+def test_2_setup_as_the_page_sheet_sends_it() -> None:
+    """§2: the sheet sends the players with ids and names and `start` = the first player's id."""
+    s = RULES.setup({"players": [{"id": "p1", "name": "Ann"}, {"id": "p2", "name": "Ben"}, {"id": "p3", "name": "Chen"}],
+                     "start": "p3"}, 4)
+    assert s["first"] == 2 and [p["name"] for p in s["players"]] == ["Ann", "Ben", "Chen"]
+    counts = {p: sorted(d["colour"] for d in where(s, "pool:" + p)) for p in ("p1", "p2", "p3")}
+    assert counts["p1"].count("red") == 3 and counts["p2"].count("blue") == 3 and counts["p3"].count("yellow") == 3
+    with pytest.raises(IllegalAction) as err:
+        RULES.setup({"players": 5}, 1)
+    assert err.value.code == "bad_setup"
