@@ -19,25 +19,25 @@ FACES: dict[str, tuple[int, bool]] = {"blank": (0, False), "1": (1, False), "2":
                                       "1*": (1, True), "2*": (2, True)}
 _FACE_ALIASES = {"-": "blank", "0": "blank", "": "blank", "b": "blank", "1c": "1*", "2c": "2*",
                  "crit1": "1*", "crit2": "2*"}
+SIDES = ("blank", "blank", "1", "2", "1*", "2*")  # the set's sides 1-6 (describe.py), as hand entry numbers them
 
 MAX_DICE = 30  # more attack dice than any card bar plus every bonus; keeps a typo from rolling 10^6 dice
 D12_TOP = 12
 
 
 def parse_face(raw: Any) -> str:
-    """An attack die face from an action: "blank"/"-", "1", "2", "1*", "2*", a dict with "face", or a bare
-    number 0-2 (a normal face, as typed by hand)."""
+    """An attack die face from an action: a face name ("blank"/"-", "1", "2", "1*", "2*"), a camera reading
+    {"face": ...}, or a bare number 1-6 naming the set's side as the page's entry pad does (1-2 blank, 3 = 1,
+    4 = 2, 5 = 1*, 6 = 2*: like every dice set, a die's number is its side)."""
     if isinstance(raw, dict):
         raw = raw.get("face", raw.get("value"))
-    if isinstance(raw, bool):
-        raw = None
-    if isinstance(raw, int) and 0 <= raw <= 2:
-        raw = str(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 6:
+        return SIDES[raw - 1]
     if isinstance(raw, str):
         name = _FACE_ALIASES.get(raw.strip().lower(), raw.strip())
         if name in FACES:
             return name
-    raise IllegalAction("bad_dice", f"An attack die shows blank, 1, 2, 1* or 2*; {raw!r} is not a face.")
+    raise IllegalAction("bad_dice", f"An attack die shows blank, 1, 2, 1* or 2* (sides 1-6); {raw!r} is not one.")
 
 
 def split_roll(faces: list[str]) -> tuple[int, int]:

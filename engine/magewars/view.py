@@ -18,7 +18,12 @@ EFFECT_SET = "d12"
 
 
 def _dice_input(player: str | None, sets: dict[str, int]) -> dict[str, Any]:
-    return {"type": "dice", "count": sum(sets.values()), "dice_sets": list(sets), "sets": sets, "player": player}
+    """A dice input (engine.core): `sets` says how many dice of each set the throw holds; `faces` are the
+    numbers hand entry offers for a throw of one set (the attack die's sides 1-6, or the d12's 1-12)."""
+    out = {"type": "dice", "count": sum(sets.values()), "dice_sets": list(sets), "sets": sets, "player": player}
+    if len(sets) == 1:
+        out["faces"] = list(range(1, 13)) if EFFECT_SET in sets else list(range(1, 7))
+    return out
 
 
 def pending(s: dict[str, Any]) -> dict[str, Any] | None:

@@ -189,3 +189,12 @@ def _all_log_lines():
     lines = list(s["log"])
     s = d12(RULES.setup({"players": [{"mage": "wizard"}, {"mage": "druid"}]}, 1), 3)
     return lines + s["log"]
+
+
+def test_hand_entry_numbers_are_the_attack_dies_sides():
+    """The page's entry pad sends sides 1-6 of the set (describe: blank, blank, 1, 2, 1*, 2*)."""
+    s = duel([creature("Rat", "p2", 20)])
+    s = attack_with(s, "Wizard", "Rat", dice=4)
+    assert RULES.snapshot(s)["pending"]["input"]["faces"] == [1, 2, 3, 4, 5, 6]
+    s = act(s, {"type": "roll", "dice": [1, 4, 5, 6]})
+    assert s["last_strike"]["faces"] == ["blank", "2", "1*", "2*"] and by_name(s, "Rat")["damage"] == 5
