@@ -1,8 +1,10 @@
 """Languages: English, Traditional Chinese (zh-TW) and Korean (ko) through Flask-Babel.
 
 The language is the `lang` cookie (set by the switch on the page) or the browser's Accept-Language.
-Strings the page's JavaScript needs are translated here and shipped inside the page as JSON, so the
-script itself holds no text. Hero, ability and status names come from the hero data in each language.
+The page's own words (pairing, the tray, the panel, the setup sheet...) are messages in the Flask-Babel
+catalogues under translations/; those its JavaScript needs are shipped inside the page as JSON, so the
+script holds no text. A game's words (its title, phases, prompts, names, refusals) are not here: they come
+with the game's description (engine.core.GameDescription.texts) in every language.
 
 `python -m webui.i18n compile` rebuilds the .mo catalogues from the .po files (they are committed, and
 the app also compiles a stale one at start when its folder is writable).
@@ -15,6 +17,8 @@ import pathlib
 import sys
 from typing import Any
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_locale
 from flask_babel import gettext as _
@@ -58,9 +62,6 @@ def _select_locale() -> str:
 
 def compile_catalogues(force: bool = False) -> list[pathlib.Path]:
     """Write messages.mo next to every messages.po that is newer (or all with force)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     written = []
     for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")):
         mo = po.with_suffix(".mo")
@@ -149,26 +150,25 @@ ENGINE_MESSAGES = {
     "game_over": _l("The game is over."),
     "nothing_to_undo": _l("There is nothing to undo."),
     "nothing_to_redo": _l("There is nothing to redo."),
-    "no_attempts": _l("All roll attempts are used: choose an ability or none."),
-    "all_kept": _l("Every die is kept: release one to roll, or choose an ability."),
-    "cannot_spend": _l("That token cannot be spent now."),
-    "bad_adjust": _l("That correction is not valid."),
     "bad_setup": _l("That setup is not possible."),
     "unknown_action": _l("This game has no such action."),
     "unknown_game": _l("There is no such game."),
-    "roll_first": _l("Roll the dice first."),
-    "stunned": _l("A stunned player cannot act."),
-    "no_cards": _l("There are no cards in hand."),
-    "bad_target": _l("That player cannot be the target."),
-    "bad_keep": _l("Those dice cannot be kept."),
 }
 
 
-def engine_message(code: str, message: str) -> str:
-    """The engine's refusal in the page's language (English keeps the engine's own sentence)."""
-    if current_code() == "en" or code not in ENGINE_MESSAGES:
+def engine_message(code: str, message: str, texts: dict[str, dict[str, str]] | None = None) -> str:
+    """The engine's refusal in the page's language: the game's own text for the code (its description's
+    `refusal.<code>`), else the page's wording of refusals every game shares; English keeps the engine's
+    sentence with its specifics."""
+    lang = current_code()
+    if lang == "en":
         return message
-    return str(ENGINE_MESSAGES[code])
+    own = (texts or {}).get(f"refusal.{code}")
+    if own and own.get(lang):
+        return own[lang]
+    if code in ENGINE_MESSAGES:
+        return str(ENGINE_MESSAGES[code])
+    return message
 
 
 def msg(key: str, **kw: Any) -> str:
@@ -206,11 +206,6 @@ JS_STRINGS = {
     "panel": _l("Box panel"),
     "led_status": _l("Status"),
     "led_phase": _l("Phase"),
-    "led_upkeep": _l("Upkeep"),
-    "led_main": _l("Main"),
-    "led_roll": _l("Roll"),
-    "led_defend": _l("Defend"),
-    "led_discard": _l("Discard"),
     "pat_reading": _l("reading"),
     "pat_confirm": _l("confirm the dice"),
     "pat_pairing": _l("pairing"),
@@ -227,14 +222,9 @@ JS_STRINGS = {
     "setup": _l("Set up a game"),
     "game": _l("Game"),
     "mode": _l("Mode"),
-    "mode_1v1": _l("1 vs 1"),
-    "mode_2v2": _l("2 vs 2"),
-    "mode_koth": _l("King of the Hill"),
     "players": _l("Players"),
     "player_n": _l("Player %(n)s"),
     "name": _l("Name"),
-    "hero": _l("Hero"),
-    "team": _l("Team %(n)s"),
     "starts": _l("Who starts"),
     "roll_box": _l("Let the box roll for it"),
     "roll_tray": _l("Roll for it on the tray"),
@@ -255,13 +245,6 @@ JS_STRINGS = {
     "cancel": _l("Cancel"),
     "close": _l("Close"),
     "apply": _l("Apply"),
-    "health": _l("Health"),
-    "cp": _l("CP"),
-    "statuses": _l("Status tokens"),
-    "no_statuses": _l("No tokens"),
-    "limit": _l("limit %(n)s"),
-    "abilities": _l("Abilities these dice make"),
-    "no_abilities": _l("No ability yet"),
     "decide": _l("Decide"),
     "waiting_for": _l("Waiting for %(name)s"),
     "enter_dice": _l("Enter dice by hand"),
@@ -271,7 +254,6 @@ JS_STRINGS = {
     "confirm_reading": _l("Yes, the dice are right"),
     "fix_reading": _l("Fix the dice"),
     "use_tray": _l("Use the dice on the tray"),
-    "corrections": _l("Corrections"),
     "adjust": _l("Adjust"),
     "log": _l("Log"),
     "winner": _l("%(name)s wins!"),
@@ -283,110 +265,12 @@ JS_STRINGS = {
     "you_can_act": _l("Pair this phone to play from it"),
     "error": _l("Refused"),
     "language": _l("Language"),
-    "freeroll": _l("Free roll"),
-    "dicethrone": _l("Dice Throne"),
     "seq": _l("Move %(n)s"),
     "roll_n": _l("Roll %(n)s"),
     "die_value": _l("Die showing %(v)s"),
-    "rolls_left": _l("Rolls left: %(n)s"),
-    "hold_hint": _l("Tap dice to keep them"),
-    "team_health": _l("Team health"),
-    "team_shared": _l("Team %(n)s · shared health"),
     "theme": _l("Theme"),
-    "ph_upkeep": _l("Upkeep"),
-    "ph_income": _l("Income"),
-    "ph_main1": _l("Main phase 1"),
-    "ph_offensive_roll": _l("Offensive roll"),
-    "ph_targeting_roll": _l("Targeting roll"),
-    "ph_defensive_roll": _l("Defensive roll"),
-    "ph_main2": _l("Main phase 2"),
-    "ph_discard": _l("Discard"),
-    "ph_roll": _l("Roll"),
-    "ph_over": _l("Game over"),
-    "ph_setup": _l("Setup"),
-    "ph_offensive": _l("Offensive roll"),
-    "ph_targeting": _l("Targeting roll"),
-    "ph_defensive": _l("Defensive roll"),
     "dice": _l("Dice"),
-    "role_offense": _l("%(name)s's offensive dice"),
-    "role_ability": _l("%(name)s's dice for the ability"),
-    "role_opposed": _l("Opposed roll: %(names)s, 1 die each"),
-    "role_targeting": _l("%(name)s's targeting die"),
-    "role_defense": _l("%(name)s's defensive dice"),
-    "role_keg": _l("%(name)s's die for the Powder Keg"),
-    "role_blind": _l("%(name)s's die for Blind"),
-    "role_status": _l("%(name)s's die for the spent token"),
-    "role_dice": _l("%(name)s's dice"),
     "photo_below": _l("Seen from below: bottom faces"),
-    "odds": _l("Chance with %(n)s rolls left"),
-    "play_card": _l("Play a card"),
-    "spend_roll": _l("It rolls %(n)s die: roll it into the tray, or enter it"),
-    "spend_tray": _l("Roll it into the tray"),
-    "spend_box": _l("Let the box roll it"),
-    "play": _l("Play"),
-    "card_player": _l("Who plays it"),
-    "cost_cp": _l("%(n)s CP"),
-    "when_main": _l("Main phase"),
-    "when_roll": _l("Roll phase"),
-    "when_instant": _l("Any time"),
-    "when_upgrade": _l("Upgrade"),
-    "hero_cards": _l("Hero cards"),
-    "generic_cards": _l("Generic cards"),
-    "pick_die": _l("Which die"),
-    "pick_dice": _l("Which dice (up to %(n)s)"),
-    "pick_keep": _l("Which defense dice to keep"),
-    "pick_value": _l("New value"),
-    "pick_second": _l("Second die and value"),
-    "pick_delta": _l("Up or down"),
-    "pick_to_die": _l("Copy the value of which die"),
-    "pick_target": _l("Which player"),
-    "pick_status": _l("Which token"),
-    "pick_to": _l("To which player"),
-    "cards": _l("%(n)s cards in hand"),
-    "level": _l("level %(n)s"),
-    "opt_roll": _l("Roll the dice"),
-    "opt_roll_attempt": _l("Roll %(n)s dice (attempt %(a)s of %(max)s)"),
-    "opt_keep": _l("Keep die %(n)s"),
-    "opt_release": _l("Release die %(n)s"),
-    "opt_no_ability": _l("No ability"),
-    "opt_no_defense": _l("Do not defend"),
-    "opt_defend": _l("Defend with %(name)s"),
-    "opt_end_phase": _l("End %(phase)s"),
-    "opt_target": _l("Target %(name)s"),
-    "opt_spend": _l("%(name)s: spend %(status)s"),
-    "use_prevent": _l("prevent damage"),
-    "use_attack": _l("add damage"),
-    "opt_knockdown_pay": _l("Pay 2 CP to remove Knockdown"),
-    "opt_knockdown_skip": _l("Skip the Offensive Roll Phase"),
-    "opt_sell": _l("Sell a card for 1 CP"),
-    "opt_play": _l("Play %(card)s (%(n)s CP)"),
-    "opt_let_activate": _l("Let it activate"),
-    "opt_resolve": _l("Continue"),
-    "opt_pass_keg": _l("Pass the Powder Keg to %(name)s"),
-    "opt_keep_keg": _l("Keep the Powder Keg"),
-    "pk_roll": _l("Roll the dice into the tray, or enter them by hand."),
-    "pk_main": _l("%(name)s: play cards, sell, or end the phase."),
-    "pk_offense": _l("%(name)s: roll, keep dice, then choose an ability."),
-    "pk_knockdown": _l("%(name)s is knocked down: pay 2 CP or skip the Offensive Roll Phase."),
-    "pk_target": _l("%(name)s: choose the defender."),
-    "pk_defense": _l("%(name)s: choose a defensive ability."),
-    "pk_defense_roll": _l("%(name)s: roll the defense."),
-    "pk_defense_resolve": _l("Change the defense dice with a card, or resolve the defense."),
-    "pk_window": _l("Last chance to spend status effects or play cards before damage."),
-    "pk_discard": _l("%(name)s has more than 6 cards: sell down to 6."),
-    "pk_confirm": _l("Change the dice, or let the ability activate."),
-    "pk_ability_roll": _l("Roll the dice for the ability."),
-    "pk_opposed_roll": _l("Attacker and defender roll 1 die each."),
-    "pk_targeting_roll": _l("Roll 1 die to find the defender."),
-    "pk_targeting_resolve": _l("Change the targeting die with a card, or use it."),
-    "pk_choice": _l("%(name)s: choose one."),
-    "pk_keg_roll": _l("%(name)s: roll 1 die for the Powder Keg."),
-    "pk_keg_pass": _l("%(name)s: pass the Powder Keg to a chosen player, or keep it."),
-    "pk_ability_resolve": _l("Change the ability's dice with a card, or use them."),
-    "pk_status_roll": _l("%(name)s: roll 1 die for the spent token."),
-    "pk_blind_roll": _l("%(name)s is Blind: roll 1 die (1-2: the ability has no effect)."),
-    "kind_positive": _l("positive"),
-    "kind_negative": _l("negative"),
     "paired_badge": _l("Paired"),
     "undone": _l("undone"),
 }
@@ -394,53 +278,6 @@ JS_STRINGS = {
 
 def js_strings() -> dict[str, str]:
     return {k: str(v) for k, v in JS_STRINGS.items()}
-
-
-def hero_catalogue() -> list[dict[str, Any]]:
-    """Dice Throne heroes from the engine's hero data: names per language, dice faces and symbols, the
-    names of their abilities (for option labels in every language) and which statuses they use."""
-    try:
-        from engine.dicethrone.heroes import catalogue, hero
-    except Exception:
-        return []
-    out = []
-    try:
-        for row in catalogue():
-            data = hero(row["id"])
-            abilities = [{"id": a["id"], "name": a["name"], "kind": a["kind"], "slot": a.get("slot")}
-                         for a in data.get("abilities", [])]
-            out.append({**row, "abilities": abilities, "statuses": list(data.get("statuses", []))})
-    except Exception:
-        return []
-    return out
-
-
-def card_catalogue() -> list[dict[str, Any]]:
-    """Dice Throne's generic cards (in every hero's deck): id, names per language, cost, when played."""
-    try:
-        from engine.dicethrone.data import generic_cards
-    except Exception:
-        return []
-    try:
-        seen: dict[str, dict[str, Any]] = {}
-        for card in generic_cards().values():
-            seen.setdefault(card["id"], {k: card[k] for k in ("id", "name", "cost", "type", "text") if k in card})
-        return list(seen.values())
-    except Exception:
-        return []
-
-
-def status_catalogue() -> list[dict[str, Any]]:
-    """Dice Throne status effects (names per language, kind, stack limit, rule text)."""
-    try:
-        from engine.dicethrone.data import statuses
-    except Exception:
-        return []
-    try:
-        return [{k: row[k] for k in ("id", "name", "kind", "limit", "text", "roll", "spend") if k in row}
-                for row in statuses().values()]
-    except Exception:
-        return []
 
 
 def locale_name() -> str:
@@ -459,4 +296,4 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
-__all__ = ["_", "LANGS", "init_app", "msg", "js_strings", "hero_catalogue", "current_code"]
+__all__ = ["_", "LANGS", "init_app", "msg", "js_strings", "engine_message", "current_code"]

@@ -98,8 +98,11 @@ def test_every_hero_symbol_is_drawn(box, table, phone):
     missing = page.evaluate("""async () => {
         const m = await import('/static/dice.js');
         const d = await (await fetch('/api/games')).json();
-        // faces named by a letter are symbols the hero data cannot name yet: drawn as that letter
-        return d.heroes.flatMap(h => h.faces.filter(f => !m.hasIcon(f) && !/^[a-z]$/.test(f)).map(f => h.id + ':' + f));
+        // every symbol face of every game's dice sets; faces named by a letter are symbols the hero data
+        // cannot name yet: drawn as that letter
+        const sets = d.games.flatMap(g => Object.values(g.dice_sets));
+        return sets.flatMap(s => s.faces.filter(f => !f.glyph.startsWith('pips') && !m.hasIcon(f.name) &&
+            !/^[a-z]$/.test(f.name)).map(f => s.id + ':' + f.name));
     }""")
     assert missing == []
     # a gallery of every hero's six faces, to look at
@@ -108,7 +111,8 @@ def test_every_hero_symbol_is_drawn(box, table, phone):
         const d = await (await fetch('/api/games')).json();
         const main = document.querySelector('main');
         main.replaceChildren();
-        for (const h of d.heroes) {
+        const game = d.games.find(g => g.view === 'dicethrone');
+        for (const h of game.catalogue.heroes) {
             const row = document.createElement('div');
             row.className = 'card dice';
             row.dataset.hero = h.id;

@@ -83,9 +83,13 @@ def test_page_is_served_with_its_assets(client):
     page = client.get("/")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert 'id="tray"' in html and 'id="rolls"' in html
-    for asset in ("app.js", "dice.js", "setup.js", "style.css", "icon.svg"):
+    assert 'id="tray"' in html and 'id="board"' in html
+    for asset in ("app.js", "core.js", "dice.js", "setup.js", "rolloff.js", "style.css", "icon.svg"):
         assert client.get(f"/static/{asset}").status_code == 200
+    views = {game["view"] for game in client.get("/api/games").get_json()["games"]}
+    assert {"dicethrone", "freeroll"} <= views  # their board views ship; a game without one gets generic.js
+    for view in ("dicethrone", "freeroll", "generic"):
+        assert client.get(f"/static/games/{view}.js").status_code == 200, view
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # no CDN
 
 

@@ -15,8 +15,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import FakeTable  # noqa: E402
 
+from engine.games import get_rules  # noqa: E402
 from webui import create_app  # noqa: E402
-from webui.i18n import JS_STRINGS, TRANSLATIONS, pick_code  # noqa: E402
+from webui.i18n import JS_STRINGS, TRANSLATIONS, engine_message, pick_code  # noqa: E402
 
 
 @pytest.fixture()
@@ -100,3 +101,15 @@ def test_engine_refusals_are_translated_by_code():
     assert body["engine_message"] == "There is nothing to undo."
     r = client.post("/api/actions", json={"type": "undo"}, headers=h)
     assert r.get_json() == {"code": "nothing_to_undo", "message": "There is nothing to undo."}
+
+
+def test_refusals_use_the_game_s_own_text_for_its_codes(client):
+    """A refusal code the game words itself (its description's `refusal.<code>`) reaches a zh-TW phone in
+    the game's words; codes every game shares fall back to the page's catalogue."""
+    texts = get_rules("dicethrone").describe()["texts"]
+    app = client.application
+    with app.test_request_context("/", headers={"Accept-Language": "zh-TW"}):
+        assert engine_message("no_attempts", "All used.", texts) == texts["refusal.no_attempts"]["zh-TW"]
+        assert engine_message("nothing_to_undo", "There is nothing to undo.", texts) == "沒有可以復原的動作。"
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert engine_message("no_attempts", "All used.", texts) == "All used."

@@ -58,7 +58,8 @@ def test_pair_play_refuse_and_undo_on_the_real_table(client, table):
     snap = client.post("/api/actions", json={"type": "undo"}, headers=h).get_json()
     assert snap["attempts"]["used"] == 0
     games = client.get("/api/games").get_json()
-    assert {"1v1", "2v2", "koth"} <= set(next(g for g in games["games"] if g["name"] == "dicethrone")["modes"])
-    assert any(hero["id"] == "gunslinger" and hero["name"]["ko"] == "총잡이" for hero in games["heroes"])
+    described = next(g for g in games["games"] if g["name"] == "dicethrone")
+    assert {"1v1", "2v2", "koth"} <= {m["id"] for m in described["modes"]}
+    assert any(hero["id"] == "gunslinger" and hero["name"]["ko"] == "총잡이" for hero in described["catalogue"]["heroes"])
     health = client.get("/healthz").get_json()
     assert health["camera"]["status"] == "off"

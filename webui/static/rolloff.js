@@ -3,7 +3,7 @@
 // again (Dice Throne rules §1; the tie rule is the digest's recommendation). A die the camera is unsure of is
 // confirmed by a tap, and every throw can be entered by hand. Game-agnostic: players are {name}.
 import { dieElement } from "./dice.js";
-import { S, api, fill, h, t } from "./app.js";
+import { S, api, fill, h, t } from "./core.js";
 
 let R = null; // {players, rounds: [{who: [index], values: {index: value}}], armed, winner, box, onStart, onBack}
 

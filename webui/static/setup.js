@@ -1,61 +1,76 @@
-// The setup sheet: game, mode, players and heroes (with their dice symbols), who starts (chosen, rolled by
-// the box, or rolled for on the tray: rolloff.js).
+// The setup sheet, built from the chosen game's description (engine.core.GameDescription): its modes and
+// player counts, its setup form (a choice per seat such as a hero, numbers such as starting health), and
+// who starts (chosen, rolled by the box, or rolled for on the tray: rolloff.js). The game's view may add
+// to a seat (its `seat(mode, index)` hook: a team...). No game is named here.
 import { iconElement } from "./dice.js";
-import { S, api, fill, h, loc, t, render } from "./app.js";
+import { $, S, api, fill, gameText, h, loc, render, t } from "./core.js";
 import { startRolloff, stopRolloff } from "./rolloff.js";
 
-const $ = (id) => document.getElementById(id);
-const PLAYERS = { "1v1": 2, "2v2": 4, koth: 3 };
-let catalogue = null;
+let game = null;      // the chosen game's description
+let seatHook = null;  // the chosen game's view's seat(mode, i, ctx), if it has one
+// What the sheet hands a view's seat hook: the chosen game's texts (it may not be the game on the table).
+const sheetCtx = { text: (key, vars) => gameText(key, vars, game), loc, t };
 
-function heroFaces(hero) {
-  return hero.faces || hero.dice || [];
+function fields(kind) {
+  return ((game && game.setup) || []).filter((f) => f.kind === kind);
 }
 
-function heroOption(hero, selected) {
-  return h("option", { value: hero.id, selected: selected || null, text: loc(hero.name) || hero.id });
+function chosenMode() {
+  const picked = document.querySelector("#s_modes input:checked");
+  const modes = (game && game.modes) || [];
+  return modes.find((m) => picked && m.id === picked.value) || modes[0] || null;
 }
 
-function heroPreview(hero) {
-  const faces = heroFaces(hero);
+function seatCount(mode) {
+  if (!mode) return 0;
+  const [min, max] = mode.players || [0, 0];
+  const sel = $("s_count");
+  const n = sel && !sel.hidden ? Number(sel.value) : min;
+  return Math.min(max, Math.max(min, n || min));
+}
+
+// The symbols on an option's dice (a hero's faces), when the option carries them.
+function optionPreview(option) {
+  const faces = option.faces || [];
   const seen = [];
-  for (const f of faces) {
-    const name = typeof f === "object" ? f.symbol || f.name || f.id : f;
-    if (!seen.includes(name)) seen.push(name);
-  }
+  for (const f of faces) if (!seen.includes(f)) seen.push(f);
   return h("span", { class: "symbols" }, seen.map((s) => {
-    const label = (hero.symbols && loc(hero.symbols[s])) || s;
+    const label = (option.symbols && loc(option.symbols[s])) || s;
     return h("span", { class: "sym" }, iconElement(s, label), h("small", { text: label }));
   }));
 }
 
 function drawPlayers() {
-  const game = $("s_game").value;
-  const info = catalogue.games.find((g) => g.name === game) || { modes: [] };
-  const mode = (document.querySelector("#s_modes input:checked") || {}).value || info.modes[0] || null;
+  const mode = chosenMode();
+  const count = seatCount(mode);
   const box = $("s_players");
-  const heroes = catalogue.heroes || [];
-  const count = mode ? PLAYERS[mode] || 2 : 0;
   const old = [...box.querySelectorAll(".splayer")].map((row) => ({
-    name: row.querySelector("input").value, hero: row.querySelector("select") && row.querySelector("select").value,
+    name: row.querySelector("input").value,
+    choices: Object.fromEntries([...row.querySelectorAll("select")].map((s) => [s.name, s.value])),
   }));
   const rows = [];
   for (let i = 0; i < count; i++) {
-    const prev = old[i] || {};
-    const heroSel = heroes.length ? h("select", { name: `hero${i}`, class: "herosel", "aria-label": t("hero") },
-      heroes.map((hero, k) => heroOption(hero, prev.hero ? prev.hero === hero.id : k === i % heroes.length))) : null;
-    const preview = h("div", { class: "preview" });
-    const update = () => {
-      const hero = heroes.find((x) => x.id === (heroSel && heroSel.value));
-      fill(preview, hero ? heroPreview(hero) : "");
-    };
-    if (heroSel) heroSel.addEventListener("change", update);
-    const team = mode === "2v2" ? h("small", { class: "team", text: t("team", { n: i < 2 ? "A" : "B" }) }) : null;
+    const prev = old[i] || { choices: {} };
+    const extra = seatHook ? seatHook(mode && mode.id, i, sheetCtx) : null;
+    const selects = fields("seat_choice").map((f) => {
+      const options = f.options || [];
+      const chosen = prev.choices[f.key] || (options[i % Math.max(1, options.length)] || {}).id;
+      const sel = h("select", { name: f.key, class: "herosel", "aria-label": loc(f.name) },
+        options.map((o) => h("option", { value: o.id, selected: o.id === chosen || null, text: loc(o.name) || o.id })));
+      const preview = h("div", { class: "preview" });
+      const update = () => {
+        const o = options.find((x) => x.id === sel.value);
+        fill(preview, o && o.faces ? optionPreview(o) : null);
+      };
+      sel.addEventListener("change", update);
+      update();
+      return [sel, preview];
+    });
     rows.push(h("fieldset", { class: "splayer", data: { i: String(i) } },
-      h("legend", { text: t("player_n", { n: i + 1 }) }), team,
+      h("legend", { text: t("player_n", { n: i + 1 }) }),
+      extra && extra.label ? h("small", { class: "team", text: extra.label }) : null,
       h("input", { name: `name${i}`, value: prev.name || t("player_n", { n: i + 1 }), maxlength: 24, "aria-label": t("name") }),
-      heroSel, preview));
-    update();
+      selects.flat()));
   }
   fill(box, ...rows);
   const start = $("s_start");
@@ -68,52 +83,109 @@ function drawPlayers() {
   rows.forEach((row) => row.querySelector("input").addEventListener("input", names));
   names();
   $("s_startlabel").hidden = count === 0;
-  $("s_healthlabel").hidden = game !== "dicethrone";
-  $("s_health").value = mode === "koth" ? 35 : 50;
+  drawExtra(mode);
+}
+
+// Numbers and choices of the whole game (starting health...), with the mode's default filled in.
+function defaultOf(f, mode) {
+  if (f.default_by_mode && mode && f.default_by_mode[mode.id] != null) return f.default_by_mode[mode.id];
+  return f.default;
+}
+
+function drawExtra(mode) {
+  fill($("s_extra"), ...((game && game.setup) || []).filter((f) => f.kind === "int" || (f.kind === "choice" && f.key !== "mode"))
+    .filter((f) => !f.modes || (mode && f.modes.includes(mode.id)))
+    .map((f) => {
+      const dflt = defaultOf(f, mode);
+      const input = f.kind === "int"
+        ? h("input", { id: `s_${f.key}`, name: f.key, type: "number", min: f.min, max: f.max, inputmode: "numeric", value: dflt ?? "" })
+        : h("select", { id: `s_${f.key}`, name: f.key }, (f.options || []).map((o) => h("option", { value: o.id, selected: o.id === dflt || null, text: loc(o.name) })));
+      input.dataset.default = dflt == null ? "" : String(dflt);
+      return h("label", { class: "sfield", data: { key: f.key } }, loc(f.name) + " ", input);
+    }));
+}
+
+function drawCount(mode) {
+  const label = $("s_countlabel");
+  const [min, max] = (mode && mode.players) || [0, 0];
+  label.hidden = !(max > min);
+  if (label.hidden) return;
+  const sel = $("s_count");
+  const keep = Number(sel.value) || min;
+  fill(sel, ...Array.from({ length: max - min + 1 }, (_, k) => min + k).map((n) => h("option", { value: String(n), text: String(n), selected: n === keep || null })));
 }
 
 function drawModes() {
-  const game = $("s_game").value;
-  const info = catalogue.games.find((g) => g.name === game) || { modes: [] };
+  const modes = (game && game.modes) || [];
   const box = $("s_modes");
-  box.hidden = !info.modes.length;
-  fill(box, h("legend", { text: t("mode") }), ...info.modes.map((m, i) => h("label", { class: "segbtn" },
-    h("input", { type: "radio", name: "mode", value: m, checked: i === 0 || null, onchange: drawPlayers }),
-    h("span", { text: t("mode_" + m) }))));
+  box.hidden = modes.length < 2;
+  fill(box, h("legend", { text: t("mode") }), ...modes.map((m, i) => h("label", { class: "segbtn" },
+    h("input", { type: "radio", name: "mode", value: m.id, checked: i === 0 || null, onchange: () => { drawCount(chosenMode()); drawPlayers(); } }),
+    h("span", { text: loc(m.name) }))));
+  drawCount(chosenMode());
   drawPlayers();
 }
 
+async function chooseGame(name, again = false) {
+  if (!again && game && game.name === name) return; // the same game: keep what was chosen
+  game = S.games[name] || null;
+  seatHook = null;
+  if (game) {
+    try {
+      const view = await import(`./games/${encodeURIComponent(game.view || game.name)}.js`);
+      seatHook = typeof view.seat === "function" ? view.seat : null;
+    } catch { seatHook = null; }
+  }
+  drawModes();
+}
+
 function collect() {
-  const game = $("s_game").value;
-  const mode = (document.querySelector("#s_modes input:checked") || {}).value || null;
+  const mode = chosenMode();
+  const choices = fields("seat_choice");
   const players = [...document.querySelectorAll("#s_players .splayer")].map((row, i) => {
     const p = { id: `p${i + 1}`, name: row.querySelector("input").value.trim() || t("player_n", { n: i + 1 }) };
-    if (game !== "dicethrone") delete p.hero;
-    const sel = row.querySelector("select");
-    if (sel) p.hero = sel.value;
-    if (mode === "2v2") p.team = i < 2 ? "A" : "B";
+    for (const f of choices) {
+      const sel = row.querySelector(`select[name='${f.key}']`);
+      if (sel) p[f.choice || f.key] = sel.value;
+    }
+    const extra = seatHook ? seatHook(mode && mode.id, i, sheetCtx) : null;
+    if (extra && extra.team != null) p.team = extra.team;
     return p;
   });
   const setup = {};
-  if (mode) setup.mode = mode;
-  const health = Number($("s_health").value);
-  if (game === "dicethrone" && health > 0 && health !== (mode === "koth" ? 35 : 50)) setup.health = health;
+  if (mode && (game.modes || []).length > 1) setup.mode = mode.id;
+  for (const node of document.querySelectorAll("#s_extra [name]")) {
+    if (node.value === node.dataset.default || node.value === "") continue;
+    setup[node.name] = node.type === "number" ? Number(node.value) : node.value;
+  }
   if (players.length) {
     setup.players = players;
     const start = $("s_start").value;
     if (start !== "roll" && start !== "tray") setup.start = players[Number(start)].id;
   }
-  return { game, setup };
+  return { game: game.name, setup };
+}
+
+// The game preselected: the one on the table when it has players, else the first game that has.
+function preferred() {
+  const takesPlayers = (g) => (g.modes || []).some((m) => (m.players || [0, 0])[1] > 0);
+  const current = S.snap && S.games[S.snap.game];
+  if (current && takesPlayers(current)) return current.name;
+  const first = Object.values(S.games).find(takesPlayers);
+  return first ? first.name : current && current.name;
 }
 
 export async function openSetup() {
-  catalogue = await api("GET", "/api/games");
+  if (!Object.keys(S.games).length) {
+    const d = await api("GET", "/api/games");
+    for (const g of d.games || []) S.games[g.name] = g;
+  }
   const sel = $("s_game");
-  const current = S.snap && S.snap.game;
-  const preferred = catalogue.games.some((g) => g.name === "dicethrone") ? "dicethrone" : current;
-  fill(sel, ...catalogue.games.map((g) => h("option", { value: g.name, selected: g.name === preferred || null, text: t(g.name) })));
-  sel.onchange = drawModes;
-  drawModes();
+  const want = preferred();
+  fill(sel, ...Object.values(S.games).map((g) => h("option", { value: g.name, selected: g.name === want || null, text: loc(g.title) || g.name })));
+  sel.onchange = () => chooseGame(sel.value);
+  $("s_count").onchange = drawPlayers;
+  await chooseGame(sel.value, true);
   const dlg = $("setup");
   const create = async (body) => {
     try {
@@ -134,9 +206,8 @@ export async function openSetup() {
     const players = body.setup.players || [];
     if ($("s_start").value !== "tray" || players.length < 2) return create(body);
     // Roll for it on the tray: each player throws one die; the winner starts (no game action is recorded).
-    const roll = players.map((p) => ({ name: p.name }));
     showFields(true);
-    startRolloff($("s_rolloff"), roll,
+    startRolloff($("s_rolloff"), players.map((p) => ({ name: p.name })),
       (winner) => create({ ...body, setup: { ...body.setup, start: players[winner].id } }),
       () => showFields(false));
   };

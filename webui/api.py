@@ -1,0 +1,139 @@
+"""The JSON API blueprint (docs/api.md): reads anyone on the Wi-Fi may make, writes only a paired phone may.
+
+The pairing/CSRF check runs once, in `before_request`, for every write (any method but GET/HEAD/OPTIONS)
+of this blueprint and the blueprints nested in it (pairing, events); a view that must take writes from an
+unpaired phone (asking to pair, the virtual Pair button) says so with `@unpaired_write` and checks what
+it needs itself.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, request, send_file
+
+from engine.games import GAMES
+
+from . import events, i18n, pair, payload
+from .web import (
+    UNPAIRED_WRITES,
+    ApiError,
+    bad_payload,
+    is_local,
+    json_body,
+    require_custom_header,
+    require_paired,
+    session_info,
+    snapshot,
+    table,
+    unpaired_write,
+    virtual_panel,
+)
+
+PANEL_BUTTONS = ("next", "undo", "pair")
+IMAGE_NAME_MAX = 100  # roll photo names are ~30 characters; a longer one is no photo (and no 500)
+MAX_PAGE_HOLD_S = 2.0
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+bp.register_blueprint(pair.bp)
+bp.register_blueprint(events.bp)
+
+
+@bp.before_request
+def _check_writer() -> None:
+    if request.method in READ_METHODS:
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view in UNPAIRED_WRITES:
+        return
+    require_paired()
+
+
+# -- reads -------------------------------------------------------------------------------------------
+@bp.get("/state")
+def state():
+    return jsonify(snapshot())
+
+
+@bp.get("/session")
+def session():
+    return jsonify(session_info())
+
+
+@bp.get("/games")
+def games():
+    """Every game's self-description (engine.core.GameDescription): the page's game chooser, setup form,
+    phase bar and board views read these, with names in every language."""
+    return jsonify(games=[rules.describe() for rules in GAMES.values()])
+
+
+@bp.get("/images/<name>")
+def image(name: str):
+    path = table().image_path(name) if len(name) <= IMAGE_NAME_MAX else None
+    if path is None:
+        raise ApiError(404, "no_image", i18n.msg("no_image"))
+    return send_file(path, max_age=24 * 3600)
+
+
+# -- writes (paired phones) ----------------------------------------------------------------------------
+@bp.post("/actions")
+def actions():
+    action = json_body()
+    if not isinstance(action.get("type"), str) or not action["type"]:
+        raise ApiError(400, "bad_action", i18n.msg("bad_action"))
+    return jsonify(table().submit(action))
+
+
+@bp.post("/games")
+def new_game():
+    body = json_body()
+    game = body.get("game")
+    setup = body.get("setup", {})
+    if not isinstance(game, str) or not game:
+        raise ApiError(400, "bad_setup", i18n.msg("no_game"))
+    if not isinstance(setup, dict):
+        raise ApiError(400, "bad_setup", i18n.msg("bad_setup"))
+    try:
+        seed = payload.check_seed(body.get("seed"))
+        rules = GAMES.get(game)
+        if rules is not None:  # an unknown game is the table's to refuse, by name
+            payload.check_setup(setup, rules.describe().get("setup", []))
+    except payload.BadPayload as exc:
+        raise bad_payload(exc) from None
+    return jsonify(table().new_game(game, setup, seed))
+
+
+@bp.post("/tray/observe")
+def tray_observe():
+    """Camera rolls shown but not recorded for `seconds` (0 ends it): rolling for who starts."""
+    seconds = json_body().get("seconds")
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 300:
+        raise ApiError(400, "bad_observe", i18n.msg("bad_observe"))
+    return jsonify(table().observe(float(seconds)))
+
+
+@bp.post("/panel/<button>")
+@unpaired_write
+def panel(button: str):
+    if button not in PANEL_BUTTONS:
+        raise ApiError(404, "no_button", i18n.msg("no_button"))
+    if button == "pair":
+        # Pressing Pair grants tokens, so only someone at the box may: the box itself (loopback)
+        # or, on a box with no real buttons (demo tray, mock pins), the page's virtual panel.
+        require_custom_header()
+        if not (virtual_panel() or is_local()):
+            raise ApiError(403, "panel_physical", i18n.msg("panel_physical"))
+    else:
+        require_paired()
+    hold = 0.0
+    if request.get_data(cache=True).strip():
+        hold = json_body().get("hold_s", 0.0)
+        # Holds from the page stop short of the Pair button's shutdown hold: only the box shuts down.
+        if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= MAX_PAGE_HOLD_S:
+            raise ApiError(400, "bad_hold", i18n.msg("bad_hold"))
+    table().press(button, float(hold))
+    return jsonify(snapshot())
+
+
+@bp.get("/<path:rest>")
+def unknown(rest: str):
+    abort(404)

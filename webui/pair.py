@@ -1,0 +1,94 @@
+"""The pairing blueprint (the Philips Hue pattern, kept by the box's device.pairing): a phone asks, a
+person presses Pair on the box, the phone collects an HttpOnly token cookie. Nested in the API blueprint
+(addresses under /api/pair), whose write check lets only the asking through unpaired."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+
+from . import i18n
+from .web import (
+    TOKEN_COOKIE,
+    ApiError,
+    client_address,
+    require_custom_header,
+    require_paired_read,
+    table,
+    token,
+    unpaired_write,
+    web,
+)
+
+bp = Blueprint("pairing", __name__, url_prefix="/pair")
+
+
+def _set_token_cookie(resp: Response, value: str) -> None:
+    resp.set_cookie(TOKEN_COOKIE, value, max_age=400 * 24 * 3600, httponly=True, samesite="Strict",
+                    secure=request.is_secure, path="/")
+
+
+@bp.post("")
+@unpaired_write
+def ask():
+    require_custom_header()
+    try:
+        rid = table().request_pairing(client_address(), request.headers.get("User-Agent", ""))
+    except Exception as exc:  # device.pairing.PairingRefused: this address asks too often
+        retry = getattr(exc, "retry_after", None)
+        if retry is None:
+            raise
+        code = getattr(exc, "code", "too_many_pair_requests")
+        resp = jsonify(code=code, message=i18n.msg(code))
+        resp.status_code = 429
+        resp.headers["Retry-After"] = str(int(retry))
+        return resp
+    _status, _token, left = table().pairing_poll(rid)
+    return jsonify(request=rid, expires_in=left, status="waiting"), 202
+
+
+@bp.get("/<rid>")
+def result(rid: str):
+    # The box's pairing keeps the window: one clock, one place that decides.
+    status, value, left = table().pairing_poll(rid)
+    if status == "granted":
+        resp = jsonify(status="granted", paired=True, csrf=web().csrf_for(value))
+        _set_token_cookie(resp, value)
+        return resp
+    if status == "expired":
+        return jsonify(status="expired", paired=False, message=i18n.msg("pair_expired"))
+    if status == "conflict":  # two phones asked at once: the press admitted neither
+        return jsonify(status="conflict", paired=False, message=i18n.msg("pair_conflict"))
+    if status == "storage_full":
+        return jsonify(status="storage_full", paired=False, code="storage_full",
+                       message=i18n.msg("storage_full")), 507
+    if status == "unknown":
+        raise ApiError(404, "unknown_request", i18n.msg("unknown_request"))
+    return jsonify(status="waiting", paired=False, expires_in=left)
+
+
+@bp.delete("")
+def revoke():
+    table().revoke_tokens()
+    resp = jsonify(status="revoked", paired=False)
+    resp.delete_cookie(TOKEN_COOKIE, path="/", samesite="Strict", httponly=True)
+    return resp
+
+
+@bp.get("/phones")
+def phones():
+    """The paired phones (for a paired phone only): who they are, and which one is the asker."""
+    value = require_paired_read()
+    mine = table().pairing.phone_id(value)
+    return jsonify(phones=[{**p, "this": p["id"] == mine} for p in table().pairing.phones()])
+
+
+@bp.delete("/phones/<phone_id>")
+def revoke_phone(phone_id: str):
+    value = token()
+    if len(phone_id) > 64 or not table().revoke_phone(phone_id):
+        raise ApiError(404, "no_phone", i18n.msg("no_phone"))
+    mine = table().pairing.phone_id(value)  # None if this phone unpaired itself
+    resp = jsonify(status="revoked", paired=mine is not None)
+    if mine is None:
+        resp.delete_cookie(TOKEN_COOKIE, path="/", samesite="Strict", httponly=True)
+    return resp

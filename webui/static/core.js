@@ -1,0 +1,164 @@
+// Shared helpers of the phone page: the page's state, its words, DOM building and talking to the box.
+// Every other module imports from here; this module imports none of them (the page's render function is
+// handed in with setRenderer, so there is no import circle).
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+
+// The page's state: its own words (strings), this phone's session, the language, the games' descriptions
+// (by name), the latest snapshot, the connection and hand entry.
+export const S = {
+  strings: boot.strings, session: boot.session, lang: boot.lang,
+  games: {}, snap: null, online: false, everOnline: false, entry: [], pairing: null, es: null,
+};
+
+export const $ = (id) => document.getElementById(id);
+
+// A page word (webui's Flask-Babel catalogues, shipped in the page) with %(name)s placeholders filled.
+export function t(key, vars = {}) {
+  const s = S.strings[key] ?? key;
+  return s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? ""));
+}
+
+// A name in the page's language from a Text ({"en": ..., "zh-TW": ..., "ko": ...}) or a plain string.
+export function loc(v) {
+  if (v == null) return "";
+  if (typeof v === "string" || typeof v === "number") return String(v);
+  return v[S.lang] ?? v.en ?? Object.values(v)[0] ?? "";
+}
+
+// The description of the game on the table (engine.core.GameDescription), or null until it is known.
+export function currentGame() {
+  return (S.snap && S.games[S.snap.game]) || null;
+}
+
+// One of the current game's texts (its description's `texts`) in the page's language, with {name}
+// placeholders filled; null when the game has no such text.
+export function gameText(key, vars = {}, game = currentGame()) {
+  const entry = game && game.texts ? game.texts[key] : null;
+  if (!entry) return null;
+  return loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
+}
+
+export function h(tag, attrs = {}, ...kids) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") n.className = v;
+    else if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else if (k === "data") Object.assign(n.dataset, v);
+    else n.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid != null) n.append(kid);
+  return n;
+}
+
+// replaceChildren without the "null" text nodes that conditional children would leave.
+export function fill(node, ...kids) {
+  node.replaceChildren(...kids.flat().filter((k) => k != null && k !== false));
+  return node;
+}
+
+// -- drawing the whole page: app.js registers its render function here ----------------------------
+let renderer = () => {};
+export function setRenderer(fn) { renderer = fn; }
+export function render() { renderer(); }
+
+// A new snapshot from an answer: ignored when an event already brought a newer one of the same game.
+export function apply(snap) {
+  if (S.snap && snap.seq < S.snap.seq && snap.game_id === S.snap.game_id) return;
+  S.snap = snap;
+  render();
+}
+
+// -- talking to the box ---------------------------------------------------------------------------
+export async function api(method, path, body, retried = false) {
+  const opts = { method, credentials: "same-origin", headers: { "X-Dicesight-CSRF": S.session.csrf || "page" } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (err) {
+    toast(t("offline"));
+    throw err;
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (res.ok) return data;
+  if (res.status === 403 && !retried && data && String(data.code).startsWith("csrf")) {
+    await refreshSession();
+    return api(method, path, body, true);
+  }
+  if (res.status === 401) { S.session.paired = false; S.session.csrf = null; render(); }
+  toast((data && data.message) || `${res.status}`, true);
+  const e = new Error((data && data.message) || res.statusText);
+  e.data = data;
+  throw e;
+}
+
+export async function refreshSession() {
+  try {
+    const r = await fetch("/api/session", { credentials: "same-origin" });
+    S.session = await r.json();
+  } catch { /* offline: keep what we have */ }
+}
+
+// Submit an action (docs/actions.md) and show the snapshot the box answers.
+export async function act(action) {
+  const snap = await api("POST", "/api/actions", action);
+  if (snap) apply(snap);
+  return snap;
+}
+
+let toastTimer = null;
+export function toast(text, bad = false) {
+  const n = $("toast");
+  n.textContent = text;
+  n.classList.toggle("bad", bad);
+  n.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { n.hidden = true; }, bad ? 6000 : 3000);
+}
+
+export function info(title, text) {
+  $("info_title").textContent = title;
+  $("info_text").textContent = text;
+  $("info").showModal();
+}
+
+// The phase's name from the game's description (its `phases`), else the id the snapshot gives.
+export function phaseLabel(phase) {
+  const game = currentGame();
+  const spec = game && (game.phases || []).find((p) => p.id === phase);
+  return spec ? loc(spec.name) : phase || "";
+}
+
+// -- players --------------------------------------------------------------------------------------
+export function findPlayer(id) {
+  const players = (S.snap && S.snap.players) || [];
+  return players.find((p) => p.id === id || p.name === id) || null;
+}
+
+export function playerName(p) {
+  if (!p) return "";
+  return p.name || p.id || "";
+}
+
+// The dice input the pending decision asks for ({type: "dice", count, dice_sets, ...}) or null.
+export function diceInput(snap) {
+  const p = snap && snap.pending;
+  if (p && p.input && p.input.type === "dice") return p.input;
+  return null;
+}
+
+// Face names of a dice set of the current game, index 0 = side 1, for drawing dice (null for pips).
+export function setFaces(setId) {
+  const game = currentGame();
+  const set = game && game.dice_sets ? game.dice_sets[setId] : null;
+  if (!set) return null;
+  const faces = set.faces.map((f) => (String(f.glyph || "").startsWith("pips") ? null : f.name));
+  return faces.some((f) => f) ? faces : null;
+}

@@ -1,0 +1,549 @@
+// Dice Throne's board view (docs/architecture.md, "Board views"): each hero's health, CP and status tokens,
+// the dice of the roll in progress with the abilities they make and their odds, option labels and log lines
+// in the page's language, cards played from the phone, and corrections. Every word comes from the game's
+// description: its texts ("view.*", "prompt.*") and its catalogue (heroes, cards, statuses) in en/zh-TW/ko.
+
+let ctx = null;
+let els = null;
+
+// -- the game's words and data --------------------------------------------------------------------
+function T(key, vars = {}) {
+  return ctx.text("view." + key, vars) ?? key;
+}
+
+function has(key) {
+  return ctx.text("view." + key) != null;
+}
+
+function catalogue(kind) {
+  const game = ctx.game();
+  return (game && game.catalogue && game.catalogue[kind]) || [];
+}
+
+function byId(kind) {
+  return Object.fromEntries(catalogue(kind).map((row) => [row.id, row]));
+}
+
+const heroes = () => byId("heroes");
+const statuses = () => byId("statuses");
+
+function heroOf(p) {
+  return (p && heroes()[p.hero]) || null;
+}
+
+function abilityName(heroId, id) {
+  const hero = heroes()[heroId];
+  const a = hero && (hero.abilities || []).find((x) => x.id === id);
+  return a ? ctx.loc(a.name) : id;
+}
+
+function statusName(id) {
+  const st = statuses()[id];
+  return st ? ctx.loc(st.name) : id;
+}
+
+function name(p) {
+  return ctx.playerName(p) || (p ? ctx.loc(p.hero_name) : "");
+}
+
+// -- the view's own sections, made once -----------------------------------------------------------
+export function init(slots, c) {
+  ctx = c;
+  const { h } = ctx;
+  els = {
+    players: h("section", { id: "players", class: "players", hidden: true }),
+    dice: h("section", { class: "card", id: "gamedicecard", hidden: true },
+      h("h2", { class: "dicehead" }, h("span", { id: "dicetitle" })),
+      h("p", { class: "dicesub muted" }, h("span", { id: "dicehero" }), h("span", { id: "attempts" })),
+      h("div", { id: "gamedice", class: "dice" }),
+      h("small", { id: "gamedicehint", class: "muted" }),
+      h("div", { id: "abilities", class: "abilities", hidden: true }),
+      h("div", { id: "odds", class: "odds", hidden: true })),
+    cards: h("section", { id: "cards", class: "card", hidden: true },
+      h("details", {}, h("summary", { class: "cardsum" }),
+        h("label", { class: "cardplayerlabel" }, h("span", {}), h("select", { id: "cardplayer" })),
+        h("div", { id: "cardlist" }))),
+    corrections: h("section", { id: "corrections", class: "card", hidden: true },
+      h("details", {}, h("summary", { class: "corrsum" }), h("div", { id: "adjust" }))),
+  };
+  ctx.fill(slots.board, els.players);
+  ctx.fill(slots.dice, els.dice);
+  ctx.fill(slots.tools, els.cards, els.corrections);
+  const details = els.cards.querySelector("details");
+  details.addEventListener("toggle", () => { if (details.open) drawCards(); });
+  els.cards.querySelector("#cardplayer").addEventListener("change", drawCards);
+}
+
+export function render(slots, snap) {
+  els.cards.querySelector(".cardsum").textContent = T("play_card");
+  els.cards.querySelector(".cardplayerlabel span").textContent = T("card_player") + " ";
+  els.corrections.querySelector(".corrsum").textContent = T("corrections");
+  renderPlayers(snap);
+  renderGameDice(snap);
+  renderAbilities(snap);
+  renderOdds(snap);
+  renderCards(snap);
+  renderCorrections(snap);
+}
+
+// -- heroes ---------------------------------------------------------------------------------------
+function statusChip(st) {
+  const { h, loc } = ctx;
+  const info_ = statuses()[st.id] || {};
+  const label = loc(st.name) || loc(info_.name) || st.id;
+  const limit = st.limit ?? info_.limit;
+  const kind = st.kind || info_.kind || "";
+  return h("button", {
+    class: "chip " + kind, type: "button", data: { status: st.id || label },
+    "aria-label": `${label} ${st.count}${limit ? "/" + limit : ""}`,
+    onclick: () => ctx.info(`${label} · ${st.count}${limit ? "/" + limit : ""}`, [
+      has("kind_" + kind) ? T("kind_" + kind) : "", limit ? T("limit", { n: limit }) : "", loc(info_.text) || ""].filter(Boolean).join(" · ")),
+  }, h("span", { text: label }), h("b", { text: limit ? `${st.count}/${limit}` : String(st.count ?? "") }));
+}
+
+function renderPlayers(snap) {
+  const { h, fill, loc } = ctx;
+  const box = els.players;
+  const players = snap.players || [];
+  box.hidden = players.length === 0;
+  if (!players.length) { fill(box); return; }
+  box.dataset.count = String(players.length);
+  const winners = snap.winners || [];
+  fill(box, ...players.map((p) => {
+    const active = p.id === snap.active;
+    const held = (p.statuses || []).filter((x) => (x.count ?? 1) > 0);
+    const hero = heroOf(p);
+    const heroName = loc(p.hero_name) || (hero && loc(hero.name)) || p.hero;
+    return h("article", { class: "player" + (active ? " active" : "") + (p.out ? " out" : "") + (winners.includes(p.id) ? " won" : ""),
+      data: { player: p.id, phase: active ? snap.phase : "" } },
+      h("header", {},
+        h("strong", { class: "pname", text: (active ? "▶ " : "") + name(p) }),
+        p.hero ? h("small", { class: "hero", text: heroName }) : null,
+        snap.mode === "2v2" ? h("small", { class: "team", text: T("team_shared", { n: p.team }) }) : null),
+      h("div", { class: "stats" },
+        h("div", { class: "stat hp" }, h("small", { text: T("health") }),
+          h("b", { class: "health", text: String(p.health ?? "—") })),
+        h("div", { class: "stat cp" }, h("small", { text: T("cp") }),
+          h("b", { class: "cpval", text: String(p.cp ?? "—") }, p.cp_max ? h("small", { text: `/${p.cp_max}` }) : null))),
+      h("div", { class: "chips" }, held.length ? held.map(statusChip) : h("small", { class: "muted", text: T("no_statuses") })),
+      p.hand != null ? h("small", { class: "muted hand", text: T("cards", { n: p.hand }) }) : null,
+    );
+  }));
+}
+
+// -- the dice of the roll in progress -------------------------------------------------------------
+// Whose dice the game's dice are and what for ("Bo's defensive dice"), from the snapshot's dice_role and
+// dice_set (the rolling hero's dice): {text, hero} or null.
+const ROLE_ROLLER = { offense: "attacker", ability: "attacker", targeting: "attacker", defense: "target" };
+function diceOwner(snap) {
+  const role = snap.dice_role;
+  const dice = Array.isArray(snap.dice) ? snap.dice : [];
+  const rp = snap.roll_phase || {};
+  const setHero = typeof snap.dice_set === "string" && snap.dice_set.includes(":") ? snap.dice_set.split(":")[1] : null;
+  const heroName = (id) => { const hero = heroes()[id]; return hero ? ctx.loc(hero.name) : ""; };
+  if (role === "opposed") {
+    const owners = [...new Set(dice.map((d) => d.owner).filter(Boolean))].map((id) => name(ctx.findPlayer(id)) || id);
+    return owners.length ? { text: T("role_opposed", { names: owners.join(" & ") }), hero: "" } : null;
+  }
+  let who = null;
+  if (ROLE_ROLLER[role]) who = ctx.findPlayer(rp[ROLE_ROLLER[role]] || (role === "defense" ? null : snap.active));
+  else if (role === "keg" || role === "blind") who = ctx.findPlayer(snap.active);
+  else if (role === "status") who = ctx.findPlayer((dice[0] && dice[0].owner) || (snap.pending && snap.pending.player));
+  if (!who && setHero) {
+    const holders = (snap.players || []).filter((p) => p.hero === setHero);
+    if (holders.length === 1) who = holders[0];
+  }
+  if (!who) return null;
+  const key = role && has("role_" + role) ? "role_" + role : "role_dice";
+  return { text: T(key, { name: name(who) }), hero: heroName(setHero || who.hero) };
+}
+
+function renderGameDice(snap) {
+  const { h, fill, t, act, dieElement } = ctx;
+  const card = els.dice;
+  const box = card.querySelector("#gamedice");
+  const dice = Array.isArray(snap.dice) ? snap.dice : null;
+  const rolling = ["offensive", "targeting", "defensive"].includes(snap.phase) || Boolean(ctx.diceInput(snap));
+  card.hidden = !dice || !dice.length || !rolling;
+  card.dataset.offense = String(Boolean(snap.pending && snap.pending.kind === "offense"));
+  const whose = diceOwner(snap);
+  card.querySelector("#dicetitle").textContent = whose ? whose.text : t("dice");
+  card.dataset.role = snap.dice_role || "";
+  fill(card.querySelector("#dicehero"), whose && whose.hero ? whose.hero : null);
+  if (!dice || !dice.length) { fill(box); return; }
+  const p = snap.pending;
+  const canKeep = ctx.paired() && p && p.kind === "offense" && snap.attempts && snap.attempts.used > 0 &&
+    (p.options || []).some((o) => o.action && o.action.type === "keep");
+  const kept = dice.map((d, i) => (d.kept ? i : -1)).filter((i) => i >= 0);
+  card.querySelector("#gamedicehint").textContent = canKeep ? T("hold_hint") : "";
+  const att = snap.attempts;
+  card.querySelector("#attempts").textContent = att && att.max && p && p.kind === "offense" ? T("rolls_left", { n: Math.max(0, att.max - att.used) }) : "";
+  fill(box, ...dice.map((d, i) => {
+    const die = dieElement(d.value, { face: d.face, kept: d.kept, label: t("die_value", { v: d.value ?? "?" }) });
+    if (!canKeep) return die;
+    const next = d.kept ? kept.filter((k) => k !== i) : [...kept, i].sort();
+    return h("button", { class: "diebtn keep" + (d.kept ? " on" : ""), type: "button", "aria-pressed": d.kept ? "true" : "false",
+      onclick: () => act({ type: "keep", player: p.player, dice: next }).catch(() => {}) }, die);
+  }));
+}
+
+// The abilities the dice on the table make; while rolling, a tap chooses one.
+function renderAbilities(snap) {
+  const { h, fill, loc, act } = ctx;
+  const ab = els.dice.querySelector("#abilities");
+  const list = snap.abilities || null;
+  const show = Array.isArray(list) && (list.length > 0 || (snap.pending && snap.pending.kind === "offense" && snap.attempts && snap.attempts.used > 0));
+  ab.hidden = !show;
+  if (!show) return;
+  const opts = (snap.pending && snap.pending.options) || [];
+  const attacker = ctx.findPlayer(snap.active);
+  fill(ab, h("h3", { text: T("abilities") }),
+    list.length ? h("ul", {}, list.map((a) => {
+      const o = opts.find((x) => x.action && x.action.type === "ability" && x.action.ability === a.id);
+      const label = loc(a.name) || abilityName(attacker && attacker.hero, a.id);
+      return h("li", { class: a.ultimate ? "ult" : "" },
+        o && ctx.paired() ? h("button", { class: "abil", type: "button", data: { ability: a.id }, onclick: () => act(o.action).catch(() => {}) }, label)
+          : h("span", { text: label }),
+        a.level ? h("small", { text: T("level", { n: a.level }) }) : null);
+    })) : h("p", { class: "muted", text: T("no_abilities") }));
+}
+
+// While the attacker rolls: each ability's chance with the attempts left (the engine's exact odds).
+function renderOdds(snap) {
+  const { h, fill } = ctx;
+  const box = els.dice.querySelector("#odds");
+  const odds = Array.isArray(snap.odds) ? snap.odds : [];
+  const met = new Set((snap.abilities || []).map((a) => a.id));
+  const rows = odds.filter((o) => !met.has(o.id) && o.chance > 0).sort((a, b) => b.chance - a.chance).slice(0, 8);
+  box.hidden = !rows.length;
+  if (!rows.length) return;
+  const attacker = ctx.findPlayer(snap.active);
+  const left = snap.attempts ? Math.max(0, snap.attempts.max - snap.attempts.used) : 0;
+  fill(box, h("h3", { text: T("odds", { n: left }) }), h("ul", {}, rows.map((o) => {
+    const pct = Math.round(o.chance * 100);
+    const bar = h("span", { class: "bar" }, h("span", { class: "fill" }));
+    bar.firstChild.style.width = `${Math.max(2, pct)}%`;
+    return h("li", { data: { ability: o.id } }, h("span", { class: "oname", text: abilityName(attacker && attacker.hero, o.id) }),
+      bar, h("b", { text: `${pct < 1 && o.chance > 0 ? "<1" : pct}%` }));
+  })));
+}
+
+// -- the pending decision: labels, what the board shows itself, grouping, answers ------------------
+// An option's label in the page's language, built from its action; the engine's English label otherwise.
+export function optionLabel(o, snap) {
+  const a = o.action || {};
+  const { loc } = ctx;
+  const lang = ctx.S.lang;
+  const who = ctx.findPlayer(a.player);
+  const hero = who ? who.hero : null;
+  const lvl = /level (\d)/.exec(o.label || "");
+  const level = lvl ? ` (${T("level", { n: lvl[1] })})` : "";
+  switch (a.type) {
+    case "roll": {
+      const m = /Roll (\d+) d/.exec(o.label || "");
+      const att = /attempt (\d+) of (\d+)/.exec(o.label || "");
+      if (m && att) return T("opt_roll_attempt", { n: m[1], a: att[1], max: att[2] });
+      return lang === "en" && o.label ? o.label : T("opt_roll");
+    }
+    case "keep": return lang === "en" ? o.label : String(o.label || "").replace(/^(Keep|Release) die (\d+)/, (_, k, n) => T(k === "Keep" ? "opt_keep" : "opt_release", { n }));
+    case "ability":
+      if (a.ability == null) return T("opt_no_ability");
+      return abilityName(hero || (ctx.findPlayer(snap.active) || {}).hero, a.ability) + level;
+    case "defense":
+      if (a.defense == null) return T("opt_no_defense");
+      return T("opt_defend", { name: abilityName(hero, a.defense) }) + level;
+    case "advance": return T("opt_end_phase", { phase: ctx.phaseLabel(snap.phase) });
+    case "target": return T("opt_target", { name: name(ctx.findPlayer(a.target)) });
+    case "spend": return T("opt_spend", { name: name(who), status: statusName(a.status) }) + (a.use ? ` (${T("use_" + a.use)})` : "");
+    case "knockdown": return a.pay ? T("opt_knockdown_pay") : T("opt_knockdown_skip");
+    case "sell": return T("opt_sell");
+    case "play": {
+      const m = /^Play (.+?)(?: (II|III))? \((\d+) CP\)$/.exec(o.label || "");
+      if (!m || lang === "en") return loc(o.label);
+      const h_ = heroes()[hero];
+      const ab = h_ && (h_.abilities || []).find((x) => x.name && x.name.en === m[1]);
+      const card = ((h_ && h_.cards) || []).concat(catalogue("cards")).find((c) => c.name && c.name.en === m[1]);
+      const label = ab ? loc(ab.name) : card ? loc(card.name) : m[1];
+      return T("opt_play", { card: m[2] ? `${label} ${m[2]}` : label, n: m[3] });
+    }
+    case "pass": return T("opt_let_activate");
+    case "resolve": return lang === "en" && o.label ? o.label : T("opt_resolve");
+    case "pass_keg": return a.target ? T("opt_pass_keg", { name: name(ctx.findPlayer(a.target)) }) : T("opt_keep_keg");
+    default: return null;
+  }
+}
+
+// Keeping dice and choosing an ability are done on the board (the dice and the ability list).
+export function hideOption(o) {
+  return Boolean(o.action && (o.action.type === "keep" || (o.action.type === "ability" && o.action.ability != null)));
+}
+
+// Upgrade cards fold away under one heading.
+export function optionGroup(o) {
+  return o.action && o.action.type === "play" ? T("when_upgrade") : null;
+}
+
+// Spending a token that rolls a die asks for the real die first (tray, by hand, or the box).
+export function answer(o) {
+  const { h, fill, act, dieElement, t } = ctx;
+  const a = o.action || {};
+  const st = a.type === "spend" ? statuses()[a.status] : null;
+  if (!st || !st.roll || a.value != null) return false;
+  const { dialog, form } = ctx.sheet();
+  const pad = h("div", { class: "pick values" });
+  for (let v = 1; v <= 6; v++) {
+    pad.append(h("button", { class: "diebtn pickbtn", type: "button", data: { v: String(v) },
+      onclick: () => { dialog.close(); act({ ...a, value: v }).catch(() => {}); } }, dieElement(v, { label: t("die_value", { v }) })));
+  }
+  fill(form,
+    h("h2", { text: optionLabel(o, ctx.S.snap) || ctx.loc(o.label) }),
+    h("p", { class: "muted", text: T("spend_roll", { n: st.roll }) }),
+    st.roll === 1 ? pad : null,
+    h("button", { class: "big primary", type: "button", id: "spendtray", onclick: () => { dialog.close(); act({ ...a, await_roll: true }).catch(() => {}); } }, T("spend_tray")),
+    h("button", { class: "big", type: "button", id: "spendbox", onclick: () => { dialog.close(); act(a).catch(() => {}); } }, T("spend_box")),
+    h("div", { class: "row" }, h("button", { class: "ghost", type: "button", onclick: () => dialog.close() }, t("cancel"))));
+  dialog.showModal();
+  return true;
+}
+
+// Dice entered by hand show the deciding hero's symbols.
+export function entryFaces(snap) {
+  const decider = ctx.findPlayer((snap.pending && snap.pending.player) || snap.active);
+  const hero = heroOf(decider);
+  return hero ? hero.faces : null;
+}
+
+// -- the log --------------------------------------------------------------------------------------
+export function logLine(a, snap) {
+  const { h, t, dieElement } = ctx;
+  const who = ctx.findPlayer(a.player);
+  const pname = who ? name(who) + ": " : "";
+  if (a.type === "roll") {
+    const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d : { value: d })) : null;
+    return [pname + T("opt_roll"), dice ? h("span", { class: "dice small" }, dice.map((d) => dieElement(d.value, {
+      face: d.face, label: t("die_value", { v: d.value }) }))) : null];
+  }
+  if (a.type === "adjust") {
+    const bits = [];
+    for (const k of ["health", "cp"]) if (a[k]) bits.push(`${T(k)} ${a[k] > 0 ? "+" : ""}${a[k]}`);
+    for (const [sid, n] of Object.entries(a.status || {})) bits.push(`${statusName(sid)} ${n > 0 ? "+" : ""}${n}`);
+    return [pname + T("corrections") + " · " + bits.join(", ")];
+  }
+  if (a.type === "advance") return [pname + t("next")];
+  if (a.type === "resolve") return [T("opt_resolve")];
+  if (a.type === "choose") return [pname + t("decide") + ` #${(a.option ?? 0) + 1}`];
+  if (a.type === "keep") return [pname + T("hold_hint") + ` (${(a.dice || []).map((k) => k + 1).join(", ")})`];
+  if (a.type === "undo" || a.type === "redo") return null;
+  const label = optionLabel({ action: a, label: "" }, snap);
+  return [label && label !== a.type ? (a.type === "spend" ? label : pname + label) : pname + a.type];
+}
+
+// -- setup ------------------------------------------------------------------------------------------
+// In 2 vs 2 the first two seats are team A, the last two team B. Called by the setup sheet, maybe before
+// this view drew anything, so it takes the sheet's own helpers (`c.text`: the chosen game's texts).
+export function seat(mode, i, c) {
+  if (mode !== "2v2") return null;
+  const team = i < 2 ? "A" : "B";
+  return { team, label: c.text("view.team", { n: team }) ?? team };
+}
+
+// -- corrections ------------------------------------------------------------------------------------
+function renderCorrections(snap) {
+  const { h, fill, act } = ctx;
+  const box = els.corrections;
+  const players = snap.players || [];
+  box.hidden = !(ctx.paired() && players.length);
+  if (box.hidden) return;
+  const details = box.querySelector("details");
+  const open = details.open;
+  const rows = players.map((p) => {
+    const hero = heroOf(p);
+    const held = Object.fromEntries((p.statuses || []).map((x) => [x.id, x.count]));
+    const ids = [...new Set([...(hero ? hero.statuses : []), ...Object.keys(held)])];
+    const line = (label, key, value, make) => h("div", { class: "adjrow", data: { player: p.id, field: key } },
+      h("span", { text: label }),
+      h("button", { class: "adj", type: "button", "aria-label": `${label} −1`, data: { delta: "-1" }, onclick: () => act(make(-1)).catch(() => {}) }, "−"),
+      h("b", { text: String(value) }),
+      h("button", { class: "adj", type: "button", "aria-label": `${label} +1`, data: { delta: "1" }, onclick: () => act(make(1)).catch(() => {}) }, "+"));
+    return h("div", { class: "adjplayer", data: { player: p.id } }, h("h3", { text: name(p) }),
+      line(T("health"), "health", p.health, (d) => ({ type: "adjust", player: p.id, health: d })),
+      line(T("cp"), "cp", p.cp, (d) => ({ type: "adjust", player: p.id, cp: d })),
+      ids.map((id) => line(statusName(id), id, held[id] || 0, (d) => ({ type: "adjust", player: p.id, status: { [id]: d } }))));
+  });
+  fill(box.querySelector("#adjust"), ...rows);
+  details.open = open;
+}
+
+// -- cards played from the phone ------------------------------------------------------------------
+// Hands are counts (the engine cannot know which cards a player holds), so the phone offers the hero's
+// cards and the generic deck, asks for what the card needs (a die, a value, a player, a token) and submits
+// a `play` action (docs/actions.md). What each card asks for, by card id; cards not listed need nothing,
+// or a target when there is a choice.
+const ARGS = {
+  six_it: ["die"],
+  so_wild: ["die", "value"],
+  twice_as_wild: ["die", "value", "die2", "value2"],
+  tip_it: ["die", "delta"],
+  try_try_again: ["dice2"],
+  helping_hand: ["die"],
+  samesies: ["die", "to_die"],
+  better_d: ["keep"],
+  not_this_time: ["target_self"],
+  get_that_outta_here: ["target_any", "status"],
+  buh_bye: ["target_any", "status"],
+  what_status_effects: ["target_any"],
+  transference: ["target_any", "status", "to"],
+};
+
+function players() {
+  return (ctx.S.snap && ctx.S.snap.players) || [];
+}
+
+function renderCards(snap) {
+  const box = els.cards;
+  const show = ctx.paired() && (snap.players || []).length && snap.phase !== "over";
+  box.hidden = !show;
+  if (!show) return;
+  if (!box.querySelector("details").open) return; // drawn when opened (the list is long)
+  drawCards();
+}
+
+function cardButton(card, player) {
+  const { h, loc } = ctx;
+  const kind = card.type || "instant";
+  return h("button", { class: "cardbtn", type: "button", data: { card: card.id }, onclick: () => openCard(card, player) },
+    h("span", { class: "cname", text: loc(card.name) }),
+    h("small", { text: `${T("cost_cp", { n: card.cost ?? 0 })} · ${has("when_" + kind) ? T("when_" + kind) : kind}` }));
+}
+
+function drawCards() {
+  const { h, fill } = ctx;
+  const list = players();
+  const sel = els.cards.querySelector("#cardplayer");
+  const snap = ctx.S.snap;
+  const wanted = sel.value || (snap.pending && snap.pending.player) || snap.active;
+  fill(sel, ...list.map((p) => h("option", { value: p.id, text: name(p), selected: p.id === wanted || null })));
+  sel.value = list.some((p) => p.id === wanted) ? wanted : (list[0] ? list[0].id : "");
+  const player = list.find((p) => p.id === sel.value) || list[0];
+  if (!player) return;
+  const hero = heroOf(player);
+  const own = ((hero && hero.cards) || []).filter((c) => c.type !== "upgrade");
+  const generic = catalogue("cards");
+  fill(els.cards.querySelector("#cardlist"),
+    h("small", { class: "muted", text: T("cards", { n: player.hand ?? "?" }) }),
+    own.length ? h("h3", { text: T("hero_cards") }) : null,
+    own.length ? h("div", { class: "cardgrid" }, own.map((c) => cardButton(c, player))) : null,
+    h("h3", { text: T("generic_cards") }),
+    h("div", { class: "cardgrid" }, generic.map((c) => cardButton(c, player))));
+}
+
+function diePicker(key, multi = 0) {
+  const { h, t, dieElement } = ctx;
+  const row = h("div", { class: "pick dice", data: { name: key } });
+  (ctx.S.snap.dice || []).forEach((d, k) => {
+    const b = h("button", { class: "diebtn pickbtn", type: "button", data: { k: String(k) }, "aria-pressed": "false",
+      onclick: () => {
+        const on = b.getAttribute("aria-pressed") === "true";
+        if (!multi) row.querySelectorAll("button").forEach((x) => x.setAttribute("aria-pressed", "false"));
+        else if (!on && row.querySelectorAll("[aria-pressed='true']").length >= multi) return;
+        b.setAttribute("aria-pressed", on && multi ? "false" : "true");
+      } }, dieElement(d.value, { face: d.face, label: t("die_value", { v: d.value ?? "?" }) }));
+    row.append(b);
+  });
+  return row;
+}
+
+function valuePicker(key) {
+  const { h, t, dieElement } = ctx;
+  const row = h("div", { class: "pick values", data: { name: key } });
+  for (let v = 1; v <= 6; v++) {
+    const b = h("button", { class: "diebtn pickbtn", type: "button", data: { v: String(v) }, "aria-pressed": "false",
+      onclick: () => { row.querySelectorAll("button").forEach((x) => x.setAttribute("aria-pressed", "false")); b.setAttribute("aria-pressed", "true"); } },
+    dieElement(v, { label: t("die_value", { v }) }));
+    row.append(b);
+  }
+  return row;
+}
+
+function playerSelect(key, dflt) {
+  const { h } = ctx;
+  return h("select", { class: "pick", data: { name: key } },
+    players().map((p) => h("option", { value: p.id, text: name(p), selected: p.id === dflt || null })));
+}
+
+function statusSelect(key, targetSel) {
+  const { h, fill, loc } = ctx;
+  const sel = h("select", { class: "pick", data: { name: key } });
+  const refill = () => {
+    const p = players().find((x) => x.id === targetSel.value);
+    const held = ((p && p.statuses) || []).filter((x) => x.count > 0);
+    fill(sel, ...held.map((x) => h("option", { value: x.id, text: loc(x.name) || statusName(x.id) })));
+  };
+  targetSel.addEventListener("change", refill);
+  refill();
+  return sel;
+}
+
+function picked(form, key) {
+  const node = form.querySelector(`[data-name='${key}']`);
+  if (!node) return undefined;
+  if (node.tagName === "SELECT") return node.value || undefined;
+  return [...node.querySelectorAll("[aria-pressed='true']")].map((b) => Number(b.dataset.k ?? b.dataset.v));
+}
+
+function openCard(card, player) {
+  const { h, fill, loc, t, act } = ctx;
+  const { dialog, form } = ctx.sheet();
+  const args = ARGS[card.id] || (players().length > 2 && card.type !== "upgrade" ? ["target_opt"] : []);
+  const me = player.id;
+  const opp = players().find((p) => p.team !== player.team) || player;
+  const fields = [];
+  let targetSel = null;
+  for (const a of args) {
+    if (a === "die") fields.push(h("label", { text: T("pick_die") }), diePicker("die"));
+    if (a === "die2") fields.push(h("label", { text: T("pick_second") }), diePicker("die2"));
+    if (a === "value") fields.push(h("label", { text: T("pick_value") }), valuePicker("value"));
+    if (a === "value2") fields.push(valuePicker("value2"));
+    if (a === "dice2") fields.push(h("label", { text: T("pick_dice", { n: 2 }) }), diePicker("dice", 2));
+    if (a === "keep") fields.push(h("label", { text: T("pick_keep") }), diePicker("keep", 5));
+    if (a === "to_die") fields.push(h("label", { text: T("pick_to_die") }), diePicker("to"));
+    if (a === "delta") {
+      fields.push(h("label", { text: T("pick_delta") }), h("div", { class: "row pick", data: { name: "delta" } },
+        [["+1", 1], ["−1", -1]].map(([txt, v]) => {
+          const b = h("button", { type: "button", class: "pickbtn", data: { v: String(v) }, "aria-pressed": v === 1 ? "true" : "false",
+            onclick: () => { b.parentNode.querySelectorAll("button").forEach((x) => x.setAttribute("aria-pressed", "false")); b.setAttribute("aria-pressed", "true"); } }, txt);
+          return b;
+        })));
+    }
+    if (a.startsWith("target")) {
+      targetSel = playerSelect("target", a === "target_self" ? me : opp.id);
+      fields.push(h("label", { text: T("pick_target") }), targetSel);
+    }
+    if (a === "status") fields.push(h("label", { text: T("pick_status") }), statusSelect("status", targetSel));
+    if (a === "to") fields.push(h("label", { text: T("pick_to") }), playerSelect("to", me));
+  }
+  fill(form,
+    h("h2", { text: `${loc(card.name)} · ${T("cost_cp", { n: card.cost ?? 0 })}` }),
+    h("p", { class: "muted", text: name(player) }),
+    card.text ? h("p", { class: "muted", text: loc(card.text) }) : null,
+    ...fields,
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "ghost", onclick: () => dialog.close() }, t("cancel")),
+      h("button", { type: "button", class: "primary", id: "cardplay", onclick: async () => {
+        const action = { type: "play", player: me, card: card.name.en || card.id };
+        const one = (key) => { const v = picked(form, key); return Array.isArray(v) ? v[0] : v; };
+        if (args.includes("die")) action.die = one("die");
+        if (args.includes("value")) action.value = one("value");
+        if (args.includes("die2")) action.changes = [{ die: one("die"), value: one("value") }, { die: one("die2"), value: one("value2") }];
+        if (args.includes("delta")) action.delta = one("delta");
+        if (args.includes("dice2")) action.dice = picked(form, "dice");
+        if (args.includes("keep")) action.keep = picked(form, "keep");
+        if (args.includes("to_die")) action.to = one("to");
+        if (args.some((x) => x.startsWith("target"))) action.target = picked(form, "target");
+        if (args.includes("status")) action.status = picked(form, "status");
+        if (args.includes("to")) action.to = picked(form, "to");
+        if (card.id === "twice_as_wild") { delete action.die; delete action.value; }
+        try { await act(action); dialog.close(); } catch { /* the toast says why */ }
+      } }, T("play"))));
+  dialog.showModal();
+}
