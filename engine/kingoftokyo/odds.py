@@ -44,7 +44,7 @@ def goals(s: st.S) -> list[tuple[str, dict[str, Any], Any, tuple[Any, ...]]]:
 
 
 def odds(s: st.S) -> list[dict[str, Any]]:
-    """Each goal with its chance (rounded to 4 places) and, after a roll, the faces to keep for it."""
+    """Each goal with its chance (rounded to 4 places) and, after a roll, the faces to keep for a goal not met yet."""
     n = len(s["dice"])
     if s["phase"] != "roll" or s["pending"] is not None or not 0 < n <= MAX_DICE:
         return []
@@ -58,6 +58,7 @@ def odds(s: st.S) -> list[dict[str, Any]]:
         else:
             p, kept = best_keep(target, key, left, hand, n=n)
             row["chance"] = round(p, 4)
-            row["keep"] = [FACES[v - 1] for v in kept]
+            if not target(hand):  # a goal already met needs no advice
+                row["keep"] = [FACES[v - 1] for v in kept]
         out.append(row)
     return out

@@ -21,7 +21,7 @@ def test_at_least_one_claw_before_rolling_is_one_minus_five_sixths_to_the_18th()
 def test_after_a_roll_the_best_keep_for_claws_is_the_claws() -> None:
     s = act(game({}, {"location": "city"}), {"type": "roll", "dice": faces("C C 1 2 3 H")})
     o = odds(s)
-    assert o[("claws", 2)]["chance"] == 1.0
+    assert o[("claws", 2)]["chance"] == 1.0 and "keep" not in o[("claws", 2)]
     assert o[("claws", 3)]["keep"] == ["claw", "claw"]
     # one more claw from four dice with two rolls: 1 - (5/6)^8
     assert abs(o[("claws", 3)]["chance"] - (1 - (5 / 6) ** 8)) < 1e-4
