@@ -358,7 +358,8 @@ def do_stay(s: S, a: dict[str, Any], ev: Ev) -> None:
 
 
 def do_defend(s: S, a: dict[str, Any], ev: Ev) -> None:
-    """Before hearts are lost: pay 2 energy for Wings, roll Camouflage's dice, or take the loss."""
+    """Before hearts are lost: pay 2 energy for Wings, roll Camouflage's dice, heal with Rapid Healing before a
+    killing loss, or take the loss."""
     pending = expect_pending(s, "defend")
     i = actor(s, a)
     how = a.get("with", "none")
@@ -374,8 +375,13 @@ def do_defend(s: S, a: dict[str, Any], ev: Ev) -> None:
         saved = faces.count("heart")
         step["amount"] -= saved
         ev.append({"type": "camouflage", "player": st.pid(s, i), "dice": faces, "saved": saved})
+    elif how == "rapid_healing":
+        require(pending.get("rapid_healing", False), "no_card", "Rapid Healing needs the card, 2 energy and a heart to gain.")
+        pay(s, i, 2, "Rapid Healing")
+        st.heal(s, i, 1, ev, why="rapid_healing")
+        step["asked"] = False  # asked again: heal more, use another card, or take the loss
     else:
-        require(how == "none", "bad_choice", "\"with\" is none, wings or camouflage.")
+        require(how == "none", "bad_choice", "\"with\" is none, wings, camouflage or rapid_healing.")
     s["pending"] = None
 
 

@@ -113,10 +113,13 @@ def step_hit(s: S, step: dict[str, Any], ev: Ev) -> None:
     if not step.get("asked") and t not in s["t"]["wings"]:
         wings = st.has(s, t, "wings") > 0 and p["energy"] >= 2
         camo = st.has(s, t, "camouflage") > 0
-        if wings or camo:
+        # Rapid Healing "also to avoid reaching 0": offered when this loss would take the last heart
+        rapid = (st.has(s, t, "rapid_healing") > 0 and p["energy"] >= 2 and n >= p["health"]
+                 and p["health"] < st.max_health(s, t))
+        if wings or camo or rapid:
             step["asked"] = True
             ask(s, step, {"kind": "defend", "player": t, "damage": n, "wings": wings, "camouflage": camo,
-                          "claw": step["claw"], "health": p["health"]})
+                          "rapid_healing": rapid, "claw": step["claw"], "health": p["health"]})
             return
     lost = st.lose_health(s, t, n, ev, claw=step["claw"], src=step.get("src"), why=step.get("why", ""))
     if step["claw"] and lost:

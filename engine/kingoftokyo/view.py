@@ -222,6 +222,8 @@ def _pending_options(s: S, pending: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"type": "defend", "player": me, "with": "wings"})
         if pending["camouflage"]:
             out.append({"type": "defend", "player": me, "with": "camouflage"})
+        if pending.get("rapid_healing"):
+            out.append({"type": "defend", "player": me, "with": "rapid_healing"})
         return out
     if kind == "cure":
         h = pending["hearts"]

@@ -272,3 +272,19 @@ def test_mimic_moves_at_the_start_of_a_turn_for_1_energy() -> None:
 def test_poison_spit_and_shrink_ray_tokens_and_cures() -> None:
     s = turn(game({"cards": ["poison_spit", "shrink_ray"]}, {"location": "city"}), "C 1 2 3 E E")
     assert (p(s, "p2")["poison"], p(s, "p2")["shrink"]) == (1, 1)
+
+
+def test_rapid_healing_before_a_killing_loss() -> None:
+    """Rapid Healing "also to avoid reaching 0": a loss that would take the last heart stops for it."""
+    s = turn(game({}, {"location": "city", "cards": ["rapid_healing"], "energy": 4, "health": 2}), "C C 1 2 3 E")
+    assert s["pending"]["kind"] == "defend" and s["pending"]["rapid_healing"]
+    s = act(s, {"type": "defend", "with": "rapid_healing"})  # health 3: the 2 claws no longer kill
+    assert p(s, "p2")["alive"] and p(s, "p2")["health"] == 1 and p(s, "p2")["energy"] == 2
+    assert s["pending"]["kind"] == "yield"
+    s = turn(game({}, {"location": "city", "cards": ["rapid_healing"], "energy": 4, "health": 1}), "C C 1 2 3 E")
+    s = act(s, {"type": "defend", "with": "rapid_healing"})
+    assert s["pending"]["kind"] == "defend" and p(s, "p2")["health"] == 2  # still a killing loss: asked again
+    s = act(s, {"type": "defend", "with": "none"})
+    assert not p(s, "p2")["alive"]
+    s = turn(game({}, {"location": "city", "cards": ["rapid_healing"], "energy": 4, "health": 5}), "C C 1 2 3 E")
+    assert s["pending"]["kind"] == "yield"  # not a killing loss: no question before it
