@@ -41,6 +41,7 @@ class BoxOptions:
     config: Path | None = None
     state_dir: Path | None = None
     demo_seed: int = 1
+    demo_speed: float = 1.0  # the demo tray's time runs this many times faster (browser tests)
 
 
 def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
@@ -84,7 +85,8 @@ def build(options: BoxOptions):
         log.info("camera auto: using %s", found)
     try:
         if spec == "demo":
-            source = cameras.open_source("demo", seed=options.demo_seed, mount=config.camera.mount)
+            source = cameras.open_source("demo", seed=options.demo_seed, mount=config.camera.mount,
+                                         speed=options.demo_speed)
         else:
             source = _supervised(spec, name)
     except cameras.CameraError as err:

@@ -49,7 +49,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port,
-                         config=args.config, state_dir=args.state_dir, demo_seed=args.demo_seed)
+                         config=args.config, state_dir=args.state_dir, demo_seed=args.demo_seed,
+                         demo_speed=args.demo_speed)
     try:
         return run(options, announce=_printer(args.json))
     except ConfigError as err:
@@ -85,6 +86,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 # -- parser ----------------------------------------------------------------------------------------
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 100:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 100, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dicesight", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -97,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", type=Path, help="TOML config file")
     run.add_argument("--state-dir", type=Path, help="where the game log, photos and config live")
     run.add_argument("--demo-seed", type=int, default=1, help="what the demo tray throws")
+    run.add_argument("--demo-speed", type=_positive, default=1.0,
+                     help="the demo tray's time runs this many times faster (e.g. 4 for tests)")
     run.add_argument("--json", action="store_true", help="print JSON lines")
     run.set_defaults(func=cmd_run)
 

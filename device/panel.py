@@ -111,6 +111,7 @@ class Panel:
                  autotick: bool = True) -> None:
         self.config = pins_config or GpioConfig()
         self.gpio_error: str | None = None
+        self.tick_error: str | None = None
         if pin_factory is None or isinstance(pin_factory, str):
             try:
                 pin_factory = make_pin_factory(pin_factory or self.config.pin_factory)
@@ -323,6 +324,8 @@ class Panel:
             buttons = {name: b.pressed for name, b in self._buttons.items()}
             out = {"phase": self._phase, "slot": self._slot, "leds": leds, "buttons": buttons,
                    "wired": self.wired, "mock": self.mock, "gpio_error": self.gpio_error}
+            if self.tick_error is not None:
+                out["tick_error"] = self.tick_error
             if self.gpio_error is not None:
                 out["message"] = GPIO_MESSAGE.format(error=self.gpio_error)
             return out
@@ -332,8 +335,18 @@ class Panel:
         while not self._stop.wait(TICK_S):
             try:
                 self.tick()
-            except Exception:
-                log.exception("panel: tick failed")
+            except Exception as exc:  # a GPIO glitch: report it, keep ticking (it may pass)
+                if self.tick_error is None:
+                    log.exception("panel: tick failed")
+                self.tick_error = str(exc) or type(exc).__name__
+            else:
+                self.tick_error = None
+
+    def healthy(self) -> bool:
+        """False when the panel's thread died or its last tick failed (for /healthz)."""
+        thread = getattr(self, "_thread", None)
+        alive = thread is None or thread.is_alive() or self._stop.is_set()
+        return alive and self.tick_error is None
 
     def close(self) -> None:
         """Stop the thread, switch the LEDs off and release the pins."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.match import Entry
+from engine.match import Entry, Match
 
 from . import salvage
 
@@ -75,6 +75,15 @@ CREATE TABLE IF NOT EXISTS meta (
 
 
 LOW_SPACE_BYTES = 1024 * 1024  # below this much free space the store counts as full (SQLite needs room)
+
+
+@dataclass(frozen=True)
+class StagedImage:
+    """A roll photo written under a temporary name, waiting for the engine's verdict on its roll."""
+
+    path: Path
+    digest: str
+    size: int
 
 
 class StoreError(Exception):
@@ -249,6 +258,8 @@ class Store:
         return report
 
     def _scan_images(self) -> int:
+        for stale in self.images_dir.glob(".stage-*.tmp"):  # photos of rolls a crash left undecided
+            stale.unlink(missing_ok=True)
         total = 0
         for p in self.images_dir.glob("*.jpg"):
             try:
@@ -280,11 +291,10 @@ class Store:
             self._set_meta("active", str(int(game_id)))
 
     def load_game(self, game_id: int) -> GameRecord:
-        """The game's setup, full log in seq order and latest usable checkpoint.
+        """The game's setup, full log in seq order and the newest checkpoint a replay may start from.
 
-        A replay from a checkpoint cannot undo what came before it (engine.match). The live game can,
-        so an undo logged after a checkpoint may reach behind it; such a checkpoint is skipped for an
-        older one (or none: a full replay), so a restart always rebuilds the game that was played.
+        Which checkpoint is usable is `engine.match.Match.replay_start`'s call (an undo logged after a
+        checkpoint may reach behind it); the store only fetches the one chosen.
         """
         with self._lock:
             row = self._conn.execute("SELECT id, game, setup, seed, created FROM games WHERE id=?",
@@ -293,17 +303,17 @@ class Store:
                 raise StoreError(f"There is no game {game_id} in the store.")
             entries = [Entry(seq, json.loads(action)) for seq, action in self._conn.execute(
                 "SELECT seq, action FROM entries WHERE game_id=? ORDER BY seq", (game_id,))]
-            last = entries[-1].seq if entries else 0
-            candidates = self._conn.execute(
-                "SELECT seq, data FROM checkpoints WHERE game_id=? AND seq<=? ORDER BY seq DESC",
-                (game_id, last)).fetchall()
-        checkpoint = None
-        for seq, data in candidates:
-            if _replayable_from(entries, int(seq)):
-                checkpoint = (int(seq), json.loads(data))
-                break
-            log.info("store: game %s: an undo/redo after the checkpoint at %s reaches behind it; "
-                     "using an older one", game_id, seq)
+            seqs = [int(r[0]) for r in self._conn.execute(
+                "SELECT seq FROM checkpoints WHERE game_id=?", (game_id,))]
+            start = Match.replay_start(entries, seqs)
+            checkpoint = None
+            if start is not None:
+                data = self._conn.execute("SELECT data FROM checkpoints WHERE game_id=? AND seq=?",
+                                          (game_id, start)).fetchone()[0]
+                checkpoint = (start, json.loads(data))
+        if seqs and (start is None or start < max(seqs)):
+            log.info("store: game %s: an undo/redo reaches behind the newest checkpoint; replaying from %s",
+                     game_id, start if start is not None else "the start")
         return GameRecord(int(row[0]), row[1], json.loads(row[2]), int(row[3]), row[4], entries, checkpoint)
 
     def list_games(self) -> list[dict[str, Any]]:
@@ -394,22 +404,44 @@ class Store:
         Images are evidence, not the game: they are written atomically (temp + rename) but not fsynced,
         so a power cut may lose the latest picture, never an action.
         """
-        digest = hashlib.sha256(jpeg).hexdigest()[:8]
-        name = f"g{int(game_id)}-s{int(seq)}-{digest}.jpg"
+        return self.commit_image(self.stage_image(jpeg), game_id, seq)
+
+    def stage_image(self, jpeg: bytes) -> StagedImage:
+        """Write a roll's JPEG under a temporary name, before the engine has judged the roll.
+
+        The write is what can fail (a full card), so it happens first; `commit_image` then only renames it
+        once the action is accepted, and `discard_image` removes it when the action is refused: a refused
+        roll leaves no file behind.
+        """
+        tmp = self.images_dir / f".stage-{os.urandom(6).hex()}.tmp"
+        try:
+            tmp.write_bytes(jpeg)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            self.storage_full = self.storage_full or _is_full(exc)
+            raise
+        return StagedImage(tmp, hashlib.sha256(jpeg).hexdigest()[:8], len(jpeg))
+
+    @staticmethod
+    def image_name(staged: StagedImage, game_id: int, seq: int) -> str:
+        """The name a staged image will have as the evidence of action `seq` of game `game_id`."""
+        return f"g{int(game_id)}-s{int(seq)}-{staged.digest}.jpg"
+
+    def commit_image(self, staged: StagedImage, game_id: int, seq: int) -> str:
+        """Give a staged image its final name (see `stage_image`); returns the name."""
+        name = self.image_name(staged, game_id, seq)
         path = self.images_dir / name
-        tmp = path.with_suffix(".tmp")
         with self._lock:
             old = path.stat().st_size if path.exists() else 0
-            try:
-                tmp.write_bytes(jpeg)
-                os.replace(tmp, path)
-            except OSError as exc:
-                tmp.unlink(missing_ok=True)
-                self.storage_full = self.storage_full or _is_full(exc)
-                raise
-            self._image_bytes += len(jpeg) - old
+            os.replace(staged.path, path)
+            self._image_bytes += staged.size - old
             self._prune_images(keep=name)
         return name
+
+    @staticmethod
+    def discard_image(staged: StagedImage) -> None:
+        """Remove a staged image whose action was refused."""
+        staged.path.unlink(missing_ok=True)
 
     def image_path(self, name: str) -> Path | None:
         """The file of an image name from `save_image`, or None (unknown, pruned or not a plain name)."""
@@ -443,8 +475,9 @@ class Store:
 
     # -- health ---------------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
-        """For /healthz: is the store usable, where it is, and whether it had to recover."""
-        out: dict[str, Any] = {"ok": True, "path": str(self.path)}
+        """For /healthz: is the store usable and whether it had to recover. No paths: anyone on the Wi-Fi
+        may read /healthz, and the state directory's location is nobody's business there."""
+        out: dict[str, Any] = {"ok": True, "file": self.path.name}
         try:
             with self._lock:
                 out["games"] = self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -466,7 +499,16 @@ class Store:
         if self._last_error:
             out["last_error"] = self._last_error
         if self.recovery:
-            out["recovered"] = dict(self.recovery)
+            out["recovered"] = self.recovery_report()
+        return out
+
+    def recovery_report(self) -> dict[str, Any] | None:
+        """What the start-up recovery did, for the players: file names only (the damaged file is kept
+        beside the store under `kept_as`), how many games and actions came back, what was lost."""
+        if not self.recovery:
+            return None
+        out = {k: v for k, v in self.recovery.items() if k != "moved_to"}
+        out["kept_as"] = Path(str(self.recovery.get("moved_to", ""))).name
         return out
 
     def close(self) -> None:
@@ -544,30 +586,6 @@ def _is_full(exc: object) -> bool:
         return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
     return isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", None) == 13  # SQLITE_FULL
                                                or "disk is full" in str(exc))
-
-
-def _replayable_from(entries: list[Entry], seq: int) -> bool:
-    """True if the entries after `seq` never undo or redo past it (see `Store.load_game`).
-
-    Mirrors engine.match.Match: an action pushes on the done stack and clears the redo stack, "undo"
-    moves one from done to undone, "redo" moves it back.
-    """
-    done = undone = 0
-    for entry in entries:
-        if entry.seq <= seq:
-            continue
-        kind = entry.action.get("type") if isinstance(entry.action, dict) else None
-        if kind == "undo":
-            if done == 0:
-                return False
-            done, undone = done - 1, undone + 1
-        elif kind == "redo":
-            if undone == 0:
-                return False
-            done, undone = done + 1, undone - 1
-        else:
-            done, undone = done + 1, 0
-    return True
 
 
 def _open_readonly(path: Path) -> sqlite3.Connection | None:

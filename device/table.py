@@ -1,68 +1,36 @@
-"""The table service: the one writer of the game, and the hub every part of the box talks through.
+"""The table service: the game's lifecycle and its one writer, `submit`.
 
-Every change (a camera roll, a button, a phone) goes through `submit`, one at a time under one lock;
-an accepted action is in the store (fsync'd) before anyone hears of it, and then every subscriber
-(phones over SSE, the panel's LEDs) receives the new snapshot. The camera runs in its own thread and
-turns each settled roll into an action like any other, carrying its evidence.
+Every change (a camera roll, a button, a phone) goes through `submit`, one at a time under one lock; an
+accepted action is in the store (fsync'd) before anyone hears of it. The parts around it live apart:
+the tray service (`device.tray`) owns the camera thread, the watcher, the tray state and the roll photo;
+the broadcaster (`device.broadcaster`) owns the subscriptions and sends each new snapshot once, encoded
+once, in order; pairing is `device.pairing.Pairing`, which the web app also gets directly.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import cv2
-
 from engine.core import IllegalAction
 from engine.games import GAMES, get_rules
 from engine.match import Match
-from vision.reader import read_dice
-from vision.watcher import TrayWatcher
 
-from .camera.base import CameraError, FrameSource
-from .dice_sets import spec
+from .broadcaster import Broadcaster, Subscription
+from .camera.base import FrameSource
 from .pairing import Pairing
-from .taught import load_taught
+from .store import StagedImage
+from .tray import OBSERVE_MAX_S, TrayService
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_EVERY = 100   # entries between store checkpoints, so a restart replays at most this many
-EVIDENCE_WIDTH = 320     # roll photos are kept small: they are evidence, not art
-OBSERVE_MAX_S = 300.0    # longest "show but do not record" window a phone may ask for
-
-
-class Subscription:
-    """A phone's (or the panel's) view of the table: the latest snapshots, oldest dropped first."""
-
-    def __init__(self, table: Table, maxsize: int = 8) -> None:
-        self._table = table
-        self._queue: queue.Queue[dict] = queue.Queue(maxsize)
-
-    def put(self, snapshot: dict) -> None:
-        while True:
-            try:
-                self._queue.put_nowait(snapshot)
-                return
-            except queue.Full:
-                try:
-                    self._queue.get_nowait()  # a slow phone only needs the newest state
-                except queue.Empty:
-                    pass
-
-    def get(self, timeout: float) -> dict | None:
-        try:
-            return self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
-    def close(self) -> None:
-        self._table._unsubscribe(self)
+__all__ = ["CHECKPOINT_EVERY", "OBSERVE_MAX_S", "Subscription", "Table", "phase_led"]
 
 
 class Table:
@@ -73,31 +41,29 @@ class Table:
                  pairing: Pairing | None = None, taught_root: Path | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
-        self.camera = camera
         self.panel = panel
         self.dice_set = dice_set
         self.mount = mount
-        self.settle_s = settle_s
         self.pairing = pairing or Pairing()
-        self.taught_root = taught_root  # state directory holding faces taught with `dicesight teach`
-        self._taught: dict[str, dict | None] = {}
-        self._clock = clock
+        self.broadcaster = Broadcaster()
         self._lock = threading.RLock()
-        self._subs: set[Subscription] = set()
-        self._subs_lock = threading.Lock()
-        self._tray: dict[str, Any] = {"state": "empty", "dice": [], "needs_confirmation": False,
-                                      "message": ""}
-        self._camera_status: dict[str, Any] = {
-            "status": "off" if camera is None else "starting",
-            "message": "No camera: enter dice by hand." if camera is None else "Starting the camera.",
-            "source": getattr(camera, "name", "none"),
-        }
-        self._observe_until = 0.0  # until then camera rolls are shown but not recorded (a roll-off)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._engine_snapshot: dict[str, Any] | None = None
+        self._notice = ""  # a word from the lifecycle for the players (a saved game that could not resume)
         self.shutdown_requested = threading.Event()
+        self.tray = TrayService(camera, request=self.tray_request, submit=self.submit, changed=self.publish,
+                                stage_image=store.stage_image, mount=mount, settle_s=settle_s,
+                                taught_root=taught_root, clock=clock)
         self._load_active()
+
+    @property
+    def camera(self) -> FrameSource | None:
+        return self.tray.camera
+
+    @property
+    def virtual_panel(self) -> bool:
+        """True when the page's panel stands in for real buttons: no panel, or mock pins that were asked
+        for (`--gpio mock`, or off a Pi). A Pi whose GPIO failed is not one: its page Pair stays local."""
+        return self.panel is None or bool(getattr(self.panel, "mock", False))
 
     # -- game lifecycle ---------------------------------------------------------------------------
     def _load_active(self) -> None:
@@ -117,8 +83,9 @@ class Table:
                       game_id, record.game, err.message)
             self.game_id = self.store.new_game("freeroll", {}, 0)
             self.match = Match(get_rules("freeroll"), {}, 0)
-            self._tray["message"] = (f"The saved {record.game} game could not be resumed ({err.message}); "
-                                     f"it is kept as game {game_id}.")
+            self._notice = (f"The saved {record.game} game could not be resumed ({err.message}); "
+                            f"it is kept as game {game_id}.")
+            self.tray.set_message(self._notice)
         self._engine_snapshot = None
 
     def new_game(self, game: str, setup: dict, seed: int | None = None) -> dict:
@@ -132,58 +99,83 @@ class Table:
             match = Match(rules, setup, seed)  # raises IllegalAction before anything is stored
             self.game_id = self.store.new_game(game, setup, seed)
             self.match = match
-            self._observe_until = 0.0  # the roll-off that chose the start player is over
+            self.tray.observe(0)  # the roll-off that chose the start player is over
             self._engine_snapshot = None
-            self._tray["message"] = ""
-        return self._publish()
+            self._notice = ""
+            self.tray.set_message("")
+            return self.publish()
 
     def observe(self, seconds: float) -> dict:
         """Show camera rolls without recording them for `seconds` (0 ends it): throws that belong to no
         game, such as rolling for who starts. It lapses by itself so a forgotten phone cannot mute the box."""
-        with self._lock:
-            self._observe_until = self._clock() + max(0.0, min(float(seconds), OBSERVE_MAX_S))
-        return self._publish()
+        self.tray.observe(seconds)
+        return self.publish()
 
     def observing(self) -> bool:
-        return self._clock() < self._observe_until
+        return self.tray.observing()
 
     def games(self) -> list[dict]:
         return [{"name": name, "modes": list(getattr(rules, "modes", []))} for name, rules in GAMES.items()]
 
     # -- the one way to change the game -----------------------------------------------------------
-    def submit(self, action: dict, *, image: bytes | None = None) -> dict:
-        """Apply one action; returns the new snapshot. IllegalAction changes nothing.
+    def submit(self, action: dict, *, image: bytes | StagedImage | None = None) -> dict:
+        """Apply one action; returns the new snapshot. IllegalAction changes nothing and keeps no file.
 
         `evidence` in the action (camera readings) is stored beside the log entry, not in the rules'
-        action; `image` is a JPEG of the tray saved with the entry.
+        action. `image` is a JPEG of the tray (or one the tray service already staged): it gets its final
+        name only once the engine accepted the action, and that name joins the action and its evidence.
         """
         if not isinstance(action, dict):
             raise IllegalAction("bad_action", "An action must be a JSON object with a \"type\".")
         action = dict(action)
         evidence = action.pop("evidence", None)
+        staged = self.store.stage_image(image) if isinstance(image, bytes | bytearray) else image
         with self._lock:
-            if image is not None:
-                action["image"] = self.store.save_image(self.game_id, self.match.seq + 1, image)
-            entry = self.match.submit(action)
+            seq = self.match.seq + 1
+            if staged is not None:
+                action["image"] = self.store.image_name(staged, self.game_id, seq)
+            try:
+                entry = self.match.submit(action)
+            except BaseException:
+                if staged is not None:
+                    self.store.discard_image(staged)  # a refused roll leaves no photo behind
+                raise
+            if staged is not None and isinstance(evidence, dict):
+                evidence = {**evidence, "image": action["image"]}
             try:
                 self.store.append(self.game_id, entry, evidence)
             except Exception:
                 # The store refused it: the game must be exactly what the store holds.
                 log.exception("store append failed; rebuilding the game from the store")
+                if staged is not None:
+                    self.store.discard_image(staged)
                 self._load_active()
                 raise
+            if staged is not None:
+                try:
+                    self.store.commit_image(staged, self.game_id, seq)
+                except OSError:  # the roll counts without its photo; the log names a missing image
+                    log.exception("the photo of action %s could not be kept", seq)
+                    self.store.discard_image(staged)
             if entry.seq % CHECKPOINT_EVERY == 0:
-                seq, data = self.match.checkpoint()
-                self.store.save_checkpoint(self.game_id, seq, data)
+                self._checkpoint()
             self._engine_snapshot = None
             if action.get("type") == "roll":  # a reading waiting for confirmation is settled by any roll
-                self._tray.update(needs_confirmation=False, message="")
-        return self._publish()
+                self.tray.roll_recorded()
+            return self.publish()
+
+    def _checkpoint(self) -> None:
+        """Save a checkpoint; a failure only makes the next restart replay more, so it is logged, no more."""
+        try:
+            seq, data = self.match.checkpoint()
+            self.store.save_checkpoint(self.game_id, seq, data)
+        except Exception:
+            log.exception("checkpoint at %s could not be saved", self.match.seq)
 
     def next(self) -> dict | None:
         """The box's Next button: confirm an uncertain reading, else take the pending default option."""
         with self._lock:
-            if self._tray["needs_confirmation"]:
+            if self.tray.needs_confirmation:
                 return self.confirm_tray()
             pending = self._engine_view().get("pending") or {}
             for option in pending.get("options", []):
@@ -194,14 +186,14 @@ class Table:
     def confirm_tray(self, values: list[int] | None = None) -> dict | None:
         """Record the dice on the tray as read (or as corrected by a player)."""
         with self._lock:
-            dice = self._tray["dice"]
             if values is None:
+                dice = self.tray.dice
                 if any(d.get("value") is None for d in dice):
-                    self._tray["message"] = "A die could not be read: enter it by hand."
-                    self._publish()
+                    self.tray.set_message("A die could not be read: enter it by hand.")
+                    self.publish()
                     return None
                 values = [d["value"] for d in dice]
-            self._tray["needs_confirmation"] = False
+            self.tray.take_confirmation()
             return self._try({"type": "roll", "dice": values, "source": "manual"})
 
     def undo(self) -> dict | None:
@@ -212,12 +204,11 @@ class Table:
         try:
             return self.submit(action)
         except IllegalAction as err:
-            with self._lock:
-                self._tray["message"] = err.message
-            self._publish()
+            self.tray.set_message(err.message)
+            self.publish()
             return None
 
-    # -- snapshots and subscribers ----------------------------------------------------------------
+    # -- snapshots --------------------------------------------------------------------------------
     def _engine_view(self) -> dict:
         """The engine's snapshot of the current state, built once per change (it carries odds: not cheap)."""
         with self._lock:
@@ -230,39 +221,54 @@ class Table:
             snap = dict(self._engine_view())
             snap.update(
                 game_id=self.game_id,
-                tray={**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()},
-                camera=dict(self._camera_status),
-                panel=self.panel.state() if self.panel is not None else None,
+                tray=self.tray.tray_view(),
+                camera=self.tray.camera_view(),
+                panel=self._panel_state(),
                 pairing=self.pairing.status(),
                 # The game may say whose dice are on the tray (a Dice Throne hero's); else the config's set.
                 dice_set=self.current_dice_set(),
                 mount=self.mount,
+                store=self._store_view(),
             )
             return snap
 
+    def _panel_state(self) -> dict | None:
+        if self.panel is None:
+            return None
+        try:
+            return self.panel.state()
+        except Exception as exc:  # the page must render even if the panel is broken
+            log.exception("panel state failed")
+            return {"error": str(exc)}
+
+    def _store_view(self) -> dict:
+        """For the page: whether the store works and what a start-up recovery gave back (issue 11 #6)."""
+        recovered = self.store.recovery_report() if hasattr(self.store, "recovery_report") else None
+        view: dict[str, Any] = {"recovered": recovered}
+        if recovered:
+            lost = recovered.get("lost_games", 0)
+            view["message"] = (
+                f"The saved games were damaged ({recovered.get('reason', 'unknown damage')}). "
+                f"Recovered {recovered.get('games', 0)} game(s) and {recovered.get('actions', 0)} action(s)"
+                + (f"; {lost} game(s) could not be read" if lost else "")
+                + f". The damaged file is kept as {recovered.get('kept_as', '?')}.")
+        return view
+
     def subscribe(self) -> Subscription:
-        sub = Subscription(self)
-        with self._subs_lock:
-            self._subs.add(sub)
-        return sub
+        return self.broadcaster.subscribe()
 
-    def _unsubscribe(self, sub: Subscription) -> None:
-        with self._subs_lock:
-            self._subs.discard(sub)
-
-    def _publish(self) -> dict:
-        snap = self.snapshot()
-        if self.panel is not None:
-            try:
-                self.panel.show(snap.get("phase"), self._status_pattern(snap),
-                                phase_led(self.match.rules, snap.get("phase")))
-            except Exception:  # the LEDs must never take the game down
-                log.exception("panel update failed")
-        with self._subs_lock:
-            subs = list(self._subs)
-        for sub in subs:
-            sub.put(snap)
-        return snap
+    def publish(self) -> dict:
+        """Show the current state: the panel's LEDs, then every watcher (in order: under the table lock)."""
+        with self._lock:
+            snap = self.snapshot()
+            if self.panel is not None:
+                try:
+                    self.panel.show(snap.get("phase"), self._status_pattern(snap),
+                                    phase_led(self.match.rules, snap.get("phase")))
+                except Exception:  # the LEDs must never take the game down
+                    log.exception("panel update failed")
+            self.broadcaster.publish(snap)
+            return snap
 
     @staticmethod
     def _status_pattern(snap: dict) -> str:
@@ -297,7 +303,7 @@ class Table:
     def approve_pairing(self) -> str:
         """The Pair button: admits the one waiting phone, or none when several wait (see Pairing.approve)."""
         result = self.pairing.approve()
-        self._publish()
+        self.publish()
         if result == "conflict":  # the warning blink ends by itself: show the panel when it has
             self._republish_after(self.pairing.status_changes_in())
         return result
@@ -305,7 +311,7 @@ class Table:
     def request_pairing(self, address: str = "", label: str = "") -> str:
         """A phone asks to pair (device.pairing.PairingRefused when this address asks too often)."""
         request_id = self.pairing.request(address, label)
-        self._publish()
+        self.publish()
         self._republish_after(self.pairing.status_changes_in())  # the blink stops when the window closes
         return request_id
 
@@ -314,7 +320,7 @@ class Table:
         showing it (nothing else changes at that moment to trigger a publish)."""
         if seconds is None:
             return
-        timer = threading.Timer(seconds + 0.1, self._publish)
+        timer = threading.Timer(seconds + 0.1, self.publish)
         timer.daemon = True
         timer.start()
 
@@ -327,52 +333,19 @@ class Table:
 
     def revoke_tokens(self) -> None:
         self.pairing.revoke_all()
-        self._publish()
+        self.publish()
 
     def revoke_phone(self, phone_id: str) -> bool:
         """Unpair one phone by its public id (Pairing.revoke)."""
         found = self.pairing.revoke(phone_id)
         if found:
-            self._publish()
+            self.publish()
         return found
 
     # -- camera -----------------------------------------------------------------------------------
     def start(self) -> None:
-        """Start reading the camera in a background thread (no-op without a camera)."""
-        if self.camera is None or self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._camera_loop, name="camera", daemon=True)
-        self._thread.start()
-
-    def _camera_loop(self) -> None:
-        watcher = TrayWatcher(read=self._read_tray, settle_s=self.settle_s)
-        backoff = 0.5
-        while not self._stop.is_set():
-            try:
-                frame = self.camera.read()
-            except CameraError as err:
-                self._set_camera("error", f"{err} Retrying; enter dice by hand meanwhile.")
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 10.0)
-                continue
-            except Exception as err:  # a camera bug must not end the game night
-                log.exception("camera read failed")
-                self._set_camera("error", f"Camera failed: {err}")
-                self._stop.wait(backoff)
-                continue
-            backoff = 0.5
-            status_fn = getattr(self.camera, "status", None)
-            if callable(status_fn):
-                status = status_fn()
-                self._set_camera(status.get("status", "ok"), status.get("message", ""))
-            else:
-                self._set_camera("ok", "")
-            try:
-                status = watcher.feed(frame.image, frame.t)
-            except Exception:
-                log.exception("reader failed on a frame")
-                continue
-            self._on_tray(status, frame.image)
+        """Start the tray service's camera thread (no-op without a camera)."""
+        self.tray.start()
 
     def current_dice_set(self) -> str:
         """The dice set to read now: the game's (whose dice are being rolled), else the configured one."""
@@ -386,83 +359,25 @@ class Table:
             count = wanted.get("count") if wanted.get("type") == "dice" else None
             return dice_set, count if isinstance(count, int) else None
 
-    def _read_tray(self, frame, background=None):
-        """The watcher's reader: the current dice set, the learnt background, faces taught for this box."""
-        dice_set = self.current_dice_set()
-        return read_dice(frame, spec(dice_set), self.mount, background=background,
-                         taught=self._taught_faces(dice_set))
-
-    def _taught_faces(self, dice_set: str) -> dict | None:
-        if self.taught_root is None:
-            return None
-        if dice_set not in self._taught:
-            try:
-                self._taught[dice_set] = load_taught(self.taught_root, dice_set, self.mount)
-            except Exception:  # damaged teach files: read with the drawn templates, say so in the log
-                log.exception("cannot load the taught faces of %s", dice_set)
-                self._taught[dice_set] = None
-        return self._taught[dice_set]
-
-    def _set_camera(self, status: str, message: str) -> None:
-        with self._lock:
-            changed = (self._camera_status["status"], self._camera_status["message"]) != (status, message)
-            self._camera_status.update(status=status, message=message)
-        if changed:
-            self._publish()
-
-    def _on_tray(self, status, image) -> None:
-        dice = [r.to_dict() for r in status.readings] if status.state == "settled" else []
-        with self._lock:
-            changed = status.state != self._tray["state"] or (status.new_roll and dice != self._tray["dice"])
-            self._tray["state"] = status.state
-            if status.state == "settled":
-                self._tray["dice"] = dice
-            elif status.state in ("empty", "moving"):
-                # Dice picked up or thrown again: an unconfirmed reading is gone with them.
-                self._tray.update(dice=[], needs_confirmation=False, message="")
-        if status.new_roll and dice:
-            self._record_roll(status.readings, dice, image)
-        elif changed:
-            self._publish()
-
-    def _record_roll(self, readings, dice: list[dict], image) -> None:
-        """A settled roll: submit it when every die is certain, else ask the players to confirm."""
-        if self.observing():
-            self._publish()  # on the page only (the roll-off reads it from the tray)
-            return
-        if not all(r.certain for r in readings):
-            with self._lock:
-                self._tray["needs_confirmation"] = True
-                self._tray["message"] = "Not sure of every die: confirm or fix the dice."
-            self._publish()
-            return
-        action = {
-            "type": "roll", "source": "camera",
-            "dice": [{"value": r.value, "face": r.face, "colour": r.colour} for r in readings],
-            "evidence": {"readings": dice},
-        }
-        try:
-            self.submit(action, image=_evidence_jpeg(image))
-        except IllegalAction as err:
-            with self._lock:
-                self._tray["message"] = err.message
-            self._publish()
-
     # -- status -----------------------------------------------------------------------------------
     def health(self) -> dict:
+        """For /healthz: the store, the camera (any fault of the tray's work counts), the threads."""
         store = self.store.status()
-        return {"ok": bool(store.get("ok", True)), "camera": dict(self._camera_status), "store": store,
+        camera = self.tray.camera_view()
+        threads = {"camera": self.tray.healthy()}
+        if self.panel is not None and hasattr(self.panel, "healthy"):
+            threads["panel"] = self.panel.healthy()
+        if self.broadcaster.error:
+            threads["broadcaster"] = False
+        ok = bool(store.get("ok", True)) and all(threads.values())
+        return {"ok": ok, "camera": camera, "store": store, "threads": threads,
                 "seq": self.match.seq, "game": self.match.rules.name}
 
     def image_path(self, name: str) -> Path | None:
         return self.store.image_path(name)
 
     def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        if self.camera is not None:
-            self.camera.close()
+        self.tray.close()
         if self.panel is not None:
             self.panel.close()
         self.store.close()
@@ -475,15 +390,3 @@ def phase_led(rules, phase: str | None) -> int | None:
             led = row.get("led")
             return led if isinstance(led, int) else None
     return None
-
-
-def _evidence_jpeg(image) -> bytes | None:
-    """A small JPEG of the tray for the log; None if it cannot be encoded (the roll still counts)."""
-    try:
-        h, w = image.shape[:2]
-        scale = EVIDENCE_WIDTH / w
-        small = cv2.resize(image, (EVIDENCE_WIDTH, max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
-        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
-        return buf.tobytes() if ok else None
-    except Exception:
-        return None

@@ -72,6 +72,37 @@ class Match:
             match.entries.append(entry)
         return match
 
+    @staticmethod
+    def replay_start(entries: list[Entry], checkpoint_seqs: list[int]) -> int | None:
+        """The newest of `checkpoint_seqs` a replay of `entries` may start from, or None (replay it all).
+
+        A replay from a checkpoint at `c` knows nothing before `c` (see `replay`), but the live game that
+        wrote the log could undo or redo past it. Replaying the undo/redo stacks of the whole log tells,
+        for every undo and redo, which action it moved; a checkpoint is usable when every one logged after
+        it moves an action also after it. This is the rule `_apply` enforces, so only Match decides it.
+        """
+        done: list[int] = []
+        undone: list[int] = []
+        moved: list[tuple[int, int]] = []  # (seq of the undo/redo entry, seq of the action it moved)
+        for entry in entries:
+            kind = entry.action.get("type") if type(entry.action) is dict else None
+            if kind == "undo" and done:
+                undone.append(done.pop())
+                moved.append((entry.seq, undone[-1]))
+            elif kind == "redo" and undone:
+                done.append(undone.pop())
+                moved.append((entry.seq, done[-1]))
+            elif kind not in ("undo", "redo"):
+                done.append(entry.seq)
+                undone.clear()
+            else:  # an undo/redo with nothing to move: no replay that starts later can accept it either
+                moved.append((entry.seq, -1))
+        last = entries[-1].seq if entries else 0
+        for seq in sorted({int(s) for s in checkpoint_seqs if 0 <= int(s) <= last}, reverse=True):
+            if all(target > seq for at, target in moved if at > seq):
+                return seq
+        return None
+
     # -- reading --------------------------------------------------------------------------------
     @property
     def seq(self) -> int:

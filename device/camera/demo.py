@@ -42,7 +42,13 @@ class PlannedDie:
 
 class DemoTray:
     """A FrameSource that synthesises throws (see module doc). `realtime=False` serves frames instantly
-    with synthetic timestamps, for tests; otherwise `read` paces itself to `fps`."""
+    with synthetic timestamps, for tests; otherwise `read` paces itself to `fps`.
+
+    Its time is injected (`clock`, `sleep`) and may run fast: with `speed=S` the tray's own time, and the
+    frames' timestamps the watcher settles by, pass S times faster than `clock` while frames still come at
+    `fps`, so a throw cycle of CYCLE_S seconds takes CYCLE_S / S (`dicesight run --demo-speed S`: browser
+    tests get a throw every second or two instead of every six). `realtime=False` needs no clock at all:
+    each `read` is the next frame, 1/fps of tray time later."""
 
     name = "demo"
 
@@ -50,13 +56,16 @@ class DemoTray:
                  mount: str = "under", realtime: bool = True, dice_size: int = 64,
                  colours: tuple[str, ...] = ("white",),
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, speed: float = 1.0) -> None:
+        if not speed > 0:
+            raise ValueError(f"The demo tray's speed must be above 0, not {speed!r}.")
         self._render = render_tray
         self.seed = seed
         self.fps = fps
         self.width, self.height = width, height
         self.mount = mount
         self.realtime = realtime
+        self.speed = float(speed)
         self.dice_size = dice_size
         self.colours = colours
         self._clock, self._sleep = clock, sleep
@@ -151,7 +160,7 @@ class DemoTray:
             delay = due - self._clock()
             if delay > 0:
                 self._sleep(delay)
-            t = self._clock()
+            t = self._t0 + (self._clock() - self._t0) * self.speed
         else:
             t = self._t0 + self._frame_no / self.fps
         elapsed = t - self._t0

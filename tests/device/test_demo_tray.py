@@ -63,3 +63,23 @@ def test_demo_follows_what_the_game_waits_for():
     assert [d.value for d in tray.scene(EMPTY_S + THROW_S + 1.0)[0]] == [d.value for d in still], \
         "a throw keeps its dice while it lies in the tray"
     assert len(tray.scene(CYCLE_S + EMPTY_S + THROW_S + 1.0)[0]) == 2
+
+
+def test_speed_runs_the_trays_time_faster_on_an_injected_clock():
+    """`--demo-speed 4`: frames still come at fps, but the tray's time (and the timestamps the watcher
+    settles by) runs four times faster, so a throw cycle takes a quarter of the wall time."""
+    now = [50.0]
+
+    def sleep(s):
+        now[0] += s
+
+    tray = DemoTray(seed=1, fps=10, clock=lambda: now[0], sleep=sleep, speed=4.0)
+    ts = [tray.read().t for _ in range(5)]
+    assert np.allclose(np.diff(ts), 0.4)  # 0.1 s of clock per frame, 0.4 s of tray time
+    assert abs(now[0] - 50.4) < 1e-9  # and the wall clock (here: the fake one) moved 0.1 s per frame
+    try:
+        DemoTray(speed=0)
+    except ValueError as err:
+        assert "speed" in str(err)
+    else:
+        raise AssertionError("a speed of 0 must be refused")

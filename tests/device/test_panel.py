@@ -301,3 +301,44 @@ def test_a_pi_whose_gpio_fails_gets_a_panel_without_pins(monkeypatch) -> None:
         assert panel.factory is None and panel.mock is False and "gpiochip0" in panel.gpio_error
     finally:
         panel.close()
+
+
+def test_the_panel_thread_survives_a_failing_tick() -> None:
+    """Issue 11 #4: every thread of the box survives an error of its work and reports it."""
+    clock = Clock()
+    panel = Panel(GpioConfig(), MockFactory(), clock=clock, sleep=clock.sleep, autotick=False)
+    ticks = {"n": 0}
+    real_tick = panel.tick
+
+    def flaky() -> None:
+        ticks["n"] += 1
+        if ticks["n"] == 1:
+            raise OSError("GPIO glitch")
+        if ticks["n"] == 3:
+            panel._stop.set()
+        real_tick()
+
+    panel.tick = flaky
+    try:
+        panel._stop.wait = lambda _s: panel._stop.is_set()  # no real waiting between ticks
+        panel._run()
+        assert ticks["n"] == 3 and panel.tick_error is None and panel.healthy()
+    finally:
+        panel.close()
+
+
+def test_a_failing_tick_is_reported_until_it_passes() -> None:
+    clock = Clock()
+    panel = Panel(GpioConfig(), MockFactory(), clock=clock, sleep=clock.sleep, autotick=False)
+
+    def broken() -> None:
+        panel._stop.set()
+        raise OSError("GPIO glitch")
+
+    panel.tick = broken
+    try:
+        panel._stop.wait = lambda _s: panel._stop.is_set()
+        panel._run()
+        assert panel.healthy() is False and panel.state()["tick_error"] == "GPIO glitch"
+    finally:
+        panel.close()

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.store import DB_NAME, Store, StoreError, _replayable_from
+from device.store import DB_NAME, Store, StoreError
 from engine.core import IllegalAction
 from engine.games import get_rules
 from engine.match import Entry, Match
@@ -220,7 +220,8 @@ def test_corrupt_page_moved_aside_and_readable_prefix_recovered(tmp_path: Path, 
     aside = list(tmp_path.glob(DB_NAME + ".corrupt-*"))
     assert len(aside) == 1
     status = store.status()
-    assert status["ok"] and status["recovered"]["moved_to"] == str(aside[0])
+    assert status["ok"] and status["recovered"]["kept_as"] == aside[0].name
+    assert str(tmp_path) not in str(status)  # /healthz shows no path of the box
 
     rec = store.load_game(big)
     seqs = [e.seq for e in rec.entries]
@@ -249,7 +250,7 @@ def test_garbage_file_gives_fresh_store(tmp_path: Path, caplog) -> None:
 @given(st.lists(st.sampled_from(["roll", "undo", "redo"]), min_size=1, max_size=40), st.data())
 @settings(max_examples=200, deadline=None)
 def test_checkpoint_choice_agrees_with_the_engine(kinds: list[str], data) -> None:
-    """The store's check of "can a replay start at this checkpoint" says exactly what Match.replay does."""
+    """Match.replay_start (the store asks it which checkpoint to use) says exactly what Match.replay does."""
     rules = get_rules("freeroll")
     live = Match(rules, {}, 1)
     for n, kind in enumerate(kinds):
@@ -268,7 +269,7 @@ def test_checkpoint_choice_agrees_with_the_engine(kinds: list[str], data) -> Non
         works = fast.state == live.state
     except IllegalAction:
         works = False
-    assert _replayable_from(entries, checkpoint[0]) == works
+    assert (Match.replay_start(entries, [checkpoint[0]]) == checkpoint[0]) == works
 
 
 def _store_with_games(tmp_path: Path, games: int = 4, actions: int = 300) -> list[int]:

@@ -63,8 +63,8 @@ def test_restart_replays_the_log(tmp_path):
 
 
 def test_next_confirms_an_uncertain_reading(table):
-    table._tray.update(state="settled", needs_confirmation=True,
-                       dice=[{"value": 4, "certain": True}, {"value": 2, "certain": False}])
+    table.tray.set_tray("settled", [{"value": 4, "certain": True}, {"value": 2, "certain": False}],
+                        needs_confirmation=True)
     snap = table.next()
     assert snap is not None
     assert [d["value"] for d in snap["rolls"][0]["dice"]] == [4, 2]
@@ -72,8 +72,7 @@ def test_next_confirms_an_uncertain_reading(table):
 
 
 def test_unreadable_die_is_not_confirmed_blindly(table):
-    table._tray.update(state="settled", needs_confirmation=True,
-                       dice=[{"value": None, "certain": False}])
+    table.tray.set_tray("settled", [{"value": None, "certain": False}], needs_confirmation=True)
     assert table.next() is None
     snap = table.snapshot()
     assert snap["seq"] == 0
@@ -177,7 +176,7 @@ def _answer(table, snap) -> bool:
 
 
 def test_a_later_roll_clears_a_stale_confirmation(table):
-    table._tray.update(state="settled", needs_confirmation=True, message="Not sure of every die")
+    table.tray.set_tray("settled", [], needs_confirmation=True, message="Not sure of every die")
     table.submit({"type": "roll", "dice": [3], "source": "camera"})
     assert table.snapshot()["tray"]["needs_confirmation"] is False
 
@@ -202,11 +201,11 @@ def test_observe_window_shows_camera_rolls_without_recording(tmp_path):
                   certain=True)
     t.observe(60)
     assert t.snapshot()["tray"]["observing"] is True
-    t._record_roll([die], [die.to_dict()], image=None)
+    t.tray.record_roll([die], [die.to_dict()], image=None)
     assert t.snapshot()["seq"] == 0
     now[0] = 61.0  # the window lapses by itself
     assert t.snapshot()["tray"]["observing"] is False
-    t._record_roll([die], [die.to_dict()], image=None)
+    t.tray.record_roll([die], [die.to_dict()], image=None)
     assert t.snapshot()["seq"] == 1
     t.observe(60)
     t.new_game("freeroll", {})  # a new game ends the roll-off that chose its start player

@@ -1,0 +1,314 @@
+"""The tray service: the camera thread, the tray watcher, what lies on the tray, and the roll photo.
+
+Why apart from the table: the table keeps the game and is its one writer; this service only watches the
+tray and turns a settled, certain throw into a roll action (with its readings as evidence and a small
+photo of the tray) that it hands to the table's `submit` like any other client. The photo is written
+under a temporary name first and kept only when the engine accepts the roll (`Store.stage_image`), so a
+refused roll leaves no file behind.
+
+Every fault of its work (a camera that stops, a reader bug, a full card while saving a photo, a store
+that refuses the roll) is caught here: the thread goes on, the camera status says what is wrong (the page
+shows it, `/healthz` says the camera is not fine), and the status clears by itself once the same work
+succeeds again. `step()` does one frame's work synchronously, so tests drive it frame by frame with no
+thread and no waiting.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from engine.core import IllegalAction
+from vision.reader import read_dice
+from vision.watcher import TrayStatus, TrayWatcher
+
+from .camera.base import CameraError, FrameSource
+from .dice_sets import spec
+from .store import StagedImage
+from .taught import load_taught
+
+log = logging.getLogger("dicesight.tray")
+
+EVIDENCE_WIDTH = 320     # roll photos are kept small: they are evidence, not art
+OBSERVE_MAX_S = 300.0    # longest "show but do not record" window a phone may ask for
+MAX_BACKOFF_S = 10.0
+
+# Ask the table: (dice set id, how many dice or None) the game waits for on the tray now.
+Request = Callable[[], tuple[str, int | None]]
+# Hand a roll to the table: submit(action, image=staged photo or None) -> snapshot, or IllegalAction.
+Submit = Callable[..., dict]
+Stage = Callable[[bytes], StagedImage]
+
+
+class TrayService:
+    """See the module doc. `changed()` is called (never under this service's lock) when the tray's view
+    changed and the watchers should hear of it."""
+
+    def __init__(self, camera: FrameSource | None, *, request: Request, submit: Submit,
+                 changed: Callable[[], Any], stage_image: Stage | None = None,
+                 mount: str = "under", settle_s: float = 0.3, taught_root: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic, backoff_s: float = 0.5) -> None:
+        self.camera = camera
+        self.backoff_s = backoff_s  # first wait after a camera fault, doubling up to MAX_BACKOFF_S
+        self.mount = mount
+        self.settle_s = settle_s
+        self.taught_root = taught_root
+        self._request = request
+        self._submit = submit
+        self._changed = changed
+        self._stage_image = stage_image
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._tray: dict[str, Any] = {"state": "empty", "dice": [], "needs_confirmation": False,
+                                      "message": ""}
+        self._camera: dict[str, Any] = {
+            "status": "off" if camera is None else "starting",
+            "message": "No camera: enter dice by hand." if camera is None else "Starting the camera.",
+            "source": getattr(camera, "name", "none"),
+        }
+        self._faults: dict[str, str] = {}  # what failed ("camera", "reader", "photo", "roll") -> message
+        self._taught: dict[str, dict | None] = {}
+        self._observe_until = 0.0
+        self._watcher = TrayWatcher(read=self._read, settle_s=settle_s)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- the page's view ------------------------------------------------------------------------
+    def tray_view(self) -> dict[str, Any]:
+        with self._lock:
+            return {**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()}
+
+    def camera_view(self) -> dict[str, Any]:
+        """The camera's status for the page and /healthz: any fault of the tray's work makes it an error."""
+        with self._lock:
+            view = dict(self._camera)
+            if self._faults:
+                view["status"] = "error"
+                view["message"] = " ".join(self._faults.values())
+                view["faults"] = sorted(self._faults)
+            return view
+
+    def healthy(self) -> bool:
+        """False when the camera thread should run and does not, or a fault is standing."""
+        with self._lock:
+            if self._faults:
+                return False
+        return self._thread is None or self._thread.is_alive() or self._stop.is_set()
+
+    @property
+    def needs_confirmation(self) -> bool:
+        with self._lock:
+            return bool(self._tray["needs_confirmation"])
+
+    @property
+    def dice(self) -> list[dict]:
+        with self._lock:
+            return list(self._tray["dice"])
+
+    def set_message(self, message: str) -> None:
+        with self._lock:
+            self._tray["message"] = message
+
+    def set_tray(self, state: str, dice: list[dict], needs_confirmation: bool = False, message: str = "") -> None:
+        """Put a tray state as the watcher would (the page's tests and a venue's remote tray)."""
+        with self._lock:
+            self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
+                              message=message)
+
+    def roll_recorded(self) -> None:
+        """Any roll settles a reading that waited for confirmation (the table calls this on every roll)."""
+        with self._lock:
+            self._tray.update(needs_confirmation=False, message="")
+
+    def take_confirmation(self) -> list[dict]:
+        """The dice waiting for a confirmation, now confirmed (the table submits them)."""
+        with self._lock:
+            self._tray["needs_confirmation"] = False
+            return list(self._tray["dice"])
+
+    # -- roll-off window ------------------------------------------------------------------------
+    def observe(self, seconds: float) -> None:
+        """Show camera rolls without recording them for `seconds` (0 ends it), at most OBSERVE_MAX_S."""
+        with self._lock:
+            self._observe_until = self._clock() + max(0.0, min(float(seconds), OBSERVE_MAX_S))
+
+    def observing(self) -> bool:
+        return self._clock() < self._observe_until
+
+    # -- the camera thread ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Read the camera in a background thread (no-op without a camera or when already running)."""
+        if self.camera is None or self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        backoff = self.backoff_s
+        while not self._stop.is_set():
+            try:
+                self.step()
+                backoff = self.backoff_s
+            except CameraError as err:
+                self._set_camera("error", f"{err} Retrying; enter dice by hand meanwhile.")
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_S)
+            except Exception as err:  # any bug of the work: report it, wait a little, go on
+                log.exception("tray: the camera's work failed")
+                self._fault("camera", f"The camera stopped on an error ({err}); retrying.")
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_S)
+
+    def step(self) -> TrayStatus:
+        """One frame's work: read it, update the camera status, feed the watcher, act on a settled roll.
+
+        CameraError (and any other error of the camera itself) propagates, for the thread's backoff."""
+        if self.camera is None:
+            raise CameraError("There is no camera.")
+        frame = self.camera.read()
+        self._clear("camera")
+        status_fn = getattr(self.camera, "status", None)
+        if callable(status_fn):
+            status = status_fn()
+            self._set_camera(status.get("status", "ok"), status.get("message", ""))
+        else:
+            self._set_camera("ok", "")
+        try:
+            tray = self._watcher.feed(frame.image, frame.t)
+        except Exception as err:  # a reader bug on one frame: report it, the next frame may be fine
+            log.exception("tray: the reader failed on a frame")
+            self._fault("reader", f"The dice reader failed ({err}).")
+            return TrayStatus("moving", [], False, 0.0, frame.t)
+        self._clear("reader")
+        self._on_tray(tray, frame.image)
+        return tray
+
+    def _read(self, frame, background=None):
+        """The watcher's reader: the dice set the game waits for, the learnt background, taught faces."""
+        set_id, _count = self._request()
+        return read_dice(frame, spec(set_id), self.mount, background=background,
+                         taught=self._taught_faces(set_id))
+
+    def _taught_faces(self, set_id: str) -> dict | None:
+        if self.taught_root is None:
+            return None
+        if set_id not in self._taught:
+            try:
+                self._taught[set_id] = load_taught(self.taught_root, set_id, self.mount)
+            except Exception:  # damaged teach files: read with the drawn templates, say so in the log
+                log.exception("tray: cannot load the taught faces of %s", set_id)
+                self._taught[set_id] = None
+        return self._taught[set_id]
+
+    def _on_tray(self, status: TrayStatus, image) -> None:
+        dice = [r.to_dict() for r in status.readings] if status.state == "settled" else []
+        with self._lock:
+            changed = status.state != self._tray["state"] or (status.new_roll and dice != self._tray["dice"])
+            self._tray["state"] = status.state
+            if status.state == "settled":
+                self._tray["dice"] = dice
+            elif status.state in ("empty", "moving"):
+                # Dice picked up or thrown again: an unconfirmed reading is gone with them.
+                self._tray.update(dice=[], needs_confirmation=False, message="")
+        if status.new_roll and dice:
+            self.record_roll(status.readings, dice, image)
+        elif changed:
+            self._changed()
+
+    def record_roll(self, readings, dice: list[dict], image) -> None:
+        """A settled roll: submit it when every die is certain, else ask the players to confirm."""
+        if self.observing():
+            self._changed()  # on the page only (the roll-off reads it from the tray)
+            return
+        if not all(r.certain for r in readings):
+            with self._lock:
+                self._tray["needs_confirmation"] = True
+                self._tray["message"] = "Not sure of every die: confirm or fix the dice."
+            self._changed()
+            return
+        action = {
+            "type": "roll", "source": "camera",
+            "dice": [{"value": r.value, "face": r.face, "colour": r.colour} for r in readings],
+            "evidence": {"readings": dice},
+        }
+        staged = self._photo(image)
+        try:
+            self._submit(action, image=staged)
+        except IllegalAction as err:
+            self.set_message(err.message)
+            self._changed()
+            return
+        except Exception as err:  # the store refused it (full card...): the dice stay for a retry by hand
+            log.exception("tray: the roll could not be recorded")
+            with self._lock:
+                self._tray["needs_confirmation"] = True
+                self._tray["message"] = "The roll could not be saved: press Next or confirm to try again."
+            self._fault("roll", f"The roll could not be saved ({err}).")
+            self._changed()
+            return
+        self._clear("roll")
+
+    def _photo(self, image) -> StagedImage | None:
+        """The roll's small JPEG written under a temporary name, or None (no image, or it cannot be kept:
+        the roll still counts, and the fault says why until a later photo is kept)."""
+        if image is None or self._stage_image is None:
+            return None
+        jpeg = evidence_jpeg(image)
+        if jpeg is None:
+            return None
+        try:
+            staged = self._stage_image(jpeg)
+        except OSError as err:
+            log.error("tray: the roll photo could not be saved: %s", err)
+            self._fault("photo", f"Roll photos cannot be saved ({err.strerror or err}); rolls are still "
+                                 f"recorded.")
+            return None
+        self._clear("photo")
+        return staged
+
+    # -- status ---------------------------------------------------------------------------------
+    def _set_camera(self, status: str, message: str) -> None:
+        with self._lock:
+            changed = (self._camera["status"], self._camera["message"]) != (status, message)
+            self._camera.update(status=status, message=message)
+        if changed:
+            self._changed()
+
+    def _fault(self, kind: str, message: str) -> None:
+        with self._lock:
+            changed = self._faults.get(kind) != message
+            self._faults[kind] = message
+        if changed:
+            self._changed()
+
+    def _clear(self, kind: str) -> None:
+        with self._lock:
+            changed = self._faults.pop(kind, None) is not None
+        if changed:
+            log.info("tray: %s works again", kind)
+            self._changed()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.camera is not None:
+            self.camera.close()
+
+
+def evidence_jpeg(image) -> bytes | None:
+    """A small JPEG of the tray for the log; None if it cannot be encoded (the roll still counts)."""
+    try:
+        h, w = image.shape[:2]
+        scale = EVIDENCE_WIDTH / w
+        small = cv2.resize(image, (EVIDENCE_WIDTH, max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        return buf.tobytes() if ok else None
+    except (cv2.error, AttributeError, ValueError, ZeroDivisionError):
+        return None
