@@ -308,10 +308,12 @@ class Panel:
             self._edge(button, True)
         self._sleep(hold)
         self.tick()
-        if self.mock and dev is not None:
-            dev.pin.drive_high()
-        else:
+        pin = getattr(dev, "pin", None) if self.mock and dev is not None else None
+        if pin is not None:
+            pin.drive_high()
+        elif not (self.mock and dev is not None):
             self._edge(button, False)
+        # else: the panel was closed during the hold (a held Pair shuts the box down): nothing to release
         self._sleep(2 * self.config.debounce_s)
         self.tick()
 
