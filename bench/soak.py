@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.web_load import HOST, Watcher, call, pair, proc_stats  # noqa: E402
+from bench.web_load import HOST, Watcher, call, pair, phone_address, proc_stats  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     box.start()
     lost: list[str] = []
     try:
-        headers = [pair(box.port) for _ in range(2)]
+        headers = [pair(box.port, phone_address(k)) for k in range(2)]
         watchers: list[tuple[Watcher, threading.Event]] = []
         print("hour  moves  refused  rss_mib  fds  threads  written_kib  state_kib  camera")
         for hour in range(1, args.hours + 1):
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                     watchers = watchers[len(watchers) // 2:]
                     for _ in range(rng.randint(2, 8)):
                         stop = threading.Event()
-                        w = Watcher(box.port, stop)
+                        w = Watcher(box.port, stop, phone_address(10 + len(watchers) % 200))
                         w.start()
                         watchers.append((w, stop))
                 if hour == 2 and i == args.actions_per_hour // 2:  # camera unplug storm
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             if hour == 3:  # a power cut: SIGKILL, restart, everything acknowledged must be there
                 box.stop(signal.SIGKILL)
                 box.start()
-                headers = [pair(box.port) for _ in range(2)]
+                headers = [pair(box.port, phone_address(k)) for k in range(2)]
                 _, snap, _, _ = call(box.port, "GET", "/api/state")
                 if snap.get("game_id") != game_id or int(snap["seq"]) < last_seq:
                     lost.append(f"hour {hour}: acknowledged seq {last_seq} of {game_id}, "

@@ -44,9 +44,9 @@ def proc_stats(pid: int) -> dict[str, float]:
 class Watcher(threading.Thread):
     """One watching phone: a live-update stream; records the seq of every snapshot it receives."""
 
-    def __init__(self, port: int, stop: threading.Event) -> None:
+    def __init__(self, port: int, stop: threading.Event, source: str | None = None) -> None:
         super().__init__(daemon=True)
-        self.port, self.stop_event = port, stop
+        self.port, self.stop_event, self.source = port, stop, source
         self.seqs: set[int] = set()
         self.status: int | None = None
         self.ready = threading.Event()
@@ -54,7 +54,8 @@ class Watcher(threading.Thread):
 
     def run(self) -> None:
         try:
-            sock = socket.create_connection((HOST, self.port), timeout=30)
+            sock = socket.create_connection((HOST, self.port), timeout=30,
+                                            source_address=(self.source, 0) if self.source else None)
             sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
                          "Accept: text/event-stream\r\n\r\n".encode())
             sock.settimeout(0.5)
@@ -87,10 +88,16 @@ class Watcher(threading.Thread):
             self.ready.set()
 
 
+def phone_address(i: int) -> str:
+    """A loopback address of its own for phone `i` (127.1.x.y): phones on a Wi-Fi each have one, and the box
+    limits streams, connections and pair requests per address."""
+    return f"127.1.{1 + i // 250}.{1 + i % 250}"
+
+
 def call(port: int, method: str, path: str, body: dict | None = None,
-         headers: dict | None = None) -> tuple[int, dict | None, str | None, float]:
+         headers: dict | None = None, source: str | None = None) -> tuple[int, dict | None, str | None, float]:
     """One request on a fresh connection: status, JSON answer, Set-Cookie and milliseconds taken."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0) if source else None)
     data = None if body is None else json.dumps(body)
     hdrs = {"Host": f"{HOST}:{port}", **({"Content-Type": "application/json"} if body is not None else {}),
             **(headers or {})}
@@ -107,15 +114,16 @@ def call(port: int, method: str, path: str, body: dict | None = None,
     return resp.status, answer, resp.getheader("Set-Cookie"), ms
 
 
-def pair(port: int) -> dict[str, str]:
-    """Pair one phone as the page does on a box with the virtual panel: ask, press Pair, collect."""
+def pair(port: int, source: str | None = None) -> dict[str, str]:
+    """Pair one phone (from `source`) as the page does on a box with the virtual panel: ask, press the
+    box's Pair (from the box itself), collect."""
     origin = {"Origin": f"http://{HOST}:{port}", "X-Dicesight-CSRF": "load"}
-    status, body, _, _ = call(port, "POST", "/api/pair", {}, origin)
+    status, body, _, _ = call(port, "POST", "/api/pair", {}, origin, source)
     if status != 202:
         raise RuntimeError(f"pair request refused: {status} {body}")
     call(port, "POST", "/api/panel/pair", {}, origin)
     for _ in range(50):
-        status, answer, cookie, _ = call(port, "GET", f"/api/pair/{body['request']}")
+        status, answer, cookie, _ = call(port, "GET", f"/api/pair/{body['request']}", source=source)
         if answer and answer.get("status") == "granted":
             return {"Cookie": cookie.split(";", 1)[0], "X-Dicesight-CSRF": answer["csrf"],
                     "Origin": f"http://{HOST}:{port}"}
@@ -160,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(1.0)
         before = proc_stats(box.pid)
         stop = threading.Event()
-        watchers = [Watcher(port, stop) for _ in range(args.watchers)]
+        watchers = [Watcher(port, stop, phone_address(i)) for i in range(args.watchers)]
         for w in watchers:
             w.start()
         for w in watchers:
@@ -172,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 refused[w.status] = refused.get(w.status, 0) + 1
         during = proc_stats(box.pid)
 
-        headers = [pair(port) for _ in range(args.posters)]
+        headers = [pair(port, phone_address(1000 + k)) for k in range(args.posters)]
         post_ms: list[float] = []
         post_errors = 0
         accepted: list[int] = []
@@ -181,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             nonlocal post_errors
             for i in range(args.actions):
                 action = {"type": "roll", "dice": [1 + (i + k) % 6, 1 + (i * 5 + k) % 6], "source": "manual"}
-                status, answer, _, ms = call(port, "POST", "/api/actions", action, h)
+                status, answer, _, ms = call(port, "POST", "/api/actions", action, h, phone_address(1000 + k))
                 post_ms.append(ms)
                 if status == 200 and answer:
                     accepted.append(int(answer["seq"]))

@@ -53,18 +53,20 @@ class WebState:
         self.secret = secret_key
         self.stopping = threading.Event()
         self.lock = threading.Lock()
-        self.frames: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+        self.frames: OrderedDict[int, tuple[dict[str, Any], bytes]] = OrderedDict()
+        self.subscriptions: set[Any] = set()  # of the open streams, to wake them at shutdown
 
-    def frame(self, snap: dict[str, Any]) -> str:
+    def frame(self, snap: dict[str, Any]) -> bytes:
         """One SSE event for a snapshot. Every phone is handed the same snapshot object, so it is encoded
-        once and the text shared (a small cache keyed by identity, holding the object so ids stay unique)."""
+        once (to UTF-8 bytes too: hundreds of streams send it) and shared (a small cache keyed by identity,
+        holding the object so ids stay unique)."""
         key = id(snap)
         with self.lock:
             hit = self.frames.get(key)
             if hit is not None and hit[0] is snap:
                 return hit[1]
         data = json.dumps(snap, separators=(",", ":"), ensure_ascii=False)
-        text = f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n"
+        text = f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n".encode()
         with self.lock:
             self.frames[key] = (snap, text)
             while len(self.frames) > 16:
@@ -74,6 +76,9 @@ class WebState:
     def csrf_for(self, token: str) -> str:
         """The CSRF value bound to a control token: the page gets it, a cross-site form cannot."""
         return hmac.new(self.secret, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()[:40]
+
+
+STOP = object()  # put into every open stream's subscription at shutdown: the stream ends at once
 
 
 def web() -> WebState:
@@ -87,8 +92,13 @@ def table() -> Any:
 
 
 def stop_streams(app: Flask) -> None:
-    """End every open event stream within half a second (call before closing the WSGI server)."""
-    app.extensions[EXTENSION].stopping.set()
+    """End every open event stream at once (call before closing the WSGI server): each is woken by STOP."""
+    state = app.extensions[EXTENSION]
+    state.stopping.set()
+    with state.lock:
+        open_streams = list(state.subscriptions)
+    for sub in open_streams:
+        sub.put(STOP)
 
 
 def token() -> str | None:
