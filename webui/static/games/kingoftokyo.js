@@ -245,7 +245,7 @@ export function optionLabel(option, snap, ctx) {
   const a = option.action || {};
   const { text, loc } = ctx;
   switch (a.type) {
-    case "roll": return text("action.roll");
+    case "roll": return Array.isArray(a.dice) ? text("action.roll") : text("action.roll_virtual");
     case "resolve": case "end": case "stay": case "yield": case "sweep": case "pass": return text("action." + a.type);
     case "buy":
       if (a.slot != null && snap.market && snap.market[a.slot]) return `${text("action.buy")}: ${loc(cardRow(ctx, snap.market[a.slot].id).name)}`;
