@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import IllegalAction, require
-from . import asks, cards, combat, flow, spend
+from . import asks, cards, combat, companions, flow, spend
 from . import effects as fx
 from . import state as st
 from .damage import MODIFIER, PREVENT
@@ -154,7 +154,9 @@ def do_target(s: st.S, a: dict[str, Any]) -> E:
 def do_defense(s: st.S, a: dict[str, Any]) -> E:
     pending = expect(s, "defense")
     must_be(s, a, pending["player"])
-    return combat.choose_defense(s, a.get("defense"))
+    companion = a.get("companion")
+    require(companion is None or isinstance(companion, str), "bad_action", "\"companion\" is a companion id.")
+    return combat.choose_defense(s, a.get("defense"), companion)
 
 
 def do_resolve(s: st.S, a: dict[str, Any]) -> E:
@@ -295,8 +297,14 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
     for slot, level in (a.get("upgrades") or {}).items():
         require(isinstance(level, int) and 1 <= level <= 3, "bad_adjust", "Upgrade levels are 1 to 3.")
         st.put(p, "upgrades", slot, level)
+    require(isinstance(a.get("companions") or {}, dict), "bad_adjust", "\"companions\" maps companions to changes.")
+    for cid, n in (a.get("companions") or {}).items():
+        require(cid in p.get("companions", {}), "bad_adjust", f"{p['name']} has no companion \"{str(cid)[:30]}\".")
+        require(type(n) is int, "bad_adjust", "Companion health changes are whole numbers.")
+        events += companions.heal(s, i, cid, n) if n > 0 else companions.hurt(s, i, cid, -n)
     events.append({"type": "adjusted", "player": p["id"],
-                   **{k: a[k] for k in ("health", "cp", "hand", "deck", "discard", "status", "note") if k in a}})
+                   **{k: a[k] for k in ("health", "cp", "hand", "deck", "discard", "status", "companions", "note")
+                      if k in a}})
     if "health" in a and a["health"]:
         n = a["health"]
         events += st.apply_batch(s, {i: -n} if n < 0 else {}, {i: n} if n > 0 else {})

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import IllegalAction, require
+from . import companions, flow
 from . import effects as fx
-from . import flow
 from . import state as st
 from .abilities import defense_level, effects_of, satisfied_sorted
 from .damage import MODIFIER, resolve
@@ -254,18 +254,32 @@ def after_offense(s: st.S) -> E:
         atk["type"] = "undefendable"
     s["phase"] = "defensive"
     defenses = hero(s["players"][d]["hero"])["defenses"]
-    if atk["type"] != "normal" or st.has(s, d, "stun") or st.has(s, d, "shadows") or not defenses:
+    acts = not st.has(s, d, "stun") and not st.has(s, d, "shadows")
+    can_defend = atk["type"] == "normal" and acts and bool(defenses)
+    # A companion that takes attacks (Nyra) may take any attack but an ultimate, defendable or not.
+    companion = companions.takes_attacks(s, d) if acts and atk["type"] != "ultimate" else None
+    if companion is not None:
+        pend(s, "defense", d, companion=companion, defend=can_defend)
+    elif can_defend:
+        pend(s, "defense", d)
+    else:
         return open_window(s)
-    pend(s, "defense", d)
     return [{"type": "phase", "phase": "defensive"}]
 
 
-def choose_defense(s: st.S, defense: str | None) -> E:
+def choose_defense(s: st.S, defense: str | None, companion: str | None = None) -> E:
     rp = s["rp"]
     d = rp["target"]
     p = s["players"][d]
+    if companion is not None:   # pass the whole attack to the companion instead of defending (Nyra)
+        require(s["pending"].get("companion") == companion, "bad_companion",
+                f"{p['name']} has no standing companion \"{companion}\" to take this attack.")
+        rp["to_companion"] = companion
+        return [{"type": "to_companion", "player": p["id"], "companion": companion}] + open_window(s)
     if defense is None:
         return [{"type": "no_defense", "player": p["id"]}] + open_window(s)
+    require(s["pending"].get("defend", True), "undefendable",
+            "This attack cannot be defended: pass it to your companion, or take it.")
     lv = defense_level(p["hero"], p["upgrades"], defense)
     if lv is None:
         raise IllegalAction("unknown_defense", f"{p['name']}'s hero has no defense \"{defense}\".")
@@ -387,6 +401,9 @@ def attack_total(s: st.S) -> dict[str, Any] | None:
         atk["mods"].append([-mine["wither"], MODIFIER, "wither"])
     if mine.get("shame", 0) and atk["type"] not in ("ultimate", "pure"):
         atk["mods"].append([-1, MODIFIER, "shame"])
+    if "companions" in s["players"][rp["attacker"]]:
+        for bonus, cid in companions.attack_bonus(s, rp["attacker"]):
+            atk["mods"].append([bonus, MODIFIER, cid])
     if atk["type"] != "ultimate" and (mine.get("parlay", 0) or theirs.get("shadows", 0)):
         atk["avoided"] = True
     return atk
@@ -419,6 +436,9 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
             damage[p["from"]] = damage.get(p["from"], 0) + back
         if p is atk:
             landed = taken
+            if rp.get("to_companion"):   # the companion took the whole attack: the hero's dial is spared
+                damage[p["to"]] -= taken
+                events += companions.hurt(s, p["to"], rp["to_companion"], taken)
         summary.append({"to": s["players"][p["to"]]["id"], "type": p["type"], "source": p["source"],
                         "total": r["total"], "taken": taken, "reflected": sum(r["reflected"])})
     if rp["recoil"] and landed >= 1:

@@ -1,4 +1,4 @@
-"""Package data other than heroes: the status table and the generic cards, loaded once."""
+"""Package data other than heroes: the status table, the generic cards, companions' rules, loaded once."""
 
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ def generic_cards() -> dict[str, dict[str, Any]]:
         out[norm(card["name"]["en"])] = card
         out[norm(card["id"])] = card
     return out
+
+
+@cache
+def companion_data() -> dict[str, dict[str, Any]]:
+    """Hero id -> its companions' rules (`growth`, `companions`): engine/dicethrone/companions.json."""
+    return {k: v for k, v in _load("companions.json").items() if not k.startswith("_")}
 
 
 @cache

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dice import half_up, most_of_a_kind, symbol_counts
-from . import asks
+from . import asks, companions
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
@@ -123,8 +123,16 @@ def do_recoil(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, 
 
 
 def do_heal(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Heal the owner, or with `companion` the owner's companion (its own health, at once)."""
+    if "companion" in eff:
+        return companions.heal(s, ctx["owner"], eff["companion"], n)
     add_heal(s, ctx["owner"], n)
     return []
+
+
+def do_grow(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Grow n Spirits (the Treant): each step a new one or a promoted one, asked when both are possible."""
+    return companions.grow(s, ctx["owner"], n, ctx.get("source", ""))
 
 
 def do_cp(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
@@ -348,7 +356,7 @@ HANDLERS: dict[str, Handler] = {
     "steal_cp": do_steal_cp, "steal_health": do_steal_health, "lose_cp": do_lose_cp, "draw": do_draw,
     "gain": do_gain, "inflict": do_inflict, "remove": do_remove, "limit": do_limit,
     "undefendable": do_undefendable, "prevent": do_prevent, "prevent_half": do_prevent_half,
-    "cleanse": do_cleanse, "manual": do_manual, "flip": do_flip,
+    "cleanse": do_cleanse, "manual": do_manual, "flip": do_flip, "grow": do_grow,
 }
 PAUSING = frozenset({"roll", "opposed"})
 """Effects that wait for dice: the roll-phase code (combat.run_offense, cards.run_effects) runs them,
@@ -357,7 +365,10 @@ never `apply`. Every `do` in the data is in HANDLERS or here (tests/engine/test_
 
 def apply(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
     """Apply one effect that needs no further input. `ctx`: owner, other, roll, final, faces, role, source."""
-    if not check(eff.get("if"), ctx):
+    cond = eff.get("if")
+    if cond and not check(cond, ctx):
+        return []
+    if cond and "companion_active" in cond and not companions.active(s, ctx["owner"], cond["companion_active"]):
         return []
     handler = HANDLERS.get(eff["do"])
     if handler is None:  # a pausing effect reached outside a roll (e.g. in an Upkeep passive): nothing to do

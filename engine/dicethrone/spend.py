@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core import require
 from ..dice import half_up
-from . import combat, damage, rng
+from . import combat, companions, damage, rng
 from . import effects as fx
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
@@ -176,6 +176,9 @@ def resolve(s: st.S, i: int, sid: str, count: int, action: dict[str, Any], ev: d
         v = die_value(s, action)
         ev["value"] = v
         st.apply_batch(s, {}, {i: half_up(v)})
+    elif healed := companions.healed_by(s, i, sid):   # e.g. Nyra's Bond: heal Nyra 2
+        cid, n = healed
+        return [ev] + companions.heal(s, i, cid, n)
     else:
         st.note(s, f"{p['name']} spent {statuses()[sid]['name']['en']}: resolve its effect by hand.")
     return [ev]

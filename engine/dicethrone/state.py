@@ -13,7 +13,7 @@ from typing import Any
 from .. import checks
 from ..core import IllegalAction, require
 from . import rng
-from .data import deck_size, statuses
+from .data import companion_data, deck_size, statuses
 from .heroes import hero, hero_ids
 
 CP_START = 2
@@ -82,7 +82,8 @@ def deep_copy(state: S) -> S:
 
 
 SETUP_KEYS = ("mode", "players", "start", "health", "seed", "turn", "active", "phase")
-PLAYER_KEYS = ("id", "name", "hero", "team", "deck", "health", "cp", "hand", "discard", "statuses", "upgrades")
+PLAYER_KEYS = ("id", "name", "hero", "team", "deck", "health", "cp", "hand", "discard", "statuses", "upgrades",
+               "companions", "stages")
 POSITION_PHASES = ("upkeep", "income", "main1", "offensive", "main2")
 HEALTH_MAX = 99   # highest starting health a setup may ask for (the page's form offers 1-99)
 DECK_MAX = 200
@@ -134,6 +135,8 @@ def setup(config: dict[str, Any], seed: int) -> S:
             "cp": cp, "hand": hand, "deck": size - hand - discard, "discard": discard,
             "statuses": {}, "limits": {}, "upgrades": _upgrades(p, pid, hid), "out": False, "gained": {},
         })
+        if companion_data().get(hid, {}).get("companions"):   # only their heroes carry the key
+            players[-1]["companions"] = _companions(p, pid, hid)
     if mode == "2v2":
         teams_raw = [checks.text(p.get("team", "AB"[i % 2]), f"Player {i + 1}'s \"team\"", ID_MAX)
                      for i, p in enumerate(raw)]
@@ -168,7 +171,12 @@ def setup(config: dict[str, Any], seed: int) -> S:
     for i, (p, given) in enumerate(zip(players, raw, strict=True)):
         if "statuses" in given:   # absolute: these are all the player's tokens (no hero setup gains)
             p["statuses"] = _statuses(s, i, given["statuses"])
+            grown = _stages(s, i, given.get("stages"))
+            if grown:
+                p["stages"] = grown
             continue
+        require("stages" not in given, "bad_setup",
+                f"{p['id']}'s \"stages\" go with the \"statuses\" that count the Spirits.")
         for eff in hero(p["hero"]).get("setup", []):
             if eff.get("if", {}).get("first_player") and i != s["start"]:
                 continue
@@ -201,6 +209,40 @@ def _statuses(s: S, i: int, raw: Any) -> dict[str, int]:
         n = checks.whole(n, f"{pid}'s \"{sid}\" tokens", 0, limit(s, i, sid))
         if n:
             out[sid] = n
+    return out
+
+
+def _companions(p: dict[str, Any], pid: str, hid: str) -> dict[str, int]:
+    """Companions' health: each at its hero data's `start`, or as a position states it (0 = not standing)."""
+    defs = {c["id"]: c for c in companion_data()[hid]["companions"]}
+    out = {cid: c.get("start", c["health"]) for cid, c in defs.items()}
+    for cid, n in checks.mapping(p.get("companions"), f"{pid}'s \"companions\"").items():
+        require(cid in defs, "bad_setup", f"{pid}'s \"companions\": {hid} has no companion \"{str(cid)[:30]}\".")
+        out[cid] = checks.whole(n, f"{pid}'s \"{cid}\" health", 0, defs[cid]["health"])
+    return out
+
+
+def _stages(s: S, i: int, raw: Any) -> dict[str, int]:
+    """Spirits past the first stage, as stated: within each stage's limit and the Spirits counted."""
+    p = s["players"][i]
+    g = companion_data().get(p["hero"], {}).get("growth")
+    given = checks.mapping(raw, f"{p['id']}'s \"stages\"")
+    require(g is not None or not given, "bad_setup", f"{p['id']}'s hero has no growth stages.")
+    if g is None:
+        return {}
+    rows = {r["id"]: r for r in g["stages"][1:]}
+    out = {}
+    for sid, n in given.items():
+        require(sid in rows, "bad_setup", f"{p['id']}'s \"stages\": no stage \"{str(sid)[:30]}\" "
+                f"(the first stage is what the \"{g['status']}\" count leaves; known: {', '.join(rows)}).")
+        n = checks.whole(n, f"{p['id']}'s \"{sid}\" count", 0, rows[sid]["limit"])
+        if n:
+            out[sid] = n
+    total = p["statuses"].get(g["status"], 0)
+    require(sum(out.values()) <= total, "bad_setup",
+            f"{p['id']}'s grown Spirits are more than the {g['status']} tokens stated.")
+    require(total - sum(out.values()) <= g["stages"][0]["limit"], "bad_setup",
+            f"{p['id']}: at most {g['stages'][0]['limit']} Spirits may be at the first stage.")
     return out
 
 

@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from ..core import decision
-from . import combat
+from . import combat, companions
 from . import state as st
 from .abilities import level_of, odds
 from .cards import find_for_hero
@@ -122,10 +122,17 @@ def options(s: st.S) -> list[dict[str, Any]]:
                     k == 0) for k, j in enumerate(pending["choices"])]
     if kind == "defense":
         p = s["players"][i]
+        can = pending.get("defend", True)
         out = [opt(f"Defend with {d['name']['en']} (level {level_of(p['upgrades'], d)['level']})",
                    {"type": "defense", "player": me, "defense": d["id"]}, k == 0)
-               for k, d in enumerate(hero(p["hero"])["defenses"])]
-        return out + [opt("Do not defend", {"type": "defense", "player": me, "defense": None})] + spend_options(s)
+               for k, d in enumerate(hero(p["hero"])["defenses"])] if can else []
+        if pending.get("companion"):
+            cid = pending["companion"]
+            name = next(c["name"]["en"] for c in companions.defs(p["hero"]) if c["id"] == cid)
+            out.append(opt(f"Pass the attack to {name}", {"type": "defense", "player": me, "defense": None,
+                                                           "companion": cid}))
+        return out + [opt("Do not defend" if can else "Take the attack", {"type": "defense", "player": me,
+                                                                          "defense": None}, not can)] + spend_options(s)
     if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         label = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
                  "window": "Apply damage and end the Roll Phase", "ability_resolve": "Use these dice"}[kind]
@@ -200,7 +207,7 @@ def default_action(s: st.S) -> dict[str, Any] | None:
         return {"type": "target", "player": me, "target": pid(s, pending["choices"][0])}
     if kind == "defense":
         p = s["players"][pending["player"]]
-        defenses = hero(p["hero"])["defenses"]
+        defenses = hero(p["hero"])["defenses"] if pending.get("defend", True) else []
         return {"type": "defense", "player": me, "defense": defenses[0]["id"] if defenses else None}
     if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         return {"type": "resolve"}
@@ -297,6 +304,8 @@ def player_view(s: st.S, i: int) -> dict[str, Any]:
                       "kind": statuses()[sid]["kind"]} for sid, n in p["statuses"].items()],
         "upgrades": {a["id"]: p["upgrades"].get(a["id"], 1) for a in h["abilities"] if not a.get("slot")},
         "out": p["out"], "active": i == s["active"],
+        **({"companions": companions.view(s, i)} if "companions" in p else {}),
+        **({"stages": companions.stages_view(s, i)} if companions.growth_of(p["hero"]) else {}),
     }
 
 

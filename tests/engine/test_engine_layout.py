@@ -78,15 +78,26 @@ def test_no_import_circles_in_engine():
     assert "engine.dicethrone.rollphase" in graph["engine.dicethrone.flow"]  # the graph is really read
 
 
-def _dos(node: object) -> set[str]:
+def _effects(node: object) -> list[dict]:
+    """Every effect object ({"do": ...}) anywhere in a data file."""
     if isinstance(node, dict):
-        found = {node["do"]} if isinstance(node.get("do"), str) else set()
+        found = [node] if isinstance(node.get("do"), str) else []
         for v in node.values():
-            found |= _dos(v)
+            found += _effects(v)
         return found
     if isinstance(node, list):
-        return set().union(*(_dos(v) for v in node)) if node else set()
-    return set()
+        return [e for v in node for e in _effects(v)]
+    return []
+
+
+def _data_effects() -> list[dict]:
+    data = ENGINE / "dicethrone"
+    return [e for path in [*data.glob("*.json"), *(data / "heroes").glob("*.json")]
+            for e in _effects(json.loads(path.read_text(encoding="utf-8")))]
+
+
+def _dos(node: object) -> set[str]:
+    return {e["do"] for e in _effects(node)}
 
 
 def test_every_effect_in_the_data_has_a_handler():
@@ -98,3 +109,14 @@ def test_every_effect_in_the_data_has_a_handler():
         used |= _dos(json.loads(path.read_text(encoding="utf-8")))
     assert "damage" in used and "roll" in used
     assert used - set(effects.HANDLERS) - effects.PAUSING == set()
+
+
+def test_every_chosen_player_effect_can_go_to_a_player():
+    """Effects with `to` (a chosen player) are of a kind effects.TO_PLAYER applies to a player, with a known
+    `to`; their `also` effects too."""
+    chosen = [e for e in _data_effects() if "to" in e]
+    assert chosen                                   # the Seraph's Take Flight at least
+    for eff in chosen:
+        assert eff["to"] in ("chosen", "opponent", "teammate"), eff
+        assert eff["do"] in effects.TO_PLAYER, eff
+        assert all(sub["do"] in effects.TO_PLAYER for sub in eff.get("also", [])), eff
