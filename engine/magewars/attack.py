@@ -106,7 +106,7 @@ def start(s: dict[str, Any], attacker: dict[str, Any], target: dict[str, Any], s
     """Begin an attack (kind "attack"), a counterstrike ("counter") or a damage barrier ("barrier")."""
     s["attack"] = {"kind": kind, "attacker": attacker["id"], "target": target["id"], "spec": spec,
                    "strike": 1, "step": None, "strikes": [], "defense": None}
-    log(s, f"log.{kind}", attacker=attacker["name"], target=target["name"], attack=spec["name"])
+    log(s, f"log.{kind}", attacker=attacker["id"], target=target["id"], attack=spec["name"])
     _begin_strike(s)
 
 
@@ -153,18 +153,18 @@ def _defense_step(s: dict[str, Any]) -> None:
 def on_daze_roll(s: dict[str, Any], value: int) -> None:
     a, att, _tgt = _current(s)
     if value <= 6:
-        log(s, "log.daze_miss", attacker=att["name"], roll=value)
+        log(s, "log.daze_miss", attacker=att["id"], roll=value)
         a["strikes"].append({"strike": a["strike"], "hit": False, "missed": "daze", "daze_roll": value})
         _end_strike(s)
     else:
-        log(s, "log.daze_pass", attacker=att["name"], roll=value)
+        log(s, "log.daze_pass", attacker=att["id"], roll=value)
         _defense_step(s)
 
 
 def on_defend(s: dict[str, Any], index: Any) -> None:
     a, _att, tgt = _current(s)
     if index is None:
-        log(s, "log.no_defense", target=tgt["name"])
+        log(s, "log.no_defense", target=tgt["id"])
         a["step"] = "roll"
         return
     require(index in usable_defenses(s), "bad_defense", f"{tgt['name']} cannot use that defense now.")
@@ -178,7 +178,7 @@ def on_defense_roll(s: dict[str, Any], value: int) -> None:
     d["used"] += 1
     penalty = defense_penalty(s, tgt)
     avoided = value - penalty >= d["min"]
-    log(s, "log.defense", target=tgt["name"], roll=value, penalty=penalty, need=d["min"],
+    log(s, "log.defense", target=tgt["id"], roll=value, penalty=penalty, need=d["min"],
         result="avoided" if avoided else "failed")
     a["defense"] = None
     if avoided:
@@ -203,10 +203,10 @@ def on_attack_roll(s: dict[str, Any], faces: list[str], d12: int | None) -> None
         if row and not tgt["destroyed"]:
             outcome = place_condition(s, tgt, row["condition"], row["count"], spec)
             result.update(effect=row["condition"], effect_count=row["count"], effect_outcome=outcome)
-            log(s, "log.effect", target=tgt["name"], condition=row["condition"], count=row["count"],
+            log(s, "log.effect", target=tgt["id"], condition=row["condition"], count=row["count"],
                 outcome=outcome, roll=d12, adjusted=adjusted)
     a["strikes"].append(result)
-    log(s, "log.strike", attacker=att["name"], target=tgt["name"], faces=" ".join(faces),
+    log(s, "log.strike", attacker=att["id"], target=tgt["id"], faces=" ".join(faces),
         normal=dmg["normal"], critical=dmg["critical"], armor=dmg["armor"], damage=dmg["damage"], rule=dmg["rule"])
     s["last_strike"] = {"attacker": att["id"], "target": tgt["id"], "attack": spec["name"], **result}
     _end_strike(s)
@@ -246,7 +246,7 @@ def _finish(s: dict[str, Any]) -> None:
             follow.append({"kind": "counter_offer", "attacker": tgt["id"], "target": att["id"]})
         if a["kind"] == "attack":
             s["guard_hit"].append(tgt["id"])  # the guard marker goes after this attack (§11, §13.6 C6)
-    log(s, "log.attack_end", attacker=att["name"], target=tgt["name"])
+    log(s, "log.attack_end", attacker=att["id"], target=tgt["id"])
     s["followups"] = follow + s["followups"]
     s["attack"] = None
     next_followup(s)
@@ -274,7 +274,7 @@ def on_counterstrike(s: dict[str, Any], index: Any) -> None:
     defender, target = s["objects"][f["attacker"]], s["objects"][f["target"]]
     s["followups"].pop(0)
     if index is None:
-        log(s, "log.no_counter", name=defender["name"])
+        log(s, "log.no_counter", name=defender["id"])
         next_followup(s)
         return
     require(index in can_counterstrike(s, defender), "bad_counter",

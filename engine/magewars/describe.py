@@ -49,9 +49,6 @@ def description() -> GameDescription:
          "options": [{"id": m["id"], "name": m["name"]} for m in data["modes"]]},
         {"key": "players", "kind": "seat_choice", "choice": "mage", "name": texts["setup.mage"],
          "options": mage_rows, "unique": False, "default": "wizard"},
-        {"key": "initiative", "kind": "choice", "name": texts["setup.initiative"], "default": None,
-         "options": [{"id": "p1", "name": text("Player 1", "玩家 1", "플레이어 1")},
-                     {"id": "p2", "name": text("Player 2", "玩家 2", "플레이어 2")}]},
     ]
     cond_rows = [{k: row[k] for k in ("id", "name", "text", "type", "cost") if k in row}
                  | {"unverified": bool(row.get("unverified"))} for row in conditions().values()]

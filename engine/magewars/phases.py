@@ -127,9 +127,9 @@ def on_quickcast(s: dict[str, Any], pid: str, use: bool, cost: int) -> None:
         require(mage["mana"] >= cost, "no_mana", f"{mage['name']} has {mage['mana']} mana, not {cost}.")
         mage["quickcast"] = False
         mage["mana"] -= cost
-        log(s, "log.quickcast", player=pid, name=mage["name"], cost=cost)
+        log(s, "log.quickcast", player=pid, name=mage["id"], cost=cost)
     else:
-        log(s, "log.quickcast_pass", player=pid, name=mage["name"])
+        log(s, "log.quickcast_pass", player=pid, name=mage["id"])
     if s["phase"] in ("first_quickcast", "final_quickcast"):
         s["quickcast_turns"].remove(pid)
         if not s["quickcast_turns"]:
@@ -146,7 +146,7 @@ def apply_channeling(s: dict[str, Any]) -> None:
     for item in s["list"]:
         o = s["objects"][item["object"]]
         o["mana"] += item["amount"]
-        log(s, "log.channel", name=o["name"], amount=item["amount"], mana=o["mana"])
+        log(s, "log.channel", name=o["id"], amount=item["amount"], mana=o["mana"])
     s["list"] = []
 
 
@@ -218,19 +218,19 @@ def _resolve_item(s: dict[str, Any], item: dict[str, Any], o: dict[str, Any]) ->
         healed = min(item["amount"], o["damage"])
         o["damage"] -= healed
         item["result"] = healed
-        log(s, "log.regenerate", name=o["name"], amount=healed)
+        log(s, "log.regenerate", name=o["id"], amount=healed)
     elif kind in ("rot", "bleed"):
         deal_damage(s, o, item["amount"], kind, settle=False)
         item["result"] = item["amount"]
     elif kind == "dissipate":
         o["dissipate"] -= 1
         item["result"] = o["dissipate"]
-        log(s, "log.dissipate", name=o["name"], left=o["dissipate"])
+        log(s, "log.dissipate", name=o["id"], left=o["dissipate"])
         if o["dissipate"] <= 0:
             _destroy(s, o)
     elif kind == "upkeep_cost":
         item["result"] = "unpaid"
-        log(s, "log.upkeep_unpaid", name=o["name"], amount=item["amount"])
+        log(s, "log.upkeep_unpaid", name=o["id"], amount=item["amount"])
         _destroy(s, o)
     item["done"] = True
 
@@ -238,7 +238,7 @@ def _resolve_item(s: dict[str, Any], item: dict[str, Any], o: dict[str, Any]) ->
 def _destroy(s: dict[str, Any], o: dict[str, Any]) -> None:
     o["destroyed"] = True
     o["guard"] = False
-    log(s, "log.destroyed", object=o["id"], name=o["name"])
+    log(s, "log.destroyed", name=o["id"])
 
 
 def on_burn_roll(s: dict[str, Any], faces: list[str]) -> None:
@@ -248,7 +248,7 @@ def on_burn_roll(s: dict[str, Any], faces: list[str]) -> None:
     points = [dm.FACES[f][0] for f in faces]
     removed = points.count(0)
     o["conditions"]["burn"] -= removed
-    log(s, "log.burn", name=o["name"], faces=" ".join(faces), removed=removed, damage=sum(points))
+    log(s, "log.burn", name=o["id"], faces=" ".join(faces), removed=removed, damage=sum(points))
     deal_damage(s, o, sum(points), "flame", settle=False)
     item.update(done=True, result={"faces": faces, "removed": removed, "damage": sum(points)})
     s["list_index"] += 1
@@ -262,7 +262,7 @@ def on_upkeep_pay(s: dict[str, Any], pay: bool) -> None:
         mage = mage_of(s, o["owner"])
         mage["mana"] -= item["amount"]
         item.update(done=True, result="paid")
-        log(s, "log.upkeep_paid", name=o["name"], amount=item["amount"], mana=mage["mana"])
+        log(s, "log.upkeep_paid", name=o["id"], amount=item["amount"], mana=mage["mana"])
     else:
         _resolve_item(s, item, o)
     s["list_index"] += 1
@@ -296,12 +296,12 @@ def activate(s: dict[str, Any], oid: Any) -> None:
     o["daze_gained"] = 0
     o["guard"] = False  # the guard marker goes when the creature is activated (§11, §13.6 C7)
     s["acting"] = o["id"]
-    log(s, "log.activate", name=o["name"], player=o["owner"])
+    log(s, "log.activate", name=o["id"], player=o["owner"])
     if o["conditions"].get("slam"):  # Slam becomes one Daze on activation (§9, §13.6 C2)
         o["conditions"]["slam"] = 0
         o["conditions"]["daze"] = o["conditions"].get("daze", 0) + 1
         o["daze_gained"] = 1  # kept to the end of its next action phase (§14 item 7, recommended)
-        log(s, "log.slam_daze", name=o["name"])
+        log(s, "log.slam_daze", name=o["id"])
 
 
 def pass_turn(s: dict[str, Any], pid: str) -> None:
@@ -334,7 +334,7 @@ def on_escape_roll(s: dict[str, Any], values: list[int]) -> None:
     for kind, value in zip(kinds, values, strict=True):
         if value >= ESCAPE_MIN:
             c[kind] -= 1
-    log(s, "log.escape", name=o["name"], rolls=" ".join(map(str, values)),
+    log(s, "log.escape", name=o["id"], rolls=" ".join(map(str, values)),
         left=c.get("cripple", 0) + c.get("stuck", 0))
     s["step"] = None
     close_activation(s)
@@ -352,7 +352,7 @@ def close_activation(s: dict[str, Any]) -> None:
             c["freeze"] -= 1  # one Freeze leaves at the end of each activation (§9)
         check_destroyed(s, o)
     o["daze_gained"] = 0
-    log(s, "log.activation_end", name=o["name"])
+    log(s, "log.activation_end", name=o["id"])
     s["acting"] = None
     settle_victory(s)
     if s["winner"] is None:

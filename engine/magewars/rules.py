@@ -81,11 +81,11 @@ def setup_state(config: Any) -> dict[str, Any]:
         s["players"].append({"id": seat, "name": pname, "mage_id": mage_id})
     for raw in _list(config.get("objects"), "objects"):
         _setup_call(lambda r: register(s, r), raw)
-    first = config.get("initiative")
+    first = config.get("initiative", config.get("start"))  # "start": who begins, as the page's setup sheet says
     if first is None:
         s["init_rolls"] = {seat: None for seat in SEATS}
     else:
-        require(first in SEATS, "bad_setup", "\"initiative\" is \"p1\" or \"p2\".")
+        require(first in SEATS, "bad_setup", "\"initiative\" (or \"start\") is \"p1\" or \"p2\".")
         s["initiative"] = first
         ph.enter(s, "channeling")
     start = config.get("phase")
@@ -123,7 +123,7 @@ def register(s: dict[str, Any], raw: Any) -> dict[str, Any]:
         o["barrier"] = atk.parse_attack({"name": "Damage barrier", **_dict(raw["barrier"])})
     s["objects"][o["id"]] = o
     s["order"].append(o["id"])
-    log(s, "log.register", name=o["name"], player=owner, kind=o["kind"])
+    log(s, "log.register", name=o["id"], player=owner, kind=o["kind"])
     return o
 
 
@@ -243,7 +243,7 @@ def _a_guard(s: dict[str, Any], action: Action) -> None:
     o = s["objects"][s["acting"]]
     require(not incapacitated(o), "incapacitated", f"{o['name']} is incapacitated and cannot guard.")
     o["guard"] = True
-    log(s, "log.guard", name=o["name"])
+    log(s, "log.guard", name=o["id"])
 
 
 def _a_end_activation(s: dict[str, Any], action: Action) -> None:
@@ -263,7 +263,7 @@ def _a_save_attack(s: dict[str, Any], action: Action) -> None:
     spec = atk.parse_attack(action.get("attack"))
     require(len(o["attacks"]) < 8, "too_many", "A creature keeps at most 8 saved attacks.")
     o["attacks"] = [a for a in o["attacks"] if a["name"] != spec["name"]] + [spec]
-    log(s, "log.save_attack", name=o["name"], attack=spec["name"])
+    log(s, "log.save_attack", name=o["id"], attack=spec["name"])
 
 
 def _a_remove(s: dict[str, Any], action: Action) -> None:
@@ -272,7 +272,7 @@ def _a_remove(s: dict[str, Any], action: Action) -> None:
     require(o["kind"] != "mage", "bad_action", "A mage leaves the game only when destroyed.")
     o["destroyed"] = True
     o["guard"] = False
-    log(s, "log.removed", name=o["name"])
+    log(s, "log.removed", name=o["id"])
     if s["acting"] == o["id"]:
         s["acting"] = None
         ph._next_turn(s)
@@ -283,7 +283,7 @@ def _a_mana(s: dict[str, Any], action: Action) -> None:
     change = whole(action.get("change"), "The mana change", -99, 99, "bad_action")
     require(o["mana"] + change >= 0, "no_mana", f"{o['name']} has {o['mana']} mana, not {-change}.")
     o["mana"] = min(o["mana"] + change, 99)
-    log(s, "log.mana", name=o["name"], change=change, mana=o["mana"])
+    log(s, "log.mana", name=o["id"], change=change, mana=o["mana"])
 
 
 def _a_damage(s: dict[str, Any], action: Action) -> None:
@@ -293,7 +293,7 @@ def _a_damage(s: dict[str, Any], action: Action) -> None:
     kind = action.get("kind")
     require(kind is None or kind in DAMAGE_TYPES, "bad_action", "\"kind\" names a damage type, or is left out.")
     if dm.immune_to(o, kind):
-        log(s, "log.immune", name=o["name"], kind=kind)
+        log(s, "log.immune", name=o["id"], kind=kind)
         return
     deal_damage(s, o, whole(action.get("amount"), "Damage", 1, 99, "bad_action"), kind or "direct")
 
@@ -315,7 +315,7 @@ def _a_condition(s: dict[str, Any], action: Action) -> None:
     require(change != 0, "bad_action", "Add or remove at least one marker.")
     if change > 0:
         outcome = place_condition(s, o, cond, change)
-        log(s, "log.condition", name=o["name"], condition=cond, change=change, outcome=outcome)
+        log(s, "log.condition", name=o["id"], condition=cond, change=change, outcome=outcome)
         return
     have = o["conditions"].get(cond, 0)
     require(have >= -change, "bad_action", f"{o['name']} has {have} {cond}.")
@@ -327,13 +327,13 @@ def _a_condition(s: dict[str, Any], action: Action) -> None:
         require(payer["mana"] >= total, "no_mana", f"{payer['name']} has {payer['mana']} mana, not {total}.")
         payer["mana"] -= total
     o["conditions"][cond] = have + change
-    log(s, "log.condition", name=o["name"], condition=cond, change=change, outcome="removed")
+    log(s, "log.condition", name=o["id"], condition=cond, change=change, outcome="removed")
 
 
 def _a_teleport(s: dict[str, Any], action: Action) -> None:
     o = obj(s, action.get("object"))
     o["conditions"]["stuck"] = 0  # a teleport removes every Stuck marker (§9, §13.6 C5)
-    log(s, "log.teleport", name=o["name"])
+    log(s, "log.teleport", name=o["id"])
 
 
 def _a_adjust(s: dict[str, Any], action: Action) -> None:
@@ -343,7 +343,7 @@ def _a_adjust(s: dict[str, Any], action: Action) -> None:
     require(field in ADJUSTABLE, "bad_action", "You can correct " + ", ".join(ADJUSTABLE) + ".")
     low, high = ADJUSTABLE[field]
     o[field] = whole(action.get("value"), field.capitalize(), low, high, "bad_action")
-    log(s, "log.adjust", name=o["name"], field=field, value=o[field])
+    log(s, "log.adjust", name=o["id"], field=field, value=o[field])
     check_destroyed(s, o)
     settle_victory(s)
 

@@ -118,7 +118,7 @@ def check_destroyed(s: dict[str, Any], o: dict[str, Any]) -> bool:
     if not o["destroyed"] and effective_damage(o) >= o["life"]:
         o["destroyed"] = True
         o["guard"] = False
-        log(s, "log.destroyed", object=o["id"], name=o["name"])
+        log(s, "log.destroyed", name=o["id"])
         return True
     return False
 
@@ -143,11 +143,11 @@ def deal_damage(s: dict[str, Any], o: dict[str, Any], amount: int, cause: str, *
     if amount <= 0 or o["destroyed"]:
         return
     o["damage"] += amount
-    log(s, "log.damage", object=o["id"], name=o["name"], amount=amount, cause=cause)
+    log(s, "log.damage", name=o["id"], amount=amount, cause=cause)
     if o["conditions"].get("sleep"):
         o["conditions"]["sleep"] = 0
         add_marker(o, "daze", 1, s)
-        log(s, "log.woke", object=o["id"], name=o["name"])
+        log(s, "log.woke", name=o["id"])
     check_destroyed(s, o)
     if settle:
         settle_victory(s)
@@ -162,7 +162,7 @@ def heal(s: dict[str, Any], o: dict[str, Any], amount: int, cancel_bleed: int = 
         o["conditions"]["bleed"] -= cancel
     removed = min(amount - cancel, o["damage"])
     o["damage"] -= removed
-    log(s, "log.healed", object=o["id"], name=o["name"], amount=removed, bleed=cancel)
+    log(s, "log.healed", name=o["id"], amount=removed, bleed=cancel)
     return removed
 
 

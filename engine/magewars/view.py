@@ -165,7 +165,8 @@ def strike_text(r: dict[str, Any]) -> str:
 def snapshot(s: dict[str, Any]) -> dict[str, Any]:
     last = s.get("last_strike")
     return {
-        "phase": s["phase"], "round": s["round"], "initiative": s["initiative"], "turn": s.get("turn"),
+        "phase": s["phase"], "round": s["round"], "turn": s["round"], "initiative": s["initiative"],
+        "turn_player": s.get("turn"),
         "acting": s["acting"], "winner": s["winner"], "moves": s["moves"],
         "active": (pending(s) or {}).get("player"),
         "players": [{**p, "mage": object_view(s, s["objects"][p["id"]])} for p in s["players"]],

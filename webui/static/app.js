@@ -5,8 +5,8 @@
 // translated from the server: the page's own in the "boot" JSON, the game's in its description.
 import { dieElement } from "./dice.js";
 import {
-  $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, gameText, h, info, loc, phaseLabel, playerName, render,
-  setFaces, setRenderer, t, toast,
+  $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, gameText, glyphOf, h, info, loc, phaseLabel, playerName,
+  render, setFaces, setRenderer, t, toast,
 } from "./core.js";
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
@@ -175,6 +175,7 @@ function renderTray(snap) {
   $("traycard").hidden = Boolean(snap.camera && snap.camera.status === "off" && !dice.length);
   fill($("tray"), ...dice.map((d) => dieElement(d.value, {
     face: d.face || (faces && d.value ? faces[d.value - 1] : null), colour: d.colour,
+    glyph: d.set || d.face ? glyphOf(d.set, null, d.face) : null,
     uncertain: d.certain === false, label: t("die_value", { v: d.value ?? "?" }),
   })));
   if (!dice.length) $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
@@ -256,13 +257,14 @@ function answer(o) {
 function renderEntry(snap) {
   const input = diceInput(snap);
   const box = $("entry");
-  box.hidden = !input || !S.session.paired;
+  // a view that enters this throw itself (several dice sets in one throw...) says so with `ownEntry`
+  box.hidden = !input || !S.session.paired || hook("ownEntry", snap, ctx) === true;
   if (box.hidden) return;
   const faces = input.faces || [1, 2, 3, 4, 5, 6];
-  const symbols = input.symbols || hook("entryFaces", snap, ctx) ||
-    setFaces((input.dice_sets || [])[0] || snap.dice_set);
+  const setId = (input.dice_sets || [])[0] || snap.dice_set;
+  const symbols = input.symbols || hook("entryFaces", snap, ctx) || setFaces(setId);
   const max = input.count || input.count_max || 40;
-  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, label: t("die_value", { v }) });
+  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: t("die_value", { v }) });
   fill($("entrydice"), ...S.entry.map((v, i) => {
     const b = h("button", { class: "diebtn", type: "button", "aria-label": t("die_value", { v }), onclick: () => { S.entry.splice(i, 1); renderEntry(S.snap); } });
     b.append(dieElement(v, dieOpts(v)));

@@ -155,6 +155,19 @@ export function diceInput(snap) {
 }
 
 // Face names of a dice set of the current game, index 0 = side 1, for drawing dice (null for pips).
+// A face's glyph (engine.core.FaceSpec: "text:7", "icon:starburst+text:2"...) for dieElement: by the side
+// number of a set, or by the face's name in any of the current game's sets (a camera reading names it).
+export function glyphOf(setId, side, name) {
+  const game = currentGame();
+  const sets = (game && game.dice_sets) || {};
+  const pool = setId && sets[setId] ? [sets[setId]] : Object.values(sets);
+  for (const set of pool) {
+    const f = set.faces.find((x) => (side != null ? x.index === Number(side) : name != null && x.name === String(name)));
+    if (f) return f.glyph || null;
+  }
+  return null;
+}
+
 export function setFaces(setId) {
   const game = currentGame();
   const set = game && game.dice_sets ? game.dice_sets[setId] : null;

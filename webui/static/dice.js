@@ -85,7 +85,35 @@ function el(tag, attrs = {}) {
   return node;
 }
 
-// One die as an element with data-value / data-face. opts: {face, colour, label, uncertain, size, kept}
+// A face made of marks rather than pips or a hero icon, from its dice set's glyph (engine.core.FaceSpec):
+// "blank", "text:7", "icon:starburst+text:2" (numerals, Mage Wars' attack die, King of Tokyo's numbers).
+// Other glyphs (pips, hero icons with a corner number) keep the drawing below.
+const STARBURST = "M50 4 L59 30 L86 18 L72 43 L98 52 L71 60 L82 87 L56 74 L48 98 L40 73 L14 84 L27 59 L2 50 L28 41 L16 15 L42 28 Z";
+
+export function hasMarks(glyph) {
+  return markGlyph(glyph) !== null;
+}
+
+function markGlyph(glyph) {
+  if (!glyph) return null;
+  const parts = String(glyph).split("+");
+  return parts.every((p) => p === "blank" || p.startsWith("text:") || p === "icon:starburst") ? parts : null;
+}
+
+function drawMarks(svg, parts, ink, body) {
+  const burst = parts.includes("icon:starburst");
+  if (burst) svg.appendChild(el("path", { d: STARBURST, fill: ink, transform: "translate(12 12) scale(0.76)" }));
+  for (const part of parts) {
+    if (!part.startsWith("text:")) continue;
+    const label = part.slice(5);
+    const t = el("text", { x: 50, y: burst ? 64 : 66, "text-anchor": "middle", "font-weight": 800,
+      "font-size": label.length > 1 ? 40 : 48, fill: burst ? body : ink, "font-family": "system-ui, sans-serif" });
+    t.textContent = label;
+    svg.appendChild(t);
+  }
+}
+
+// One die as an element with data-value / data-face. opts: {face, glyph, colour, label, uncertain, size, kept}
 export function dieElement(value, opts = {}) {
   const wrap = document.createElement("span");
   wrap.className = "die" + (opts.uncertain ? " uncertain" : "") + (opts.kept ? " kept" : "");
@@ -102,7 +130,10 @@ export function dieElement(value, opts = {}) {
   svg.appendChild(el("rect", { x: 4, y: 4, width: 92, height: 92, rx: 18, fill: body,
     stroke: opts.uncertain ? "#ffb000" : "#0006", "stroke-width": opts.uncertain ? 6 : 3,
     "stroke-dasharray": opts.uncertain ? "10 7" : "none" }));
-  if (useIcon) {
+  const marks = markGlyph(opts.glyph);
+  if (marks) {
+    drawMarks(svg, marks, ink, body);
+  } else if (useIcon) {
     const g = el("g", { fill: ink, color: ink, transform: "translate(18 14) scale(0.64)" });
     g.innerHTML = ICONS[face];
     svg.appendChild(g);

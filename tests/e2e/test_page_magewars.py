@@ -1,0 +1,180 @@
+"""A Mage Wars duel played from a phone-sized Chromium (390x844) against the box's real table service: set
+up Wizard against Warlock, register a creature, attack with the attack builder, enter the attack dice and the
+effect die of one throw, see the damage worked out step by step, let Burn tick through upkeep, and play to a
+winner; the board in zh-TW and ko. Screenshots go to test-artifacts/screenshots/mw-*.png."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from pagekit import serve, shot
+from playwright.sync_api import expect
+
+from webui import create_app
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture()
+def table(tmp_path):
+    from device.pairing import Pairing
+    from device.store import Store
+    from device.table import Table
+
+    table = Table(Store(tmp_path / "state"), camera=None, pairing=Pairing(tmp_path / "tokens.json"))
+    yield table
+    table.close()
+
+
+@pytest.fixture()
+def box(table):
+    app = create_app(table, secret_key="e2e")
+    with serve(app) as url:
+        yield url
+
+
+def state(url: str) -> dict:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
+        return json.load(r)
+
+
+def after(page, url: str, do) -> dict:
+    """Do something on the page and wait until the phone has the snapshot it caused."""
+    seq = state(url)["seq"]
+    do()
+    page.wait_for_function("s => window.dicesight.snap && window.dicesight.snap.seq > s", arg=seq)
+    return state(url)
+
+
+def option(page, url: str, action_type: str, index: int = 0) -> dict:
+    return after(page, url, lambda: page.locator(f"#pending button.option[data-type='{action_type}']").nth(index).click())
+
+
+def pair(page, table) -> None:
+    page.locator("#pair").click()
+    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
+    table.press("pair")
+    page.locator("#pairbox").wait_for(state="hidden")
+
+
+def enter_attack(page, url: str, faces: list[str], effect: int) -> dict:
+    for f in faces:
+        page.locator(f"#mwpad button[data-face='{f}']").click()
+    page.locator(f"#mwd12 [data-d12='{effect}']").click()
+    return after(page, url, lambda: page.locator("#mwthrowsend").click())
+
+
+def pad(page, url: str, values: list[int]) -> dict:
+    page.locator("#entryclear").click()
+    for v in values:
+        page.locator(f"#entrypad [data-add='{v}']").click()
+    return after(page, url, lambda: page.locator("#entrysubmit").click())
+
+
+def test_a_mage_wars_duel_from_a_phone(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    pair(page, table)
+
+    page.locator("#newgame").click()
+    page.locator("#setup").wait_for(state="visible")
+    page.select_option("#s_game", "magewars")
+    rows = page.locator("#s_players .splayer")
+    expect(rows).to_have_count(2)
+    rows.nth(0).locator("input").fill("Ana")
+    rows.nth(0).locator("select").select_option("wizard")
+    rows.nth(1).locator("input").fill("Ben")
+    rows.nth(1).locator("select").select_option("warlock")
+    page.select_option("#s_start", "0")
+    shot(page, "mw-01-setup")
+    page.locator("#s_go").click()
+    page.locator("#mwboard article[data-player='p1']").wait_for()
+    snap = state(box)
+    assert snap["game"] == "magewars" and snap["phase"] == "channeling" and snap["initiative"] == "p1"
+    expect(page.locator("#mwlist li")).to_have_count(2)  # the channeling list: +10 for each mage
+    shot(page, "mw-02-channeling")
+
+    option(page, box, "next")  # confirm channeling: 20 mana each
+    expect(page.locator("#mwboard article[data-player='p1'] .stat[data-field='mana'] b")).to_have_text("20")
+    option(page, box, "next")  # planning done at the table
+
+    # Ana registers a Bear from the phone (it enters play activated, as a summoned creature does)
+    page.locator("#mwregister summary").click()
+    page.fill("#mwregname", "Bear")
+    page.fill("#mwreglife", "9")
+    page.fill("#mwregarmor", "1")
+    after(page, box, lambda: page.locator("#mwregbtn").click())
+    expect(page.locator("#mwboard article[data-player='p1'] .mwobj")).to_have_count(1)
+    option(page, box, "next")  # deployment
+    option(page, box, "quickcast", 1)  # Ana passes
+    option(page, box, "quickcast", 1)  # Ben passes
+    assert state(box)["phase"] == "actions"
+
+    # Ana's Wizard attacks Ben's Warlock with a flame attack built on the phone
+    option(page, box, "activate")
+    page.locator("#mwbuilder").wait_for()
+    page.select_option("#mwtarget", "p2")
+    page.fill("#mwdice", "4")
+    page.select_option("#mwrange", "ranged")
+    page.select_option("#mwtype", "flame")
+    page.fill("#mweffects", "7-11 = Burn; 12 = 2 Burn")
+    page.fill("#mwname", "Fireball")
+    page.locator("#mwsave").check()
+    after(page, box, lambda: page.locator("#mwattackbtn").click())
+    expect(page.locator("#mwattack")).to_be_visible()
+    expect(page.locator("#mwdicecount b")).to_have_text("4 dice")
+    expect(page.locator("#mwodds")).to_contain_text("%")
+    assert page.locator("#entry").is_hidden()  # the view enters this mixed throw itself
+    shot(page, "mw-03-attack-odds", at="#mwattack")
+    snap = enter_attack(page, box, ["2*", "1", "blank", "2"], 8)
+    assert snap["objects"][1]["damage"] == 5 and snap["objects"][1]["conditions"]["burn"] == 1
+    expect(page.locator("#mwcalc")).to_have_text("3 normal − 0 armor + 2 critical = 5 damage")
+    expect(page.locator("#mweffect")).to_contain_text("Burn")
+    shot(page, "mw-04-strike-breakdown", at="#mwstrike")
+
+    option(page, box, "end_activation")
+    option(page, box, "activate")  # Ben's Warlock
+    option(page, box, "end_activation")
+    for _ in range(2):
+        option(page, box, "quickcast", 1)  # final quickcast: both keep their marker
+    # round 2: Ben has the initiative; channeling, then the upkeep list with Ben's Burn
+    assert state(box)["round"] == 2 and state(box)["initiative"] == "p2"
+    option(page, box, "next")
+    expect(page.locator("#mwlist li")).to_have_count(1)
+    shot(page, "mw-05-upkeep-list", at="#mwlist")
+    option(page, box, "upkeep")
+    snap = pad(page, box, [5])  # the burn die shows a starburst 1: one more damage, the Burn stays
+    warlock = snap["objects"][1]
+    assert warlock["damage"] == 6 and warlock["conditions"]["burn"] == 1 and snap["phase"] == "planning"
+
+    # a correction brings Ben to the edge, then the saved Fireball finishes the duel
+    page.locator("#mwfix summary").click()
+    for _ in range(6):
+        after(page, box, lambda: page.locator("#mwfix li[data-object='p2'] button", has_text="+5").click())
+    option(page, box, "next")
+    option(page, box, "next")
+    option(page, box, "quickcast", 1)
+    option(page, box, "quickcast", 1)
+    option(page, box, "activate")  # Ben first this round
+    option(page, box, "end_activation")
+    page.locator("#pending button.option[data-type='activate']", has_text="Ana").click()
+    page.wait_for_function("() => window.dicesight.snap.acting === 'p1'")
+    after(page, box, lambda: page.locator("#pending button.option[data-type='attack']").first.click())
+    snap = enter_attack(page, box, ["2", "2", "1", "1"], 3)
+    assert snap["winner"] == "p1" and snap["phase"] == "over"
+    expect(page.locator("#mwwinner")).to_contain_text("Ana")
+    shot(page, "mw-06-winner")
+    assert page.js_errors == []
+
+    for locale, words in (("zh-TW", ["法力", "燃燒", "巫師"]), ("ko-KR", ["마나", "화상", "위저드"])):
+        other = phone(locale)
+        other.goto(box)
+        other.locator("#mwboard article[data-player='p1']").wait_for()
+        text = other.locator("body").inner_text()
+        for word in words:
+            assert word in text, (locale, word)
+        shot(other, f"mw-07-board-{locale}", full=True)
+        assert other.js_errors == []
