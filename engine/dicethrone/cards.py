@@ -78,7 +78,8 @@ def play(s: st.S, i: int, action: dict[str, Any]) -> E:
     p["discard"] += 1
     if card.get("manual"):
         st.note(s, f"{p['name']} played {card['name']['en']}: resolve it by hand." +
-                (f" ({card['text']})" if card.get("text") else ""))
+                (f" ({card['text']['en'] if isinstance(card['text'], dict) else card['text']})"
+                 if card.get("text") else ""))
         return events
     if "act" in card:
         return events + act(s, i, card, action)

@@ -346,9 +346,11 @@ def do_flip(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, An
 
 
 def do_manual(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
-    """What the engine cannot do: a note in the log and an event, for the players to do by hand."""
-    st.note(s, eff["text"])
-    return [{"type": "manual", "text": eff["text"]}]
+    """What the engine cannot do: a note in the log and an event, for the players to do by hand. The data's
+    text is a Text (en/zh-TW/ko): the note keeps the English line, the event carries every language."""
+    text = eff["text"]
+    st.note(s, text["en"] if isinstance(text, dict) else text)
+    return [{"type": "manual", "text": text}]
 
 
 HANDLERS: dict[str, Handler] = {

@@ -72,7 +72,7 @@ def test_c14_smoke_screen_requirement():
 
 def test_c15_delayed_poison_3():
     """C15: Delayed Poison deals 3 (the long rules text), flagged for a sheet check."""
-    assert "3 damage" in statuses()["delayed_poison"]["text"]
+    assert "3 damage" in statuses()["delayed_poison"]["text"]["en"]
 
 
 def test_c16_sturdy_blow_iii_costs_1():
@@ -127,7 +127,7 @@ def test_c25_the_shivering_needs_3_skulls_and_c26_stun_rerolled_text():
     DD's 4 Skull was a data error; C26: Stun uses the Rerolled text."""
     cursed = next(lv for lv in hero("cursed_pirate")["by_id"]["shiver_me_timbers"]["levels"] if lv.get("form") == "cursed")
     assert cursed["name"]["en"] == "The Shivering" and cursed["tiers"][0]["need"] == {"cutlass": 1, "skull": 3}
-    assert "extra Offensive Roll Phase" in statuses()["stun"]["text"]
+    assert "extra Offensive Roll Phase" in statuses()["stun"]["text"]["en"]
 
 
 def test_every_upgrade_card_has_its_board_text():

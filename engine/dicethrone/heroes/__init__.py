@@ -25,6 +25,11 @@ def hero_ids() -> tuple[str, ...]:
     return tuple(name[:-5] for name in _files())
 
 
+def _numbered(name: dict[str, str], level: int) -> dict[str, str]:
+    """An upgrade card's name in every language the ability has: the ability's name and the level's numeral."""
+    return {lang: f"{text} {ROMAN[level]}" for lang, text in name.items()}
+
+
 def norm(name: str) -> str:
     """Card and ability names compared loosely: case, punctuation and spaces ignored."""
     return "".join(ch for ch in name.lower() if ch.isalnum())
@@ -50,7 +55,8 @@ def hero(hero_id: str) -> dict[str, Any]:
             if "cost" not in level:
                 continue
             label = f"{ability['name']['en']} {ROMAN[level['level']]}"
-            card = {"id": f"{ability['id']}_{level['level']}", "name": {"en": label}, "cost": level["cost"],
+            card = {"id": f"{ability['id']}_{level['level']}", "name": _numbered(ability["name"], level["level"]),
+                    "cost": level["cost"],
                     "type": "upgrade", "slot": ability["id"], "level": level["level"]}
             cards[norm(label)] = card
             cards[norm(card["id"])] = card
