@@ -64,10 +64,17 @@ const ICONS = {
   nut: P("M50 8 L86 29 V71 L50 92 L14 71 V29 Z M50 34 A16 16 0 1 0 50.1 34 Z"),
   lightning: P("M58 6 L20 56 H46 L38 94 L80 40 H54 Z"),
   gaze: P("M6 50 C24 22 76 22 94 50 C76 78 24 78 6 50 Z M50 34 A16 16 0 1 0 50.1 34 Z"),
+  blade: P("M48 4 L56 10 L54 68 L46 68 L44 10 Z") + P("M28 68 H72 V76 H28 Z") + P("M46 76 H54 V94 H46 Z"),
+  sabre: P("M26 88 C32 56 50 28 84 8 C68 34 54 60 46 90 Z") + P("M14 76 L48 88 L46 94 L12 82 Z"),
+  cross: P("M42 8 H58 V32 H84 V48 H58 V92 H42 V48 H16 V32 H42 Z"),
+  pendant: `<circle cx="50" cy="16" r="9" fill="none" stroke="currentColor" stroke-width="6"/>` + P("M50 30 L74 56 L50 92 L26 56 Z"),
+  wing: P("M8 82 C18 42 50 14 92 10 C84 24 76 30 64 34 C76 36 82 40 86 46 C72 52 62 54 52 54 C62 58 68 62 70 66 C54 72 34 74 8 82 Z"),
+  banner: P("M18 6 H27 V94 H18 Z") + P("M27 10 H86 L72 30 L86 50 H27 Z"),
+  medal: P("M30 6 H46 L54 40 H40 Z") + P("M54 6 H70 L60 40 H46 Z") + `<circle cx="50" cy="66" r="26"/>`,
   blood_drop: P("M50 8 C62 30 80 48 80 64 C80 82 66 92 50 92 C34 92 20 82 20 64 C20 48 38 30 50 8 Z"),
 };
 const ALIASES = { zen: "taiji", bullseye_: "bullseye", drop: "blood_drop", blood: "blood_drop", sun: "rising_sun",
-  coin: "treasure", gold: "treasure", shield: "helm", target: "bullseye" };
+  coin: "treasure", gold: "treasure", shield: "helm", target: "bullseye", energy: "lightning" };
 
 export function faceKey(face) {
   if (!face) return "";
