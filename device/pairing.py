@@ -133,7 +133,7 @@ class Pairing:
             token = secrets.token_urlsafe(32)
             digest = _digest(token)
             phone = {"id": secrets.token_hex(4), "label": waiting.label, "address": waiting.address,
-                     "paired_at": self._wall().isoformat(timespec="seconds")}
+                     "paired_at": self._wall().isoformat(timespec="seconds"), "seat": None}
             self._phones[digest] = phone
             while len(self._phones) > MAX_PAIRED:
                 del self._phones[next(iter(self._phones))]
@@ -187,6 +187,43 @@ class Pairing:
         """Every paired phone, oldest first: id, label, address, paired_at (no token, no hash)."""
         with self._lock:
             return [dict(p) for p in self._phones.values()]
+
+    # -- seats: which player a paired phone is, for one game (hidden information) ------------------------
+    def seat(self, token: str | None, game_id: int | None) -> str | None:
+        """The player id the phone holding `token` plays in game `game_id`, or None (watching, or bound
+        in another game: a new game starts with every phone unbound)."""
+        if not token:
+            return None
+        with self._lock:
+            phone = self._phones.get(_digest(token))
+            bound = (phone or {}).get("seat")
+            return bound["player"] if bound and bound.get("game_id") == game_id else None
+
+    def seats(self, game_id: int | None) -> dict[str, str]:
+        """Phone id -> player id, for the phones bound to a seat in game `game_id`."""
+        with self._lock:
+            return {p["id"]: p["seat"]["player"] for p in self._phones.values()
+                    if p.get("seat") and p["seat"].get("game_id") == game_id}
+
+    def bind_seat(self, token: str, game_id: int, player: str | None) -> bool:
+        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). False when another
+        phone already holds that seat in that game, or the token is not paired. OSError if the file cannot
+        be rewritten (nothing changes then)."""
+        with self._lock:
+            phone = self._phones.get(_digest(token))
+            if phone is None:
+                return False
+            if player is not None and any(p is not phone and (p.get("seat") or {}).get("game_id") == game_id
+                                          and p["seat"].get("player") == player for p in self._phones.values()):
+                return False
+            before = phone.get("seat")
+            phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
+            try:
+                self._save()
+            except OSError:
+                phone["seat"] = before
+                raise
+            return True
 
     def revoke(self, phone_id: str) -> bool:
         """Unpair one phone by its public id; False when there is no such phone. OSError if the file
@@ -269,6 +306,13 @@ class Pairing:
             raise
 
 
+def _read_seat(value: object) -> dict | None:
+    """A phone's seat as saved ({"game_id": int, "player": str}), or None for anything else."""
+    if isinstance(value, dict) and isinstance(value.get("game_id"), int) and isinstance(value.get("player"), str):
+        return {"game_id": value["game_id"], "player": value["player"]}
+    return None
+
+
 def _read_phones(path: Path) -> dict[str, dict]:
     """The paired phones in the token file; a damaged file only means phones pair again. Version 1 files
     (a bare list of hashes) are read too: their phones get an id and an empty label."""
@@ -281,7 +325,8 @@ def _read_phones(path: Path) -> dict[str, dict]:
         for row in data["phones"]:
             phones[str(row["hash"])] = {"id": str(row["id"]), "label": str(row.get("label", "")),
                                         "address": str(row.get("address", "")),
-                                        "paired_at": str(row.get("paired_at", ""))}
+                                        "paired_at": str(row.get("paired_at", "")),
+                                        "seat": _read_seat(row.get("seat"))}
         return phones
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}

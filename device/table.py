@@ -216,9 +216,11 @@ class Table:
                 self._engine_snapshot = self.match.snapshot()
             return self._engine_snapshot
 
-    def snapshot(self) -> dict:
+    def snapshot(self, viewer: str | None = None) -> dict:
+        """The table as phones see it. `viewer`: the player a paired phone plays (a game with hidden
+        information then shows that player's own secrets), None for the shared screen and watchers."""
         with self._lock:
-            snap = dict(self._engine_view())
+            snap = dict(self._engine_view() if viewer is None else self.match.snapshot(viewer=viewer))
             snap.update(
                 game_id=self.game_id,
                 tray=self.tray.tray_view(),

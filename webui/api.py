@@ -12,7 +12,7 @@ from flask import Blueprint, abort, current_app, jsonify, request, send_file
 
 from engine.games import GAMES
 
-from . import events, i18n, pair, payload
+from . import events, i18n, pair, payload, viewers
 from .web import (
     UNPAIRED_WRITES,
     ApiError,
@@ -21,9 +21,12 @@ from .web import (
     json_body,
     require_custom_header,
     require_paired,
+    seat,
     session_info,
+    shown,
     snapshot,
     table,
+    token,
     unpaired_write,
     virtual_panel,
 )
@@ -80,7 +83,11 @@ def actions():
     action = json_body()
     if not isinstance(action.get("type"), str) or not action["type"]:
         raise ApiError(400, "bad_action", i18n.msg("bad_action"))
-    return jsonify(table().submit(action))
+    mine = seat() if viewers.is_hidden(table().snapshot().get("game")) else None
+    if mine is not None and action.get("player") not in (None, mine):
+        # in a game with hidden information a phone bound to a seat acts for its own player only
+        raise ApiError(403, "not_your_seat", i18n.msg("not_your_seat"))
+    return jsonify(shown(table().submit(action)))
 
 
 @bp.post("/games")
@@ -99,7 +106,7 @@ def new_game():
             payload.check_setup(setup, rules.describe().get("setup", []))
     except payload.BadPayload as exc:
         raise bad_payload(exc) from None
-    return jsonify(table().new_game(game, setup, seed))
+    return jsonify(shown(table().new_game(game, setup, seed)))
 
 
 @bp.post("/tray/observe")
@@ -108,7 +115,7 @@ def tray_observe():
     seconds = json_body().get("seconds")
     if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not 0 <= seconds <= 300:
         raise ApiError(400, "bad_observe", i18n.msg("bad_observe"))
-    return jsonify(table().observe(float(seconds)))
+    return jsonify(shown(table().observe(float(seconds))))
 
 
 @bp.post("/panel/<button>")
@@ -132,6 +139,20 @@ def panel(button: str):
             raise ApiError(400, "bad_hold", i18n.msg("bad_hold"))
     table().press(button, float(hold))
     return jsonify(snapshot())
+
+
+@bp.post("/seat")
+def choose_seat():
+    """Bind this phone to a player of the game on the table (`{"player": id}`; null: watch only). In a game
+    with hidden information the phone then sees that player's secrets, and only that player's."""
+    player = json_body().get("player")
+    snap = table().snapshot()
+    ids = [p.get("id") for p in snap.get("players") or []]
+    if player is not None and player not in ids:
+        raise ApiError(400, "bad_seat", i18n.msg("bad_seat"))
+    if not table().pairing.bind_seat(token(), snap.get("game_id"), player):
+        raise ApiError(409, "seat_taken", i18n.msg("seat_taken"))
+    return jsonify(session=session_info(), snapshot=snapshot())
 
 
 @bp.get("/<path:rest>")

@@ -7,8 +7,8 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from . import i18n
-from .web import STOP, STREAMS, client_address, snapshot, table, web
+from . import i18n, viewers
+from .web import STOP, STREAMS, client_address, table, token, web
 
 HEARTBEAT_S = 15.0
 STREAM_MAX_S = 30 * 60.0  # a stream ends now and then; the browser reconnects (frees stuck threads)
@@ -33,9 +33,11 @@ def events():
         resp.status_code = 503 if refusal.code == "too_many_streams" else 429
         resp.headers["Retry-After"] = str(refusal.retry_after)
         return resp
+    tbl = table()
+    phone = token()  # a paired phone bound to a seat sees its own secrets (webui.viewers)
     try:
-        sub = table().subscribe()  # before the snapshot, so no change falls between the two
-        first = snapshot()
+        sub = tbl.subscribe()  # before the snapshot, so no change falls between the two
+        first = tbl.snapshot()
     except BaseException:
         gate.leave(address)
         raise
@@ -47,9 +49,15 @@ def events():
     # closed page frees its place within STREAM_CHECK_S, not at the next heartbeat.
     gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
 
+    def frame(snap: dict) -> bytes:
+        if not viewers.is_hidden(snap.get("game")):
+            return state.frame(snap)  # one text for every phone
+        seat = viewers.seat_of(tbl, phone, snap)
+        return state.encode(viewers.for_viewer(tbl, snap, seat))
+
     def stream():
         try:
-            yield b"retry: 2000\n" + state.frame(first)
+            yield b"retry: 2000\n" + frame(first)
             started = last = time.monotonic()
             while not state.stopping.is_set() and not gone():
                 snap = sub.get(timeout=min(STREAM_CHECK_S, heartbeat))
@@ -57,7 +65,7 @@ def events():
                 if snap is STOP:
                     break
                 if snap is not None:
-                    yield state.frame(snap)
+                    yield frame(snap)
                     last = now
                 elif now - last >= heartbeat:
                     yield b": heartbeat\n\n"

@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app, request
 
-from . import i18n, payload
+from . import i18n, payload, viewers
 
 TOKEN_COOKIE = "dicesight_token"
 CSRF_HEADER = "X-Dicesight-CSRF"
@@ -65,13 +65,18 @@ class WebState:
             hit = self.frames.get(key)
             if hit is not None and hit[0] is snap:
                 return hit[1]
-        data = json.dumps(snap, separators=(",", ":"), ensure_ascii=False)
-        text = f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n".encode()
+        text = self.encode(snap)
         with self.lock:
             self.frames[key] = (snap, text)
             while len(self.frames) > 16:
                 self.frames.popitem(last=False)
         return text
+
+    @staticmethod
+    def encode(snap: dict[str, Any]) -> bytes:
+        """A snapshot as one server-sent event (`id` is the game's seq, so a phone can say where it was)."""
+        data = json.dumps(snap, separators=(",", ":"), ensure_ascii=False)
+        return f"id: {snap.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n".encode()
 
     def csrf_for(self, token: str) -> str:
         """The CSRF value bound to a control token: the page gets it, a cross-site form cannot."""
@@ -184,16 +189,29 @@ def virtual_panel() -> bool:
 
 
 def session_info() -> dict[str, Any]:
-    """What the page needs to know about its own phone: paired or not, its CSRF value, its language."""
+    """What the page needs to know about its own phone: paired or not, its CSRF value, its language, and
+    the player seat it is bound to in the current game (None: watching)."""
     value = token()
     return {
         "paired": value is not None,
         "csrf": web().csrf_for(value) if value else None,
         "lang": i18n.current_code(),
         "virtual_pair": virtual_panel() or is_local(),
+        "seat": viewers.seat_of(table(), value, table().snapshot()) if value else None,
     }
 
 
+def seat() -> str | None:
+    """The player seat of the calling phone in the game on the table (None: watching, or not paired)."""
+    value = token()
+    return viewers.seat_of(table(), value, table().snapshot()) if value else None
+
+
+def shown(snap: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot of the table as the calling phone may see it (webui.viewers)."""
+    return viewers.for_viewer(table(), snap, seat() if viewers.is_hidden(snap.get("game")) else None)
+
+
 def snapshot() -> dict[str, Any]:
-    """The table's snapshot as this caller may see it."""
-    return table().snapshot()
+    """The table's snapshot as the calling phone may see it."""
+    return shown(table().snapshot())

@@ -110,7 +110,7 @@ def test_unknown_api_path_is_json_404(client):
 def test_pairing_grants_a_token_only_after_the_pair_button(client, table):
     csrf = pair(client, table)
     assert client.get("/api/session").get_json() == {
-        "paired": True, "csrf": csrf, "lang": "en", "virtual_pair": True}
+        "paired": True, "csrf": csrf, "lang": "en", "virtual_pair": True, "seat": None}
 
 
 def test_pair_request_needs_our_header(client):

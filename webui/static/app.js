@@ -140,6 +140,27 @@ function renderPair() {
   $("pair").disabled = Boolean(S.pairing);
 }
 
+// In a game with hidden information a paired phone says which player it is (POST /api/seat): the box then
+// sends it that player's secrets, and only that player's (webui/viewers.py).
+function renderSeat(snap) {
+  const game = currentGame();
+  const players = snap.players || [];
+  const card = $("seatcard");
+  card.hidden = !(S.session.paired && game && game.hidden && players.length);
+  if (card.hidden) return;
+  const mine = snap.viewer !== undefined ? snap.viewer : S.session.seat;
+  fill($("seat"), h("option", { value: "", text: t("seat_none"), selected: !mine || null }),
+    ...players.map((p) => h("option", { value: p.id, text: playerName(p), selected: p.id === mine || null })));
+}
+
+async function chooseSeat(player) {
+  try {
+    const r = await api("POST", "/api/seat", { player: player || null });
+    S.session = { ...S.session, ...r.session };
+    apply(r.snapshot);
+  } catch { render(); }
+}
+
 // The phase bar: the current phase and who is active, and a dot per phase of the game's turn.
 function renderPhase(snap) {
   const bar = $("phasebar");
@@ -393,6 +414,7 @@ function renderAll() {
   const v = currentView();
   renderPhase(snap);
   renderWinner(snap);
+  renderSeat(snap);
   if (v && v.render) v.render(slots(), snap, ctx);
   renderTray(snap);
   renderPending(snap);
@@ -406,6 +428,7 @@ setRenderer(renderAll);
 
 // -- wiring ---------------------------------------------------------------------------------------
 $("pair").addEventListener("click", () => pair().catch(() => {}));
+$("seat").addEventListener("change", (ev) => chooseSeat(ev.target.value));
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
 $("unpair").addEventListener("click", async () => {
   if (!window.confirm(t("unpair_all") + "?")) return;
