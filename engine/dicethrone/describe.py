@@ -13,8 +13,9 @@ from typing import Any
 
 from ..core import DiceSetSpec, FaceSpec, GameDescription, Text
 from ..describe import SIX_OPPOSITE, load_game_json
+from . import texts
 from .data import generic_cards, statuses
-from .heroes import catalogue, hero_ids
+from .heroes import catalogue, hero, hero_ids
 from .state import MODES
 
 
@@ -41,10 +42,24 @@ def _statuses() -> list[dict[str, Any]]:
             for row in statuses().values()]
 
 
+def _with_texts(row: dict[str, Any]) -> dict[str, Any]:
+    """A catalogue hero with its board and cards readable in three languages (texts.py): per ability each
+    level's requirement and effect, per card what it does; the page shows them on tap."""
+    data = hero(row["id"])
+    names = data["symbols"]
+    for ability in row["abilities"]:
+        ability["board"] = [texts.level_text(level, names) for level in data["by_id"][ability["id"]]["levels"]]
+    for card in row["cards"]:
+        full = data["cards_by_name"].get(card["id"].replace("_", "")) or next(
+            c for c in data["cards_by_name"].values() if c["id"] == card["id"])
+        card["text"] = texts.card_text(full, names, data["by_id"])
+    return row
+
+
 @cache
 def description() -> GameDescription:
     data = load_game_json(__package__)
-    heroes = catalogue()
+    heroes = [_with_texts(row) for row in catalogue()]
     hero_options = [{"id": h["id"], "name": h["name"], "faces": h["faces"], "symbols": h["symbols"],
                      "complete": h["complete"]} for h in heroes]
     texts: dict[str, Text] = dict(data["texts"])
