@@ -34,17 +34,25 @@ def _positions(values: Sequence[int], groups: Sequence[Sequence[int]]) -> list[l
 
 
 # -- attack (§4.4.1): disjoint groups whose pips sum exactly to the round's defence ----------------------
-def _sub_multisets(counts: Counts, total: int, top: int) -> Iterator[tuple[int, ...]]:
-    """Every multiset of values <= `top` drawn from `counts` whose values add up to `total` (largest first)."""
+def _sub_multisets(counts: Counts, total: int, top: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of values <= `top` drawn from `counts` whose values add up to `total` (largest first).
+    Counts beyond what `total` could use are clipped first, so many pools share one cached answer."""
+    clipped = tuple(min(n, total // v) if v <= top else 0 for v, n in zip(range(1, 7), counts, strict=True))
+    return _tails(clipped, total, top)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=65536)
+def _tails(counts: Counts, total: int, top: int) -> tuple[tuple[int, ...], ...]:
     if total == 0:
-        yield ()
-        return
+        return ((),)
+    out = []
     for v in range(min(top, total), 0, -1):
         if counts[v - 1]:
             rest = list(counts)
             rest[v - 1] -= 1
-            for tail in _sub_multisets(tuple(rest), total - v, v):  # type: ignore[arg-type]
-                yield (v, *tail)
+            for tail in _tails(tuple(rest), total - v, v):  # type: ignore[arg-type]
+                out.append((v, *tail))
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)

@@ -128,6 +128,7 @@ def click_option(page, action: dict[str, Any]) -> None:
 def enter_roll(page, dice: list[str]) -> None:
     """This phone's own roll on the view's colour-by-colour entry: tap each die up to its pips, send."""
     expect(page.locator("#rdentry")).to_be_visible()
+    expect(page.locator("#entry")).to_be_hidden()  # the page's number-only pad gives way (ownEntry)
     buttons = page.locator("#rdentrydice button")
     colours = [buttons.nth(i).get_attribute("data-colour") for i in range(buttons.count())]
     letters = {"red": "R", "blue": "B", "yellow": "Y", "black": "K"}

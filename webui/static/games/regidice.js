@@ -168,6 +168,23 @@ function myRoller(snap) {
   return playerById(snap, input.player);  // a phone not bound to a seat enters for the player the box waits for
 }
 
+// The page's own pad enters numbers only; a Regidice roll needs each die's colour, so this view enters it.
+export function ownEntry(snap) {
+  return Boolean(ctx && ctx.diceInput(snap));
+}
+
+// Dice the camera read on the tray (with their colours) fill the entry, so an unsure reading is fixed here.
+function fromTray(snap, dice) {
+  const read = ((snap.tray && snap.tray.dice) || []).filter((d) => d.colour && d.value);
+  if (!read.length || dice.some((d) => entry[d.id])) return;
+  const byColour = {};
+  for (const d of read) (byColour[d.colour] = byColour[d.colour] || []).push(d.value);
+  for (const d of dice) {
+    const v = (byColour[d.colour] || []).shift();
+    if (v) entry[d.id] = v;
+  }
+}
+
 function renderEntry(snap) {
   const { h, fill } = ctx;
   const me = myRoller(snap);
@@ -175,6 +192,7 @@ function renderEntry(snap) {
   if (!me) return;
   const dice = me.pool;
   for (const id of Object.keys(entry)) if (!dice.some((d) => d.id === id)) delete entry[id];
+  fromTray(snap, dice);
   const ready = dice.every((d) => entry[d.id]);
   fill(els.entry,
     h("h2", { text: `${T("enter_dice")} · ${ctx.playerName(me)}` }),
