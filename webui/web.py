@@ -83,7 +83,16 @@ class WebState:
         return hmac.new(self.secret, b"csrf:" + token.encode(), hashlib.sha256).hexdigest()[:40]
 
 
-STOP = object()  # put into every open stream's subscription at shutdown: the stream ends at once
+class _Stop:
+    """Put into every open stream's subscription at shutdown to wake it: the woken stream sees `stopping`
+    set and ends at once. `snapshot` is None so a subscription's get() hands it on like a timeout."""
+
+    snapshot = None
+    seq = 0
+    version = 0
+
+
+STOP = _Stop()
 
 
 def web() -> WebState:

@@ -21,6 +21,7 @@ from device.store import Store
 from device.table import Table
 from device.webserver import ServerLimits, answers, make_server
 from webui import create_app, server_message, stop_streams
+from webui.web import STREAMS
 
 LIMITS = ServerLimits(max_streams=4, streams_per_address=2, request_threads=3, connections_per_address=8)
 
@@ -124,6 +125,24 @@ def test_one_address_holds_only_its_share_of_streams(box) -> None:
     assert status == 200, "another phone still gets in"
     for s in [*mine, (other,)]:
         s[0].close()
+
+
+def test_open_streams_end_at_once_when_the_box_stops(box) -> None:
+    port = box["port"]
+    streams = [open_stream(port, f"127.0.0.{70 + i}")[0] for i in range(3)]
+    stop_streams(box["app"])
+    for sock in streams:
+        sock.settimeout(3)  # far below the 4 s an idle stream waits before it looks again
+        tail = b""
+        while not tail.endswith(b"0\r\n\r\n"):  # the last chunk of the chunked response
+            chunk = sock.recv(65536)
+            assert chunk, "closed without the end of the response"
+            tail += chunk
+        sock.close()
+    deadline = time.monotonic() + 5
+    while box["app"].extensions[STREAMS].stats()["open"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert box["app"].extensions[STREAMS].stats()["open"] == 0
 
 
 def test_bodies_over_the_cap_are_refused_before_they_are_sent(box) -> None:
