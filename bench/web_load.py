@@ -227,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
               f"p50 {statistics.median(post_ms):.1f} ms, p99 {pct(post_ms, 99):.1f} ms")
         print(f"GET /api/state while streaming: {len(state_ms)} answered, p50 {statistics.median(state_ms):.1f} ms,"
               f" p99 {pct(state_ms, 99):.1f} ms")
-        print(f"events: {delivered} delivered, {missed} missed ({len(want)} actions x {opened} streams)")
+        last = max(want) if want else 0
+        final = sum(1 for w in watchers if w.status == 200 and last in w.seqs)
+        print(f"events: {delivered} delivered, {missed} missed ({len(want)} actions x {opened} streams; a phone "
+              f"that falls behind gets the newest snapshot, which is the whole state); newest seq {last} reached "
+              f"{final}/{opened} streams")
         print(f"box process: before {before}; with streams {during}; after {after}")
         return 0
     finally:

@@ -4,10 +4,12 @@ change, a heartbeat in between). Nested in the API blueprint, so its address is 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import i18n, viewers
+from .streams import Stream
 from .web import STOP, STREAMS, client_address, table, token, web
 
 HEARTBEAT_S = 15.0
@@ -15,6 +17,7 @@ STREAM_MAX_S = 30 * 60.0  # a stream ends now and then; the browser reconnects (
 # How often an idle stream looks whether its phone has gone. Each look wakes the stream's thread: with
 # 200 phones watching, every half second halved the API's throughput; every few seconds costs nothing.
 STREAM_CHECK_S = 4.0
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 bp = Blueprint("events", __name__)
 
@@ -35,6 +38,19 @@ def events():
         return resp
     tbl = table()
     phone = token()  # a paired phone bound to a seat sees its own secrets (webui.viewers)
+
+    def frame(snap: dict) -> bytes:
+        if not viewers.is_hidden(snap.get("game")):
+            return state.frame(snap)  # one text for every phone
+        seat = viewers.seat_of(tbl, phone, snap)
+        return state.encode(viewers.for_viewer(tbl, snap, seat))
+
+    heartbeat = float(current_app.config["DICESIGHT_HEARTBEAT_S"])
+    max_age = float(current_app.config["DICESIGHT_STREAM_MAX_S"])
+    waitress_gone = request.environ.get("waitress.client_disconnected")
+    if waitress_gone is not None:  # under waitress: the app's stream hub writes this stream
+        return _hub_stream(state, gate, address, waitress_gone, heartbeat, max_age,
+                           lambda: frame(tbl.snapshot()), frame)
     try:
         sub = tbl.subscribe()  # before the snapshot, so no change falls between the two
         first = tbl.snapshot()
@@ -43,23 +59,12 @@ def events():
         raise
     with state.lock:
         state.subscriptions.add(sub)
-    heartbeat = float(current_app.config["DICESIGHT_HEARTBEAT_S"])
-    max_age = float(current_app.config["DICESIGHT_STREAM_MAX_S"])
-    # waitress tells when the phone has gone (it keeps reading the connection: request lookahead), so a
-    # closed page frees its place within STREAM_CHECK_S, not at the next heartbeat.
-    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
-
-    def frame(snap: dict) -> bytes:
-        if not viewers.is_hidden(snap.get("game")):
-            return state.frame(snap)  # one text for every phone
-        seat = viewers.seat_of(tbl, phone, snap)
-        return state.encode(viewers.for_viewer(tbl, snap, seat))
 
     def stream():
         try:
             yield b"retry: 2000\n" + frame(first)
             started = last = time.monotonic()
-            while not state.stopping.is_set() and not gone():
+            while not state.stopping.is_set():
                 snap = sub.get(timeout=min(STREAM_CHECK_S, heartbeat))
                 now = time.monotonic()
                 if snap is STOP:
@@ -78,5 +83,47 @@ def events():
                 state.subscriptions.discard(sub)
             gate.leave(address)
 
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(stream(), mimetype="text/event-stream", headers=STREAM_HEADERS)
+
+
+class _WrittenStream(Response):
+    """A stream whose body the hub writes through the WSGI `write` callable; the server's thread for it
+    only waits until the stream is over (see webui.streams.StreamHub)."""
+
+    def __init__(self, run: Callable[[Callable[[bytes], object]], None]) -> None:
+        super().__init__(mimetype="text/event-stream", headers=STREAM_HEADERS)
+        self._run = run
+
+    def __call__(self, environ, start_response):  # type: ignore[override]
+        headers = self.get_wsgi_headers(environ)
+        headers.pop("Content-Length", None)  # the body is as long as the stream lasts
+        write = start_response(self.status, headers.to_wsgi_list())
+        self._run(write)
+        return []
+
+
+def _hub_stream(state, gate, address: str, gone: Callable[[], bool], heartbeat: float, max_age: float,
+                first: Callable[[], bytes], frame: Callable[[dict], bytes]):
+    """The stream under waitress: handed to the app's stream hub (one writer for every phone). waitress
+    tells when the phone has gone (it keeps reading the connection: request lookahead), so a closed page
+    frees its place within STREAM_CHECK_S, not at the next heartbeat."""
+    hub = state.stream_hub(heartbeat_s=heartbeat, check_s=min(STREAM_CHECK_S, heartbeat))
+    channel = getattr(gone, "__self__", None)  # waitress's channel: how much output waits for this phone
+
+    def backlog() -> int:
+        return int(getattr(channel, "total_outbufs_len", 0) or 0)
+
+    def run(write: Callable[[bytes], object]) -> None:
+        stream = Stream(write, gone, backlog, time.monotonic(), max_age, frame)
+        try:
+            hub.add(stream, lambda: b"retry: 2000\n" + first())
+            stream.done.wait()
+        finally:
+            hub.remove(stream)
+            gate.leave(address)
+
+    try:
+        return _WrittenStream(run)
+    except BaseException:
+        gate.leave(address)
+        raise

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Flask, current_app, request
 
 from . import i18n, payload, viewers
+from .streams import StreamHub
 
 TOKEN_COOKIE = "dicesight_token"
 CSRF_HEADER = "X-Dicesight-CSRF"
@@ -55,6 +56,14 @@ class WebState:
         self.lock = threading.Lock()
         self.frames: OrderedDict[int, tuple[dict[str, Any], bytes]] = OrderedDict()
         self.subscriptions: set[Any] = set()  # of the open streams, to wake them at shutdown
+        self._hub: StreamHub | None = None
+
+    def stream_hub(self, heartbeat_s: float, check_s: float) -> StreamHub:
+        """The app's one writer for every open stream (created with the first stream)."""
+        with self.lock:
+            if self._hub is None:
+                self._hub = StreamHub(self.table.subscribe, self.frame, heartbeat_s=heartbeat_s, check_s=check_s)
+            return self._hub
 
     def frame(self, snap: dict[str, Any]) -> bytes:
         """One SSE event for a snapshot. Every phone is handed the same snapshot object, so it is encoded
@@ -111,6 +120,9 @@ def stop_streams(app: Flask) -> None:
     state.stopping.set()
     with state.lock:
         open_streams = list(state.subscriptions)
+        hub = state._hub
+    if hub is not None:
+        hub.stop()
     for sub in open_streams:
         sub.put(STOP)
 

@@ -127,6 +127,20 @@ def test_one_address_holds_only_its_share_of_streams(box) -> None:
         s[0].close()
 
 
+def test_changes_reach_every_open_stream_through_the_server(box) -> None:
+    port, table = box["port"], box["table"]
+    streams = [open_stream(port, f"127.0.0.{80 + i}") for i in range(3)]
+    for value in (1, 2, 3):
+        table.submit({"type": "roll", "dice": [value]})
+    last = f"id: {table.match.seq}\n".encode()
+    for sock, _status, _headers, got in streams:
+        while last not in got:
+            got += sock.recv(65536)
+        ids = [int(line[4:]) for line in got.split(b"\n") if line.startswith(b"id: ")]
+        assert ids == sorted(ids) and ids[-1] == table.match.seq, ids
+        sock.close()
+
+
 def test_open_streams_end_at_once_when_the_box_stops(box) -> None:
     port = box["port"]
     streams = [open_stream(port, f"127.0.0.{70 + i}")[0] for i in range(3)]
