@@ -1,12 +1,14 @@
 """A whole Regidice game with four phones (four Chromium contexts at 390x844, each paired with the box's Pair
-button) against the box's real table service: the first round is played on the phones (each player enters
-their own roll colour by colour, declares, resolves, takes the damage, prepares), the rest of the example game
-docs/examples/regidice-4p-victory is sent from each acting player's phone, to victory.
+button and bound to its player's seat with the page's seat chooser) against the box's real table service: the
+first round is played on the phones (each player enters their own roll colour by colour, declares, resolves,
+takes the damage, prepares), the rest of the example game docs/examples/regidice-4p-victory is sent from each
+acting player's phone, to victory.
 
 Every snapshot each phone received on its event stream and every /api/state it fetched is checked, as the
-bytes it got (parsed): before the Collect phase of a round, no die in another player's pool carries its pips,
-the log shows rolls by colour only, and the round's events carry no pips of a roll. The truth to compare with
-is the table's own game replayed to each snapshot's sequence number.
+bytes it got (parsed): before the Collect phase of a round, no die in another player's pool carries its pips
+while the phone's own rolled dice do, the log shows rolls by colour only, and the round's events carry no
+pips of a roll. The truth to compare with is the table's own game replayed to each snapshot's sequence
+number.
 
 Screenshots go to test-artifacts/screenshots/regidice-*.png.
 """
@@ -154,12 +156,16 @@ class Truth:
             match.submit(action)
             self.states.append(match.state)
 
-    def hidden(self, seq: int, viewer: str | None) -> dict[str, int]:
+    def rolled(self, seq: int) -> dict[str, dict[str, int]]:
+        """Before the reveal: each player's dice rolled this round (die id -> pips); {} once revealed."""
         s = self.states[seq]
         if s["phase"] not in ("roll", "declare"):
             return {}
-        return {d["id"]: d["pips"] for d in s["dice"]
-                if d["at"].startswith("pool:") and d["rolled"] and d["at"] != f"pool:{viewer}"}
+        out: dict[str, dict[str, int]] = {}
+        for d in s["dice"]:
+            if d["at"].startswith("pool:") and d["rolled"]:
+                out.setdefault(d["at"][5:], {})[d["id"]] = d["pips"]
+        return out
 
 
 def walk(value: Any):
@@ -172,16 +178,21 @@ def walk(value: Any):
             yield from walk(item)
 
 
-def check_frame(raw: str, truth: Truth, where: str) -> int:
-    """Assert one received snapshot carries no hidden pips of another player; answers its seq."""
+def check_frame(raw: str, truth: Truth, where: str, viewer: str) -> int:
+    """Assert one received snapshot shows the phone its own rolled pips and nobody else's; answers its seq."""
     snap = json.loads(raw)
-    seq, viewer = snap["seq"], snap.get("viewer")
-    hidden = truth.hidden(seq, viewer)
+    seq = snap["seq"]
+    assert snap.get("viewer") == viewer, f"{where}: seq {seq} rendered for {snap.get('viewer')}"
+    rolled = truth.rolled(seq)
+    hidden = {i: v for player, dice in rolled.items() if player != viewer for i, v in dice.items()}
     for node in walk(snap):
         die_id = node.get("id", node.get("die"))
         if die_id in hidden:
             shown = node.get("pips", node.get("value"))
-            assert shown is None, f"{where}: seq {seq} shows {die_id}={shown} to viewer {viewer}"
+            assert shown is None, f"{where}: seq {seq} shows {die_id}={shown} to {viewer}"
+    own = {d["id"]: d["pips"] for p in snap["players"] if p["id"] == viewer for d in p["pool"]}
+    for die_id, pips in rolled.get(viewer, {}).items():
+        assert own[die_id] == pips, f"{where}: seq {seq} hides {viewer}'s own {die_id} from them"
     for entry in snap.get("log", []):
         if entry["action"].get("type") == "roll":
             for die in entry["action"].get("dice", []):
@@ -189,6 +200,9 @@ def check_frame(raw: str, truth: Truth, where: str) -> int:
     for event in snap.get("events", []):
         if event.get("type") == "rolled":
             assert set(event) == {"type", "player", "count", "colours"}, f"{where}: a roll's pips in an event"
+    for die in (snap.get("tray") or {}).get("dice", []):
+        if hidden:
+            assert die.get("value") is None, f"{where}: the tray shows a hidden roll"
     if hidden:
         assert snap["collect"] == [] and snap["hidden"] is True
     return seq
@@ -208,10 +222,16 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) 
             page = context.new_page()
             page.goto(url + "/?lang=" + ["en", "zh-TW", "ko", "en"][k])
             pair(page, table)
+            expect(page.locator("#seatcard")).to_be_visible()
+            page.locator("#seat").select_option(player)  # "This phone plays as"
+            # The event stream keeps the token of the moment it opened (before pairing): a reload reopens it
+            # as the seated phone (the page does not reconnect by itself after pairing yet).
+            page.reload()
+            page.wait_for_function("p => window.dicesight.snap && window.dicesight.snap.viewer === p", arg=player)
             phones[player] = page
         for page in phones.values():
             expect(page.locator("#rdenemy h2")).to_be_visible()
-        states: list[str] = []
+        states: list[tuple[str, str]] = []
 
         # Round 1 on the phones themselves.
         n = 0
@@ -222,7 +242,10 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) 
             if n == 1:
                 shot(page, "regidice-roll-p2-zh")
             n += 1
-        states.append(fetch_state(phones["p1"]))
+        states.append(("p1", fetch_state(phones["p1"])))
+        expect(phones["p1"].locator("#rdplayers article[data-player='p1'] .die[data-value='']")).to_have_count(0)
+        expect(phones["p1"].locator("#rdplayers article[data-player='p2'] .die[data-value='']")).to_have_count(6)
+        shot(phones["p1"], "regidice-own-dice-p1", at="#rdplayers")
         shot(phones["p1"], "regidice-declare-p1", at="#rdvalues")
         while actions[n]["type"] == "declare":
             page = phones[actions[n]["player"]]
@@ -254,7 +277,8 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) 
             answer = post(page, action)
             assert answer["status"] == 200, answer
             if answer["body"]["phase"] in ("declare", "collect"):
-                states.append(fetch_state(phones[PLAYERS[len(states) % 4]]))
+                who = PLAYERS[len(states) % 4]
+                states.append((who, fetch_state(phones[who])))
         final = table.match.seq
         for page in phones.values():
             wait_seq(page, final)
@@ -265,10 +289,10 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) 
         for player, page in phones.items():
             frames = page.evaluate("() => window.__frames")
             assert len(frames) > 20, player
-            seqs = [check_frame(raw, truth, f"{player} event stream") for raw in frames]
+            seqs = [check_frame(raw, truth, f"{player} event stream", player) for raw in frames]
             assert max(seqs) == final
             checked += len(frames)
-        for raw in states:
-            check_frame(raw, truth, "GET /api/state")
+        for player, raw in states:
+            check_frame(raw, truth, f"{player} GET /api/state", player)
         browser.close()
     assert checked > 80
