@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import LANGS
+from .companions import defs as companion_defs
 from .data import statuses
 
 Text = dict[str, str]
@@ -38,6 +39,7 @@ T: dict[str, dict[str, str]] = {
     "plus_cp_half": {"en": "damage equal to half your CP (rounded up)", "zh-TW": "造成你 CP 一半（無條件進位）的傷害",
                      "ko": "CP의 절반(올림)만큼 피해"},
     "heal": {"en": "heal {n}", "zh-TW": "回復 {n} 點生命值", "ko": "{n} 치유"},
+    "heal_companion": {"en": "heal {x} {n}", "zh-TW": "治療{x} {n} 點", "ko": "{x}를 {n} 치유"},
     "cp": {"en": "gain {n} CP", "zh-TW": "獲得 {n} CP", "ko": "{n}CP 획득"},
     "draw": {"en": "draw {n}", "zh-TW": "抽 {n} 張牌", "ko": "카드 {n}장 뽑기"},
     "gain": {"en": "gain {c}{s}", "zh-TW": "獲得{c}{s}", "ko": "{s}{c} 획득"},
@@ -71,6 +73,7 @@ T: dict[str, dict[str, str]] = {
     "if_sum": {"en": "total {n} or more: {body}", "zh-TW": "總和至少 {n}：{body}", "ko": "합이 {n} 이상: {body}"},
     "if_sum_most": {"en": "total {n} or less: {body}", "zh-TW": "總和至多 {n}：{body}", "ko": "합이 {n} 이하: {body}"},
     "if_none": {"en": "no {what}: {body}", "zh-TW": "沒有{what}：{body}", "ko": "{what}가 없으면: {body}"},
+    "if_companion": {"en": "while {x} stands: {body}", "zh-TW": "{x}在場時：{body}", "ko": "{x}가 있는 동안: {body}"},
     "if_first": {"en": "if you start the game: {body}", "zh-TW": "若你是起始玩家：{body}", "ko": "시작 플레이어라면: {body}"},
     "count_sym": {"en": "{n} {x}", "zh-TW": "{n} 個{x}", "ko": "{x} {n}개"},
     "small": {"en": "Small straight", "zh-TW": "小順", "ko": "스몰 스트레이트"},
@@ -82,6 +85,10 @@ T: dict[str, dict[str, str]] = {
     "or": {"en": " or ", "zh-TW": "或", "ko": " 또는 "},
     "upgrade": {"en": "Upgrade {x} to level {n}.", "zh-TW": "將{x}升級至 {n} 級。", "ko": "{x}을(를) {n}레벨로 강화합니다."},
 }
+
+
+# Companions named in texts, by id, from companions.json (Nyra: 妮拉 in ZG's zh-CN, same in Traditional).
+COMPANIONS: dict[str, Text] = {c["id"]: c["name"] for c in companion_defs("huntress")}
 
 
 def _fill(key: str, lang: str, **parts: Any) -> str:
@@ -142,6 +149,8 @@ def _effect(eff: dict[str, Any], names: dict[str, Text], lang: str) -> str:
         body = T["cleanse_all" if eff.get("all") else "cleanse"][lang]
     elif do == "prevent":
         body = T["prevent_all"][lang] if eff.get("all") else _fill("prevent", lang, n=n)
+    elif do == "heal" and "companion" in eff:
+        body = _fill("heal_companion", lang, x=COMPANIONS.get(eff["companion"], {}).get(lang, eff["companion"]), n=n)
     elif do == "roll":
         body = T["roll_one"][lang] if eff.get("dice", 1) == 1 else _fill("roll", lang, n=eff["dice"])
     elif do in T:
@@ -176,6 +185,9 @@ def _condition(cond: dict[str, Any], names: dict[str, Text], lang: str, body: st
         body = _fill("if_sum_most", lang, n=cond["sum_at_most"], body=body)
     if "none_of" in cond:
         body = _fill("if_none", lang, what=_symbols(cond["none_of"], names, lang), body=body)
+    if "companion_active" in cond:
+        who = cond["companion_active"]
+        body = _fill("if_companion", lang, x=COMPANIONS.get(who, {}).get(lang, who), body=body)
     if cond.get("first_player"):
         body = _fill("if_first", lang, body=body)
     return body

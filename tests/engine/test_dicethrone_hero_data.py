@@ -154,3 +154,26 @@ def test_shadow_defense_two_shadows_take_no_damage():
     result = end_roll_phase(m)
     assert result["damage"].get("p2", 0) == 0
     assert tokens(m, "p2") == {"shadows": 1, "sneak_attack": 1} and tokens(m, "p1") == {"poison": 1}
+
+
+def _nyra(m: Any, pid: str = "p2") -> int:
+    return next(c["health"] for c in m.snapshot()["players"][int(pid[1]) - 1]["companions"] if c["id"] == "nyra")
+
+
+def test_maternal_bond_heals_nyra_per_bond_and_claws_bite_while_she_stands():
+    """Huntress Maternal Bond I (ZG 'Kindred Bond'): 1 damage per Spear, heal Nyra 1 per Bond, 2 damage per
+    Claw while Nyra stands. Faces 1-2 Spear, 3-4 Claw, 5 Bond: Spear, Claw, Bond -> 1 + 2 back, Nyra +1."""
+    m = game("barbarian", "huntress")
+    go(m, {"type": "adjust", "player": "p2", "companions": {"nyra": -3}})
+    attack(m, [1, 2, 3, 4, 5], "smack")
+    go(m, {"type": "defense", "defense": "maternal_bond"}, {"type": "roll", "dice": [1, 3, 5]}, {"type": "resolve"})
+    result = end_roll_phase(m)
+    assert result["damage"].get("p1") == 3 and _nyra(m) == 5
+
+
+def test_resuscitate_heals_nyra_3():
+    """Huntress Resuscitate I (ZG): 2 Bond -> gain Nyra's Bond and heal Nyra 3 (up to her 7)."""
+    m = game("huntress", "barbarian")
+    go(m, {"type": "adjust", "player": "p1", "companions": {"nyra": -5}})
+    attack(m, [5, 5, 1, 1, 3], "resuscitate")                         # no damage: nothing to defend
+    assert _nyra(m, "p1") == 5 and tokens(m, "p1").get("nyras_bond") == 1

@@ -349,13 +349,15 @@ def test_accuracy_makes_the_attack_undefendable():
 
 
 def test_defense_with_effects_done_by_hand_adds_a_note():
-    """Heroes §8 unknowns: what the engine cannot apply (Nyra's health) becomes a note; players adjust by hand."""
-    m = game("barbarian", "huntress")
-    attack(m, [1, 2, 3, 4, 4], "smack")
-    go(m, {"type": "defense", "defense": "maternal_bond"}, {"type": "roll", "dice": [5, 5, 4]}, {"type": "resolve"})
-    assert kind(m) == "window" and "Nyra" in snap(m)["notes"][-1]
-    go(m, {"type": "prevent", "player": "p2", "amount": 2, "source": "Nyra"})
-    assert end_roll_phase(m)["damage"]["p2"] == 2
+    """Heroes §8 unknowns: what the engine cannot apply (Thick Skin II's status prevention on 2 Hearts) becomes
+    a note; players adjust by hand. (Nyra's health, the example here before, is tracked now: companions.)"""
+    m = game("huntress", "barbarian")
+    go(m, {"type": "adjust", "player": "p2", "upgrades": {"thick_skin": 2}})
+    attack(m, [1, 1, 1, 3, 3], "animalistic")
+    go(m, {"type": "defense", "defense": "thick_skin"}, {"type": "roll", "dice": [4, 4, 1, 1]}, {"type": "resolve"})
+    assert kind(m) == "window" and "status" in snap(m)["notes"][-1]
+    go(m, {"type": "prevent", "player": "p2", "amount": 2, "source": "by hand"})
+    assert end_roll_phase(m)["damage"]["p2"] == 1
 
 
 # -- decisions, snapshot ---------------------------------------------------------------------------------
