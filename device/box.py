@@ -29,6 +29,8 @@ from .webserver import ServerLimits, answers, make_server
 
 log = logging.getLogger("dicesight")
 
+SHUTDOWN_GRACE_S = 3.0  # how long the page's workers get to end their event streams at shutdown
+
 
 @dataclass
 class BoxOptions:
@@ -182,6 +184,9 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
     finally:
         sdnotify.notify("STOPPING=1")
         stop_streams(app)  # open event streams end within half a second, so the close below is quick
+        # Let the workers finish those streams before the server's wake-up pipe closes: a worker that
+        # ends a stream after `close` writes to a closed fd (an EBADF traceback per stream, issue 11 #10).
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=SHUTDOWN_GRACE_S)
         server.close()
         table.close()
         announce({"event": "stopped"})

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero import ButtonBoard, Device, LEDBoard
+from gpiozero.exc import DeviceClosed
 from gpiozero.pins.mock import MockFactory
 
 from .config import PHASE_LED_NAMES, GpioConfig
@@ -308,12 +309,13 @@ class Panel:
             self._edge(button, True)
         self._sleep(hold)
         self.tick()
-        pin = getattr(dev, "pin", None) if self.mock and dev is not None else None
-        if pin is not None:
-            pin.drive_high()
-        elif not (self.mock and dev is not None):
+        if self.mock and dev is not None:
+            try:
+                dev.pin.drive_high()
+            except (DeviceClosed, AttributeError):
+                return  # the panel was closed during the hold (a held Pair shuts the box down)
+        else:
             self._edge(button, False)
-        # else: the panel was closed during the hold (a held Pair shuts the box down): nothing to release
         self._sleep(2 * self.config.debounce_s)
         self.tick()
 

@@ -47,11 +47,12 @@ class Table:
         self.pairing = pairing or Pairing()
         self.broadcaster = Broadcaster()
         self._lock = threading.RLock()
-        self._engine_snapshot: dict[str, Any] | None = None
+        self._engine_snapshot: dict[str | None, dict[str, Any]] | None = None  # per viewer, per change
         self._notice = ""  # a word from the lifecycle for the players (a saved game that could not resume)
         self.shutdown_requested = threading.Event()
         self.tray = TrayService(camera, request=self.tray_request, submit=self.submit, changed=self.publish,
-                                stage_image=store.stage_image, mount=mount, settle_s=settle_s,
+                                stage_image=store.stage_image, private_to=self.hidden_roller,
+                                mount=mount, settle_s=settle_s,
                                 taught_root=taught_root, clock=clock)
         self._load_active()
 
@@ -209,21 +210,26 @@ class Table:
             return None
 
     # -- snapshots --------------------------------------------------------------------------------
-    def _engine_view(self) -> dict:
-        """The engine's snapshot of the current state, built once per change (it carries odds: not cheap)."""
+    def _engine_view(self, viewer: str | None = None) -> dict:
+        """The engine's snapshot of the current state for `viewer` (a player id; None: the shared view),
+        built once per change and viewer (it carries odds: not cheap)."""
         with self._lock:
             if self._engine_snapshot is None:
-                self._engine_snapshot = self.match.snapshot()
-            return self._engine_snapshot
+                self._engine_snapshot = {}
+            view = self._engine_snapshot.get(viewer)
+            if view is None:
+                view = self._engine_snapshot[viewer] = self.match.snapshot(viewer=viewer)
+            return view
 
     def snapshot(self, viewer: str | None = None) -> dict:
         """The table as phones see it. `viewer`: the player a paired phone plays (a game with hidden
-        information then shows that player's own secrets), None for the shared screen and watchers."""
+        information then shows that player's own secrets, the tray's hidden throw included), None for the
+        shared screen, watchers and the broadcaster."""
         with self._lock:
-            snap = dict(self._engine_view() if viewer is None else self.match.snapshot(viewer=viewer))
+            snap = dict(self._engine_view(viewer))
             snap.update(
                 game_id=self.game_id,
-                tray=self.tray.tray_view(),
+                tray=self.tray.tray_view(viewer),
                 camera=self.tray.camera_view(),
                 panel=self._panel_state(),
                 pairing=self.pairing.status(),
@@ -360,6 +366,15 @@ class Table:
             wanted = (self._engine_view().get("pending") or {}).get("input") or {}
             count = wanted.get("count") if wanted.get("type") == "dice" else None
             return dice_set, count if isinstance(count, int) else None
+
+    def hidden_roller(self) -> str | None:
+        """The player whose throw the game waits for when it hides that throw from the others, else None."""
+        with self._lock:
+            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
+            if wanted.get("type") == "dice" and wanted.get("hidden"):
+                player = wanted.get("player")
+                return str(player) if player is not None else None
+            return None
 
     # -- status -----------------------------------------------------------------------------------
     def health(self) -> dict:

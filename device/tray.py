@@ -52,6 +52,7 @@ class TrayService:
 
     def __init__(self, camera: FrameSource | None, *, request: Request, submit: Submit,
                  changed: Callable[[], Any], stage_image: Stage | None = None,
+                 private_to: Callable[[], str | None] | None = None,
                  mount: str = "under", settle_s: float = 0.3, taught_root: Path | None = None,
                  clock: Callable[[], float] = time.monotonic, backoff_s: float = 0.5) -> None:
         self.camera = camera
@@ -63,10 +64,11 @@ class TrayService:
         self._submit = submit
         self._changed = changed
         self._stage_image = stage_image
+        self._private_to = private_to  # whose eyes only a throw is for, when the game hides rolls
         self._clock = clock
         self._lock = threading.RLock()
         self._tray: dict[str, Any] = {"state": "empty", "dice": [], "needs_confirmation": False,
-                                      "message": ""}
+                                      "message": "", "private_to": None}
         self._camera: dict[str, Any] = {
             "status": "off" if camera is None else "starting",
             "message": "No camera: enter dice by hand." if camera is None else "Starting the camera.",
@@ -80,9 +82,17 @@ class TrayService:
         self._thread: threading.Thread | None = None
 
     # -- the page's view ------------------------------------------------------------------------
-    def tray_view(self) -> dict[str, Any]:
+    def tray_view(self, viewer: str | None = None) -> dict[str, Any]:
+        """The tray for `viewer`. A hidden throw (`private_to` a player) shows others only how many dice
+        of which colours lie there, never their faces (DESIGN: hidden dice reach no other phone)."""
         with self._lock:
-            return {**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()}
+            view = {**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()}
+        owner = view.get("private_to")
+        if owner is not None and viewer != owner:
+            view["dice"] = [{"colour": d.get("colour"), "value": None, "face": None, "hidden": True,
+                             "center": d.get("center"), "box": d.get("box"), "certain": d.get("certain")}
+                            for d in view["dice"]]
+        return view
 
     def camera_view(self) -> dict[str, Any]:
         """The camera's status for the page and /healthz: any fault of the tray's work makes it an error."""
@@ -115,11 +125,12 @@ class TrayService:
         with self._lock:
             self._tray["message"] = message
 
-    def set_tray(self, state: str, dice: list[dict], needs_confirmation: bool = False, message: str = "") -> None:
+    def set_tray(self, state: str, dice: list[dict], needs_confirmation: bool = False, message: str = "",
+                 private_to: str | None = None) -> None:
         """Put a tray state as the watcher would (the page's tests and a venue's remote tray)."""
         with self._lock:
             self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
-                              message=message)
+                              message=message, private_to=private_to)
 
     def roll_recorded(self) -> None:
         """Any roll settles a reading that waited for confirmation (the table calls this on every roll)."""
@@ -208,14 +219,19 @@ class TrayService:
 
     def _on_tray(self, status: TrayStatus, image) -> None:
         dice = [r.to_dict() for r in status.readings] if status.state == "settled" else []
+        # A throw the game hides (Regidice's rolls) is for its roller's eyes only: who that is is fixed
+        # when the throw settles, so the next roller does not see it while it still lies there.
+        private_to = self._private_to() if status.new_roll and dice and self._private_to is not None else None
         with self._lock:
             changed = status.state != self._tray["state"] or (status.new_roll and dice != self._tray["dice"])
             self._tray["state"] = status.state
             if status.state == "settled":
                 self._tray["dice"] = dice
+                if status.new_roll:
+                    self._tray["private_to"] = private_to
             elif status.state in ("empty", "moving"):
                 # Dice picked up or thrown again: an unconfirmed reading is gone with them.
-                self._tray.update(dice=[], needs_confirmation=False, message="")
+                self._tray.update(dice=[], needs_confirmation=False, message="", private_to=None)
         if status.new_roll and dice:
             self.record_roll(status.readings, dice, image)
         elif changed:

@@ -56,3 +56,29 @@ def test_holding_pair_shuts_down_with_the_poweroff_status(tmp_path):
     assert not thread.is_alive()
     assert box["code"] == SHUTDOWN_EXIT_STATUS
     assert {"event": "shutdown", "reason": "pair button held"} in records
+
+
+def test_open_event_streams_end_quietly_at_shutdown(tmp_path, caplog):
+    """Issue 11 #10: each open event stream logged an EBADF traceback when the box stopped (the server's
+    wake-up pipe was closed before the workers had ended their streams)."""
+    import http.client
+    import logging
+
+    box, records, stop, thread = start_box(tmp_path)
+    port = records[0]["port"]
+    phones = []
+    for _ in range(3):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/api/events")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.readline().startswith(b"retry:")  # the stream is open
+        phones.append(conn)
+    with caplog.at_level(logging.ERROR):
+        stop.set()
+        thread.join(20)
+    for conn in phones:
+        conn.close()
+    assert box["code"] == 0
+    assert "Bad file descriptor" not in caplog.text and "Exception when servicing" not in caplog.text
+    health = str(records)
+    assert str(tmp_path) not in health  # nor does the box announce where its state lives

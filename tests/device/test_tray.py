@@ -18,6 +18,7 @@ from device.store import Store
 from device.table import Table
 from engine.core import IllegalAction
 from vision.reading import Reading
+from vision.watcher import TrayStatus
 
 TRAY = np.full((240, 320, 3), 90, np.uint8)  # what the camera saw: any image does for the photo
 
@@ -227,4 +228,40 @@ def test_the_demo_tray_driven_frame_by_frame_records_its_throws(tmp_path: Path) 
         assert sorted(d["value"] for d in snap["rolls"][0]["dice"]) == sorted(demo.values(0))
         assert len(images(table.store)) == 1
     finally:
+        table.close()
+
+
+def test_a_hidden_throw_on_the_tray_is_for_its_rollers_eyes_only(tmp_path: Path) -> None:
+    """Regidice hides each player's roll until Collect (reference/regidice.md §4.1; DESIGN: hidden dice
+    reach no other phone, in the page, the API or the event stream). The camera sees the throw on the
+    shared tray: the broadcast snapshot and the other players get colours only; the roller gets faces."""
+    import json
+
+    setup = json.loads((Path(__file__).resolve().parents[2] / "docs/examples/regidice-2p-victory.setup.json")
+                       .read_text())
+    colours = ["red"] * 3 + ["blue"] * 3 + ["yellow"] * 3
+    readings = [Reading(value=v, face=str(v), colour=c, confidence=0.99, center=(30.0 * i, 50.0),
+                        box=(0, 0, 20, 20), certain=True) for i, (v, c) in enumerate(zip([6, 3, 6, 1, 4, 5, 5, 5, 5],
+                                                                                       colours, strict=True))]
+    table = Table(Store(tmp_path))
+    phone = table.subscribe()
+    try:
+        table.new_game("regidice", setup, seed=13)
+        assert table.hidden_roller() == "p1"
+
+        settled = TrayStatus("settled", readings, True, 0.0, 1.0)  # the watcher's verdict on p1's throw
+        table.tray._on_tray(settled, TRAY)
+        everyone = table.snapshot()
+        assert everyone["seq"] == 1  # recorded as p1's roll
+        assert [d["colour"] for d in everyone["tray"]["dice"]] == colours
+        assert all(d["value"] is None and d["face"] is None for d in everyone["tray"]["dice"])
+        assert table.snapshot(viewer="p2")["tray"]["dice"] == everyone["tray"]["dice"]
+        assert [d["value"] for d in table.snapshot(viewer="p1")["tray"]["dice"]] == [6, 3, 6, 1, 4, 5, 5, 5, 5]
+        assert table.hidden_roller() == "p2"  # p2 rolls next, and still does not see p1's dice
+        sent = []
+        while (u := phone.get_update(timeout=0)) is not None:
+            sent.append(u.sse)
+        assert sent and not any('"value":6' in text for text in sent)  # not in any event either
+    finally:
+        phone.close()
         table.close()
