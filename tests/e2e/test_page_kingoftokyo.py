@@ -155,6 +155,7 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
     wait_seq_above(page, seq)
     expect(page.locator("#kot-dice .kot-die.kept")).to_have_count(2)
     expect(page.locator("#kot-odds li[data-goal='claws'] .kot-die").first).to_be_visible()  # best keep shown
+    assert "[object" not in page.locator("#kot-roll").inner_text()
     shot(page, "kot-03-kept-with-odds", at="#kot-roll")
     seq = get_state(box)["seq"]
     enter_dice(page, [5, 5, 5, 3])  # only the four rerolled dice go in the tray
@@ -204,6 +205,7 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
     expect(page.locator("#winner")).to_be_visible()
     expect(page.locator("#winnertext")).to_contain_text(winner["name"])
     expect(page.locator("#kot-events li[data-type='game_over']")).to_have_count(1)
+    assert "[object" not in page.locator("body").inner_text()
     shot(page, "kot-07-winner")
     shot(page, "kot-08-log", at="#kot-log")
     assert not page.js_errors and not other.js_errors

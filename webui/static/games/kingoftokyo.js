@@ -164,7 +164,9 @@ function renderDice(snap, ctx) {
     odds.length ? h("details", { open: true }, h("summary", { text: text("odds.title") }),
       h("ul", { class: "kot-odds", id: "kot-odds" }, odds.map((o) => h("li", { data: { goal: o.id } },
         h("span", { text: oddsLabel(o, ctx) }),
-        o.keep ? h("span", {}, h("small", { text: text("odds.keep") + " " }), o.keep.map((f) => dieNode(f, "black", ctx, { small: true }))) : null,
+        o.keep ? h("span", { class: "keep" }, o.keep.length
+          ? [h("small", { text: text("odds.keep") + " " }), ...o.keep.map((f) => dieNode(f, "black", ctx, { small: true }))]
+          : h("small", { text: text("odds.reroll_all") })) : null,
         h("b", { text: `${Math.round(o.chance * 100)}%` }))))) : null,
   );
 }
