@@ -2,9 +2,10 @@
 seat, each monster once), phases with their panel LEDs, the `kingoftokyo` dice set (black and green dice),
 and the catalogue of monsters, power cards and tokens with their rule text, in en/zh-TW/ko.
 
-Opposite faces: the rulebooks do not print the layout of the dice, so the set pairs sides as a pip d6
-does (side 1 "1" opposite side 6 "claw", 2 "2" opposite 5 "energy", 3 "3" opposite 4 "heart"). This is a
-documented choice, not a measured fact: a box whose dice differ teaches its faces from below (DESIGN.md).
+Opposite faces: the rulebooks do not print the layout of the dice, so the set takes the same assumption as
+vision's own `kingoftokyo` set (docs/dice-sets.md): "1" opposite "energy", "2" opposite "claw", "3" opposite
+"heart" (sides 1-5, 2-6, 3-4 in this set's order). A documented choice, not a measured fact: a box whose
+dice differ teaches its faces from below (DESIGN.md).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from functools import cache
 from typing import Any
 
 from ..core import DiceSetSpec, FaceSpec, GameDescription, Text
-from ..describe import SIX_OPPOSITE
 from .data import FACES, cards, game_json
 
+OPPOSITE = {"1": 5, "5": 1, "2": 6, "6": 2, "3": 4, "4": 3}
 GLYPHS = {"1": "text:1", "2": "text:2", "3": "text:3", "heart": "icon:heart", "energy": "icon:energy",
           "claw": "icon:claw"}
 
@@ -26,7 +27,7 @@ def dice_set(texts: dict[str, Text]) -> DiceSetSpec:
         faces.append({"index": i, "name": face, "value": int(face) if face.isdigit() else None,
                       "glyph": GLYPHS[face], "label": texts[f"face.{face}"]})
     return {"id": "kingoftokyo", "name": dict(game_json()["title"]), "faces": faces,
-            "opposite": dict(SIX_OPPOSITE), "kind": "icons", "shape": "square", "colours": ["black", "green"]}
+            "opposite": dict(OPPOSITE), "kind": "icons", "shape": "square", "colours": ["black", "green"]}
 
 
 def _cards() -> list[dict[str, Any]]:
