@@ -50,9 +50,9 @@ class Table:
         self._engine_snapshot: dict[str | None, dict[str, Any]] | None = None  # per viewer, per change
         self._notice = ""  # a word from the lifecycle for the players (a saved game that could not resume)
         self.shutdown_requested = threading.Event()
-        self.tray = TrayService(camera, request=self.tray_request, submit=self.submit, changed=self.publish,
-                                stage_image=store.stage_image, private_to=self.hidden_roller,
-                                mount=mount, settle_s=settle_s,
+        self.tray = TrayService(camera, request=self.tray_request, sets=self.tray_sets, submit=self.submit,
+                                changed=self.publish, stage_image=store.stage_image,
+                                private_to=self.hidden_roller, mount=mount, settle_s=settle_s,
                                 taught_root=taught_root, clock=clock)
         self._load_active()
 
@@ -375,6 +375,17 @@ class Table:
                 player = wanted.get("player")
                 return str(player) if player is not None else None
             return None
+
+    def tray_sets(self) -> dict[str, int | None]:
+        """{dice set: how many} of the throw the game waits for, when it mixes sets (the pending input's
+        `sets`, e.g. attack dice with an effect die); a single set otherwise."""
+        with self._lock:
+            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
+            sets = wanted.get("sets") if wanted.get("type") == "dice" else None
+            if isinstance(sets, dict) and sets:
+                return {str(k): (v if isinstance(v, int) else None) for k, v in sets.items()}
+            dice_set, count = self.tray_request()
+            return {dice_set: count}
 
     # -- status -----------------------------------------------------------------------------------
     def health(self) -> dict:

@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 
 from engine.core import IllegalAction
+from vision.mixed import read_mixed
 from vision.reader import read_dice
 from vision.watcher import TrayStatus, TrayWatcher
 
@@ -53,6 +54,7 @@ class TrayService:
     def __init__(self, camera: FrameSource | None, *, request: Request, submit: Submit,
                  changed: Callable[[], Any], stage_image: Stage | None = None,
                  private_to: Callable[[], str | None] | None = None,
+                 sets: Callable[[], dict[str, int | None]] | None = None,
                  mount: str = "under", settle_s: float = 0.3, taught_root: Path | None = None,
                  clock: Callable[[], float] = time.monotonic, backoff_s: float = 0.5) -> None:
         self.camera = camera
@@ -61,6 +63,7 @@ class TrayService:
         self.settle_s = settle_s
         self.taught_root = taught_root
         self._request = request
+        self._sets = sets  # {set id: count} of a throw that mixes dice sets (Mage Wars), else one set
         self._submit = submit
         self._changed = changed
         self._stage_image = stage_image
@@ -202,6 +205,10 @@ class TrayService:
 
     def _read(self, frame, background=None):
         """The watcher's reader: the dice set the game waits for, the learnt background, taught faces."""
+        mixed = self._sets() if self._sets is not None else {}
+        if len(mixed) > 1:  # one throw, several kinds of dice: each die goes to the set that reads it best
+            return read_mixed(frame, {sid: spec(sid) for sid in mixed}, self.mount, background=background,
+                              taught={sid: self._taught_faces(sid) for sid in mixed})
         set_id, _count = self._request()
         return read_dice(frame, spec(set_id), self.mount, background=background,
                          taught=self._taught_faces(set_id))
@@ -250,7 +257,8 @@ class TrayService:
             return
         action = {
             "type": "roll", "source": "camera",
-            "dice": [{"value": r.value, "face": r.face, "colour": r.colour} for r in readings],
+            "dice": [{"value": r.value, "face": r.face, "colour": r.colour, **({"set": r.set} if r.set else {})}
+                     for r in readings],
             "evidence": {"readings": dice},
         }
         staged = self._photo(image)

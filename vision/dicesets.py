@@ -64,6 +64,14 @@ class DiceSet:
         """Index of the top face when `bottom_index` lies on the glass."""
         return self.opposite.get(bottom_index, bottom_index)
 
+    def top_is_ambiguous(self, bottom_index: int) -> bool:
+        """True when the face on the glass looks like another side whose opposite is a different face: two
+        blank sides of Mage Wars' attack die lie opposite a 2* and a 1*, so a blank seen from below leaves the
+        top unknown. A reading of such a side may be a best guess, never certain."""
+        seen = self.face(bottom_index)
+        tops = {self.face(self.top_of(f.index)).name for f in self.faces if f.glyph == seen.glyph}
+        return len(tops) > 1
+
     def bottom_of(self, top_index: int) -> int:
         for b, t in self.opposite.items():
             if t == top_index:

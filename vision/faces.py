@@ -270,6 +270,8 @@ class FaceReader:
             top = self.ds.top_of(seen) if self.mount == "under" and not self.taught else seen
             f = self.ds.face(top)
             value, face = f.value, f.name
+            if self.mount == "under" and not self.taught and self.ds.top_is_ambiguous(seen):
+                conf = min(conf, 0.5)  # the side on the glass looks like another whose top differs
         x, y, w, h = blob.mask_box
         return Reading(value, face, colour, float(max(0.0, min(1.0, conf))), (float(cx), float(cy)),
                        (int(x), int(y), int(w), int(h)), bool(seen is not None and conf >= 0.6))

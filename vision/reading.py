@@ -21,9 +21,12 @@ class Reading:
     center: tuple[float, float]  # pixels, in the frame given
     box: tuple[int, int, int, int]  # x, y, w, h
     certain: bool
+    set: str = ""              # the dice set it belongs to, when one throw mixes sets (vision.mixed)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        if not out["set"]:
+            del out["set"]  # only a mixed throw names each die's set
         out["center"] = [round(self.center[0], 1), round(self.center[1], 1)]
         out["box"] = list(self.box)
         out["confidence"] = round(self.confidence, 3)

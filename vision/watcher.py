@@ -78,7 +78,7 @@ def vote(frames: list[list[Reading]]) -> list[Reading]:
             continue
         counts: dict[tuple, list[Reading]] = {}
         for r in c:
-            counts.setdefault((r.value, r.face), []).append(r)
+            counts.setdefault((r.value, r.face, r.set), []).append(r)  # the set too: a mixed throw (vision.mixed)
         key, group = max(counts.items(), key=lambda kv: (len(kv[1]), sum(x.confidence for x in kv[1])))
         agree = len(group) / n
         conf = float(np.mean([x.confidence for x in group])) * agree
@@ -88,7 +88,7 @@ def vote(frames: list[list[Reading]]) -> list[Reading]:
             cols[r.colour] = cols.get(r.colour, 0) + 1
         colour = max(cols.items(), key=lambda kv: kv[1])[0]
         ref = max(group, key=lambda x: x.confidence)
-        out.append(Reading(key[0], key[1], colour, conf, ref.center, ref.box, certain))
+        out.append(Reading(key[0], key[1], colour, conf, ref.center, ref.box, certain, key[2]))
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
 

@@ -38,6 +38,7 @@ class PlannedDie:
     angle: float
     value: int
     colour: str
+    dice_set: DiceSet | None = None  # its own set in a throw that mixes sets, else the throw's
 
 
 class DemoTray:
@@ -72,6 +73,8 @@ class DemoTray:
         # What to throw next: (dice set, how many or None) asked of the table when a throw starts, so in a
         # Dice Throne game the demo throws the rolling hero's dice, as many as the game waits for.
         self.follow: Callable[[], tuple[str, int | None]] | None = None
+        # A throw that mixes sets (Mage Wars' attack dice with the d12): {set id: how many}, asked likewise.
+        self.follow_sets: Callable[[], dict[str, int | None]] | None = None
         self._plans: dict[int, tuple[str, list[PlannedDie]]] = {}
         self._frame_no = 0
         self._t0 = clock()
@@ -103,6 +106,14 @@ class DemoTray:
             ))
         return dice
 
+    def _mixed_plan(self, throw: int, sets: dict[str, int]) -> list[PlannedDie]:
+        """A throw of several sets: the places of `plan`, each die given its set in turn and a face of it."""
+        rng = np.random.default_rng([self.seed, throw, 7])
+        kinds = [get_set(spec(set_id)) for set_id, n in sets.items() for _ in range(n)]
+        planned = self.plan(throw, len(kinds))
+        return [PlannedDie(d.start, d.end, d.spin, d.angle, int(rng.integers(1, ds.n + 1)), d.colour, ds)
+                for d, ds in zip(planned, kinds, strict=True)]
+
     def values(self, throw: int) -> list[int]:
         """The top faces of throw `throw`, for tests that compare what the page shows."""
         return [d.value for d in self._throw(throw)[1]]
@@ -112,8 +123,12 @@ class DemoTray:
         if throw not in self._plans:
             dice_set, count = self.follow() if self.follow is not None else ("d6", None)
             self._plans = {k: v for k, v in self._plans.items() if k >= throw - 2}
-            # the set's description from the games (vision knows no game), parsed once per throw
-            self._plans[throw] = (get_set(spec(dice_set)), self.plan(throw, count))
+            mixed = self.follow_sets() if self.follow_sets is not None else {}
+            if len(mixed) > 1 and all(isinstance(n, int) for n in mixed.values()):
+                self._plans[throw] = (get_set(spec(dice_set)), self._mixed_plan(throw, mixed))
+            else:
+                # the set's description from the games (vision knows no game), parsed once per throw
+                self._plans[throw] = (get_set(spec(dice_set)), self.plan(throw, count))
         return self._plans[throw]
 
     # -- frames ----------------------------------------------------------------------------------
@@ -134,16 +149,17 @@ class DemoTray:
                 x = die.start[0] + (die.end[0] - die.start[0]) * ease
                 y = die.start[1] + (die.end[1] - die.start[1]) * ease
                 tumbling = p < 0.85
+                ds = die.dice_set or dice_set
                 specs.append(DieSpec(
-                    x=x, y=y, size=self.dice_size, angle=die.angle + die.spin * (1 - ease), dice_set=dice_set,
-                    value=int(rng.integers(1, 7)) if tumbling else die.value, colour=die.colour,
+                    x=x, y=y, size=self.dice_size, angle=die.angle + die.spin * (1 - ease), dice_set=ds,
+                    value=int(rng.integers(1, ds.n + 1)) if tumbling else die.value, colour=die.colour,
                     tilt=max(0.0, 0.8 * (1 - p / 0.85)) if tumbling else 0.0,
                     blur=2.0 * (1 - p) if tumbling else 0.0,
                 ))
             return specs, hand
         u -= THROW_S
         still = [DieSpec(x=d.end[0], y=d.end[1], size=self.dice_size, angle=d.angle, value=d.value,
-                         colour=d.colour, dice_set=dice_set) for d in plan]
+                         colour=d.colour, dice_set=d.dice_set or dice_set) for d in plan]
         if u < STILL_S:
             return still, hand
         p = (u - STILL_S) / PICKUP_S

@@ -164,17 +164,21 @@ def strike_text(r: dict[str, Any]) -> str:
 
 def snapshot(s: dict[str, Any]) -> dict[str, Any]:
     last = s.get("last_strike")
+    wait = pending(s)
+    inp = (wait or {}).get("input") or {}
     return {
+        # whose dice the tray shows (DESIGN: a game may set `dice_set`): the set a single-set throw holds
+        "dice_set": inp["dice_sets"][0] if len(inp.get("dice_sets", [])) == 1 else None,
         "phase": s["phase"], "round": s["round"], "turn": s["round"], "initiative": s["initiative"],
         "turn_player": s.get("turn"),
         "acting": s["acting"], "winner": s["winner"], "moves": s["moves"],
-        "active": (pending(s) or {}).get("player"),
+        "active": (wait or {}).get("player"),
         "players": [{**p, "mage": object_view(s, s["objects"][p["id"]])} for p in s["players"]],
         "objects": [object_view(s, s["objects"][i]) for i in s["order"]],
         "attack": attack_view(s),
         "last_strike": {**last, "text": strike_text(last)} if last else None,
         "list": s["list"],
-        "pending": pending(s),
+        "pending": wait,
         "story": list(reversed(s["log"][-30:])),  # "log" is the match's action log (engine.match)
         "settings": s["settings"],
     }

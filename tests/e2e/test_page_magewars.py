@@ -6,12 +6,15 @@ winner; the board in zh-TW and ko. Screenshots go to test-artifacts/screenshots/
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
+from collections import Counter
 
 import pytest
 from pagekit import serve, shot
 from playwright.sync_api import expect
 
+from device.camera.demo import DemoTray
 from webui import create_app
 
 pytestmark = pytest.mark.e2e
@@ -178,3 +181,123 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
             assert word in text, (locale, word)
         shot(other, f"mw-07-board-{locale}", full=True)
         assert other.js_errors == []
+
+
+@pytest.fixture()
+def demo_box(tmp_path):
+    """`dicesight run --camera demo` as a user starts it, its tray in real time (reading a mixed throw runs two readers a frame)."""
+    import socket
+    import subprocess
+    import sys
+    import threading
+    from pathlib import Path
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parents[2]
+    cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", "127.0.0.1",
+           "--port", str(port), "--state-dir", str(tmp_path / "state"), "--demo-seed", "9", "--demo-speed", "1",
+           "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
+    started = threading.Event()
+    output: list[str] = []
+
+    def pump() -> None:
+        for line in proc.stdout:
+            output.append(line)
+            if line.startswith("{") and json.loads(line).get("event") == "started":
+                started.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not started.wait(60):
+        proc.kill()
+        pytest.fail("dicesight run did not start:\n" + "".join(output))
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.mark.slow
+def test_an_attack_read_from_the_demo_tray(demo_box, phone):
+    """The attack dice and the effect die come from one throw on the (demo) tray: the box reads each die as
+    its own set; a sure reading is the roll, an unsure one fills the phone's entry for the players to check."""
+    page = phone("en-US")
+    page.goto(demo_box)
+    page.locator("#live.on").wait_for()
+    page.locator("#pair").click()
+    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
+    page.locator("#panel-pair").click()
+    page.locator("#pairbox").wait_for(state="hidden")
+    page.locator("#newgame").click()
+    page.select_option("#s_game", "magewars")
+    rows = page.locator("#s_players .splayer")
+    rows.nth(0).locator("input").fill("Ana")
+    rows.nth(1).locator("input").fill("Ben")
+    page.select_option("#s_start", "0")
+    page.locator("#s_go").click()
+    page.locator("#mwboard article[data-player='p1']").wait_for()
+    for kind in ("next", "next", "next"):
+        option(page, demo_box, kind)
+    option(page, demo_box, "quickcast", 1)
+    option(page, demo_box, "quickcast", 1)
+    option(page, demo_box, "activate")
+    page.select_option("#mwtarget", "p2")
+    page.fill("#mwdice", "3")
+    page.fill("#mweffects", "7+ = Burn")
+    after(page, demo_box, lambda: page.locator("#mwattackbtn").click())
+    assert state(demo_box)["pending"]["input"]["sets"] == {"magewars-attack": 3, "d12": 1}
+
+    # What the demo tray throws for this attack (a pure function of its seed and the throw number), as the
+    # players see it: three attack faces and the effect die.
+    demo = DemoTray(seed=9, realtime=False)
+    demo.follow = lambda: ("magewars-attack", 3)
+    demo.follow_sets = lambda: {"magewars-attack": 3, "d12": 1}
+    throws = []
+    for k in range(200):
+        plan = demo._throw(k)[1]
+        faces = sorted(d.dice_set.face(d.value).name for d in plan if d.dice_set.id != "d12")
+        effect = next(d.dice_set.face(d.value).value for d in plan if d.dice_set.id == "d12")
+        throws.append((faces, effect))
+
+    def fits(faces: list[str], effect: int | None, truth) -> bool:
+        return not Counter(faces) - Counter(truth[0]) and effect in (None, truth[1])
+
+    deadline = time.monotonic() + 120
+    truth = None
+    while time.monotonic() < deadline:
+        snap = state(demo_box)
+        if snap["last_strike"]:
+            break
+        tray = snap["tray"]
+        if tray["state"] == "settled" and tray["dice"]:
+            assert {d.get("set") for d in tray["dice"]} <= {"magewars-attack", "d12"}
+            page.locator("#mwread").wait_for()
+            shot(page, "mw-08-demo-throw-to-check", at="#mwthrow")
+            # the players check what the camera read against the dice and fix what it was unsure of
+            read = [d["face"] for d in tray["dice"] if d.get("set") == "magewars-attack" and d["certain"]]
+            effect = next((d["value"] for d in tray["dice"] if d.get("set") == "d12" and d["certain"]), None)
+            truth = next((t for t in throws if fits(read, effect, t)), None)
+            assert truth is not None, f"the sure dice are a throw of the demo tray: {tray['dice']}"
+            while page.locator("#mwentry button").count():
+                page.locator("#mwentry button").first.click()
+            for f in truth[0]:
+                page.locator(f"#mwpad button[data-face='{f}']").click()
+            page.locator(f"#mwd12 [data-d12='{truth[1]}']").click()
+            after(page, demo_box, lambda: page.locator("#mwthrowsend").click())
+            break
+        time.sleep(0.2)
+    snap = state(demo_box)
+    assert snap["last_strike"], f"no throw read in 120 s: {snap['tray']}"
+    strike = snap["last_strike"]
+    roll = [e for e in snap["log"] if e["action"]["type"] == "roll"][-1]
+    if roll["action"].get("source") == "camera":  # every die read for sure: the roll as thrown
+        assert {d["set"] for d in roll["action"]["dice"]} == {"magewars-attack", "d12"}
+        truth = next(t for t in throws if t == (sorted(strike["faces"]), strike["effect_roll"]))
+    assert (sorted(strike["faces"]), strike["effect_roll"]) == truth
+    page.locator("#mwstrike").wait_for()
+    shot(page, "mw-09-demo-strike", at="#mwstrike")
+    assert page.js_errors == []

@@ -208,7 +208,8 @@ function renderTray(snap) {
   const conf = $("confirm");
   const need = (diceInput(snap) || {}).count;
   const wrongCount = Boolean(need) && dice.length !== need;
-  conf.hidden = !(unsure && S.session.paired && dice.length);
+  // a view that enters the throw itself (ownEntry) also confirms an unsure reading of it itself
+  conf.hidden = !(unsure && S.session.paired && dice.length) || hook("ownEntry", snap, ctx) === true;
   if (!conf.hidden) {
     fill(conf,
       trayMsg ? null : h("p", { class: "warn", text: t("uncertain") }),

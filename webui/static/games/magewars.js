@@ -7,7 +7,7 @@
 
 let ctx = null;
 let els = null;
-let entry = { faces: [], effect: null };
+let entry = { faces: [], effect: null, read: "" };
 let entryKey = "";
 
 const ATTACK = "magewars-attack";
@@ -217,12 +217,23 @@ function renderThrow(snap) {
   const mixed = Boolean(sets[ATTACK] && sets[EFFECT]);
   els.throw.hidden = !mixed || !ctx.paired();
   if (els.throw.hidden) return;
-  const key = `${snap.seq}`;
-  if (key !== entryKey) { entry = { faces: [], effect: null }; entryKey = key; }
+  // What the camera read of this throw fills the entry in, for the players to check and send; it stays
+  // when the dice are picked up (an empty tray), and a new pending roll starts afresh.
+  const read = ((snap.tray && snap.tray.dice) || []).filter((d) => d.face != null || d.value != null);
+  const readKey = read.map((d) => `${d.set || ""}:${d.face}:${d.value}`).join(",");
+  if (String(snap.seq) !== entryKey) { entryKey = String(snap.seq); entry = { faces: [], effect: null, read: "" }; }
+  if (read.length && readKey !== entry.read) {
+    entry = { faces: [], effect: null, read: readKey };
+    for (const d of read) {
+      if (d.set === EFFECT) entry.effect = d.value;
+      else if (FACE_NAMES.includes(d.face) && entry.faces.length < sets[ATTACK]) entry.faces.push(d.face);
+    }
+  }
   const n = sets[ATTACK];
   const ready = entry.faces.length === n && entry.effect != null;
   fill(els.throw,
     h("h2", { text: `${n} ${V("dice")} + ${V("effect")}` }),
+    entry.read ? h("p", { class: "warn", id: "mwread", text: V("check_reading") }) : null,
     h("div", { class: "dice", id: "mwentry" }, entry.faces.map((f, i) => {
       const b = h("button", { class: "diebtn", type: "button", onclick: () => { entry.faces.splice(i, 1); renderThrow(snap); } });
       b.append(face(ATTACK, f));
@@ -239,7 +250,7 @@ function renderThrow(snap) {
         onclick: () => { entry.effect = v; renderThrow(snap); } }, String(v)))),
     h("button", { class: "primary big", id: "mwthrowsend", type: "button", disabled: !ready,
       onclick: () => ctx.act({ type: "roll", dice: entry.faces, effect: entry.effect, source: "manual" }).catch(() => {}) },
-    ctx.t("send") || "OK"));
+    V("send")));
 }
 
 export function ownEntry(snap) {

@@ -1,0 +1,47 @@
+"""A throw that mixes dice sets on the box: the table asks the tray for the game's `sets` (Mage Wars' attack
+dice with the d12), the demo tray throws both kinds, the tray reads each die as its own set and a camera roll
+names every die's set, so the game can tell the effect die from the attack dice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from device.camera.demo import CYCLE_S, DemoTray
+from device.store import Store
+from device.table import Table
+
+
+def duel_waiting_for_an_attack_roll(tmp_path: Path) -> Table:
+    table = Table(Store(tmp_path))
+    table.new_game("magewars", {"players": [{"name": "Ana", "mage": "wizard"}, {"name": "Ben", "mage": "warlock"}],
+                                "initiative": "p1", "phase": "actions"}, seed=1)
+    table.submit({"type": "activate", "object": "p1"})
+    table.submit({"type": "attack", "target": "p2", "attack": {"dice": 3, "effects": "7+ = Burn"}})
+    return table
+
+
+def test_the_table_asks_for_both_sets(tmp_path):
+    table = duel_waiting_for_an_attack_roll(tmp_path)
+    assert table.tray_sets() == {"magewars-attack": 3, "d12": 1}
+    table.close()
+
+
+def test_the_demo_tray_throws_both_sets_and_the_tray_reads_them(tmp_path):
+    table = duel_waiting_for_an_attack_roll(tmp_path)
+    demo = DemoTray(seed=5, realtime=False, mount="under")
+    demo.follow = table.tray_request
+    demo.follow_sets = table.tray_sets
+    kinds = sorted(d.dice_set.id for d in demo._throw(0)[1])
+    assert kinds == ["d12", "magewars-attack", "magewars-attack", "magewars-attack"]
+    table.tray.camera = demo
+    seen = None
+    for _ in range(int(CYCLE_S * demo.fps) + 5):
+        status = table.tray.step()
+        if status.state == "settled" and status.readings:
+            seen = status.readings
+            break
+    assert seen is not None, "the demo throw settled"
+    assert {r.set for r in seen} <= {"magewars-attack", "d12"} and len(seen) == 4
+    dice = table.snapshot()["tray"]["dice"]
+    assert all("set" in d for d in dice)
+    table.close()
