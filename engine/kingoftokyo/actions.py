@@ -314,6 +314,7 @@ def _buy_from(s: S, i: int, a: dict[str, Any], ev: Ev) -> None:
     ev.append({"type": "bought", "player": st.pid(s, i), "card": inst["id"], "from": st.pid(s, j)})
     st.clamp_health(s, j)
     s["players"][i]["cards"].append(inst)
+    st.count(s, i, "cards")
     st.gain_vp(s, i, st.amount(s, i, "vp_on_buy"), ev, why="media_friendly")
     if inst["id"] == "mimic":
         flow.push(s, {"do": "mimic", "player": i, "uid": inst["uid"]})

@@ -101,6 +101,7 @@ def on_gain(s: S, i: int, cid: str, inst: dict[str, Any], ev: Ev) -> None:
 def bought(s: S, i: int, cid: str, ev: Ev, *, inst: dict[str, Any] | None = None) -> None:
     """Monster `i` has just paid for `cid` (from the market, the deck top or another monster)."""
     row = cards()[cid]
+    st.count(s, i, "cards")
     st.gain_vp(s, i, st.amount(s, i, "vp_on_buy"), ev, why="media_friendly")
     if row["type"] == "discard":
         s["discard"].append(cid)

@@ -45,6 +45,7 @@ def start_turn(s: S, i: int, ev: Ev, bonus: str | None = None) -> None:
     p = s["players"][i]
     ev.append({"type": "turn", "player": p["id"], "turn": s["turn"], "bonus": bonus})
     if st.in_tokyo(s, i):
+        st.count(s, i, "tokyo_turns")
         st.gain_vp(s, i, 2 + st.amount(s, i, "tokyo_start_vp"), ev, why="start_in_tokyo")
     for cid, eff, inst in list(st.card_effects(s, i)):
         if eff.get("take_each_turn"):

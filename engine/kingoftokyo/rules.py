@@ -37,6 +37,7 @@ def _working_copy(s: S) -> S:
     for key in ("deck", "market", "discard", "log", "extra"):
         c[key] = list(s[key])
     c["dice"] = [dict(d) for d in s["dice"]]
+    c["stats"] = {k: dict(v) for k, v in s.get("stats", {}).items()}
     c["steps"] = [_flat(step) for step in s["steps"]]
     c["t"] = _flat(s["t"])
     if s["pending"] is not None:
@@ -78,7 +79,8 @@ def setup(config: dict[str, Any], seed: int) -> S:
     s: S = {"rng": st.seed_state(seed), "players": [], "city": None, "bay": None, "bay_open": len(rows) >= 5,
             "deck": [], "market": [None, None, None], "discard": [], "uid": 1, "phase": "rolloff", "active": 0,
             "turn": 0, "dice": [], "rolls": 0, "rolls_max": 3, "t": flow.new_turn_flags(), "extra": [],
-            "steps": [], "pending": None, "rolloff": None, "over": False, "winners": [], "log": []}
+            "steps": [], "pending": None, "rolloff": None, "over": False, "winners": [], "log": [],
+            "stats": {}}
     deck = list(deck_ids())
     for row in rows:
         held = row.get("cards", [])
@@ -93,6 +95,7 @@ def setup(config: dict[str, Any], seed: int) -> S:
             s["uid"] += 1
             p["cards"].append(inst)
         s["players"].append(p)
+        s["stats"][p["id"]] = dict.fromkeys(st.STATS, 0)
     for k, (row, p) in enumerate(zip(rows, s["players"], strict=True)):
         for inst in p["cards"]:
             flow_gain(s, k, inst)

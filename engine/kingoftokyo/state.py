@@ -88,6 +88,7 @@ def place(s: S, i: int, loc: str, ev: list[dict[str, Any]], *, entering: bool = 
         s[loc] = i
     p["loc"] = loc
     if loc in TOKYO and old not in TOKYO and entering:
+        count(s, i, "entered")
         gain_vp(s, i, 1, ev, why="enter")
         ev.append({"type": "entered", "player": p["id"], "place": loc})
     elif loc == "out" and old in TOKYO:
@@ -166,6 +167,16 @@ def clamp_health(s: S, i: int) -> None:
     p["health"] = min(p["health"], max_health(s, i))
 
 
+# -- the game's story in numbers (the recap at the end) ---------------------------------------------------
+STATS = ("damage", "taken", "healed", "cards", "tokyo_turns", "entered")
+
+
+def count(s: S, i: int, key: str, n: int = 1) -> None:
+    """Add to monster `i`'s running total `key` (one of STATS) for the recap."""
+    row = s.setdefault("stats", {}).setdefault(s["players"][i]["id"], dict.fromkeys(STATS, 0))
+    row[key] = row.get(key, 0) + n
+
+
 # -- gains and losses -------------------------------------------------------------------------------------
 def gain_vp(s: S, i: int, n: int, ev: list[dict[str, Any]], why: str = "") -> None:
     p = s["players"][i]
@@ -197,6 +208,7 @@ def heal(s: S, i: int, n: int, ev: list[dict[str, Any]], why: str = "") -> None:
     before = p["health"]
     p["health"] = min(max_health(s, i), before + n)
     if p["health"] != before:
+        count(s, i, "healed", p["health"] - before)
         ev.append({"type": "healed", "player": p["id"], "change": p["health"] - before,
                    "health": p["health"], "why": why})
 
@@ -217,6 +229,9 @@ def lose_health(s: S, i: int, n: int, ev: list[dict[str, Any]], *, claw: bool, s
     before = p["health"]
     p["health"] = max(0, before - n)
     lost = before - p["health"]
+    count(s, i, "taken", lost)
+    if src is not None and src != i:
+        count(s, src, "damage", lost)
     ev.append({"type": "lost", "player": p["id"], "change": -lost, "health": p["health"], "claw": claw,
                "by": pid(s, src), "why": why})
     if src is not None and src == s["active"] and src != i and lost > 0:

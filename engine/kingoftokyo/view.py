@@ -51,6 +51,7 @@ def snapshot(s: S, viewer: str | None = None) -> dict[str, Any]:
         "dice": [dict(d) for d in s["dice"]], "rolls": {"used": s["rolls"], "max": s["rolls_max"]},
         "pending": pending_decision(s), "over": s["over"], "winners": list(s["winners"]),
         "events": list(s["log"][-LOG_KEEP:]), "odds": odds(s),
+        "stats": {k: dict(v) for k, v in s.get("stats", {}).items()},
     }
     if s["phase"] == "buy" and st.has(s, i, "made_in_a_lab") and s["deck"]:
         snap["deck_top"] = s["deck"][0]

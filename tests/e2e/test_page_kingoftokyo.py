@@ -207,6 +207,8 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
     expect(page.locator("#kot-events li[data-type='game_over']")).to_have_count(1)
     assert "[object" not in page.locator("body").inner_text()
     shot(page, "kot-07-winner")
+    expect(page.locator(f"#kot-recap .kot-recap-row.won[data-player='{winner['id']}']")).to_be_visible()
+    shot(page, "kot-08-recap", at="#kot-recap")
     shot(page, "kot-08-log", at="#kot-log")
     assert not page.js_errors and not other.js_errors
 

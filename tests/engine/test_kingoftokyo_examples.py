@@ -334,3 +334,15 @@ def test_2_setup_from_the_page_sheet() -> None:
         R.setup({"mode": "city", "players": ["gigazaur", "the_king", "alienoid", "meka_dragon", "space_penguin"]}, 1)
     with pytest.raises(IllegalAction):
         R.setup({"players": ["gigazaur", "gigazaur"]}, 1)
+
+
+def test_recap_counts_the_story() -> None:
+    """The recap at the end: hearts taken from others, hearts lost, cards bought, turns begun in Tokyo."""
+    s = game({"energy": 3}, {"location": "city"}, market=["corner_store", "heal", "tank"])
+    s = turn(s, "C C 1 2 3 E")
+    s = answer(s, "yield", {"type": "yield", "player": "p2"})
+    s = end(act(s, {"type": "buy", "slot": 0}))
+    assert s["stats"]["p1"]["damage"] == 2 and s["stats"]["p2"]["taken"] == 2
+    assert s["stats"]["p1"]["cards"] == 1 and s["stats"]["p1"]["entered"] == 1
+    s = end(turn(s, "1 1 2 2 3 3"))
+    assert s["stats"]["p1"]["tokyo_turns"] == 1 and R.snapshot(s)["stats"] == s["stats"]

@@ -88,11 +88,12 @@ export function init(slots, ctx) {
     monsters: h("section", { class: "kot-monsters", id: "players" }),
     dice: h("section", { class: "card", id: "kot-roll", hidden: true }),
     market: h("section", { class: "card", id: "kot-market" }),
+    recap: h("section", { class: "card", id: "kot-recap", hidden: true }),
     events: h("section", { class: "card", id: "kot-log" }),
   };
   ctx.fill(slots.board, els.tokyo, els.monsters);
   ctx.fill(slots.dice, els.dice);
-  ctx.fill(slots.tools, els.market, els.events);
+  ctx.fill(slots.tools, els.recap, els.market, els.events);
 }
 
 function renderTokyo(snap, ctx) {
@@ -233,8 +234,27 @@ function renderEvents(snap, ctx) {
         : eventText(e, snap, ctx)))));
 }
 
+// The recap once the game is over: each monster's final numbers and its story in the game's counts.
+function renderRecap(snap, ctx) {
+  const { h, fill, text } = ctx;
+  els.recap.hidden = !snap.over;
+  if (!snap.over) return;
+  const stats = snap.stats || {};
+  const rows = (snap.players || []).slice().sort((a, b) => (snap.winners || []).includes(b.id) - (snap.winners || []).includes(a.id) || b.vp - a.vp);
+  fill(els.recap, h("h2", { text: text("view.recap") }), h("div", { class: "kot-recap" }, rows.map((p) => {
+    const st = stats[p.id] || {};
+    return h("div", { class: "kot-recap-row" + ((snap.winners || []).includes(p.id) ? " won" : ""), data: { player: p.id } },
+      h("strong", { text: `${(snap.winners || []).includes(p.id) ? "★ " : ""}${ctx.playerName(p)} · ${monsterName(ctx, p.monster)}` }),
+      h("div", { class: "kot-recap-stats" },
+        [["stat.vp", p.vp], ["stat.health", p.health], ["recap.damage", st.damage], ["recap.taken", st.taken],
+          ["recap.healed", st.healed], ["recap.cards", st.cards], ["recap.tokyo_turns", st.tokyo_turns]]
+          .map(([k, v]) => h("span", { data: { field: k } }, h("b", { text: String(v ?? 0) }), h("small", { text: " " + text(k) })))));
+  })));
+}
+
 export function render(slots, snap, ctx) {
   ctxRef = ctx;
+  renderRecap(snap, ctx);
   renderTokyo(snap, ctx);
   renderMonsters(snap, ctx);
   renderDice(snap, ctx);
