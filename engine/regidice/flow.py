@@ -29,9 +29,11 @@ SUFFER_ORDER = ("block", "attack", "cast", "heal", "companion")
 RESOLVE_ORDER = ("companion", "attack", "cast", "heal", "block")
 
 
-def emit(s: S, events: Events, event: dict[str, Any]) -> None:
+def emit(s: S, events: Events, event: dict[str, Any], kept: dict[str, Any] | None = None) -> None:
+    """An event for the caller, and for the round's story in the state (`kept`: a shorter form when the
+    snapshot already holds the details, e.g. the collect moves, so phones get a small snapshot)."""
     events.append(event)
-    s["events"] = [*s["events"], event][-KEEP_EVENTS:]
+    s["events"] = [*s["events"], event if kept is None else kept][-KEEP_EVENTS:]
 
 
 def acting_seat(s: S, action: dict[str, Any], expected: int | None) -> int:
@@ -187,7 +189,7 @@ def collect(s: S, events: Events) -> None:
     s["phase"] = "collect"
     emit(s, events, {"type": "revealed", "pools": {
         p["id"]: [{"id": d["id"], "colour": d["colour"], "pips": d["pips"]} for d in st.pool(s, k)]
-        for k, p in enumerate(s["players"])}})
+        for k, p in enumerate(s["players"])}}, {"type": "revealed"})
     moves: list[dict[str, Any]] = []
     n = len(s["players"])
     order = st.turn_order(s)
@@ -230,7 +232,7 @@ def collect(s: S, events: Events) -> None:
             moves.append({"die": d["id"], "colour": d["colour"], "pips": d["pips"],
                           "from": st.pid(s, (seat - 1) % n), "to": st.pid(s, seat), "step": "prepared"})
     s["collect"] = moves
-    emit(s, events, {"type": "collected", "moves": moves})
+    emit(s, events, {"type": "collected", "moves": moves}, {"type": "collected", "count": len(moves)})
 
 
 def do_advance(s: S, a: dict[str, Any]) -> Events:
