@@ -1,0 +1,136 @@
+"""Reading numeral dice (Mage Wars' d12 effect die and its kin) on real photos and on renders; prints figures.
+
+Real photos, never trained on (the reader has no learned numeral model; it matches drawn numeral templates):
+- ../shared/datasets/d20-numerals: single d20s photographed from above (MIT labels over CC0 photos by Mario
+  Lurig, relabelled by rsandrini; see that folder's LICENSE and SOURCE.txt);
+- ../shared/datasets/polyhedral-numerals: one numeral die per photo in a black tray, d12 and d20 used here
+  (burksbuilds/dicetower-dev, MIT; see that folder's LICENSE and SOURCE.txt).
+Renders: the d12 effect die (engine/magewars describes it) alone and thrown with attack dice, both mounts.
+
+For each die: right (a reading whose face is the label), uncertain (flagged for the players), silent (certain
+and wrong: the figure that must stay near 0) and missed (no die found).
+
+    python bench/vision_numerals.py [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+# Run as a script, bench/ is sys.path[0], where bench/engine.py would shadow the engine package.
+if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(REPO)
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from engine.games import get_rules  # noqa: E402
+from vision.mixed import read_mixed  # noqa: E402
+from vision.reader import read_dice  # noqa: E402
+from vision.render import DieSpec, ground_truth, render_tray  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+def numerals(n: int, shape: str) -> dict:
+    return {"id": f"d{n}", "name": {"en": f"d{n}"}, "kind": "numerals", "shape": shape,
+            "faces": [{"index": i, "name": str(i), "value": i, "glyph": f"text:{i}"} for i in range(1, n + 1)],
+            "opposite": {str(i): n + 1 - i for i in range(1, n + 1)}}
+
+
+class Tally:
+    def __init__(self, name: str) -> None:
+        self.name, self.dice, self.right, self.uncertain, self.silent, self.missed, self.ms = name, 0, 0, 0, 0, 0, []
+        self.guess_right = 0
+
+    def add(self, readings: list, truth: str | None, ms: float) -> None:
+        self.dice += 1
+        self.ms.append(ms)
+        if not readings:
+            self.missed += 1
+            return
+        best = max(readings, key=lambda r: r.confidence)
+        if best.face == truth and best.certain:
+            self.right += 1
+        elif not best.certain:  # the players are asked; a right best guess is only shown to them
+            self.uncertain += 1
+            self.guess_right += best.face == truth
+        else:
+            self.silent += 1
+
+    def line(self) -> str:
+        n = max(self.dice, 1)
+        return (f"{self.name:<34} dice {self.dice:4d}  right {100 * self.right / n:5.1f}%  uncertain "
+                f"{100 * self.uncertain / n:5.1f}% (best guess right {100 * self.guess_right / n:4.1f}%)  silent {100 * self.silent / n:4.1f}%  missed "
+                f"{100 * self.missed / n:4.1f}%  median {np.median(self.ms) if self.ms else 0:6.1f} ms")
+
+
+def photos(folder: str, dies: set[str], limit: int) -> list[tuple[Path, str, str]]:
+    out = []
+    for label in sorted((DATA / folder / "labels").glob("*.json")):
+        data = json.loads(label.read_text())
+        if len(data["dice"]) != 1 or data["dice"][0]["die"] not in dies:
+            continue
+        image = DATA / folder / "images" / (label.stem + ".jpg")
+        if image.exists():
+            out.append((image, data["dice"][0]["die"], str(data["dice"][0]["value"])))
+    step = max(1, len(out) // limit) if limit else 1
+    return out[::step]
+
+
+def bench_photos(limit: int) -> list[Tally]:
+    sets = {"d20": numerals(20, "triangle"), "d12": numerals(12, "pentagon")}
+    tallies = []
+    for folder, dies in (("d20-numerals", {"d20"}), ("polyhedral-numerals", {"d12", "d20"})):
+        tally = Tally(f"photos {folder} (over)")
+        for image, die, value in photos(folder, dies, limit):
+            frame = cv2.imread(str(image))
+            t0 = time.perf_counter()
+            readings = read_dice(frame, sets[die], "over")
+            tally.add(readings, value, 1000 * (time.perf_counter() - t0))
+        tallies.append(tally)
+    return tallies
+
+
+def bench_renders(count: int) -> list[Tally]:
+    desc = get_rules("magewars").describe()["dice_sets"]
+    d12, attack = desc["d12"], desc["magewars-attack"]
+    tallies = []
+    for mount in ("under", "over"):
+        alone, mixed = Tally(f"render d12 alone ({mount})"), Tally(f"render d12 thrown with attack dice ({mount})")
+        for seed in range(count):
+            rng = np.random.default_rng(seed)
+            die = DieSpec(320, 240, float(rng.uniform(50, 70)), float(rng.uniform(0, 360)), int(rng.integers(1, 13)),
+                          d12, str(rng.choice(["blue", "red", "white", "black"])))
+            frame = render_tray([die], mount=mount, seed=seed)
+            truth = ground_truth([die], mount)[0]["face"]
+            t0 = time.perf_counter()
+            alone.add(read_dice(frame, d12, mount), truth, 1000 * (time.perf_counter() - t0))
+            others = [DieSpec(x, y, 60, float(rng.uniform(0, 90)), int(rng.integers(1, 7)), attack, "ivory")
+                      for x, y in ((110, 110), (530, 110), (110, 370))]
+            frame = render_tray([die, *others], mount=mount, seed=seed)
+            t0 = time.perf_counter()
+            found = [r for r in read_mixed(frame, {"magewars-attack": attack, "d12": d12}, mount)
+                     if r.set == "d12" and abs(r.center[0] - 320) < 40 and abs(r.center[1] - 240) < 40]
+            mixed.add(found, truth, 1000 * (time.perf_counter() - t0))
+        tallies += [alone, mixed]
+    return tallies
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=0, help="at most about N photos per dataset (0: all)")
+    ap.add_argument("--renders", type=int, default=60, help="rendered throws per mount")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    for tally in bench_photos(args.limit) + bench_renders(args.renders):
+        print(tally.line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
