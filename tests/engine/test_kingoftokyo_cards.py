@@ -7,6 +7,7 @@ import pytest
 from kothelp import R, act, answer, end, faces, game, p, turn
 
 from engine.core import IllegalAction
+from engine.kingoftokyo import state as st
 
 
 def buy(s: dict, card: str, energy: int = 20, **p1: object) -> dict:
@@ -288,3 +289,36 @@ def test_rapid_healing_before_a_killing_loss() -> None:
     assert not p(s, "p2")["alive"]
     s = turn(game({}, {"location": "city", "cards": ["rapid_healing"], "energy": 4, "health": 5}), "C C 1 2 3 E")
     assert s["pending"]["kind"] == "yield"  # not a killing loss: no question before it
+
+
+def test_mimic_uses_its_own_counters_and_loses_the_copy_when_the_card_goes() -> None:
+    """§12.2 Mimic: a copied card with counters uses Mimic's own (2011 FAQ); if the copied card is discarded,
+    Mimic loses its effect and the token comes back."""
+    s = game({"energy": 8}, {"location": "city", "cards": ["battery_monster"]}, market=["mimic", "heal", "tank"])
+    s = act(turn(s, "1 1 2 2 3 3"), {"type": "buy", "slot": 0})
+    battery = p(s, "p2")["cards"][0]["uid"]
+    s = answer(s, "mimic", {"type": "mimic", "target": battery})
+    mimic = next(c for c in p(s, "p1")["cards"] if c["id"] == "mimic")
+    assert mimic["counters"] == 6 and p(s, "p2")["cards"][0]["counters"] == 6
+    s = end(s)  # p2's turn: its own Battery pays it 2
+    assert p(s, "p2")["energy"] == 2 and p(s, "p2")["cards"][0]["counters"] == 4
+    s = end(turn(s, "1 1 2 2 3 3"))  # p1's turn: Mimic's copy pays p1 from its own counters
+    assert p(s, "p1")["energy"] == 2 and next(c for c in p(s, "p1")["cards"] if c["id"] == "mimic")["counters"] == 4
+    # the copied card leaves play: the copy is lost, the Mimic card stays
+    st.remove_card(s, 1, p(s, "p2")["cards"][0], [])  # the rules' own way a card leaves play
+    assert next(c for c in p(s, "p1")["cards"] if c["id"] == "mimic")["copy"] is None
+
+
+def test_two_opportunists_ask_clockwise_from_the_active_monster() -> None:
+    """§12.2 Opportunist: with two in play (one through Mimic), the first owner clockwise from the active
+    monster gets the first chance."""
+    s = game({"energy": 5}, {"location": "city", "cards": ["opportunist"], "energy": 9},
+             {"cards": ["mimic"], "energy": 9}, first="p1",
+             market=["corner_store", "heal", "tank"], deck_top=["skyscraper"])
+    s["players"][2]["cards"][0]["copy"] = s["players"][1]["cards"][0]["uid"]  # p3's Mimic copies it
+    s = act(turn(s, "1 1 2 2 3 3"), {"type": "buy", "slot": 0})
+    assert s["pending"]["kind"] == "opportunist" and s["pending"]["player"] == 1
+    s = act(s, {"type": "pass"})
+    assert s["pending"]["kind"] == "opportunist" and s["pending"]["player"] == 2
+    s = act(s, {"type": "buy"})
+    assert p(s, "p3")["vp"] == 4 and p(s, "p3")["energy"] == 3
