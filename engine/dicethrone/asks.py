@@ -35,6 +35,13 @@ def ask(s: st.S, player: int, prompt: str, options: list[Option], about: dict[st
     s["asks"] = [*s.get("asks", ()), q]   # replaced, never changed in place: states share it (st.clone)
 
 
+def pause(s: st.S, player: int, prompt: str, options: list[Option], about: dict[str, Any]) -> None:
+    """Ask now, in place of any pending decision: for a step that cannot go on without the answer (an
+    ability's effects stop at a choice, §2.4). Every option's op must leave a new pending decision."""
+    s["pending"] = {"kind": "ask", "player": player, "prompt": prompt, "about": about,
+                    "labels": [o["label"] for o in options], "choices": options, "back": None}
+
+
 def present(s: st.S) -> None:
     """Turn the first queued question into the pending decision, unless one is already pending."""
     queued = s.get("asks")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import IllegalAction, require
-from . import companions, flow
+from . import asks, companions, flow
 from . import effects as fx
 from . import state as st
 from .abilities import defense_level, effects_of, satisfied_sorted
@@ -128,9 +128,23 @@ def run_offense(s: st.S) -> E:
                          {"value": 0, "kept": False, "owner": s["players"][rp["target"]]["id"]}]
             pend(s, "opposed_roll", i, dice=2)
             return events
+        if eff["do"] == "choose":   # the ability waits for the choice: later effects may depend on it
+            ctx = _ctx(s, i, rp["target"], "offense", rp["roll"], rp["ability"])
+            available = fx.choice_options(s, eff, ctx) if fx.check(eff.get("if"), ctx) else []
+            if len(available) > 1:
+                asks.pause(s, i, *fx.choice_ask(s, eff, ctx, available, "resume_offense"))
+                return events
         events += fx.apply(s, eff, _ctx(s, i, rp["target"], "offense", rp["roll"], rp["ability"]))
         rp["pc"] += 1
     return events + after_offense(s)
+
+
+@asks.op("resume_offense")
+def _resume_offense(s: st.S, args: dict[str, Any]) -> E:
+    """The attacker chose: run that option's effects, then the ability's next effects."""
+    events = fx.run_effects(s, args["effects"], args["ctx"])
+    s["rp"]["pc"] += 1
+    return events + run_offense(s)
 
 
 def ability_rolled(s: st.S, rolled: list[int]) -> E:

@@ -27,6 +27,8 @@ def needs_target(eff: dict[str, Any]) -> bool:
     """Whether the effect touches the target, so the target must be known first (§2.5)."""
     if "to" in eff:        # a chosen player: no target needed (§2.5, special targeting)
         return False
+    if eff["do"] == "choose":
+        return any(needs_target(e) for o in eff["options"] for e in o["effects"])
     if eff["do"] == "damage":
         return eff.get("type") != "collateral"
     return eff["do"] in TARGETED
@@ -345,6 +347,54 @@ def do_flip(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, An
     return events
 
 
+# -- "choose one" / "you may": the owner picks one of several lists of effects ---------------------------
+def choice_options(s: st.S, eff: dict[str, Any], ctx: Ctx) -> list[dict[str, Any]]:
+    """The options of a `choose` effect the owner can take now: an option with `requires` ({"status": id,
+    "count": n} or {"cp": n}) needs the owner to hold that much ("you may discard a Spirit to...")."""
+    owner = ctx["owner"]
+    out = []
+    for o in eff["options"]:
+        need = o.get("requires") or {}
+        if "status" in need and st.has(s, owner, need["status"]) < need.get("count", 1):
+            continue
+        if "cp" in need and s["players"][owner]["cp"] < need["cp"]:
+            continue
+        out.append(o)
+    return out
+
+
+def choice_ask(s: st.S, eff: dict[str, Any], ctx: Ctx, available: list[dict[str, Any]], op: str) -> tuple[
+        str, list[dict[str, Any]], dict[str, Any]]:
+    """(prompt, options, about) of the question a `choose` effect asks; each option runs `op` with its effects."""
+    owner = ctx["owner"]
+    options = [{"label": o["label"]["en"], "op": op, "args": {"effects": o["effects"], "ctx": ctx}} for o in available]
+    about = {"effect": "choose", "source": ctx.get("source", ""), "labels": [o["label"] for o in available]}
+    return f"{s['players'][owner]['name']}: choose one.", options, about
+
+
+def do_choose(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
+    """Choose one list of effects ("Choose: inflict Bleed or gain Mesmerize"; "you may ..." has a "no"
+    option). One possible option runs at once; several ask the owner. (In an Offensive Roll Phase the ability
+    pauses at this effect instead: combat.run_offense.)"""
+    available = choice_options(s, eff, ctx)
+    if len(available) <= 1:
+        return run_effects(s, available[0]["effects"], ctx) if available else []
+    asks.ask(s, ctx["owner"], *choice_ask(s, eff, ctx, available, "effects"))
+    return []
+
+
+def run_effects(s: st.S, effects: list[dict[str, Any]], ctx: Ctx) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for e in effects:
+        events += apply(s, e, ctx)
+    return events
+
+
+@asks.op("effects")
+def _effects_answer(s: st.S, args: dict[str, Any]) -> list[dict[str, Any]]:
+    return run_effects(s, args["effects"], args["ctx"])
+
+
 def do_manual(s: st.S, eff: dict[str, Any], ctx: Ctx, n: int) -> list[dict[str, Any]]:
     """What the engine cannot do: a note in the log and an event, for the players to do by hand. The data's
     text is a Text (en/zh-TW/ko): the note keeps the English line, the event carries every language."""
@@ -359,6 +409,7 @@ HANDLERS: dict[str, Handler] = {
     "gain": do_gain, "inflict": do_inflict, "remove": do_remove, "limit": do_limit,
     "undefendable": do_undefendable, "prevent": do_prevent, "prevent_half": do_prevent_half,
     "cleanse": do_cleanse, "manual": do_manual, "flip": do_flip, "grow": do_grow,
+    "choose": do_choose,
 }
 PAUSING = frozenset({"roll", "opposed"})
 """Effects that wait for dice: the roll-phase code (combat.run_offense, cards.run_effects) runs them,

@@ -66,6 +66,15 @@ T: dict[str, dict[str, str]] = {
     "steal_health": {"en": "steal {n} health", "zh-TW": "偷取 {n} 點生命值", "ko": "체력 {n} 훔치기"},
     "flip": {"en": "flip the board to its Cursed side", "zh-TW": "將圖板翻到咒縛面", "ko": "보드를 저주 면으로 뒤집기"},
     "chosen": {"en": "a chosen player: {body}", "zh-TW": "一名指定的玩家：{body}", "ko": "고른 플레이어 1명: {body}"},
+    "chosen_opponent": {"en": "a chosen opponent: {body}", "zh-TW": "一名指定的對手：{body}", "ko": "고른 상대 1명: {body}"},
+    "chosen_teammate": {"en": "a chosen teammate: {body}", "zh-TW": "一名指定的隊友：{body}", "ko": "고른 팀원 1명: {body}"},
+    "grow": {"en": "grow {n} Spirits", "zh-TW": "培育 {n} 個樹靈", "ko": "정령 {n}개 성장"},
+    "grow_one": {"en": "grow a Spirit", "zh-TW": "培育 1 個樹靈", "ko": "정령 1개 성장"},
+    "choose_one": {"en": "choose one: {body}", "zh-TW": "擇一：{body}", "ko": "하나 선택: {body}"},
+    "reroll": {"en": "you may reroll up to {n} of these dice once", "zh-TW": "你可以重擲其中至多 {n} 顆骰子一次",
+               "ko": "이 주사위 중 최대 {n}개를 한 번 다시 굴릴 수 있음"},
+    "reroll_one": {"en": "you may reroll one of these dice once", "zh-TW": "你可以重擲其中 1 顆骰子一次",
+                   "ko": "이 주사위 중 1개를 한 번 다시 굴릴 수 있음"},
     "if_on": {"en": "{x}: {body}", "zh-TW": "{x}：{body}", "ko": "{x}: {body}"},
     "if_not_on": {"en": "no {x}: {body}", "zh-TW": "沒有{x}：{body}", "ko": "{x}가 없으면: {body}"},
     "if_kind": {"en": "{n} of a kind: {body}", "zh-TW": "{n} 顆點數相同：{body}", "ko": "같은 눈 {n}개: {body}"},
@@ -153,6 +162,14 @@ def _effect(eff: dict[str, Any], names: dict[str, Text], lang: str) -> str:
         body = _fill("heal_companion", lang, x=COMPANIONS.get(eff["companion"], {}).get(lang, eff["companion"]), n=n)
     elif do == "roll":
         body = T["roll_one"][lang] if eff.get("dice", 1) == 1 else _fill("roll", lang, n=eff["dice"])
+        if eff.get("reroll"):
+            body += SEP[lang] + (T["reroll_one"][lang] if eff["reroll"] == 1 else _fill("reroll", lang, n=eff["reroll"]))
+    elif do == "grow":
+        plain = n == 1 and not any(k in eff for k in ("per", "per_final", "per_status"))
+        body = T["grow_one"][lang] if plain else _fill("grow", lang, n=n)
+    elif do == "choose":
+        body = _fill("choose_one", lang, body=T["or"][lang].join(
+            o["label"].get(lang, o["label"]["en"]) for o in eff["options"]))
     elif do in T:
         body = _fill(do, lang, n=n)
     else:
@@ -162,8 +179,9 @@ def _effect(eff: dict[str, Any], names: dict[str, Text], lang: str) -> str:
             syms = eff[key] if isinstance(eff[key], list) else [eff[key]]
             body = _fill("per_pair" if eff.get("divisor") == 2 else joiner, lang, body=body,
                          x=_symbols(syms, names, lang))
-    if eff.get("to") in ("chosen", "teammate"):
-        body = _fill("chosen", lang, body=body)
+    if eff.get("to") in ("chosen", "opponent", "teammate"):
+        body = _fill({"chosen": "chosen", "opponent": "chosen_opponent", "teammate": "chosen_teammate"}[eff["to"]],
+                     lang, body=body)
     for extra in eff.get("also", []):
         body += SEP[lang] + _effect(extra, names, lang)
     return _condition(eff.get("if") or {}, names, lang, body)

@@ -38,7 +38,8 @@ def nyra(snap, pid="bo"):
 def test_nyra_has_her_own_health_from_the_start():
     """Heroes §2: Nyra, max 7 health (she starts at full health: an assumption the data notes)."""
     snap = position("barbarian", "huntress").snapshot()
-    assert nyra(snap) == {"id": "nyra", "name": {"en": "Nyra", "zh-TW": "妮拉", "ko": "니라"}, "health": 7, "health_max": 7, "active": True}
+    assert nyra(snap) == {"id": "nyra", "name": {"en": "Nyra", "zh-TW": "妮拉", "ko": "니라"}, "health": 7,
+                          "health_max": 7, "active": True}
     assert "companions" not in player(snap, "ann")
 
 

@@ -153,3 +153,65 @@ def test_a_single_possible_player_is_not_asked():
     s1 = RULES.setup({"players": [{"hero": "treant"}, {"hero": "ninja"}], "start": "p1"}, 1)
     fx.apply(s1, {"do": "gain", "status": "wellspring", "to": "teammate"}, ctx)
     assert "asks" not in s1 and all("wellspring" not in p["statuses"] for p in s1["players"])
+
+
+# -- "choose one" / "you may" inside an ability ---------------------------------------------------------
+def test_you_may_spend_a_token_to_make_the_attack_undefendable_before_the_defense():
+    """Vampire Lord's Blood Magic (hero data, ZG): "you may spend 1 Mesmerize to make this attack
+    undefendable". The ability stops at the choice (§2.4: its effects resolve in order), so the answer comes
+    before the Defensive Roll Phase (§2.6): spent, the Barbarian gets no defense decision."""
+    m = position("vampire_lord", "barbarian", a={"statuses": {"mesmerize": 1}})
+    snap = go(m, {"type": "roll", "dice": [1, 2, 3, 4, 5]}, {"type": "ability", "ability": "blood_magic"},
+              {"type": "pass"})
+    ask = snap["pending"]
+    assert ask["kind"] == "ask" and ask["about"]["effect"] == "choose"
+    assert ask["labels"] == ["Keep Mesmerize", "Spend 1 Mesmerize: the attack becomes undefendable"]
+    assert ask["about"]["labels"][1]["ko"]                            # every language for the page
+    snap = go(m, {"type": "choose", "option": 1})
+    assert snap["pending"]["kind"] == "window" and "mesmerize" not in tokens(snap, "ann")
+    assert snap["roll_phase"]["attack"]["type"] == "undefendable"
+
+
+def test_keeping_the_token_lets_the_defender_defend():
+    m = position("vampire_lord", "barbarian", a={"statuses": {"mesmerize": 1}})
+    go(m, {"type": "roll", "dice": [1, 2, 3, 4, 5]}, {"type": "ability", "ability": "blood_magic"}, {"type": "pass"})
+    snap = go(m, {"type": "choose", "option": 0})
+    assert snap["pending"]["kind"] == "defense" and tokens(snap, "ann")["mesmerize"] == 1
+
+
+def test_an_option_that_needs_a_token_is_not_offered_without_it():
+    """Treant's Splinter ("you may discard 1 Spirit to inflict Barbed Vine"): with no Spirit there is
+    nothing to choose, so nobody is asked."""
+    m = position("treant", "barbarian", a={"statuses": {}})
+    snap = go(m, {"type": "roll", "dice": [1, 2, 3, 4, 4]}, {"type": "ability", "ability": "splinter"},
+              {"type": "pass"})
+    assert snap["pending"]["kind"] == "defense"
+    m = position("treant", "barbarian", a={"statuses": {"spirit": 2}})
+    go(m, {"type": "roll", "dice": [1, 2, 3, 4, 4]}, {"type": "ability", "ability": "splinter"}, {"type": "pass"})
+    snap = go(m, {"type": "choose", "option": 1})
+    assert tokens(snap, "ann") == {"spirit": 1} and tokens(snap, "bo") == {"barbed_vine": 1}
+
+
+def test_an_abilitys_own_roll_may_be_rerolled_once():
+    """Ninja's Walk the Line II ("you may reroll one die"): the ability's 2 dice, one rerolled once before
+    they are read; damage = their total (2 + 6 -> 5 + 6 = 11)."""
+    m = position("ninja", "barbarian", a={"upgrades": {"walk_the_line": 2}})
+    snap = go(m, {"type": "roll", "dice": [4, 4, 4, 4, 1]}, {"type": "ability", "ability": "walk_the_line"},
+              {"type": "pass"}, {"type": "roll", "dice": [2, 6]})
+    assert snap["pending"]["kind"] == "ability_resolve" and snap["pending"]["rerolls"] == 1
+    with pytest.raises(IllegalAction) as err:
+        m.submit({"type": "reroll", "dice": [0, 1]})                 # one die only
+    assert err.value.code == "bad_die"
+    snap = go(m, {"type": "reroll", "die": 0, "values": [5]}, {"type": "resolve"})
+    assert snap["roll_phase"]["attack"]["base"] == 11
+
+
+def test_a_second_chosen_opponent_may_be_the_same_one():
+    """Ninja's Kuji-Kiri: 4 pure damage, and 4 more to a chosen opponent (the same one allowed): in 1v1 the
+    one opponent takes both, nobody is asked."""
+    m = position("ninja", "barbarian", a={"upgrades": {"smoke_screen": 2}})
+    snap = go(m, {"type": "roll", "dice": [4, 4, 4, 6, 6]}, {"type": "ability", "ability": "kuji_kiri"},
+              {"type": "pass"})
+    assert snap["pending"]["kind"] == "window"                     # pure damage: no defense, nobody asked
+    snap = go(m, {"type": "resolve"})
+    assert player(snap, "bo")["health"] == 42

@@ -299,6 +299,8 @@ def test_ex17_on_versus_multiplier():
     m = game("treant", "barbarian")                              # Call of the Wild bonus roll
     attack(m, [1, 2, 3, 4, 5], "call_of_the_wild")
     go(m, {"type": "roll", "dice": [4, 5, 1, 6]}, {"type": "resolve"})   # Leaf, Leaf, Branch, Spirit
+    assert snap(m)["pending"]["about"]["effect"] == "grow"          # the Spirit grows: new or promoted?
+    go(m, {"type": "choose", "option": 0})                           # a new Seedling
     assert attack_view(m)["base"] == 9
     assert tokens(m, "p1") == {"wellspring": 1, "spirit": 2}     # 1 from Fertilize at Upkeep, 1 grown
 
@@ -745,6 +747,7 @@ def test_ex36_collateral_to_a_team():
     m = game("treant", "barbarian", "ninja", "samurai", mode="2v2")
     go(m, {"type": "play", "player": "p1", "card": "Will o' Wisp!", "roll": [1, 4, 6]})
     assert health(m, "p2") == 48 and health(m, "p4") == 48
+    go(m, {"type": "choose", "option": 0})                       # the Spirit grows: a new Seedling
     assert tokens(m, "p1") == {"spirit": 2, "wellspring": 1}    # Fertilize + the grown Spirit
     m = game("pyromancer", "barbarian", "ninja", "samurai", mode="2v2")
     attack(m, [6, 6, 6, 6, 1], "meteorite")                      # 2 collateral to every opponent

@@ -23,6 +23,8 @@ def run(name: str) -> tuple[Match, list[dict]]:
     m = Match(RULES, setup, seed=setup.get("seed", 0))
     events = []
     for line in (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue                               # a comment line (docs/actions.md, scripted play)
         m.submit(json.loads(line))                 # every line is legal: no IllegalAction
         events += m.last_events
     return m, events

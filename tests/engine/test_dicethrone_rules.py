@@ -360,6 +360,18 @@ def test_defense_with_effects_done_by_hand_adds_a_note():
     assert end_roll_phase(m)["damage"]["p2"] == 1
 
 
+def test_maternal_bond_heals_nyra_and_claws_bite_while_she_stands():
+    """Huntress Maternal Bond (hero data, ZG): heal Nyra 1 per Bond; each Claw deals 2 damage while Nyra
+    stands (heroes §2: Nyra, 7 health). Bond, Bond, Claw: Nyra 3 -> 5, 2 damage back to the attacker."""
+    m = game("barbarian", "huntress")
+    go(m, {"type": "adjust", "player": "p2", "companions": {"nyra": -4}})
+    attack(m, [1, 2, 3, 4, 4], "smack")
+    go(m, {"type": "defense", "defense": "maternal_bond"}, {"type": "roll", "dice": [5, 5, 4]}, {"type": "resolve"})
+    nyra = next(c for c in snap(m)["players"][1]["companions"] if c["id"] == "nyra")
+    assert kind(m) == "window" and nyra["health"] == 5
+    assert end_roll_phase(m)["damage"] == {"p2": 4, "p1": 2}
+
+
 # -- decisions, snapshot ---------------------------------------------------------------------------------
 
 
