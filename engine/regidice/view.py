@@ -158,18 +158,62 @@ def resolve_options(s: S, seat: int) -> list[dict[str, Any]]:
     kind = st.action_of(s, seat)
     if kind == "companion":
         left = sum(1 for i in s["power"].get(me, []) if not st.die(s, i)["used"])
-        out = [_opt("Done helping", {"type": "resolve", "player": me}, "option.companion_done", default=True)]
+        done = _opt("Done helping", {"type": "resolve", "player": me}, "option.companion_done")
+        nudges: list[tuple[int, dict[str, Any]]] = []
         if left:
+            worth = {k: _worth(s, k) for k in range(len(s["players"]))}
             for k, p in enumerate(s["players"]):
                 for d in st.pool(s, k):
                     if d["id"] not in s["power"][me] and not d["used"] and d["pips"] < 6:
-                        out.append(_opt(f"+1 on {p['name']}'s {d['id']} ({d['colour']} {d['pips']})",
-                                        {"type": "nudge", "player": me, "die": d["id"]}, "option.nudge",
-                                        player=p["id"], die=d["id"], colour=d["colour"], pips=d["pips"]))
-        return out
+                        gain = _worth(s, k, d["id"]) - worth[k]  # what would this player's action gain?
+                        nudges.append((gain, _opt(f"+1 on {p['name']}'s {d['id']} ({d['colour']} {d['pips']})",
+                                                  {"type": "nudge", "player": me, "die": d["id"]}, "option.nudge",
+                                                  player=p["id"], die=d["id"], colour=d["colour"],
+                                                  pips=d["pips"], gain=gain)))
+        best = max(nudges, key=lambda g: g[0], default=(0, None))
+        if best[0] > 0 and best[1] is not None:
+            best[1]["default"] = True  # Next hands the pip where it helps most
+        else:
+            done["default"] = True
+        return [done, *(o for _, o in nudges)]
     return [_opt("Resolve with the best sets", {"type": "resolve", "player": me}, f"option.resolve_{kind}",
                  default=True),
             _opt("Do nothing", {"type": "resolve", "player": me, "skip": True}, "option.skip")]
+
+
+def _worth(s: S, seat: int, plus_one: str | None = None) -> int:
+    """What a player still to resolve would achieve with the best sets now (damage, blocks, heals, spells
+    count alike), with one die `plus_one` pip higher: how the engine judges where an animal companion's pip
+    helps most. Reads the state only (snapshots may be built for several phones at once)."""
+    if st.pid(s, seat) in s["resolved"]:
+        return 0
+    kind = st.action_of(s, seat)
+    free = [{"colour": d["colour"], "pips": d["pips"] + (d["id"] == plus_one)}
+            for d in st.pool(s, seat) if not d["used"]]
+    values = [d["pips"] for d in free]
+    pile = len(st.at(s, "wounded"))
+    if kind == "attack":
+        return 0 if s["defeated"] else len(sets.attack_groups(values, sum(s["snapshot"])))
+    if kind == "block":
+        return sum(sets.block_of([values[i] for i in g]) for g in sets.block_sets(values))
+    if kind == "heal":
+        return min(pile, sum(sets.heal_of([values[i] for i in g]) for g in sets.heal_runs(values, pile)))
+    if kind == "cast":
+        n = len(s["snapshot"])
+        total = 0
+        for colour in st.COLOURS:
+            count = sets.spell_count([d["pips"] for d in free if d["colour"] == colour], s["snapshot"])
+            if colour in ("red", "black") and s["defeated"]:
+                count = 0
+            elif colour == "black" or colour == "blue":
+                count = min(count, 1) * n  # one touch of death or one ice is all that helps
+            elif colour == "yellow":
+                count = min(count * n, pile)
+            else:
+                count *= n
+            total += count
+        return total
+    return 0
 
 
 def pending_view(s: S) -> dict[str, Any] | None:

@@ -382,3 +382,21 @@ def test_2_setup_as_the_page_sheet_sends_it() -> None:
     with pytest.raises(IllegalAction) as err:
         RULES.setup({"players": 5}, 1)
     assert err.value.code == "bad_setup"
+
+
+def test_4_4_5_next_hands_the_companions_pip_where_it_helps() -> None:
+    """§10.5 again with the box's Next button: its default nudge turns the attacker's 1 1 5 into a group, then
+    the blocker's 4 4 3 into a set; with no 1 left, Next ends the companion's turn."""
+    s = to_resolve({"p1": ["R1", "B1", "Y5"], "p2": ["R4", "B4", "Y3"], "p3": ["R1", "B1", "Y5"]},
+                   {"p1": decl("attack", 2), "p2": decl("block", 4), "p3": decl("companion")})
+    first = RULES.default_action(s)
+    assert first["type"] == "nudge" and s["dice"][s["index"][first["die"]]]["at"] in ("pool:p1", "pool:p2")
+    s, _ = apply(s, first)
+    second = RULES.default_action(s)
+    assert second["type"] == "nudge"
+    s, _ = apply(s, second)
+    assert RULES.default_action(s) == {"type": "resolve", "player": "p3"}
+    s, _ = apply(s, RULES.default_action(s))
+    s, _ = resolve(s, "p1")
+    s, _ = resolve(s, "p2")
+    assert s["resolved"]["p1"]["damage"] == 1 and s["resolved"]["p2"]["block"] == 1

@@ -113,6 +113,7 @@ def test_no_phone_receives_another_players_hidden_pips_before_the_reveal(seed: i
         if s["phase"] == "over":
             break
         hidden = _hidden_values(s)
+        before = json.dumps(s, sort_keys=True)
         for viewer in viewers:
             raw = json.dumps(match.snapshot(viewer=viewer), sort_keys=True)
             snap = json.loads(raw)
@@ -134,6 +135,9 @@ def test_no_phone_receives_another_players_hidden_pips_before_the_reveal(seed: i
             if s["phase"] in ("roll", "declare"):
                 opts = json.dumps(snap["pending"])
                 assert '"pips"' not in opts
+        RULES.options(s)
+        RULES.default_action(s)
+        assert json.dumps(s, sort_keys=True) == before  # snapshots and options only read the state
         match.submit(random_action(rng, s))
         for event in match.last_events:
             if event["type"] == "rolled":
