@@ -20,6 +20,7 @@ from engine.magewars.state import effective_damage, mages
 from engine.match import Match
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # replays cost more
 FACES = ["blank", "blank", "1", "2", "1*", "2*"]
 
 
@@ -107,7 +108,7 @@ def test_random_duels_keep_the_invariants_and_end(args):
     assert m.state["winner"] is not None, "a duel of attacking creatures ends"
 
 
-@SETTINGS
+@FEW
 @given(setups)
 def test_replay_is_the_live_game_and_undo_redo_round_trips(args):
     m = play(args, limit=150)
@@ -120,7 +121,7 @@ def test_replay_is_the_live_game_and_undo_redo_round_trips(args):
         assert json.dumps(m.state, sort_keys=True) == live
 
 
-@SETTINGS
+@FEW
 @given(setups, st.sampled_from([{"type": "roll", "dice": ["3*"]}, {"type": "activate", "object": "o99"},
                                 {"type": "attack", "target": "p1"}, {"type": "pay", "pay": 1},
                                 {"type": "defend", "defense": 9}, {"type": "next"}, {"type": "adjust"}]))
