@@ -45,10 +45,11 @@ class DemoTray:
     """A FrameSource that synthesises throws (see module doc). `realtime=False` serves frames instantly
     with synthetic timestamps, for tests; otherwise `read` paces itself to `fps`.
 
-    Its time is injected (`clock`, `sleep`) and may run fast: with `speed=S` the tray's own time, and the
-    frames' timestamps the watcher settles by, pass S times faster than `clock` while frames still come at
-    `fps`, so a throw cycle of CYCLE_S seconds takes CYCLE_S / S (`dicesight run --demo-speed S`: browser
-    tests get a throw every second or two instead of every six). `realtime=False` needs no clock at all:
+    Its time is injected (`clock`, `sleep`) and may run fast: with `speed=S` each frame, still paced at
+    `fps` on `clock`, moves the tray's own time (and the timestamp the watcher settles by) on by S / fps,
+    so a throw cycle of CYCLE_S seconds takes CYCLE_S / S (`dicesight run --demo-speed S`: browser tests
+    get a throw every second or two instead of every six); on a machine too busy for `fps` the tray slows
+    down with it rather than skipping a throw. `realtime=False` needs no clock at all:
     each `read` is the next frame, 1/fps of tray time later."""
 
     name = "demo"
@@ -77,7 +78,7 @@ class DemoTray:
         self.follow_sets: Callable[[], dict[str, int | None]] | None = None
         self._plans: dict[int, tuple[str, list[PlannedDie]]] = {}
         self._frame_no = 0
-        self._t0 = clock()
+        self._t0: float | None = None  # the tray's time starts with the first frame read, not at opening
         self._closed = False
 
     # -- what it throws ---------------------------------------------------------------------------
@@ -171,12 +172,17 @@ class DemoTray:
     def read(self) -> Frame:
         if self._closed:
             raise CameraError("The demo tray was closed.")
+        if self._t0 is None:
+            self._t0 = self._clock()
         if self.realtime:
             due = self._t0 + self._frame_no / self.fps
             delay = due - self._clock()
             if delay > 0:
                 self._sleep(delay)
-            t = self._t0 + (self._clock() - self._t0) * self.speed
+            if self.speed == 1.0:
+                t = self._clock()
+            else:  # a fast tray counts frames, so a slow machine slows it down instead of skipping throws
+                t = self._t0 + self._frame_no * self.speed / self.fps
         else:
             t = self._t0 + self._frame_no / self.fps
         elapsed = t - self._t0

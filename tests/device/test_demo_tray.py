@@ -83,3 +83,16 @@ def test_speed_runs_the_trays_time_faster_on_an_injected_clock():
         assert "speed" in str(err)
     else:
         raise AssertionError("a speed of 0 must be refused")
+
+
+def test_a_fast_tray_on_a_busy_machine_slows_down_instead_of_skipping_throws():
+    """Each frame moves the fast tray's time by speed/fps however late it comes, and its time starts at
+    the first frame read (not when the box opened it), so no throw is lost to a slow start or a busy CPU."""
+    now = [0.0]
+    tray = DemoTray(seed=1, fps=10, clock=lambda: now[0], sleep=lambda s: None, speed=4.0)
+    now[0] = 30.0  # the box took its time to start reading
+    ts = []
+    for _ in range(4):
+        ts.append(tray.read().t)
+        now[0] += 1.0  # each frame took a whole second to render and read
+    assert np.allclose(np.diff(ts), 0.4) and ts[0] == 30.0
