@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help="read dice in still images")
     read.add_argument("images", nargs="+")
-    read.add_argument("--dice", default="d6", help="dice set id from a game's description (d6, dicethrone:<hero>, ...)")
+    read.add_argument("--dice", default="d6", help="dice set id from a game's description (d6, or a set a game names: see docs/dice-sets.md)")
     read.add_argument("--mount", choices=["over", "under"], default="under",
                       help="camera above the tray (reads the top face) or under its clear bottom")
     read.add_argument("--debug-out", help="folder for each image with what was read drawn on it")

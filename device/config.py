@@ -54,7 +54,7 @@ class ConfigError(ValueError):
 class CameraConfig:
     source: str = "auto"  # auto | demo | picamera2 | usb:N | replay:PATH
     mount: str = "under"  # under: camera below a clear tray bottom; over: above the tray
-    dice: str = "d6"  # dice set name (d6, dicethrone:<hero>, kingoftokyo, magewars-attack, d12, taught)
+    dice: str = "d6"  # dice set id: "d6" or any set a registered game describes (device.dice_sets.ids())
     settle_s: float = 0.3  # tray must be still this long before a reading
 
 

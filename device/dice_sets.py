@@ -1,7 +1,7 @@
 """Dice sets by id, resolved through the games' own descriptions, for the reader and the demo tray.
 
 `vision/` knows no game: it is handed a set as plain data (`engine.core.DiceSetSpec`). The box names sets by
-id ("d6", "dicethrone:monk"...); this module finds the description that a registered game gives for that id.
+id ("d6", "<game>:<hero>"...); this module finds the description that a registered game gives for that id.
 """
 
 from __future__ import annotations
