@@ -245,8 +245,10 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) 
         states.append(("p1", fetch_state(phones["p1"])))
         expect(phones["p1"].locator("#rdplayers article[data-player='p1'] .die[data-value='']")).to_have_count(0)
         expect(phones["p1"].locator("#rdplayers article[data-player='p2'] .die[data-value='']")).to_have_count(6)
+        expect(phones["p1"].locator("#rdminedice .die")).to_have_count(6)  # "Your dice", on this phone only
+        expect(phones["p2"].locator("#rdminedice .die")).to_have_count(6)
         shot(phones["p1"], "regidice-own-dice-p1", at="#rdplayers")
-        shot(phones["p1"], "regidice-declare-p1", at="#rdvalues")
+        shot(phones["p1"], "regidice-declare-p1", at="#rdmine")
         while actions[n]["type"] == "declare":
             page = phones[actions[n]["player"]]
             wait_seq(page, n)

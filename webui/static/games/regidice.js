@@ -69,12 +69,13 @@ export function init(slots, c) {
     players: h("section", { class: "players", id: "rdplayers" }),
     wounded: h("section", { class: "card", id: "rdwounded" }),
     entry: h("section", { class: "card", id: "rdentry", hidden: true }),
+    mine: h("section", { class: "card", id: "rdmine", hidden: true }),
     values: h("section", { class: "card", id: "rdvalues", hidden: true }),
     collect: h("section", { class: "card", id: "rdcollect", hidden: true }),
     round: h("section", { class: "card", id: "rdround", hidden: true }),
   };
   ctx.fill(slots.board, els.result, els.enemy, els.players, els.wounded);
-  ctx.fill(slots.dice, els.entry, els.values, els.collect);
+  ctx.fill(slots.dice, els.entry, els.mine, els.values, els.collect);
   ctx.fill(slots.tools, els.round);
 }
 
@@ -85,6 +86,7 @@ export function render(slots, snap) {
   renderPlayers(snap);
   renderWounded(snap);
   renderEntry(snap);
+  renderMine(snap);
   renderValues(snap);
   renderCollect(snap);
   renderRound(snap);
@@ -102,7 +104,8 @@ function renderEnemy(snap) {
   const row = catalogue("enemies").find((x) => x.number === e.number);
   fill(els.enemy,
     h("h2", {}, h("span", { text: T("enemy_of", { n: e.number }) }), row ? h("small", { class: "muted", text: " " + ctx.loc(row.name) }) : null),
-    h("div", { class: "dice", id: "rdenemydice" }, e.dice.map((d) => die({ ...d, colour: "black" }))),
+    e.dice.length ? h("div", { class: "dice", id: "rdenemydice" }, e.dice.map((d) => die({ ...d, colour: "black" })))
+      : h("p", { class: "muted", text: snap.result === "victory" ? T("victory") : T("suffer_skipped") }),
     h("div", { class: "chips" },
       h("span", { class: "chip", data: { stat: "defence" } }, h("span", { text: T("defence") }), h("b", { text: String(e.defence_round) })),
       h("span", { class: "chip", data: { stat: "attack" } }, h("span", { text: T("attack_value") }), h("b", { text: String(e.attack) })),
@@ -122,7 +125,8 @@ function renderPlayers(snap) {
     const res = p.resolved;
     return h("article", { class: "player" + (active ? " active" : ""), data: { player: p.id, phase: active ? snap.phase : "" } },
       h("header", {},
-        h("strong", { class: "pname", text: (active ? "▶ " : "") + ctx.playerName(p) + (mine ? ` (${T("you")})` : "") + (p.first ? " ①" : "") }),
+        h("strong", { class: "pname", title: p.first ? T("first") : null,
+          text: (active ? "▶ " : "") + ctx.playerName(p) + (mine ? ` (${T("you")})` : "") + (p.first ? " ①" : "") }),
         p.declared ? h("span", { class: "chip", data: { declared: p.declared.action } }, h("span", { text: declaration(p.declared) })) : null),
       h("p", { class: "muted" }, h("small", { text: `${T("pool")}: ${p.count} · ${colours}` }),
         snap.phase === "roll" ? h("small", { text: " · " + (p.rolled ? T("rolled") : T("not_rolled")) }) : null),
@@ -210,6 +214,20 @@ function renderEntry(snap) {
           for (const d of dice) delete entry[d.id];
         }).catch(() => {});
       } }, T("send")));
+}
+
+// -- this phone's own hidden dice, large, while only it may see them --------------------------------
+function renderMine(snap) {
+  const { h, fill } = ctx;
+  const me = snap.viewer ? playerById(snap, snap.viewer) : null;
+  const shown = me ? me.pool.filter((d) => d.pips != null) : [];
+  els.mine.hidden = !(snap.hidden && shown.length);
+  if (els.mine.hidden) return;
+  const byValue = [1, 2, 3, 4, 5, 6].map((v) => shown.filter((d) => d.pips === v).length);
+  fill(els.mine,
+    h("h2", { text: `${T("your_dice")} · ${ctx.playerName(me)}` }),
+    h("div", { class: "dice", id: "rdminedice" }, shown.map((d) => die(d))),
+    h("p", { class: "muted" }, h("small", { text: byValue.map((n, i) => n ? `${i + 1}×${n}` : null).filter(Boolean).join("  ") })));
 }
 
 // -- declare: values taken so far, and odds from public facts ---------------------------------------
