@@ -342,3 +342,35 @@ def test_a_failing_tick_is_reported_until_it_passes() -> None:
         assert panel.healthy() is False and panel.state()["tick_error"] == "GPIO glitch"
     finally:
         panel.close()
+
+
+# gpiozero's Button.__del__ trips over the half-built button the broken factory leaves behind: its noise.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_box_whose_gpio_failed_keeps_the_virtual_pair_to_itself(tmp_path) -> None:
+    """Issue 11 (3): mock pins used to stand in for broken GPIO, which turned the page's Pair button on for
+    every phone. Now a phone on the Wi-Fi is refused; the box itself (loopback) may still press it; the
+    page is told why (snapshot panel.gpio_error / message) and the status LED pattern says so."""
+    from device.store import Store
+    from device.table import Table
+    from webui import create_app
+
+    clock = Clock()
+    table = Table(Store(tmp_path))
+    table.panel = Panel(GpioConfig(), BrokenFactory(), on_pair=table.approve_pairing, clock=clock,
+                        sleep=clock.sleep, autotick=False)
+    try:
+        assert table.virtual_panel is False
+        snap = table.snapshot()
+        assert snap["panel"]["mock"] is False and "gpiochip" in snap["panel"]["message"]
+        table.publish()
+        assert table.snapshot()["panel"]["leds"]["status"]["pattern"] == "gpio_error"
+        app = create_app(table, secret_key="k", testing=True)
+        phone = app.test_client()
+        phone.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+        r = phone.post("/api/panel/pair", headers={"X-Dicesight-CSRF": "x"})
+        assert r.status_code == 403 and r.get_json()["code"] == "panel_physical"
+        assert phone.get("/api/session").get_json()["virtual_pair"] is False
+        box = app.test_client()  # loopback: someone at the box
+        assert box.post("/api/panel/pair", headers={"X-Dicesight-CSRF": "x"}).status_code == 200
+    finally:
+        table.close()
