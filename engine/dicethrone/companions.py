@@ -22,6 +22,7 @@ from typing import Any
 from . import asks
 from . import state as st
 from .data import companion_data
+from .words import words
 
 E = list[dict[str, Any]]
 
@@ -64,11 +65,12 @@ def grow_options(s: st.S, i: int) -> list[dict[str, Any]]:
     rows = g["stages"]
     out = []
     if counts[0] < rows[0]["limit"] and sum(counts) < st.limit(s, i, g["status"]):
-        out.append({"label": f"A new {rows[0]['name']['en']}", "stage": 0})
+        out.append({"label": f"A new {rows[0]['name']['en']}", "text": words("new_stage", stage=rows[0]["name"]),
+                    "stage": 0})
     for k in range(len(rows) - 1):
         if counts[k] > 0 and counts[k + 1] < rows[k + 1]["limit"]:
             out.append({"label": f"A {rows[k]['name']['en']} grows into a {rows[k + 1]['name']['en']}",
-                        "stage": k + 1})
+                        "text": words("grow_stage", a=rows[k]["name"], b=rows[k + 1]["name"]), "stage": k + 1})
     return out
 
 
@@ -84,8 +86,8 @@ def grow(s: st.S, i: int, steps: int, source: str = "") -> E:
             g = growth(s, i)
             asks.ask(s, i, f"{s['players'][i]['name']}: how does a Spirit grow?" +
                      (f" ({steps} to grow)" if steps > 1 else ""),
-                     [{"label": c["label"], "op": "grow_stage", "args": {"player": i, "stage": c["stage"],
-                                                                         "left": steps - 1, "source": source}}
+                     [{"label": c["label"], "text": c["text"], "op": "grow_stage",
+                       "args": {"player": i, "stage": c["stage"], "left": steps - 1, "source": source}}
                       for c in choices], {"effect": "grow", "status": g["status"], "count": steps, "source": source})
             return events
         events += grow_stage(s, i, choices[0]["stage"])

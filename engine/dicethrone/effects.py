@@ -18,6 +18,7 @@ from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
 from .heroes import hero
+from .words import words
 
 TARGETED = {"inflict", "steal_cp", "opposed"}
 Ctx = dict[str, Any]
@@ -191,8 +192,10 @@ def give_status(s: st.S, j: int, status: str, n: int, source: int) -> list[dict[
     if row and row.get("owner_may_decline") and n > 0 and st.owns(s, j, status):
         name = row["name"]["en"]
         asks.ask(s, j, f"{s['players'][j]['name']}: take {n} {name}, or decline?", [
-            {"label": f"Take {n} {name}", "op": "status", "args": {"to": j, "status": status, "n": n, "source": source}},
-            {"label": "Decline", "op": "nothing"}], {"effect": "may_decline", "status": status, "count": n})
+            {"label": f"Take {n} {name}", "text": words("take_tokens", n=str(n), status=row["name"]), "op": "status",
+             "args": {"to": j, "status": status, "n": n, "source": source}},
+            {"label": "Decline", "text": words("decline"), "op": "nothing"}],
+            {"effect": "may_decline", "status": status, "count": n})
         return []
     return st.gain_status(s, j, status, n, source=source)
 
@@ -367,7 +370,8 @@ def choice_ask(s: st.S, eff: dict[str, Any], ctx: Ctx, available: list[dict[str,
         str, list[dict[str, Any]], dict[str, Any]]:
     """(prompt, options, about) of the question a `choose` effect asks; each option runs `op` with its effects."""
     owner = ctx["owner"]
-    options = [{"label": o["label"]["en"], "op": op, "args": {"effects": o["effects"], "ctx": ctx}} for o in available]
+    options = [{"label": o["label"]["en"], "text": o["label"], "op": op, "args": {"effects": o["effects"], "ctx": ctx}}
+               for o in available]
     about = {"effect": "choose", "source": ctx.get("source", ""), "labels": [o["label"] for o in available]}
     return f"{s['players'][owner]['name']}: choose one.", options, about
 

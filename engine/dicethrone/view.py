@@ -18,6 +18,7 @@ from .damage import resolve
 from .data import spendable, statuses
 from .heroes import hero
 from .spend import can_spend
+from .words import words
 
 PHASE_LABEL = {"main1": "Main Phase (1)", "main2": "Main Phase (2)"}
 
@@ -128,18 +129,25 @@ def options(s: st.S) -> list[dict[str, Any]]:
                for k, d in enumerate(hero(p["hero"])["defenses"])] if can else []
         if pending.get("companion"):
             cid = pending["companion"]
-            name = next(c["name"]["en"] for c in companions.defs(p["hero"]) if c["id"] == cid)
-            out.append(opt(f"Pass the attack to {name}", {"type": "defense", "player": me, "defense": None,
-                                                           "companion": cid}))
-        return out + [opt("Do not defend" if can else "Take the attack", {"type": "defense", "player": me,
-                                                                          "defense": None}, not can)] + spend_options(s)
+            name = next(c["name"] for c in companions.defs(p["hero"]) if c["id"] == cid)
+            out.append(opt(f"Pass the attack to {name['en']}", {"type": "defense", "player": me, "defense": None,
+                                                                 "companion": cid},
+                           text=words("pass_to_companion", name=name)))
+        last = opt("Do not defend", {"type": "defense", "player": me, "defense": None}) if can else \
+            opt("Take the attack", {"type": "defense", "player": me, "defense": None}, True, text=words("take_attack"))
+        return out + [last] + spend_options(s)
     if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
         label = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
                  "window": "Apply damage and end the Roll Phase", "ability_resolve": "Use these dice"}[kind]
-        rerolls = [opt(f"Reroll die {k + 1}", {"type": "reroll", "player": me, "dice": [k]})
+        rerolls = [opt(f"Reroll die {k + 1}", {"type": "reroll", "player": me, "dice": [k]},
+                       text=words("reroll_die", n=str(k + 1)))
                    for k in combat.rerollable(s)] if pending.get("rerolls") else []
         return [opt(label, {"type": "resolve"}, True)] + rerolls + spend_options(s)
-    if kind in ("choice", "ask"):
+    if kind == "ask":    # the question's own words in every language travel with each option (`text`)
+        return [opt(c["label"], {"type": "choose", "player": me, "option": k}, k == 0,
+                    **({"text": c["text"]} if c.get("text") else {}))
+                for k, c in enumerate(pending["choices"])]
+    if kind == "choice":
         return [opt(label, {"type": "choose", "player": me, "option": k}, k == 0)
                 for k, label in enumerate(pending["labels"])]
     if kind == "discard":

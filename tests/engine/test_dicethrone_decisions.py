@@ -215,3 +215,21 @@ def test_a_second_chosen_opponent_may_be_the_same_one():
     assert snap["pending"]["kind"] == "window"                     # pure damage: no defense, nobody asked
     snap = go(m, {"type": "resolve"})
     assert player(snap, "bo")["health"] == 42
+
+
+def test_every_option_the_engine_words_itself_comes_in_three_languages():
+    """Issue 12 (every word in three languages): options whose words the engine writes (a question's
+    options, passing an attack to Nyra, rerolls) carry `text` in en, zh-TW and ko beside the English label."""
+    m = position("cursed_pirate", "barbarian", a={"statuses": {}})
+    snap = go(m, {"type": "roll", "dice": [6, 6, 6, 6, 6]}, {"type": "ability", "ability": "pirates_touch"})
+    for _ in range(6):
+        if snap["pending"]["kind"] == "ask":
+            break
+        snap = go(m, RULES.default_action(m.state))
+    texts = [o["text"] for o in snap["pending"]["options"]]
+    assert texts[1] == {"en": "Decline", "zh-TW": "拒絕", "ko": "거절"}
+    assert texts[0]["en"] == "Take 2 Cursed Doubloon" and "詛咒金幣" in texts[0]["zh-TW"] and "저주받은 금화" in texts[0]["ko"]
+    m = position("barbarian", "huntress")
+    snap = go(m, {"type": "roll", "dice": [1, 1, 1, 4, 5]}, {"type": "ability", "ability": "smack"}, {"type": "pass"})
+    passing = next(o for o in snap["pending"]["options"] if o["action"].get("companion"))
+    assert passing["text"] == {"en": "Pass the attack to Nyra", "zh-TW": "將攻擊轉給妮拉", "ko": "니라에게 공격 넘기기"}
