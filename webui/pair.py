@@ -21,6 +21,20 @@ from .web import (
 
 bp = Blueprint("pairing", __name__, url_prefix="/pair")
 
+# (what a User-Agent contains, how players call it), first match wins
+_SYSTEMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),
+            ("Mac OS X", "Mac"), ("CrOS", "Chromebook"), ("Linux", "Linux"))
+_BROWSERS = (("SamsungBrowser", "Samsung Internet"), ("Edg", "Edge"), ("Firefox", "Firefox"),
+             ("FxiOS", "Firefox"), ("CriOS", "Chrome"), ("Chrome", "Chrome"), ("Safari", "Safari"))
+
+
+def phone_label(user_agent: str) -> str:
+    """A name players recognise in the list of paired phones ("iPhone · Safari"), from the User-Agent;
+    the raw header is long and says little to a person."""
+    system = next((name for mark, name in _SYSTEMS if mark in user_agent), "")
+    browser = next((name for mark, name in _BROWSERS if mark in user_agent), "")
+    return " · ".join(p for p in (system, browser) if p) or user_agent[:40]
+
 
 def _set_token_cookie(resp: Response, value: str) -> None:
     resp.set_cookie(TOKEN_COOKIE, value, max_age=400 * 24 * 3600, httponly=True, samesite="Strict",
@@ -32,7 +46,7 @@ def _set_token_cookie(resp: Response, value: str) -> None:
 def ask():
     require_custom_header()
     try:
-        rid = table().request_pairing(client_address(), request.headers.get("User-Agent", ""))
+        rid = table().request_pairing(client_address(), phone_label(request.headers.get("User-Agent", "")))
     except Exception as exc:  # device.pairing.PairingRefused: this address asks too often
         retry = getattr(exc, "retry_after", None)
         if retry is None:

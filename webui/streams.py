@@ -123,7 +123,8 @@ class StreamHub:
 
     def __init__(self, subscribe: Callable[[], Any], encode: Callable[[dict], bytes], *,
                  heartbeat_s: float = 15.0, check_s: float = 4.0, max_backlog: int = 256 * 1024,
-                 slow_s: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 slow_s: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 stopping: threading.Event | None = None) -> None:
         self._subscribe = subscribe
         self._encode = encode
         self.heartbeat_s = heartbeat_s
@@ -135,7 +136,7 @@ class StreamHub:
         self._streams: set[Stream] = set()
         self._upstream: Any = None
         self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
+        self._stopping = stopping or threading.Event()  # the app's own flag: set, every stream ends
 
     def add(self, stream: Stream, first: Callable[[], bytes]) -> None:
         """Open `stream`: `first()` (the snapshot on connect) is taken and written under the hub's lock, so
@@ -208,3 +209,7 @@ class StreamHub:
                     log.exception("stream hub: a change could not be written")
         finally:
             self._upstream.close()
+            with self._lock:
+                streams = list(self._streams)
+            for stream in streams:
+                stream.done.set()

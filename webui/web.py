@@ -62,7 +62,8 @@ class WebState:
         """The app's one writer for every open stream (created with the first stream)."""
         with self.lock:
             if self._hub is None:
-                self._hub = StreamHub(self.table.subscribe, self.frame, heartbeat_s=heartbeat_s, check_s=check_s)
+                self._hub = StreamHub(self.table.subscribe, self.frame, heartbeat_s=heartbeat_s, check_s=check_s,
+                                      stopping=self.stopping)
             return self._hub
 
     def frame(self, snap: dict[str, Any]) -> bytes:

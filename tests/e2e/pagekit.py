@@ -26,6 +26,8 @@ def serve(app, threads: int = 24) -> Iterator[str]:
     """The app behind waitress on a free loopback port; yields the base URL."""
     from waitress.server import create_server
 
+    from webui import stop_streams
+
     server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=60,
                            ident="dicesight-test")
     stop = threading.Event()
@@ -39,7 +41,7 @@ def serve(app, threads: int = 24) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        app.extensions["dicesight"].stopping.set()  # ends open event streams within half a second
+        stop_streams(app)  # ends open event streams at once
         time.sleep(0.7)
         stop.set()
         thread.join(timeout=5)

@@ -216,3 +216,15 @@ def test_a_full_disk_is_said_as_storage_full_and_nothing_is_half_kept(app, table
     store._conn.execute("PRAGMA max_page_count=1000000").fetchone()  # space freed: the box goes on
     assert client.post("/api/actions", json={"type": "roll", "dice": [6]}, headers=h).status_code == 200
     assert client.get("/healthz").status_code == 200
+
+
+def test_paired_phones_are_listed_by_a_name_players_recognise() -> None:
+    from webui.pair import phone_label
+
+    iphone = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+              "Version/17.4 Mobile/15E148 Safari/604.1")
+    android = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+               "Chrome/124.0 Mobile Safari/537.36")
+    assert phone_label(iphone) == "iPhone · Safari"
+    assert phone_label(android) == "Android · Chrome"
+    assert phone_label("curl/8.5") == "curl/8.5"

@@ -10,6 +10,7 @@ import {
 } from "./core.js";
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
+import { initPhones } from "./phones.js";
 
 // -- the game's board view ------------------------------------------------------------------------
 const views = {};        // view name -> loaded module (or a promise while loading)
@@ -98,9 +99,10 @@ async function pair() {
       render();
       return;
     }
-    if ((r && (r.status === "expired" || r.code)) || Date.now() > until + 3000) {
+    if ((r && (r.status === "expired" || r.status === "conflict" || r.code)) || Date.now() > until + 3000) {
       S.pairing = null;
-      $("pairmsg").textContent = t("pair_expired");
+      // The box says why: nobody pressed Pair, two phones asked at once, storage full, asked too often.
+      $("pairmsg").textContent = (r && r.status !== "expired" && r.message) || t("pair_expired");
       render();
       return;
     }
@@ -431,6 +433,7 @@ setRenderer(renderAll);
 $("pair").addEventListener("click", () => pair().catch(() => {}));
 $("seat").addEventListener("change", (ev) => chooseSeat(ev.target.value));
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
+initPhones();
 $("unpair").addEventListener("click", async () => {
   if (!window.confirm(t("unpair_all") + "?")) return;
   try {
