@@ -130,10 +130,12 @@ class TrayService:
 
     def set_tray(self, state: str, dice: list[dict], needs_confirmation: bool = False, message: str = "",
                  private_to: str | None = None) -> None:
-        """Put a tray state as the watcher would (the page's tests and a venue's remote tray)."""
+        """Put a tray state as the watcher would and tell the watchers (the page's tests use it with a real
+        table in place of a camera; a venue's remote tray could too)."""
         with self._lock:
             self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
                               message=message, private_to=private_to)
+        self._changed()
 
     def roll_recorded(self) -> None:
         """Any roll settles a reading that waited for confirmation (the table calls this on every roll)."""

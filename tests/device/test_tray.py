@@ -265,3 +265,19 @@ def test_a_hidden_throw_on_the_tray_is_for_its_rollers_eyes_only(tmp_path: Path)
     finally:
         phone.close()
         table.close()
+
+
+def test_a_tray_state_put_by_hand_reaches_the_phones(tmp_path: Path) -> None:
+    """`tray.set_tray` stands in for the watcher (page tests on the real table): phones hear of it."""
+    table = Table(Store(tmp_path))
+    phone = table.subscribe()
+    try:
+        table.tray.set_tray("settled", [die(5, certain=False).to_dict()], needs_confirmation=True,
+                            message="Not sure of every die: confirm or fix the dice.")
+        update = phone.get_update(timeout=0)
+        assert update is not None and update.snapshot["tray"]["needs_confirmation"] is True
+        assert [d["value"] for d in update.snapshot["tray"]["dice"]] == [5]
+        assert table.snapshot()["panel"] is None and table._status_pattern(update.snapshot) == "confirm"
+    finally:
+        phone.close()
+        table.close()
