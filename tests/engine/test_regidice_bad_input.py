@@ -8,9 +8,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as hs
+from rdhelp import RULES
 
 from engine.core import IllegalAction
-from rdhelp import RULES
 
 JSON = hs.recursive(hs.none() | hs.booleans() | hs.integers(-10, 40) | hs.text(max_size=4)
                     | hs.sampled_from(["R3", "K6", "p1", "p2", "red", "even", "attack", "cast", "companion"]),
