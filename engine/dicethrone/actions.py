@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import checks
 from ..core import IllegalAction, require
 from . import asks, cards, combat, companions, flow, spend
 from . import effects as fx
@@ -17,6 +18,7 @@ from .damage import MODIFIER, PREVENT
 from .data import statuses
 from .rollphase import E, roll_for
 
+ADJUST_MAX = 999   # the largest change one hand-entered number may make (health, CP, cards, damage)
 ROLL_KINDS = ("offense", "ability_roll", "opposed_roll", "targeting_roll", "defense_roll", "keg_roll", "blind_roll",
               "status_roll")
 
@@ -252,8 +254,7 @@ def do_prevent(s: st.S, a: dict[str, Any]) -> E:
     if a.get("half"):
         p["halves"].append(source)
     else:
-        n = a.get("amount")
-        require(isinstance(n, int) and not isinstance(n, bool) and n >= 0, "bad_amount", "\"amount\" is a whole number.")
+        n = checks.whole(a.get("amount"), "\"amount\"", 0, ADJUST_MAX, "bad_amount")
         p["mods"].append([-n, PREVENT, source])
     return [{"type": "prevent", "player": s["players"][i]["id"], "amount": a.get("amount"), "half": bool(a.get("half")),
              "source": source}]
@@ -265,7 +266,7 @@ def do_bonus(s: st.S, a: dict[str, Any]) -> E:
     require(rp is not None and rp["target"] is not None and rp["attack"]["amount"] > 0, "no_attack",
             "There is no attack in progress to modify.")
     n = a.get("amount")
-    require(isinstance(n, int) and not isinstance(n, bool), "bad_amount", "\"amount\" is a whole number.")
+    checks.whole(n, "\"amount\"", -ADJUST_MAX, ADJUST_MAX, "bad_amount")
     source = str(a.get("source", "by hand"))
     rp["attack"]["mods"].append([n, MODIFIER, source])
     return [{"type": "bonus", "amount": n, "source": source}]
@@ -278,18 +279,17 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
     events: E = []
     for key in ("health", "cp", "hand", "deck", "discard"):
         if key in a:
-            n = a[key]
-            require(isinstance(n, int) and not isinstance(n, bool), "bad_adjust", f"\"{key}\" must be a whole number.")
+            checks.whole(a[key], f"\"{key}\"", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
     if "cp" in a:
         p["cp"] = max(0, min(st.CP_CAP, p["cp"] + a["cp"]))
     for key in ("hand", "deck", "discard"):
         if key in a:
-            p[key] = max(0, p[key] + a[key])
+            p[key] = max(0, min(st.DECK_MAX, p[key] + a[key]))
     require(isinstance(a.get("status") or {}, dict), "bad_adjust", "\"status\" maps status ids to changes.")
     require(isinstance(a.get("upgrades") or {}, dict), "bad_adjust", "\"upgrades\" maps abilities to levels.")
     for sid, n in (a.get("status") or {}).items():
         require(sid in statuses(), "bad_status", f"There is no status \"{sid}\".")
-        require(isinstance(n, int), "bad_adjust", "Status changes are whole numbers.")
+        checks.whole(n, f"The \"{sid}\" change", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
         if n > 0:
             events += st.gain_status(s, i, sid, n, source=s["active"])
         else:
@@ -300,7 +300,7 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
     require(isinstance(a.get("companions") or {}, dict), "bad_adjust", "\"companions\" maps companions to changes.")
     for cid, n in (a.get("companions") or {}).items():
         require(cid in p.get("companions", {}), "bad_adjust", f"{p['name']} has no companion \"{str(cid)[:30]}\".")
-        require(type(n) is int, "bad_adjust", "Companion health changes are whole numbers.")
+        checks.whole(n, f"The \"{cid}\" health change", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
         events += companions.heal(s, i, cid, n) if n > 0 else companions.hurt(s, i, cid, -n)
     events.append({"type": "adjusted", "player": p["id"],
                    **{k: a[k] for k in ("health", "cp", "hand", "deck", "discard", "status", "companions", "note")

@@ -157,3 +157,22 @@ def test_any_junk_in_a_setup_is_refused_cleanly_or_plays(top, player, seed):
     assert s["pending"] is not None and 1 <= min(t["health"] for t in s["teams"])
     assert all(0 <= p["cp"] <= 15 for p in s["players"])
     json.dumps(RULES.dump(s)).encode("utf-8")
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "adjust", "player": "ann", "hand": 10 ** 30},
+    {"type": "adjust", "player": "ann", "cp": math.nan},
+    {"type": "adjust", "player": "ann", "health": "5"},
+    {"type": "adjust", "player": "ann", "discard": [1]},
+    {"type": "adjust", "player": "ann", "status": {"burn": 1e300}},
+    {"type": "adjust", "player": "ann", "deck": True},
+], ids=repr)
+def test_hand_entered_numbers_are_checked_like_setup_numbers(action):
+    """Bad input loses nothing (DESIGN quality bar): a by-hand change with a number that is not a whole number
+    within +-999 is refused with the field named, and the state is untouched."""
+    s = RULES.setup(base(), 1)
+    before = json.dumps(RULES.dump(s), sort_keys=True)
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(s, action)
+    assert err.value.code == "bad_adjust" and "999" in err.value.message
+    assert json.dumps(RULES.dump(s), sort_keys=True) == before
