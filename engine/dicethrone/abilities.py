@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..dice import LARGE_RUNS, SMALL_RUNS, large_straight, meets_symbols, small_straight, symbol_counts
-from ..odds import chance
+from ..odds import best_keep, chance
 from .heroes import hero
 
 
@@ -151,7 +151,8 @@ def _requirement_target(faces: tuple[str, ...], tier_key: tuple[Any, ...]):
 
 
 def odds(hero_id: str, upgrades: dict[str, int], values: list[int] | None, rolls_left: int) -> list[dict[str, Any]]:
-    """Chance of meeting each offensive ability (its lowest tier) with the rolls left, keeping optimally.
+    """Chance of meeting each offensive ability (its lowest tier) with the rolls left, keeping optimally;
+    after a roll, with `keep`: the dice to keep for that chance (the keep advice the page offers).
 
     `values` None = nothing rolled yet. Exact dynamic programme over dice multisets (engine.odds), cached
     per requirement, so a snapshot pays for each requirement once per process.
@@ -169,7 +170,22 @@ def odds(hero_id: str, upgrades: dict[str, int], values: list[int] | None, rolls
         # face layout share the tables: the first snapshot of a game pays for few of them.
         canonical = (key[0], tuple(sorted((tuple(v for v in range(1, 7) if faces[v - 1] == sym), n)
                                           for sym, n in key[1])))
-        p = chance(_requirement_target(faces, key), ("dicethrone", canonical), rolls_left,
-                   None if values is None else tuple(values))
-        out.append({"id": ability["id"], "level": level["level"], "chance": round(p, 4)})
+        target = _requirement_target(faces, key)
+        p = chance(target, ("dicethrone", canonical), rolls_left, None if values is None else tuple(values))
+        row = {"id": ability["id"], "level": level["level"], "chance": round(p, 4)}
+        if values is not None and rolls_left >= 1 and 0 < p < 1:
+            row["keep"] = _keep_indices(values, best_keep(target, ("dicethrone", canonical), rolls_left,
+                                                          tuple(values))[1])
+        out.append(row)
+    return out
+
+
+def _keep_indices(values: list[int], kept: tuple[int, ...]) -> list[int]:
+    """The positions (0-based, ascending) of the dice showing the kept values: the advice "keep dice 1 2 4"."""
+    left = list(kept)
+    out = []
+    for i, v in enumerate(values):
+        if v in left:
+            left.remove(v)
+            out.append(i)
     return out

@@ -253,7 +253,9 @@ def pending_view(s: st.S) -> dict[str, Any] | None:
     if pending.get("rerolls"):   # "you may reroll N of these dice": how many dice one reroll may take
         extra["rerolls"] = pending["rerolls"]
     if kind in ("offense", *combat_rolls) and n:
-        extra["input"] = {"type": "dice", "count": n, "faces": [1, 2, 3, 4, 5, 6]}
+        # the action the dice answer, naming the roller so the log can say "Ana rolled 2 2 4 5 6"
+        extra["input"] = {"type": "dice", "count": n, "faces": [1, 2, 3, 4, 5, 6],
+                          "action": {"type": "roll", "player": pid(s, i)}}
     return decision(pid(s, i), kind, prompt, options(s), **extra)
 
 

@@ -105,8 +105,8 @@ def health_shown(page) -> dict[str, int]:
 
 LANGS = [  # browser locale, page language, Main phase 1, the winner line, the Pair button
     ("en-US", "en", "Main phase 1", "{} wins!", "Pair this phone"),
-    ("zh-TW", "zh-TW", "主要階段(1)", "{} 獲勝！", "配對這支手機"),
-    ("ko-KR", "ko", "메인 단계 1", "{} 승리!", "이 휴대폰 페어링"),
+    ("zh-TW", "zh-TW", "主要階段（1）", "{} 獲勝！", "配對這支手機"),
+    ("ko-KR", "ko", "주요 단계 (1)", "{} 승리!", "이 휴대폰 페어링"),
 ]
 DRAW = {"en": "Draw: nobody wins", "zh-TW": "平手：沒有人獲勝", "ko": "무승부: 승자 없음"}
 
@@ -273,7 +273,11 @@ def test_team_and_king_of_the_hill_setups(box, table, phone, mode, label, count)
         assert [t["members"] for t in snap["teams"]] == [["p1", "p2"], ["p3", "p4"]]
         assert page.locator("#players .team").count() == 4
     shown = [int(x) for x in page.locator("#players .health").all_inner_texts()]
-    assert shown == [p["health"] for p in snap["players"]]
+    if mode == "2v2":  # a team's shared health is shown once, on its first member
+        assert shown == [t["health"] for t in snap["teams"]]
+        assert page.locator("#players .sharedhp").count() == 2
+    else:
+        assert shown == [p["health"] for p in snap["players"]]
     shot(page, f"11-table-{mode}")
 
 

@@ -177,3 +177,16 @@ def test_resuscitate_heals_nyra_3():
     go(m, {"type": "adjust", "player": "p1", "companions": {"nyra": -5}})
     attack(m, [5, 5, 1, 1, 3], "resuscitate")                         # no damage: nothing to defend
     assert _nyra(m, "p1") == 5 and tokens(m, "p1").get("nyras_bond") == 1
+
+
+def test_odds_after_a_roll_advise_which_dice_to_keep():
+    """The page's keep advice: each ability the dice do not make yet carries the dice to keep for its chance
+    (engine.odds.best_keep). Barbarian 1 4 2 5 6 (Sword Heart Sword Heart Pow), 2 rolls left: Smack (3 Swords)
+    keeps the two Swords, Fortitude (hearts) the two Hearts; nothing before the first roll."""
+    m = game("barbarian", "gunslinger")
+    go(m, {"type": "advance"})
+    assert all("keep" not in o for o in m.snapshot()["odds"])
+    go(m, {"type": "roll", "dice": [1, 4, 2, 5, 6]})
+    odds = {o["id"]: o for o in m.snapshot()["odds"]}
+    assert odds["smack"]["keep"] == [0, 2] and odds["fortitude"]["keep"] == [1, 3]
+    assert all(o["keep"] == sorted(set(o["keep"])) for o in odds.values() if "keep" in o)

@@ -404,7 +404,8 @@ def test_snapshot_shape_for_the_phone():
     assert s["dice"][0] == {"value": 1, "kept": False, "face": "bullet"}
     assert s["abilities"] == [{"id": "revolver", "name": {"en": "Revolver", "zh-TW": "左輪手槍", "ko": "리볼버"},
                                "level": 1, "tier": 1, "ultimate": False}]
-    assert s["pending"]["input"] == {"type": "dice", "count": 5, "faces": [1, 2, 3, 4, 5, 6]}
+    assert s["pending"]["input"] == {"type": "dice", "count": 5, "faces": [1, 2, 3, 4, 5, 6],
+                                   "action": {"type": "roll", "player": "p1"}}
     assert len(json.dumps(s, ensure_ascii=False).encode()) < 12000
 
 

@@ -37,6 +37,70 @@ function abilityName(heroId, id) {
   return a ? ctx.loc(a.name) : id;
 }
 
+// What an ability does, from the catalogue's board texts (engine/dicethrone/texts.py): the text of one
+// tier of one level ("8 damage"), or of the level itself for defenses and passives.
+function abilityRow(heroId, id) {
+  const hero = heroes()[heroId];
+  return (hero && (hero.abilities || []).find((x) => x.id === id)) || null;
+}
+
+function levelRow(ab, level) {
+  const rows = (ab && ab.board) || [];
+  return rows.find((r) => r.level === level) || null;
+}
+
+function doesText(heroId, id, level, tier) {
+  const lv = levelRow(abilityRow(heroId, id), level || 1);
+  if (!lv) return "";
+  if (lv.tiers) {
+    const row = lv.tiers[tier || 0] || lv.tiers[0];
+    return row ? ctx.loc(row.text) : "";
+  }
+  return ctx.loc(lv.text) || "";
+}
+
+// An ability's level as the hero's board shows it (tiers: requirement -> effect), lines of text.
+function levelLines(lv) {
+  if (!lv) return [];
+  if (lv.tiers) return lv.tiers.map((row) => `${ctx.loc(row.need)} → ${ctx.loc(row.text)}`);
+  return lv.text ? [ctx.loc(lv.text)] : [];
+}
+
+// The player's level of an ability (upgrades by ability or by the slot an alternative takes), or null
+// when the player does not have it (an alternative not chosen).
+function levelOf(p, ab) {
+  const up = (p && p.upgrades) || {};
+  if (ab.slot) return up[ab.id] != null ? up[ab.id] : null;
+  return up[ab.id] != null ? up[ab.id] : 1;
+}
+
+// Tap a hero: the whole board at the levels that player has, each ability with what each tier does.
+function showBoard(p) {
+  const hero = heroOf(p);
+  if (!hero) return;
+  const lines = [];
+  for (const ab of hero.abilities || []) {
+    const level = levelOf(p, ab);
+    const lv = level == null ? null : levelRow(ab, level);
+    if (!lv) continue;
+    const title = ctx.loc(lv.name) || ctx.loc(ab.name);
+    lines.push(`${title} (${T("level", { n: level })})`, ...levelLines(lv).map((x) => "  " + x), "");
+  }
+  ctx.info(`${name(p)} · ${ctx.loc(hero.name)}`, lines.join("\n").trim());
+}
+
+// Tap an ability (in the list the dice make or in the odds): its level's tiers.
+function showAbility(p, id, level) {
+  const ab = abilityRow(p && p.hero, id);
+  if (!ab) return;
+  const lv = levelRow(ab, level || levelOf(p, ab) || 1);
+  ctx.info(`${ctx.loc((lv && lv.name) || ab.name)} (${T("level", { n: (lv && lv.level) || 1 })})`, levelLines(lv).join("\n"));
+}
+
+function stageName(p, id) {
+  return has("stage_" + id) ? T("stage_" + id) : id;
+}
+
 function statusName(id) {
   const st = statuses()[id];
   return st ? ctx.loc(st.name) : id;
@@ -50,6 +114,10 @@ function name(p) {
 export function init(slots, c) {
   ctx = c;
   const { h } = ctx;
+  // the view's own styles, a file shipped beside it (the page's CSP allows no inline styles)
+  if (!document.getElementById("dt-style")) {
+    document.head.append(h("link", { id: "dt-style", rel: "stylesheet", href: new URL("./dicethrone.css", import.meta.url).href }));
+  }
   els = {
     players: h("section", { id: "players", class: "players", hidden: true }),
     dice: h("section", { class: "card", id: "gamedicecard", hidden: true },
@@ -109,6 +177,9 @@ function renderPlayers(snap) {
   if (!players.length) { fill(box); return; }
   box.dataset.count = String(players.length);
   const winners = snap.winners || [];
+  // 2 vs 2: a team shares one health, shown once (on its first member; the others point to it)
+  const teamFirst = new Set((snap.teams || []).map((tm) => (tm.members || [])[0]));
+  const shared = snap.mode === "2v2";
   fill(box, ...players.map((p) => {
     const active = p.id === snap.active;
     const held = (p.statuses || []).filter((x) => (x.count ?? 1) > 0);
@@ -118,14 +189,20 @@ function renderPlayers(snap) {
       data: { player: p.id, phase: active ? snap.phase : "" } },
       h("header", {},
         h("strong", { class: "pname", text: (active ? "▶ " : "") + name(p) }),
-        p.hero ? h("small", { class: "hero", text: heroName }) : null,
+        p.hero ? h("button", { class: "hero linkish", type: "button", data: { board: p.id }, onclick: () => showBoard(p) }, heroName) : null,
         snap.mode === "2v2" ? h("small", { class: "team", text: T("team_shared", { n: p.team }) }) : null),
       h("div", { class: "stats" },
-        h("div", { class: "stat hp" }, h("small", { text: T("health") }),
-          h("b", { class: "health", text: String(p.health ?? "—") })),
+        shared && !teamFirst.has(p.id)
+          ? h("div", { class: "stat hp sharedhp" }, h("small", { text: T("team_health") }), h("small", { text: "↑" }))
+          : h("div", { class: "stat hp" }, h("small", { text: shared ? T("team_health") : T("health") }),
+            h("b", { class: "health", text: String(p.health ?? "—") })),
         h("div", { class: "stat cp" }, h("small", { text: T("cp") }),
           h("b", { class: "cpval", text: String(p.cp ?? "—") }, p.cp_max ? h("small", { text: `/${p.cp_max}` }) : null))),
-      h("div", { class: "chips" }, held.length ? held.map(statusChip) : h("small", { class: "muted", text: T("no_statuses") })),
+      h("div", { class: "chips" }, held.length ? held.map(statusChip) : h("small", { class: "muted", text: T("no_statuses") }),
+        ...(p.companions || []).map((c) => h("span", { class: "chip companion" + (c.active ? "" : " down"), data: { companion: c.id } },
+          h("span", { text: ctx.loc(c.name) }), h("b", { text: `${c.health}/${c.health_max}` }))),
+        ...Object.entries(p.stages || {}).filter(([, n]) => n > 0).map(([id, n]) => h("span", { class: "chip stage", data: { stage: id } },
+          h("span", { text: stageName(p, id) }), h("b", { text: String(n) })))),
       p.hand != null ? h("small", { class: "muted hand", text: T("cards", { n: p.hand }) }) : null,
     );
   }));
@@ -201,16 +278,20 @@ function renderAbilities(snap) {
     list.length ? h("ul", {}, list.map((a) => {
       const o = opts.find((x) => x.action && x.action.type === "ability" && x.action.ability === a.id);
       const label = loc(a.name) || abilityName(attacker && attacker.hero, a.id);
+      // what it does, from the board ("Smack: 8 damage.")
+      const does = doesText(attacker && attacker.hero, a.id, a.level, a.tier);
+      const body = [h("b", { class: "aname", text: label }), does ? h("small", { class: "does", text: does }) : null];
       return h("li", { class: a.ultimate ? "ult" : "" },
-        o && ctx.paired() ? h("button", { class: "abil", type: "button", data: { ability: a.id }, onclick: () => act(o.action).catch(() => {}) }, label)
-          : h("span", { text: label }),
-        a.level ? h("small", { text: T("level", { n: a.level }) }) : null);
+        o && ctx.paired() ? h("button", { class: "abil", type: "button", data: { ability: a.id }, onclick: () => act(o.action).catch(() => {}) }, ...body)
+          : h("span", { class: "abil" }, ...body),
+        h("button", { class: "lvl linkish", type: "button", data: { about: a.id }, "aria-label": label,
+          onclick: () => showAbility(attacker, a.id, a.level) }, a.level ? T("level", { n: a.level }) : "?"));
     })) : h("p", { class: "muted", text: T("no_abilities") }));
 }
 
 // While the attacker rolls: each ability's chance with the attempts left (the engine's exact odds).
 function renderOdds(snap) {
-  const { h, fill } = ctx;
+  const { h, fill, act } = ctx;
   const box = els.dice.querySelector("#odds");
   const odds = Array.isArray(snap.odds) ? snap.odds : [];
   const met = new Set((snap.abilities || []).map((a) => a.id));
@@ -219,12 +300,23 @@ function renderOdds(snap) {
   if (!rows.length) return;
   const attacker = ctx.findPlayer(snap.active);
   const left = snap.attempts ? Math.max(0, snap.attempts.max - snap.attempts.used) : 0;
+  const p = snap.pending;
+  const canKeep = ctx.paired() && p && p.kind === "offense" && (p.options || []).some((x) => x.action && x.action.type === "keep");
+  const dice = Array.isArray(snap.dice) ? snap.dice : [];
   fill(box, h("h3", { text: T("odds", { n: left }) }), h("ul", {}, rows.map((o) => {
     const pct = Math.round(o.chance * 100);
     const bar = h("span", { class: "bar" }, h("span", { class: "fill" }));
     bar.firstChild.style.width = `${Math.max(2, pct)}%`;
-    return h("li", { data: { ability: o.id } }, h("span", { class: "oname", text: abilityName(attacker && attacker.hero, o.id) }),
-      bar, h("b", { text: `${pct < 1 && o.chance > 0 ? "<1" : pct}%` }));
+    // keep advice: the dice to keep for that chance (the engine's best keep), one tap keeps them
+    const keep = Array.isArray(o.keep) ? o.keep : null;
+    const same = keep && dice.length && dice.every((d, i) => Boolean(d.kept) === keep.includes(i));
+    const advice = keep ? (keep.length ? T("keep_advice", { dice: keep.map((i) => (dice[i] ? dice[i].value : i + 1)).join(" ") }) : T("keep_none")) : "";
+    return h("li", { data: { ability: o.id } },
+      h("button", { class: "oname linkish", type: "button", onclick: () => showAbility(attacker, o.id, o.level) }, abilityName(attacker && attacker.hero, o.id)),
+      bar, h("b", { text: `${pct < 1 && o.chance > 0 ? "<1" : pct}%` }),
+      keep ? (canKeep && !same
+        ? h("button", { class: "advice", type: "button", data: { keep: keep.join(",") }, onclick: () => act({ type: "keep", player: p.player, dice: keep }).catch(() => {}) }, advice)
+        : h("small", { class: "advice muted", text: advice })) : null);
   })));
 }
 
@@ -314,14 +406,25 @@ export function entryFaces(snap) {
 }
 
 // -- the log --------------------------------------------------------------------------------------
+// Dice entered by hand are numbers: drawn with the roller's hero symbols.
+function rolledFace(who, v) {
+  const hero = heroOf(who);
+  return hero && hero.faces ? hero.faces[v - 1] : undefined;
+}
+
 export function logLine(a, snap) {
   const { h, t, dieElement } = ctx;
   const who = ctx.findPlayer(a.player);
   const pname = who ? name(who) + ": " : "";
   if (a.type === "roll") {
     const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d : { value: d })) : null;
-    return [pname + T("opt_roll"), dice ? h("span", { class: "dice small" }, dice.map((d) => dieElement(d.value, {
-      face: d.face, label: t("die_value", { v: d.value }) }))) : null];
+    // "Ana rolled 2 2 4 5 6" (then the dice as drawn); a roll from the tray or the box says who rolled
+    if (dice && dice.every((d) => d.value != null)) {
+      const values = dice.map((d) => d.value).join(" ");
+      return [who ? T("log_rolled", { name: name(who), dice: values }) : `${T("opt_roll")} · ${values}`, h("span", { class: "dice small" },
+        dice.map((d) => dieElement(d.value, { face: d.face || rolledFace(who, d.value), label: t("die_value", { v: d.value }) })))];
+    }
+    return [pname + T("opt_roll")];
   }
   if (a.type === "adjust") {
     const bits = [];
@@ -365,8 +468,23 @@ function renderCorrections(snap) {
       h("button", { class: "adj", type: "button", "aria-label": `${label} −1`, data: { delta: "-1" }, onclick: () => act(make(-1)).catch(() => {}) }, "−"),
       h("b", { text: String(value) }),
       h("button", { class: "adj", type: "button", "aria-label": `${label} +1`, data: { delta: "1" }, onclick: () => act(make(1)).catch(() => {}) }, "+"));
+    const health = line(T("health"), "health", p.health, (d) => ({ type: "adjust", player: p.id, health: d }));
+    // health moves in bigger steps too: -5 / +5, or type the health the table shows
+    const step = (d) => h("button", { class: "adj", type: "button", "aria-label": `${T("health")} ${d > 0 ? "+" : "−"}5`, data: { delta: String(d) },
+      onclick: () => act({ type: "adjust", player: p.id, health: d }).catch(() => {}) }, d > 0 ? "+5" : "−5");
+    health.insertBefore(step(-5), health.children[1]);
+    health.append(step(5));
+    const typed = h("input", { class: "typedhp", type: "number", inputmode: "numeric", min: "0", "aria-label": T("health_set"),
+      placeholder: String(p.health ?? ""), data: { player: p.id } });
+    const setTo = () => {
+      const v = parseInt(typed.value, 10);
+      if (Number.isFinite(v) && v !== p.health) act({ type: "adjust", player: p.id, health: v - p.health }).catch(() => {});
+      typed.value = "";
+    };
+    typed.addEventListener("change", setTo);
     return h("div", { class: "adjplayer", data: { player: p.id } }, h("h3", { text: name(p) }),
-      line(T("health"), "health", p.health, (d) => ({ type: "adjust", player: p.id, health: d })),
+      health,
+      h("label", { class: "adjrow typed", data: { player: p.id, field: "health_set" } }, h("span", { text: T("health_set") }), typed),
       line(T("cp"), "cp", p.cp, (d) => ({ type: "adjust", player: p.id, cp: d })),
       ids.map((id) => line(statusName(id), id, held[id] || 0, (d) => ({ type: "adjust", player: p.id, status: { [id]: d } }))));
   });

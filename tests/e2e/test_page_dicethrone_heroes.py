@@ -1,0 +1,109 @@
+"""Every Dice Throne hero on the page (issue 12): eight whole 1v1 games at 390x844, together all sixteen heroes,
+played from a paired phone through the pending options (dice by hand on the first roll of each offense,
+otherwise the default), in en, zh-TW and ko by turns. Along the way the page must show what the abilities
+the dice make do ("Smack: 8 damage"), the hero's board on tap, keep advice from the odds, and readable log
+lines ("Ana rolled 1 2 3 6 6"); in zh-TW and ko none of those Dice Throne texts may be English.
+
+Screenshots go to test-artifacts/screenshots/ (15-heroes-*).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pagekit import shot
+from test_page_dicethrone import box, get_state, pair_phone, step, table  # noqa: F401  (fixtures)
+
+from engine.dicethrone.heroes import hero_ids
+
+pytestmark = pytest.mark.e2e
+
+GAMES = [  # (hero of Ana, hero of Bo, browser locale, page language)
+    ("artificer", "cursed_pirate", "en-US", "en"),
+    ("huntress", "seraph", "zh-TW", "zh-TW"),
+    ("tactician", "vampire_lord", "ko-KR", "ko"),
+    ("monk", "paladin", "en-US", "en"),
+    ("moon_elf", "shadow_thief", "zh-TW", "zh-TW"),
+    ("barbarian", "gunslinger", "ko-KR", "ko"),
+    ("ninja", "samurai", "en-US", "en"),
+    ("treant", "pyromancer", "ko-KR", "ko"),
+]
+ROLLED = {"en": "Ana rolled 1 2 3 6 6", "zh-TW": "Ana 擲出 1 2 3 6 6", "ko": "Ana: 1 2 3 6 6 굴림"}
+ENGLISH = re.compile(r"[A-Za-z]{3,}")  # a word in English (CP and hero/player names aside)
+
+
+def test_the_games_cover_all_sixteen_heroes():
+    assert sorted(h for g in GAMES for h in g[:2]) == sorted(hero_ids())
+
+
+def setup(page, a: str, b: str, health: int) -> None:
+    page.locator("#newgame").click()
+    page.locator("#setup").wait_for(state="visible")
+    page.select_option("#s_game", "dicethrone")
+    page.locator("#s_modes label").first.click()  # 1 vs 1
+    rows = page.locator("#s_players .splayer")
+    rows.nth(0).locator("input").fill("Ana")
+    rows.nth(0).locator("select").select_option(a)
+    rows.nth(1).locator("input").fill("Bo")
+    rows.nth(1).locator("select").select_option(b)
+    page.fill("#s_health", str(health))
+    page.select_option("#s_start", "0")
+    page.locator("#s_go").click()
+    page.locator("#players article[data-player='p1']").wait_for()
+
+
+def english_in(texts: list[str]) -> list[str]:
+    return [t for t in texts if ENGLISH.search(t.replace("Ana", "").replace("Bo", "").replace("CP", ""))]
+
+
+@pytest.mark.parametrize("a,b,locale,lang", GAMES, ids=[f"{g[0]}-{g[1]}-{g[3]}" for g in GAMES])
+def test_a_whole_game_with_each_hero(box, table, phone, a, b, locale, lang):  # noqa: F811
+    page = phone(locale)
+    page.goto(box)
+    page.locator("#live.on").wait_for()
+    pair_phone(page, table)
+    setup(page, a, b, health=10)
+    tag = f"{a}-{b}-{lang}"
+
+    # the hero's whole board on tap, at the levels the player has
+    page.locator("#players article[data-player='p1'] button[data-board]").click()
+    board = page.locator("#info_text").inner_text()
+    assert "→" in board and len(board.splitlines()) >= 6, board
+    if lang != "en":
+        assert english_in(board.splitlines()) == [], board
+    shot(page, f"15-heroes-{tag}-board")
+    page.locator("#info button").click()
+
+    seen = {"does": False, "advice": False}
+    for _ in range(300):
+        snap = get_state(box)
+        if snap["phase"] == "over":
+            break
+        offense = snap["pending"] and snap["pending"]["kind"] == "offense"
+        if offense and snap["attempts"]["used"] and not seen["advice"] and page.locator("#odds .advice").count():
+            seen["advice"] = True
+            advice = page.locator("#odds .advice").all_inner_texts()
+            if lang != "en":
+                assert english_in(advice) == [], advice
+            shot(page, f"15-heroes-{tag}-odds", at="#gamedicecard")
+        if offense and snap["abilities"] and not seen["does"]:
+            page.locator("#abilities .does").first.wait_for()
+            does = page.locator("#abilities .does").all_inner_texts()
+            assert all(does), does
+            if lang != "en":
+                assert english_in(does) == [], does
+            seen["does"] = True
+            shot(page, f"15-heroes-{tag}-abilities", at="#gamedicecard")
+        step(page, box, hand=[1, 2, 3, 6, 6])
+    else:
+        pytest.fail(f"{tag}: no winner after 300 decisions")
+    page.locator("#winner").wait_for(state="visible")
+    final = get_state(box)
+    assert final["phase"] == "over"
+    assert seen["does"], "the dice never made an ability"
+    log = page.locator("#log").inner_text()
+    assert ROLLED[lang] in log, log[:400]
+    shot(page, f"15-heroes-{tag}-over")
+    shot(page, f"15-heroes-{tag}-log", at="#logcard")
+    assert page.js_errors == []
