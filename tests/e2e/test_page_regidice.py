@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pagekit import CHROMIUM, CHROMIUM_ARGS, PHONE, serve, shot
-from playwright.sync_api import expect, sync_playwright
+from pagekit import PHONE, serve, shot
+from playwright.sync_api import expect
 
 from engine.games import get_rules
 from engine.match import Match
@@ -208,16 +208,19 @@ def check_frame(raw: str, truth: Truth, where: str, viewer: str) -> int:
     return seq
 
 
-def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) -> None:
+def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table, chromium) -> None:
     setup, actions = script()
     table.new_game("regidice", setup, seed=setup["seed"])
     app = create_app(table, secret_key="e2e")
     checked = 0
-    with serve(app) as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    contexts = []
+    # the session's browser (conftest): a second Playwright in one process trips over the first one's loop
+    with serve(app) as url:
+        browser = chromium
         phones = {}
         for k, player in enumerate(PLAYERS):
             context = browser.new_context(viewport=PHONE, locale=["en", "zh-TW", "ko", "en"][k])
+            contexts.append(context)
             context.add_init_script(RECORD_FRAMES)
             page = context.new_page()
             page.goto(url + "/?lang=" + ["en", "zh-TW", "ko", "en"][k])
@@ -296,5 +299,6 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table) 
             checked += len(frames)
         for player, raw in states:
             check_frame(raw, truth, f"{player} GET /api/state", player)
-        browser.close()
+        for context in contexts:
+            context.close()
     assert checked > 80
