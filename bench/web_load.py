@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import re
+import selectors
 import signal
 import socket
 import statistics
@@ -41,7 +42,7 @@ def proc_stats(pid: int) -> dict[str, float]:
     return {"threads": threads, "fds": fds, "rss_mib": round(rss, 1)}
 
 
-class Watcher(threading.Thread):
+class Watcher(threading.Thread):  # one phone in its own thread (bench/soak.py: a few phones come and go)
     """One watching phone: a live-update stream; records the seq of every snapshot it receives."""
 
     def __init__(self, port: int, stop: threading.Event, source: str | None = None) -> None:
@@ -92,6 +93,67 @@ def phone_address(i: int) -> str:
     """A loopback address of its own for phone `i` (127.1.x.y): phones on a Wi-Fi each have one, and the box
     limits streams, connections and pair requests per address."""
     return f"127.1.{1 + i // 250}.{1 + i % 250}"
+
+
+class WatcherPool(threading.Thread):
+    """Many watching phones read by one thread (a selector over their sockets). Phones are other devices:
+    200 reader threads in this process would take the box's CPU on a 2-core machine and be measured as
+    the box's slowness. Each phone keeps `status`, `seqs`, `error` like a Watcher."""
+
+    class Phone:
+        def __init__(self) -> None:
+            self.status: int | None = None
+            self.seqs: set[int] = set()
+            self.error: str | None = None
+            self.buf = b""
+
+    def __init__(self, port: int, sources: list[str], stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.stop_event = stop
+        self.phones = [self.Phone() for _ in sources]
+        self.selector = selectors.DefaultSelector()
+        for phone, source in zip(self.phones, sources, strict=True):
+            try:
+                sock = socket.create_connection((HOST, port), timeout=30, source_address=(source, 0))
+                sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+                             "Accept: text/event-stream\r\n\r\n".encode())
+                sock.setblocking(False)
+                self.selector.register(sock, selectors.EVENT_READ, phone)
+            except OSError as exc:
+                phone.error = str(exc)
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            for key, _ in self.selector.select(timeout=0.2):
+                phone, sock = key.data, key.fileobj
+                try:
+                    chunk = sock.recv(65536)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError as exc:
+                    phone.error = str(exc)
+                    chunk = b""
+                if not chunk:
+                    self.selector.unregister(sock)
+                    sock.close()
+                    continue
+                phone.buf += chunk
+                if phone.status is None and b"\r\n" in phone.buf:
+                    phone.status = int(phone.buf.split(b" ", 2)[1])
+                while b"\n\n" in phone.buf:
+                    block, phone.buf = phone.buf.split(b"\n\n", 1)
+                    for line in block.split(b"\n"):
+                        if line.startswith(b"id: "):
+                            try:
+                                phone.seqs.add(int(line[4:]))
+                            except ValueError:
+                                pass
+            if all(p.status is not None or p.error for p in self.phones):
+                self.ready.set()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+        self.ready.set()
 
 
 def call(port: int, method: str, path: str, body: dict | None = None,
@@ -168,11 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(1.0)
         before = proc_stats(box.pid)
         stop = threading.Event()
-        watchers = [Watcher(port, stop, phone_address(i)) for i in range(args.watchers)]
-        for w in watchers:
-            w.start()
-        for w in watchers:
-            w.ready.wait(30)
+        pool = WatcherPool(port, [phone_address(i) for i in range(args.watchers)], stop)
+        pool.start()
+        pool.ready.wait(60)
+        watchers = pool.phones
         opened = sum(1 for w in watchers if w.status == 200)
         refused: dict[int, int] = {}
         for w in watchers:
@@ -213,8 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             t.join()
         time.sleep(1.5)  # let the last events reach every stream
         stop.set()
-        for w in watchers:
-            w.join(5)
+        pool.join(5)
         want = set(accepted)
         delivered = sum(len(w.seqs & want) for w in watchers if w.status == 200)
         missed = sum(len(want - w.seqs) for w in watchers if w.status == 200)

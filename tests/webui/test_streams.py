@@ -130,7 +130,7 @@ def encode(snap: dict) -> bytes:
 
 def test_every_change_reaches_every_stream_in_order_after_its_first_snapshot() -> None:
     upstream = Upstream()
-    hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60)
+    hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60, coalesce_s=0)
     phones = [Phone() for _ in range(20)]
     for phone in phones:
         open_phone(hub, phone)
@@ -140,6 +140,20 @@ def test_every_change_reaches_every_stream_in_order_after_its_first_snapshot() -
     assert all(p.got == [b"first"] + [f"seq {s}".encode() for s in range(1, 6)] for p in phones)
     hub.stop()
     assert wait_for(lambda: upstream.closed)
+
+
+def test_a_burst_of_changes_is_written_once_as_its_newest_snapshot() -> None:
+    """Each snapshot is the whole state: in a burst only the last is worth writing to every phone."""
+    upstream = Upstream()
+    hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60, coalesce_s=0.3)
+    phones = [Phone() for _ in range(5)]
+    for phone in phones:
+        open_phone(hub, phone)
+    for seq in range(1, 8):
+        upstream.queue.put({"seq": seq})
+    assert wait_for(lambda: all(p.got and p.got[-1] == b"seq 7" for p in phones))
+    assert all(p.got == [b"first", b"seq 7"] for p in phones)
+    hub.stop()
 
 
 def test_idle_streams_get_heartbeats_and_departed_phones_are_let_go() -> None:
