@@ -95,6 +95,10 @@ async function pair() {
       S.pairing = null;
       S.session.paired = true;
       S.session.csrf = r.csrf;
+      // the live stream opened before pairing carries no token: reopen it, so a phone that takes a seat in
+      // a game with hidden information receives its own secrets live (webui/viewers.py)
+      if (S.es) S.es.close();
+      connect();
       toast(t("pair_ok"));
       render();
       return;
