@@ -87,6 +87,8 @@ def actions():
     if mine is not None and action.get("player") not in (None, mine):
         # in a game with hidden information a phone bound to a seat acts for its own player only
         raise ApiError(403, "not_your_seat", i18n.msg("not_your_seat"))
+    if mine is not None and action.get("player") is None:
+        action = {**action, "player": mine}  # a seated phone's roll is its own player's, never the next one's
     return jsonify(shown(table().submit(action)))
 
 

@@ -122,3 +122,14 @@ def test_games_without_hidden_information_send_one_snapshot_to_all(tmp_path):
         assert for_viewer(table, snap, "p1") is snap  # the same object: its event is encoded once
     finally:
         table.close()
+
+
+def test_a_seated_phones_roll_without_a_player_is_its_own(app, table):
+    """Issue 14: a player enters a hidden roll on their own phone only; a roll sent with no player from Ben's
+    phone is Ben's roll (players may roll in any order), never the roll of whoever the box asks first."""
+    ann = paired_phone(app, table, "p1")
+    ben = paired_phone(app, table, "p2")
+    r = ben.post("/api/actions", json={"type": "roll", "dice": ANN_ROLL})
+    assert r.status_code == 200
+    assert all(d["pips"] is not None for d in pool(ben.get("/api/state").data, "p2"))
+    assert all(d["pips"] is None for d in pool(ann.get("/api/state").data, "p1"))  # Ann has not rolled
