@@ -185,17 +185,20 @@ class Table:
         return None
 
     def confirm_tray(self, values: list[int] | None = None) -> dict | None:
-        """Record the dice on the tray as read (or as corrected by a player)."""
+        """Record the dice on the tray as read (or as corrected by a player). Confirmed as read, each die goes
+        with its face, colour and set as a camera roll's do: a game may need them (Regidice's colours, Mage
+        Wars' attack faces and effect die)."""
         with self._lock:
+            dice: list = list(values) if values is not None else []
             if values is None:
-                dice = self.tray.dice
-                if any(d.get("value") is None for d in dice):
+                read = self.tray.dice
+                if any(d.get("value") is None for d in read):
                     self.tray.set_message("A die could not be read: enter it by hand.")
                     self.publish()
                     return None
-                values = [d["value"] for d in dice]
+                dice = [{k: d[k] for k in ("value", "face", "colour", "set") if d.get(k) is not None} for d in read]
             self.tray.take_confirmation()
-            return self._try({"type": "roll", "dice": values, "source": "manual"})
+            return self._try({"type": "roll", "dice": dice, "source": "manual"})
 
     def undo(self) -> dict | None:
         return self._try({"type": "undo"})

@@ -45,3 +45,19 @@ def test_the_demo_tray_throws_both_sets_and_the_tray_reads_them(tmp_path):
     dice = table.snapshot()["tray"]["dice"]
     assert all("set" in d for d in dice)
     table.close()
+
+
+def test_confirming_an_unsure_reading_keeps_each_dies_face_and_set(tmp_path):
+    """The box's Next on an unsure reading records the dice as read, faces and sets included: bare numbers
+    cannot say which die is the effect die, nor which attack face a 1 is."""
+    table = duel_waiting_for_an_attack_roll(tmp_path)
+    read = [{"value": 2, "face": "2*", "colour": "white", "set": "magewars-attack", "certain": False},
+            {"value": 1, "face": "1", "colour": "white", "set": "magewars-attack", "certain": True},
+            {"value": 0, "face": "blank", "colour": "white", "set": "magewars-attack", "certain": False},
+            {"value": 9, "face": "9", "colour": "blue", "set": "d12", "certain": True}]
+    table.tray.set_tray("settled", read, needs_confirmation=True)
+    snap = table.confirm_tray()
+    assert snap is not None, table.snapshot()["tray"]["message"]
+    strike = table.snapshot()["last_strike"]
+    assert strike["faces"] == ["2*", "1", "blank"] and strike["effect_roll"] == 9 and strike["damage"] == 3
+    table.close()
