@@ -233,3 +233,27 @@ def test_every_option_the_engine_words_itself_comes_in_three_languages():
     snap = go(m, {"type": "roll", "dice": [1, 1, 1, 4, 5]}, {"type": "ability", "ability": "smack"}, {"type": "pass"})
     passing = next(o for o in snap["pending"]["options"] if o["action"].get("companion"))
     assert passing["text"] == {"en": "Pass the attack to Nyra", "zh-TW": "將攻擊轉給妮拉", "ko": "니라에게 공격 넘기기"}
+
+
+def test_spend_as_much_cp_as_you_choose():
+    """Pyromancer's Warm Up! (hero card, ZG): gain Fire Mastery, +1 more per CP you choose to spend. With 3 CP
+    the options are 0-3 CP (an option needs the CP it spends); 2 CP -> 3 Fire Mastery, 1 CP left."""
+    m = position("pyromancer", "barbarian", phase="main1", a={"cp": 3, "statuses": {}})
+    snap = go(m, {"type": "play", "player": "ann", "card": "Warm Up!"})
+    assert snap["pending"]["kind"] == "ask"
+    assert [o["text"]["en"] for o in snap["pending"]["options"]] == [
+        "Spend no CP", "Spend 1 CP: +1 Fire Mastery", "Spend 2 CP: +2 Fire Mastery", "Spend 3 CP: +3 Fire Mastery"]
+    snap = go(m, {"type": "choose", "option": 2})
+    assert tokens(snap, "ann") == {"fire_mastery": 3} and player(snap, "ann")["cp"] == 1
+    assert snap["pending"]["kind"] == "main"                          # back to the Main Phase
+
+
+def test_the_pirate_removes_as_many_doubloons_as_she_likes():
+    """Cursed Pirate's Shiver Me Timbers (hero data, ZG): "you may remove any number of your Cursed
+    Doubloons": one option per number she holds (3 at the start), asked inside the ability."""
+    m = position("cursed_pirate", "barbarian")
+    snap = go(m, {"type": "roll", "dice": [1, 6, 6, 6, 4]}, {"type": "ability", "ability": "shiver_me_timbers"},
+              {"type": "pass"})
+    assert snap["pending"]["kind"] == "ask" and len(snap["pending"]["options"]) == 4   # keep, 1, 2, 3
+    snap = go(m, {"type": "choose", "option": 2})
+    assert tokens(snap, "ann") == {"cursed_doubloon": 1}
