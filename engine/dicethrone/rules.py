@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Action, Event, GameDescription, IllegalAction, action_type
-from . import asks, flow
+from . import asks, flow, story
 from . import state as st
 from .actions import dispatch
 from .describe import description
@@ -38,6 +38,7 @@ class DiceThrone:
             s["rp"] = None
         if "asks" in s:   # an effect asked a player something: that question is the next decision
             asks.present(s)
+        story.record(state, s, events)   # what the move caused, for the page's log and recap
         return s, events
 
     def describe(self) -> GameDescription:

@@ -392,4 +392,6 @@ def snapshot(s: st.S) -> dict[str, Any]:
         "pending": pending_view(s),
         "winner": s["winner"], "winners": winners, "draw": s["draw"],
         "last_roll_phase": s.get("last"), "notes": list(s["notes"]),
+        # what the last moves caused (box rolls, changed dice, damage) and the recap's totals: story.py
+        "moves": s.get("moves", 0), "story": s.get("story", []), "stats": s.get("stats", {}),
     }

@@ -1,0 +1,100 @@
+"""What each of the last moves caused, and each player's totals, kept in the state for the page.
+
+Why: the game's log holds actions only, and what an action caused lives in its events, which no snapshot
+carries: the die the box rolled for Blind or Evasive, the dice a card changed (4 -> 3), the damage a Roll
+Phase dealt and what prevented part of it. The page needs them to write a log people read and a recap at
+the end. Kept in the state (not beside it) so undo, redo and replay give back exactly the story of the
+position they reach. Every list and dict here is replaced whole, never changed in place (state.clone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import state as st
+
+KEEP = 12   # moves remembered: the page's log shows the last twenty actions, a few KB at most
+
+# events the page words in its log: kept compact, in the order they happened
+KINDS = ("rolled", "dice_changed", "played", "spent", "blind", "roll_phase_end", "keg_exploded", "defeated")
+
+
+def _who(s: st.S, i: int | None) -> str | None:
+    return None if i is None else s["players"][i]["id"]
+
+
+def _roller(before: st.S) -> str | None:
+    """Whose dice a roll of this move were: the pending decision's player, else the attacker, else active."""
+    pending = before["pending"] or {}
+    if pending.get("player") is not None:
+        return _who(before, pending["player"])
+    rp = before["rp"]
+    if rp is not None:
+        return _who(before, rp["attacker"])
+    return _who(before, before["active"])
+
+
+def _compact(before: st.S, e: dict[str, Any]) -> dict[str, Any]:
+    if e["type"] == "rolled":
+        return {"type": "rolled", "purpose": e.get("purpose"), "dice": list(e.get("dice") or []),
+                "player": _roller(before)}
+    if e["type"] == "roll_phase_end":
+        rp = before["rp"] or {}
+        defense = rp.get("defense")
+        return {"type": "roll_phase_end", "ability": e.get("ability"), "attacker": _who(before, rp.get("attacker")),
+                "defense": defense.get("id") if isinstance(defense, dict) else defense, "packets": e.get("packets", []), "damage": e.get("damage", {}),
+                "heal": e.get("heal", {}), **({"note": e["note"]} if e.get("note") else {})}
+    if e["type"] == "blind":
+        return {**e, "player": _roller(before)}
+    return dict(e)
+
+
+def record(before: st.S, s: st.S, events: list[dict[str, Any]]) -> None:
+    """After one action: count the move, keep what it caused, add it to the players' totals."""
+    move = before.get("moves", 0) + 1
+    s["moves"] = move
+    kept = [_compact(before, e) for e in events if e["type"] in KINDS]
+    if kept:
+        s["story"] = ([*before.get("story", []), {"move": move, "events": kept}])[-KEEP:]
+    stats = _tally(before, kept, events)
+    if stats is not None:
+        s["stats"] = stats
+
+
+def _blank() -> dict[str, Any]:
+    return {"dealt": 0, "taken": 0, "healed": 0, "abilities": {}, "dice": 0, "faces": [0] * 6}
+
+
+def _tally(before: st.S, kept: list[dict[str, Any]], events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The recap's totals with this move's events added; None when nothing counts."""
+    activated = [e for e in events if e["type"] == "activated"]
+    if not kept and not activated:
+        return None
+    old = before.get("stats", {})
+    out = {pid: {**row, "abilities": dict(row["abilities"]), "faces": list(row["faces"])} for pid, row in old.items()}
+
+    def row(pid: str | None) -> dict[str, Any] | None:
+        if pid is None:
+            return None
+        return out.setdefault(pid, _blank())
+
+    team = {p["id"]: p["team"] for p in before["players"]}
+    for e in activated:
+        r = row(e.get("player"))
+        if r is not None:
+            r["abilities"][e["ability"]] = r["abilities"].get(e["ability"], 0) + 1
+    for e in kept:
+        if e["type"] == "rolled" and (r := row(e["player"])) is not None:
+            for v in e["dice"]:
+                if 1 <= v <= 6:
+                    r["dice"] += 1
+                    r["faces"][v - 1] += 1
+        if e["type"] == "roll_phase_end":
+            for pid, n in e["damage"].items():
+                row(pid)["taken"] += n
+                attacker = e["attacker"]
+                if attacker is not None and team.get(attacker) != team.get(pid):
+                    row(attacker)["dealt"] += n
+            for pid, n in e["heal"].items():
+                row(pid)["healed"] += n
+    return out
