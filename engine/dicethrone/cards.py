@@ -117,7 +117,7 @@ def run_effects(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -
 def _die(s: st.S, k: Any, own: str | None = None) -> dict[str, Any]:
     """Die k of the tray; with `own` (a player id) it must be that player's die where dice have owners."""
     require(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(s["dice"]), "bad_die",
-            f"Pick a die by its position 0-{max(0, len(s['dice']) - 1)} on the tray.")
+            f"Pick one of the {len(s['dice'])} dice on the tray first." if s["dice"] else "There are no dice on the tray.")
     d = s["dice"][k]
     require(d["value"] > 0, "bad_die", "That die has not been rolled yet.")
     require(own is None or d.get("owner", own) == own, "not_your_dice", "This card changes your own dice only.")

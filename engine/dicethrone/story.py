@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import combat
 from . import state as st
+from .damage import MODIFIER, resolve
 
 KEEP = 12   # moves remembered: the page's log shows the last twenty actions, a few KB at most
 
@@ -43,10 +45,23 @@ def _compact(before: st.S, e: dict[str, Any]) -> dict[str, Any]:
         defense = rp.get("defense")
         return {"type": "roll_phase_end", "ability": e.get("ability"), "attacker": _who(before, rp.get("attacker")),
                 "defense": defense.get("id") if isinstance(defense, dict) else defense, "packets": e.get("packets", []), "damage": e.get("damage", {}),
-                "heal": e.get("heal", {}), **({"note": e["note"]} if e.get("note") else {})}
+                "heal": e.get("heal", {}), **({"note": e["note"]} if e.get("note") else {}),
+                **({"attack": _attack(before)} if before["rp"] is not None and e.get("ability") else {})}
     if e["type"] == "blind":
         return {**e, "player": _roller(before)}
     return dict(e)
+
+
+def _attack(before: st.S) -> dict[str, Any] | None:
+    """The attack as it stood when the Roll Phase ended: what came in (base and attack modifiers), what the
+    defender prevented (flat prevention, halves, an avoided attack) and what was taken."""
+    atk = combat.attack_total(before)
+    if atk is None:
+        return None
+    incoming = max(0, atk["amount"] + sum(m[0] for m in atk["mods"] if m[1] == MODIFIER))
+    taken = resolve(atk)["taken"]
+    return {"to": _who(before, atk["to"]), "incoming": incoming, "taken": taken,
+            "prevented": max(0, incoming - taken), "avoided": bool(atk["avoided"])}
 
 
 def record(before: st.S, s: st.S, events: list[dict[str, Any]]) -> None:

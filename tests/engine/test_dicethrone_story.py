@@ -41,6 +41,8 @@ def test_an_attack_tells_who_took_how_much_and_undo_takes_it_back():
     assert end["damage"] == last["damage"] and end["damage"]["p2"] == before - health(m, "p2") > 0
     packet = end["packets"][0]
     assert packet["to"] == "p2" and packet["taken"] == end["damage"]["p2"] and packet["total"] >= packet["taken"]
+    hit = end["attack"]
+    assert hit["to"] == "p2" and hit["taken"] == packet["taken"] and hit["incoming"] - hit["prevented"] == hit["taken"]
     stats = snap(m)["stats"]
     assert stats["p1"]["dealt"] == stats["p2"]["taken"] == end["damage"]["p2"]
     assert stats["p1"]["abilities"] == {"smack": 1}

@@ -205,7 +205,8 @@ function renderTray(snap) {
     glyph: d.set || d.face ? glyphOf(d.set, null, d.face) : null,
     uncertain: d.certain === false, label: t("die_value", { v: d.value ?? "?" }),
   })));
-  if (!dice.length) $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
+  // dice moving: the label says so, and "the tray is empty" would contradict it
+  if (!dice.length && state !== "moving") $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
   // the box words its tray messages in English; the unsure-reading one has the page's own wording
   const trayMsg = S.lang !== "en" && tray.needs_confirmation ? t("uncertain") : tray.message || "";
   $("traymsg").textContent = trayMsg;

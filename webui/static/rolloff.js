@@ -45,9 +45,14 @@ function thrower() {
   return next ?? null;
 }
 
-function record(value) {
+// `who`: the player a tap was for. A double tap on the pad sends its second tap to the pad drawn for the
+// next player: a tap counts only for the player its pad was drawn for, and the second click of a double
+// click (event.detail > 1) never counts.
+function record(value, who = undefined, ev = undefined) {
   const i = thrower();
   if (i === null) return;
+  if (who !== undefined && who !== i) return;
+  if (ev && ev.detail > 1) return;
   const r = round();
   r.values[i] = value;
   R.armed = false; // the next player's throw must be a new one (the tray moves, or is emptied, first)
@@ -118,7 +123,7 @@ export function renderRolloff() {
     else if (settled && dice[0].certain === false) {
       note = t("ro_unsure", { v: dice[0].value });
       const v = dice[0].value;
-      confirm = h("button", { class: "primary", type: "button", id: "ro_yes", onclick: () => { record(v); renderRolloff(); } },
+      confirm = h("button", { class: "primary", type: "button", id: "ro_yes", onclick: (ev) => { record(v, who, ev); renderRolloff(); } },
         t("ro_yes", { v }));
     }
     const shown = settled ? dice.map((d) => dieElement(d.value, { face: d.face, colour: d.colour, uncertain: d.certain === false,
@@ -131,7 +136,7 @@ export function renderRolloff() {
       h("small", { class: "muted", text: t("ro_by_hand", { name: player.name }) }),
       h("div", { class: "pick values", id: "ro_pad" }, [1, 2, 3, 4, 5, 6].map((v) => h("button", {
         class: "diebtn pickbtn", type: "button", data: { v: String(v) }, "aria-label": t("die_value", { v }),
-        onclick: () => { record(v); renderRolloff(); },
+        onclick: (ev) => { record(v, who, ev); renderRolloff(); },
       }, dieOf(v))))));
   }
   const actions = [h("button", { class: "ghost", type: "button", id: "ro_back", onclick: () => { const back = R.onBack; R = null; back(); } }, t("ro_back"))];

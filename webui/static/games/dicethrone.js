@@ -131,11 +131,13 @@ export function init(slots, c) {
       h("details", {}, h("summary", { class: "cardsum" }),
         h("label", { class: "cardplayerlabel" }, h("span", {}), h("select", { id: "cardplayer" })),
         h("div", { id: "cardlist" }))),
+    damage: h("section", { id: "damagecard", class: "card", hidden: true }),
+    recap: h("section", { id: "recap", class: "card", hidden: true }),
     corrections: h("section", { id: "corrections", class: "card", hidden: true },
       h("details", {}, h("summary", { class: "corrsum" }), h("div", { id: "adjust" }))),
   };
-  ctx.fill(slots.board, els.players);
-  ctx.fill(slots.dice, els.dice);
+  ctx.fill(slots.board, els.players, els.recap);
+  ctx.fill(slots.dice, els.dice, els.damage);
   ctx.fill(slots.tools, els.cards, els.corrections);
   const details = els.cards.querySelector("details");
   details.addEventListener("toggle", () => { if (details.open) drawCards(); });
@@ -146,8 +148,11 @@ export function render(slots, snap) {
   els.cards.querySelector(".cardsum").textContent = T("play_card");
   els.cards.querySelector(".cardplayerlabel span").textContent = T("card_player") + " ";
   els.corrections.querySelector(".corrsum").textContent = T("corrections");
+  logMeta(snap);
   renderPlayers(snap);
+  renderRecap(snap);
   renderGameDice(snap);
+  renderDamage(snap);
   renderAbilities(snap);
   renderOdds(snap);
   renderCards(snap);
@@ -180,6 +185,7 @@ function renderPlayers(snap) {
   // 2 vs 2: a team shares one health, shown once (on its first member; the others point to it)
   const teamFirst = new Set((snap.teams || []).map((tm) => (tm.members || [])[0]));
   const shared = snap.mode === "2v2";
+  const change = lastChange(snap);
   fill(box, ...players.map((p) => {
     const active = p.id === snap.active;
     const held = (p.statuses || []).filter((x) => (x.count ?? 1) > 0);
@@ -195,7 +201,7 @@ function renderPlayers(snap) {
         shared && !teamFirst.has(p.id)
           ? h("div", { class: "stat hp sharedhp" }, h("small", { text: T("team_health") }), h("small", { text: "↑" }))
           : h("div", { class: "stat hp" }, h("small", { text: shared ? T("team_health") : T("health") }),
-            h("b", { class: "health", text: String(p.health ?? "—") })),
+            h("b", { class: "health", text: String(p.health ?? "—") }), deltaChip(change, p)),
         h("div", { class: "stat cp" }, h("small", { text: T("cp") }),
           h("b", { class: "cpval", text: String(p.cp ?? "—") }, p.cp_max ? h("small", { text: `/${p.cp_max}` }) : null))),
       h("div", { class: "chips" }, held.length ? held.map(statusChip) : h("small", { class: "muted", text: T("no_statuses") }),
@@ -412,9 +418,11 @@ function rolledFace(who, v) {
   return hero && hero.faces ? hero.faces[v - 1] : undefined;
 }
 
-export function logLine(a, snap) {
+function actionLine(a, snap, events) {
   const { h, t, dieElement } = ctx;
-  const who = ctx.findPlayer(a.player);
+  // a roll from the tray or the box names nobody: the story knows whose dice they were
+  const rolledBy = a.type === "roll" && !a.player ? (events.find((e) => e.type === "rolled" && e.player) || {}).player : null;
+  const who = ctx.findPlayer(a.player || rolledBy);
   const pname = who ? name(who) + ": " : "";
   if (a.type === "roll") {
     const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d : { value: d })) : null;
@@ -424,6 +432,15 @@ export function logLine(a, snap) {
       return [who ? T("log_rolled", { name: name(who), dice: values }) : `${T("opt_roll")} · ${values}`, h("span", { class: "dice small" },
         dice.map((d) => dieElement(d.value, { face: d.face || rolledFace(who, d.value), label: t("die_value", { v: d.value }) })))];
     }
+    // the box rolled (no dice given): its dice come from the story of that move
+    const boxed = events.find((e) => e.type === "rolled" && (e.dice || []).length);
+    if (boxed && !events.some((e) => e.type === "blind" || (e.type === "spent" && e.value != null))) {
+      const roller = ctx.findPlayer(boxed.player) || who;
+      const values = boxed.dice.join(" ");
+      return [roller ? T("log_rolled", { name: name(roller), dice: values }) : T("log_box_rolled", { dice: values }),
+        h("span", { class: "dice small" }, boxed.dice.map((v) => dieElement(v, { face: rolledFace(roller, v), label: t("die_value", { v }) })))];
+    }
+    if (events.some((e) => e.type === "blind" || (e.type === "spent" && e.value != null))) return [];
     return [pname + T("opt_roll")];
   }
   if (a.type === "adjust") {
@@ -436,9 +453,145 @@ export function logLine(a, snap) {
   if (a.type === "resolve") return [T("opt_resolve")];
   if (a.type === "choose") return [pname + t("decide") + ` #${(a.option ?? 0) + 1}`];
   if (a.type === "keep") return [pname + T("hold_hint") + ` (${(a.dice || []).map((k) => k + 1).join(", ")})`];
-  if (a.type === "undo" || a.type === "redo") return null;
+  if (a.type === "play") {
+    const played = events.find((e) => e.type === "played");
+    const card = cardName((played && played.card) || a.card);
+    const line = T("log_played", { name: name(who) || "", card });
+    const changed = events.filter((e) => e.type === "dice_changed").flatMap((e) => (e.after || [])
+      .map((v, k) => [k, (e.before || [])[k], v]).filter(([, b, v]) => b !== v));
+    return [changed.length ? `${line} ${changed.map(([k, b, v]) => T("log_die_changed", { n: k + 1, from: b, to: v })).join(", ")}` : line];
+  }
+  if (a.type === "spend" && events.some((e) => e.type === "spent")) return [];
   const label = optionLabel({ action: a, label: "" }, snap);
   return [label && label !== a.type ? (a.type === "spend" ? label : pname + label) : pname + a.type];
+}
+
+// What a move caused, in sentences (engine/dicethrone/story.py): the box's die for Blind or a spent token,
+// and the damage of a Roll Phase that ended ("Ben took 8 (Smack), prevented 4 (Missed Me)").
+function storyLines(events) {
+  const out = [];
+  for (const e of events) {
+    const who = ctx.findPlayer(e.player);
+    if (e.type === "blind") {
+      out.push(T("log_blind", { name: name(who), v: e.value, result: T(e.missed ? "log_blind_miss" : "log_blind_hit") }));
+    } else if (e.type === "spent") {
+      const status = statusName(e.status);
+      let line = e.value != null ? T("log_spent_roll", { name: name(who), status, v: e.value }) : T("log_spent", { name: name(who), status });
+      if (e.avoided) line += ` · ${T("log_avoided")}`;
+      out.push(line);
+    } else if (e.type === "roll_phase_end") {
+      out.push(...damageLines(e));
+    } else if (e.type === "defeated") {
+      out.push(T("log_defeated", { name: name(who) }));
+    }
+  }
+  return out;
+}
+
+function damageLines(e) {
+  const attacker = ctx.findPlayer(e.attacker);
+  const lines = [];
+  const atk = e.attack;
+  const taken = { ...(e.damage || {}) };
+  const ability = e.ability ? abilityName(attacker && attacker.hero, e.ability) : "";
+  if (atk && atk.to) {
+    const target = ctx.findPlayer(atk.to);
+    let line = ability ? T("log_took", { name: name(target), n: atk.taken, source: ability }) : T("log_took_plain", { name: name(target), n: atk.taken });
+    if (atk.avoided) line += ` · ${T("log_avoided")}`;
+    else if (atk.prevented > 0) {
+      line += ", " + (e.defense ? T("log_prevented", { n: atk.prevented, source: abilityName(target && target.hero, e.defense) })
+        : T("log_prevented_plain", { n: atk.prevented }));
+    }
+    lines.push(line);
+    taken[atk.to] = (taken[atk.to] || 0) - atk.taken;
+  }
+  // the rest of the Roll Phase's damage (a defense that hits back, collateral...), by its source
+  for (const pk of e.packets || []) {
+    if (atk && pk.to === atk.to && pk.source === e.ability) continue;
+    if (!pk.taken || !(taken[pk.to] > 0)) continue;
+    const target = ctx.findPlayer(pk.to);
+    lines.push(pk.source ? T("log_took", { name: name(target), n: pk.taken, source: sourceName(pk.source) }) : T("log_took_plain", { name: name(target), n: pk.taken }));
+    taken[pk.to] -= pk.taken;
+  }
+  for (const [pid, n] of Object.entries(taken)) {
+    if (n > 0) lines.push(T("log_took_plain", { name: name(ctx.findPlayer(pid)), n }));
+  }
+  for (const [pid, n] of Object.entries(e.heal || {})) if (n > 0) lines.push(T("log_healed", { name: name(ctx.findPlayer(pid)), n }));
+  if (!lines.length && e.ability) lines.push(`${ability}: ${T("log_no_damage")}`);
+  return lines;
+}
+
+// An id the story names (an ability of any hero, a token, a card) in the page's language.
+function sourceName(id) {
+  for (const hero of Object.values(heroes())) {
+    const ab = (hero.abilities || []).find((x) => x.id === id);
+    if (ab) return ctx.loc(ab.name);
+  }
+  if (statuses()[id]) return statusName(id);
+  return id;
+}
+
+function cardName(en) {
+  const all = catalogue("cards").concat(...catalogue("heroes").map((x) => x.cards || []));
+  const card = all.find((c) => c.name && (c.name.en === en || c.id === en));
+  return card ? ctx.loc(card.name) : en || "";
+}
+
+export function logLine(a, snap) {
+  const m = meta.get(a) || {};
+  if (a.type === "undo" || a.type === "redo") {
+    // "Undone: Ana played Tip It!": the words of the action it took back (or gave back)
+    const what = m.of ? textOf(actionLine(m.of, snap, [])) : "";
+    if (!what) return null;
+    return [T(a.type === "undo" ? "log_undone" : "log_redone", { what })];
+  }
+  const events = m.undone ? [] : m.events || [];
+  const line = actionLine(a, snap, events);
+  const told = storyLines(events);
+  const { h } = ctx;
+  const out = [...line];
+  if (told.length) out.push(h("span", { class: "story" + (line.length ? "" : " first") }, told.map((x) => h("span", { class: "storyline", text: x }))));
+  if (m.undone) return [h("span", { class: "undone" }, ...out)];
+  return out;
+}
+
+function textOf(parts) {
+  return (parts || []).filter((x) => typeof x === "string").join(" ").trim();
+}
+
+// Which log entries are still in effect (an undo takes back the entry on top of the pile, a redo puts it
+// back) and each one's move: the snapshot's `moves` counts the actions in effect, so the last one in
+// effect is move `moves`. logLine gets the action alone, so this is keyed by the log's action objects.
+let meta = new Map();
+function logMeta(snap) {
+  meta = new Map();
+  const stack = [];
+  const undone = [];
+  let depth = 0;
+  const recs = [];
+  for (const e of snap.log || []) {
+    const a = e.action || {};
+    if (a.type === "undo") {
+      depth -= 1;
+      const top = stack.pop();
+      if (top) { top.undone = true; undone.push(top); }
+      meta.set(a, { of: top ? top.action : null });
+    } else if (a.type === "redo") {
+      depth += 1;
+      const back = undone.pop();
+      if (back) { back.undone = false; stack.push(back); }
+      meta.set(a, { of: back ? back.action : null });
+    } else {
+      depth += 1;
+      undone.length = 0;
+      const rec = { action: a, depth, undone: false };
+      stack.push(rec);
+      recs.push(rec);
+    }
+  }
+  const offset = (snap.moves || 0) - depth;
+  const byMove = new Map((snap.story || []).map((x) => [x.move, x.events || []]));
+  for (const r of recs) meta.set(r.action, { undone: r.undone, move: r.depth + offset, events: r.undone ? [] : byMove.get(r.depth + offset) || [] });
 }
 
 // -- setup ------------------------------------------------------------------------------------------
@@ -531,7 +684,8 @@ function cardButton(card, player) {
   const kind = card.type || "instant";
   return h("button", { class: "cardbtn", type: "button", data: { card: card.id }, onclick: () => openCard(card, player) },
     h("span", { class: "cname", text: loc(card.name) }),
-    h("small", { text: `${T("cost_cp", { n: card.cost ?? 0 })} · ${has("when_" + kind) ? T("when_" + kind) : kind}` }));
+    h("small", { text: `${T("cost_cp", { n: card.cost ?? 0 })} · ${has("when_" + kind) ? T("when_" + kind) : kind}` }),
+    card.text ? h("small", { class: "ctext", text: loc(card.text) }) : null);
 }
 
 function drawCards() {
@@ -641,6 +795,7 @@ function openCard(card, player) {
     if (a === "to") fields.push(h("label", { text: T("pick_to") }), playerSelect("to", me));
   }
   fill(form,
+    h("p", { class: "warn sheeterr", id: "carderr", role: "alert", hidden: true }),
     h("h2", { text: `${loc(card.name)} · ${T("cost_cp", { n: card.cost ?? 0 })}` }),
     h("p", { class: "muted", text: name(player) }),
     card.text ? h("p", { class: "muted", text: loc(card.text) }) : null,
@@ -661,7 +816,140 @@ function openCard(card, player) {
         if (args.includes("status")) action.status = picked(form, "status");
         if (args.includes("to")) action.to = picked(form, "to");
         if (card.id === "twice_as_wild") { delete action.die; delete action.value; }
-        try { await act(action); dialog.close(); } catch { /* the toast says why */ }
+        // what is missing is said inside the sheet (a toast would sit under its dimmed backdrop)
+        const missing = missingPick(args, action);
+        if (missing) { sheetError(form, T("pick_first", { what: missing })); return; }
+        try { await act(action); dialog.close(); } catch (err) { sheetError(form, (err && err.message) || ""); }
       } }, T("play"))));
   dialog.showModal();
+}
+
+// -- a card's picks, checked before it is sent ------------------------------------------------------
+// The first thing the card still needs, in the page's words, or null.
+function missingPick(args, action) {
+  if (args.includes("die") && action.die == null && !action.changes) return T("pick_die");
+  if (args.includes("die2") && (!action.changes || action.changes.some((c) => c.die == null || c.value == null))) return T("pick_second");
+  if (args.includes("value") && action.value == null && !action.changes) return T("pick_value");
+  if (args.includes("dice2") && (action.dice || []).length === 0) return T("pick_dice", { n: 2 });
+  if (args.includes("to_die") && action.to == null) return T("pick_to_die");
+  if (args.includes("status") && !action.status) return T("pick_status");
+  return null;
+}
+
+function sheetError(form, text) {
+  const box = form.querySelector("#carderr");
+  if (!box) return;
+  box.textContent = text;
+  box.hidden = !text;
+  box.scrollIntoView({ block: "nearest" });
+}
+
+// -- damage you can follow ------------------------------------------------------------------------
+// Before the damage is applied (the Roll Phase's attack, its other damage and heals), per player:
+// incoming, prevented (the defense, tokens, halves), what will be taken, and heals.
+function renderDamage(snap) {
+  const { h, fill } = ctx;
+  const box = els.damage;
+  const rp = snap.roll_phase;
+  const rows = new Map();
+  const row = (pid) => {
+    if (!rows.has(pid)) rows.set(pid, { incoming: 0, prevented: 0, taken: 0, heal: 0, avoided: false });
+    return rows.get(pid);
+  };
+  if (rp && rp.attack && rp.target) {
+    const a = rp.attack;
+    const mods = (a.mods || []).filter((m) => m.kind === "modifier").reduce((n, m) => n + m.amount, 0);
+    const incoming = Math.max(0, a.base + (a.type === "pure" || a.type === "collateral" ? 0 : mods));
+    const r = row(rp.target);
+    r.incoming += incoming;
+    r.taken += a.taken;
+    r.prevented += Math.max(0, incoming - a.taken);
+    r.avoided = r.avoided || a.avoided;
+  }
+  for (const d of (rp && rp.other_damage) || []) {
+    const r = row(d.to);
+    r.incoming += d.amount;
+    r.taken += d.amount;
+  }
+  for (const x of (rp && rp.heals) || []) row(x.to).heal += x.amount;
+  box.hidden = !rows.size;
+  if (!rows.size) { fill(box); return; }
+  const target = ctx.findPlayer(rp.target);
+  const defense = rp.defense && rp.defense.id ? abilityName(target && target.hero, rp.defense.id) : "";
+  const cell = (cls, label, v) => h("div", { class: "dmg " + cls }, h("small", { text: label }), h("b", { text: String(v) }));
+  fill(box, h("h3", { text: T("dmg_title") }),
+    h("div", { class: "dmgrows" }, [...rows.entries()].map(([pid, r]) => h("div", { class: "dmgrow", data: { player: pid } },
+      h("strong", { text: name(ctx.findPlayer(pid)) }),
+      cell("in", T("dmg_incoming"), r.incoming),
+      cell("prev", r.avoided ? T("dmg_avoided") : T("dmg_prevented"), r.avoided ? "✓" : r.prevented),
+      cell("take", T("dmg_taken"), r.avoided ? 0 : r.taken),
+      cell("heal", T("dmg_heal"), r.heal)))),
+    defense ? h("small", { class: "muted", text: `${T("dmg_defense")}: ${defense}` }) : null,
+    h("small", { class: "muted", text: T("dmg_note") }));
+}
+
+// After it: the change on each player's card, while the Roll Phase that caused it is the latest news.
+function lastChange(snap) {
+  const story = snap.story || [];
+  for (let k = story.length - 1; k >= 0; k--) {
+    const end = (story[k].events || []).find((e) => e.type === "roll_phase_end");
+    if (!end) continue;
+    if (story[k].move < (snap.moves || 0) - 2 && snap.phase !== "over") return null;
+    const out = {};
+    for (const [pid, n] of Object.entries(end.damage || {})) out[pid] = (out[pid] || 0) - n;
+    for (const [pid, n] of Object.entries(end.heal || {})) out[pid] = (out[pid] || 0) + n;
+    return out;
+  }
+  return null;
+}
+
+function deltaChip(change, p) {
+  if (!change) return null;
+  // 2 vs 2: the team's health moves for any member; shown on the card that shows the team's health
+  const ids = ctx.S.snap && ctx.S.snap.mode === "2v2"
+    ? ((ctx.S.snap.teams || []).find((tm) => (tm.members || []).includes(p.id)) || { members: [p.id] }).members : [p.id];
+  const n = ids.reduce((sum, id) => sum + (change[id] || 0), 0);
+  if (!n && !ids.some((id) => id in change)) return null;
+  return ctx.h("small", { class: "delta " + (n < 0 ? "down" : n > 0 ? "up" : ""), data: { delta: String(n) }, text: n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0" });
+}
+
+// -- the end: a recap and "play again" --------------------------------------------------------------
+function renderRecap(snap) {
+  const { h, fill, dieElement, t } = ctx;
+  const box = els.recap;
+  const over = snap.phase === "over";
+  box.hidden = !over;
+  if (!over) { fill(box); return; }
+  const stats = snap.stats || {};
+  const winners = snap.winners || [];
+  const players = [...(snap.players || [])].sort((a, b) => Number(winners.includes(b.id)) - Number(winners.includes(a.id)));
+  fill(box, h("h2", { text: T("recap_title") }),
+    ...players.map((p) => {
+      const s = stats[p.id] || { dealt: 0, taken: 0, healed: 0, abilities: {}, dice: 0, faces: [0, 0, 0, 0, 0, 0] };
+      const used = Object.entries(s.abilities || {}).sort((a, b) => b[1] - a[1])
+        .map(([id, n]) => `${abilityName(p.hero, id)} ×${n}`).join(", ");
+      const hero = heroOf(p);
+      return h("div", { class: "recaprow" + (winners.includes(p.id) ? " won" : ""), data: { player: p.id } },
+        h("h3", { text: `${winners.includes(p.id) ? "★ " : ""}${name(p)} · ${hero ? ctx.loc(hero.name) : p.hero}` }),
+        h("div", { class: "recapnums" },
+          h("div", {}, h("small", { text: T("recap_dealt") }), h("b", { class: "dealt", text: String(s.dealt) })),
+          h("div", {}, h("small", { text: T("recap_taken") }), h("b", { class: "taken", text: String(s.taken) })),
+          h("div", {}, h("small", { text: T("recap_healed") }), h("b", { class: "healed", text: String(s.healed) }))),
+        h("p", {}, h("small", { text: `${T("recap_abilities")}: ` }), h("span", { class: "used", text: used || T("recap_none") })),
+        h("p", { class: "recapdice" }, h("small", { text: T("recap_dice", { n: s.dice }) }),
+          h("span", { class: "dice small" }, (s.faces || []).map((n, k) => h("span", { class: "facecount" },
+            dieElement(k + 1, { face: hero && hero.faces ? hero.faces[k] : undefined, label: t("die_value", { v: k + 1 }) }), h("b", { text: `×${n}` }))))));
+    }),
+    ctx.paired() ? h("button", { class: "big primary", type: "button", id: "playagain", onclick: () => playAgain(snap) }, T("play_again")) : null);
+}
+
+// The same players, heroes, mode and starting health, on a new game (the loser of this one starts).
+function playAgain(snap) {
+  const players = (snap.players || []).map((p) => ({ id: p.id, name: p.name, hero: p.hero }));
+  const winners = snap.winners || [];
+  const loser = players.find((p) => !winners.includes(p.id));
+  const setup = { mode: snap.mode, players, health: (snap.players[0] || {}).health_start };
+  if (loser) setup.start = loser.id;
+  // the new game's snapshot comes over the live stream like every change
+  return ctx.api("POST", "/api/games", { game: "dicethrone", setup }).catch(() => {});
 }
