@@ -15,7 +15,7 @@ Pipeline (every threshold adapts to the image):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -290,6 +290,9 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
             bx, by, bw, bh = r.box
             r = Reading(r.value, r.face, r.colour, r.confidence, (cx / scale, cy / scale),
                         (int(bx / scale), int(by / scale), int(bw / scale), int(bh / scale)), r.certain)
+        if ds.colours and r.certain and r.colour not in ds.colours:
+            # a game that tells dice apart by colour (Regidice) gets a certain colour or an unsure die
+            r = replace(r, certain=False)
         out.append(r)
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out

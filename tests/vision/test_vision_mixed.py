@@ -60,3 +60,20 @@ def test_a_blank_seen_from_below_leaves_the_top_unknown():
     assert attack.top_is_ambiguous(1) and attack.top_is_ambiguous(2)
     assert not attack.top_is_ambiguous(3)
     assert not get_set("d6").top_is_ambiguous(1)
+
+
+def test_a_die_of_a_colour_the_game_does_not_know_is_never_certain():
+    """Issue 14: the reader names each die's colour; a game that tells dice apart by colour (Regidice: red,
+    blue, yellow, black) gets one of its colours or an unsure die, never a sure die of some other colour."""
+    from vision.reader import read_dice
+
+    regidice = {"id": "coloured", "name": {"en": "coloured d6"}, "kind": "pips", "shape": "square",
+                "faces": [{"index": i, "name": str(i), "value": i, "glyph": f"pips:{i}"} for i in range(1, 7)],
+                "opposite": {str(i): 7 - i for i in range(1, 7)}, "colours": ["red", "blue", "yellow", "black"]}
+    dice = [DieSpec(160, 240, 64, 10, 5, regidice, "green"), DieSpec(460, 240, 64, 20, 3, regidice, "red")]
+    for mount in ("under", "over"):
+        readings = read_dice(render_tray(dice, mount=mount, seed=3), regidice, mount)
+        assert len(readings) == 2
+        green, red = sorted(readings, key=lambda r: r.center[0])
+        assert not green.certain
+        assert red.colour == "red" and red.certain
