@@ -41,7 +41,7 @@ lint: venv
 	$(BIN)/ruff check .
 
 test: venv system-deps lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts

@@ -1,5 +1,6 @@
 """Fixtures for the page's browser tests: Debian's Chromium through Playwright at 390x844 (helpers in
-pagekit.py)."""
+pagekit.py), one browser and one web server for the whole session: each test hands the server its own
+real table (tests/webui/realbox.py), so no test pays for a server start and stop."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pagekit import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+from pagekit import CHROMIUM, CHROMIUM_ARGS, PHONE, serve  # noqa: E402
+
+from webui import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -45,3 +48,26 @@ def phone(chromium):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture(scope="session")
+def web_server():
+    """The web app behind waitress on a free loopback port, for the whole session. Every phone of the tests
+    comes from 127.0.0.1, and streams of a finished test's pages may linger a few seconds: the per-address
+    stream limit is lifted here (hardening tests it)."""
+    app = create_app(None, secret_key="e2e", streams_per_address=1000)
+    with serve(app) as url:
+        yield app, url
+
+
+@pytest.fixture()
+def serve_table(web_server):
+    """Put a table behind the shared server: `url = serve_table(table)`."""
+    app, url = web_server
+
+    def use(table):
+        app.extensions["dicesight"].table = table
+        return url
+
+    yield use
+    app.extensions["dicesight"].table = None

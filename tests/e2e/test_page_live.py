@@ -1,26 +1,25 @@
-"""The walking-skeleton page against the in-process fake table: the tray live over SSE, dice by hand,
+"""The walking-skeleton page against the box's real table service (hardware faked: tests/webui/realbox.py): the tray live over SSE, dice by hand,
 the banners when the camera or the connection is down, the virtual panel, and every hero's dice symbols."""
 
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTable
-from pagekit import serve, shot
-
-from webui import create_app
+from pagekit import shot
+from realbox import make_table, set_camera, set_tray
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture()
-def table():
-    return FakeTable()
+def table(tmp_path):
+    table = make_table(tmp_path)
+    yield table
+    table.close()
 
 
 @pytest.fixture()
-def box(table):
-    with serve(create_app(table, secret_key="e2e")) as url:
-        yield url
+def box(table, serve_table):
+    return serve_table(table)
 
 
 def values(page, sel: str) -> list[int]:
@@ -33,13 +32,13 @@ def test_tray_rolls_and_banners_follow_the_table_live(box, table, phone):
     page.locator("#live.on").wait_for()
     assert page.locator("#rolls").inner_text().startswith("No rolls yet")
 
-    table.set_tray("moving")
+    set_tray(table, "moving")
     page.locator("#traycard[data-state='moving']").wait_for()
     reading = [{"value": 5, "face": "5", "colour": "red", "confidence": 0.97, "center": [1, 2], "box": [0, 0, 1, 1],
                 "certain": True},
                {"value": 2, "face": "2", "colour": "white", "confidence": 0.95, "center": [1, 2],
                 "box": [0, 0, 1, 1], "certain": True}]
-    table.set_tray("settled", reading)
+    set_tray(table, "settled", reading)
     page.locator("#traycard[data-state='settled']").wait_for()
     assert values(page, "#tray") == [5, 2]
     assert page.locator("#tray [data-colour='red']").count() == 1
@@ -48,11 +47,11 @@ def test_tray_rolls_and_banners_follow_the_table_live(box, table, phone):
     assert values(page, "#rolls [data-n='1']") == [5, 2]
     shot(page, "20-freeroll-live")
 
-    table.set_camera("reconnecting", "USB camera unplugged")
+    set_camera(table, "reconnecting", "USB camera unplugged")
     page.locator("#banner[data-kind='warn']").wait_for()
     assert "Camera reconnecting" in page.locator("#banner").inner_text()
     shot(page, "21-banner-camera")
-    table.set_camera("ok")
+    set_camera(table, "ok")
     page.locator("#banner").wait_for(state="hidden")
 
 
@@ -140,4 +139,4 @@ def test_unpair_all_phones_from_the_page(box, table, phone):
     page.locator("#unpair").click()
     page.locator("#pairbox").wait_for()
     assert page.evaluate("fetch('/api/session').then(r => r.json()).then(s => s.paired)") is False
-    assert table._tokens == set()
+    assert table.pairing.phones() == []

@@ -1,5 +1,5 @@
 """Who starts, rolled for on the tray; whose dice the game's dice are; roll photos seen from below; the
-tray's label when it is empty. Against the in-process fake table, whose tray the tests throw dice into.
+tray's label when it is empty. Against the box's real table service (hardware faked: tests/webui/realbox.py), whose tray the tests throw dice into.
 
 Screenshots go to test-artifacts/screenshots/.
 """
@@ -7,23 +7,22 @@ Screenshots go to test-artifacts/screenshots/.
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTable
-from pagekit import serve, shot
-
-from webui import create_app
+from pagekit import shot
+from realbox import make_table, set_camera, set_tray
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture()
 def table(tmp_path):
-    return FakeTable(image_dir=tmp_path)
+    table = make_table(tmp_path)
+    yield table
+    table.close()
 
 
 @pytest.fixture()
-def box(table):
-    with serve(create_app(table, secret_key="e2e")) as url:
-        yield url
+def box(table, serve_table):
+    return serve_table(table)
 
 
 def die(value, certain=True) -> dict:
@@ -33,8 +32,8 @@ def die(value, certain=True) -> dict:
 
 def throw(table, *dice: dict) -> None:
     """A player throws into the tray: it moves, then settles with what the camera reads."""
-    table.set_tray("moving")
-    table.set_tray("settled", list(dice))
+    set_tray(table, "moving")
+    set_tray(table, "settled", list(dice))
 
 
 def pair(page, table) -> None:
@@ -107,7 +106,7 @@ def test_roll_for_who_starts_on_the_tray(box, table, phone, locale, lang, dark, 
     shot(page, f"43-rolloff-winner-{lang}")
 
     # nothing was recorded in any game by the throws: the page asked the box to only show them
-    assert getattr(table, "observe_s", None) == 300
+    assert table.snapshot()["tray"]["observing"] is True
     now = table.snapshot()
     assert (now["game"], now["seq"], now["log"]) == (before["game"], before["seq"], before["log"])
     page.locator("#ro_go").click()
@@ -135,7 +134,7 @@ def test_rolloff_back_and_again(box, table, phone):
     page.locator("#ro_back").click()
     page.locator("#s_fields").wait_for()
     assert page.locator("#s_start").input_value() == "tray"
-    table.set_camera("off")  # no camera: every throw is entered by hand
+    set_camera(table, "off")  # no camera: every throw is entered by hand
     page.locator("#s_go").click()
     assert page.locator("#ro_tray").inner_text() == "Camera off — enter dice by hand"
     for i, v in enumerate((2, 6, 4)):
@@ -147,11 +146,9 @@ def test_rolloff_back_and_again(box, table, phone):
     page.keyboard.press("Escape")  # the phone's back gesture closes the sheet
     page.locator("#setup").wait_for(state="hidden")
     assert table.snapshot()["game"] == "freeroll"
-    for _ in range(100):  # the page tells the box to record camera rolls again
-        if table.observe_s == 0:
-            break
-        page.wait_for_timeout(50)
-    assert table.observe_s == 0
+    # the page tells the box to record camera rolls again (the phone hears it on its event stream)
+    page.wait_for_function("() => window.dicesight.snap.tray.observing === false")
+    assert table.snapshot()["tray"]["observing"] is False
 
 
 DICE_LABELS = [  # locale, tag, dark, offensive dice, defensive dice, hero name, photo caption
@@ -170,7 +167,7 @@ def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, l
 
     photo = np.full((96, 128, 3), 40, np.uint8)
     cv2.circle(photo, (64, 48), 20, (235, 235, 235), -1)
-    (tmp_path / "roll-2.jpg").write_bytes(cv2.imencode(".jpg", photo)[1].tobytes())
+    jpeg = cv2.imencode(".jpg", photo)[1].tobytes()
     table.new_game("dicethrone", {"mode": "1v1", "start": "ann", "players": [
         {"id": "ann", "name": "Ann", "hero": "monk"}, {"id": "bo", "name": "Bo", "hero": "barbarian"}]})
     page = phone(locale, dark=dark)
@@ -179,7 +176,7 @@ def test_the_dice_say_whose_they_are_and_what_for(box, table, phone, tmp_path, l
     table.submit({"type": "advance", "player": "ann"})
     page.locator("#dicetitle", has_text=offense).wait_for()
     fist = {"value": 1, "face": "fist", "colour": "black"}  # as the camera reads the Monk's dice
-    table.submit({"type": "roll", "dice": [fist] * 5, "source": "camera", "image": "roll-2.jpg"})
+    table.submit({"type": "roll", "dice": [fist] * 5, "source": "camera"}, image=jpeg)  # kept with its photo
     page.locator("#gamedice [data-value='1']").first.wait_for()
     assert page.locator("#log [data-face='fist']").count() == 5  # the log draws the dice as read
     assert page.locator("#dicetitle").inner_text() == offense
@@ -208,15 +205,15 @@ def test_an_empty_tray_is_not_settling(box, table, phone):
     page.locator("#live.on").wait_for()
     assert page.locator("#traystate").inner_text() == ""
     assert page.locator("#tray").inner_text() == "The tray is empty"
-    table.set_tray("settling")  # the camera watching an empty, still tray
+    set_tray(table, "settling")  # the camera watching an empty, still tray
     page.locator("#traycard[data-state='settling']").wait_for()
     assert page.locator("#traystate").inner_text() == ""
     assert page.locator("#tray").inner_text() == "The tray is empty"
     shot(page, "47-tray-empty-settling", at="#traycard")
-    table.set_tray("moving")  # a hand, a die rolling
+    set_tray(table, "moving")  # a hand, a die rolling
     page.locator("#traycard[data-state='moving']").wait_for()
     assert page.locator("#traystate").inner_text() == "Dice moving…"
-    table.set_tray("settled", [die(4)])
+    set_tray(table, "settled", [die(4)])
     page.locator("#tray [data-value='4']").wait_for()
     assert page.locator("#traystate").inner_text() == "Settled"
 
@@ -225,7 +222,7 @@ def test_an_unsure_reading_is_worded_in_the_page_language(box, table, phone):
     page = phone("ko-KR")
     page.goto(box)
     page.locator("#live.on").wait_for()
-    table.set_tray("settled", [die(2), die(5, certain=False)], needs_confirmation=True,
+    set_tray(table, "settled", [die(2), die(5, certain=False)], needs_confirmation=True,
                    message="Not sure of every die: confirm or fix the dice.")  # the box's English
     page.locator("#tray [data-value='5']").wait_for()
     assert page.locator("#traymsg").inner_text() == "주사위를 확실히 읽지 못했습니다: 확인하세요"

@@ -1,4 +1,5 @@
-"""The HTTP contract (docs/api.md) against the in-process fake table: reads, pairing, refusals."""
+"""The HTTP contract (docs/api.md) against the box's real table service, faked only at the hardware
+(tests/webui/realbox.py: mock pins, a test camera, an injected clock): reads, pairing, refusals, events."""
 
 from __future__ import annotations
 
@@ -10,25 +11,26 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import FakeTable  # noqa: E402
+from realbox import Clock, make_table, reading, set_camera, set_tray  # noqa: E402
 
 from webui import create_app  # noqa: E402
 
 CSRF = "X-Dicesight-CSRF"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+JPEG = b"\xff\xd8\xff\xe0fakejpeg"
 
 
 @pytest.fixture()
-def table(tmp_path):
-    (tmp_path / "roll-1.jpg").write_bytes(b"\xff\xd8\xff\xe0fakejpeg")
-    return FakeTable(image_dir=tmp_path)
+def clock():
+    return Clock()
+
+
+@pytest.fixture()
+def table(tmp_path, clock):
+    table = make_table(tmp_path, clock=clock)
+    yield table
+    table.close()
 
 
 @pytest.fixture()
@@ -47,7 +49,7 @@ def pair(client, table) -> str:
     assert r.status_code == 202
     rid = r.get_json()["request"]
     assert client.get(f"/api/pair/{rid}").get_json()["status"] == "waiting"
-    table.press("pair")
+    table.press("pair")  # the Pair button, through the mock pins
     r = client.get(f"/api/pair/{rid}")
     body = r.get_json()
     assert body["status"] == "granted"
@@ -67,16 +69,17 @@ def test_state_is_the_table_snapshot(client, table):
     snap = client.get("/api/state").get_json()
     assert snap["seq"] == 1
     assert snap["game"] == "freeroll"
-    assert snap["rolls"][0]["dice"] == [{"value": 2}, {"value": 5}]
-    assert snap["tray"] == {"state": "empty", "dice": []}
+    assert [d["value"] for d in snap["rolls"][0]["dice"]] == [2, 5]
+    assert snap["tray"]["state"] == "empty" and snap["tray"]["dice"] == []
+    assert snap["camera"]["status"] == "ok" and snap["panel"]["leds"]["status"]
 
 
 def test_healthz_reports_camera_and_store(client, table):
-    table.set_camera("reconnecting", "USB camera unplugged")
+    set_camera(table, "reconnecting", "USB camera unplugged")
     body = client.get("/healthz").get_json()
     assert body["ok"] is True
     assert body["camera"]["status"] == "reconnecting"
-    assert body["store"]["status"] == "ok"
+    assert body["store"]["ok"] is True and body["store"]["storage_full"] is False
 
 
 def test_page_is_served_with_its_assets(client):
@@ -93,8 +96,9 @@ def test_page_is_served_with_its_assets(client):
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # no CDN
 
 
-def test_roll_photos_are_served_and_paths_refused(client):
-    assert client.get("/api/images/roll-1.jpg").data.startswith(b"\xff\xd8")
+def test_roll_photos_are_served_and_paths_refused(client, table):
+    name = table.submit({"type": "roll", "dice": [3], "source": "camera"}, image=JPEG)["log"][-1]["action"]["image"]
+    assert client.get(f"/api/images/{name}").data == JPEG
     r = client.get("/api/images/..%2Fsecret")
     assert r.status_code == 404
     assert client.get("/api/images/nope.jpg").get_json()["code"] == "no_image"
@@ -119,10 +123,8 @@ def test_pair_request_needs_our_header(client):
     assert r.get_json()["code"] == "csrf_missing"
 
 
-def test_pairing_expires_after_30_seconds(table):
-    clock = Clock()
-    table.clock = clock  # the window is the table's (one clock), the app keeps no deadlines of its own
-    client = create_app(table, secret_key="k", testing=True).test_client()
+def test_pairing_expires_after_30_seconds(client, table, clock):
+    # the window is the box's pairing (one clock), the app keeps no deadlines of its own
     rid = client.post("/api/pair", headers={CSRF: "x"}).get_json()["request"]
     clock.t += 31
     table.press("pair")  # too late
@@ -149,23 +151,25 @@ def test_revoking_unpairs_every_phone(client, table):
 
 
 def test_virtual_pair_button_refused_on_a_box_with_real_buttons(table):
-    table.virtual_panel = False
     app = create_app(table, secret_key="k", testing=True)
+    app.config["DICESIGHT_VIRTUAL_PANEL"] = False  # a Pi with its real buttons
     remote = app.test_client()
     remote.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    rid = remote.post("/api/pair", headers={CSRF: "x"}).get_json()["request"]
     r = remote.post("/api/panel/pair", headers={CSRF: "x"})
     assert r.status_code == 403
     assert r.get_json()["code"] == "panel_physical"
+    assert remote.get(f"/api/pair/{rid}").get_json()["status"] == "waiting"  # the press did not happen
     local = app.test_client()  # the box itself (loopback) may still press it
     assert local.post("/api/panel/pair", headers={CSRF: "x"}).status_code == 200
-    assert table.presses == [("pair", 0.0)]
+    assert remote.get(f"/api/pair/{rid}").get_json()["status"] == "granted"
 
 
 def test_page_cannot_hold_pair_long_enough_to_shut_down(client, table):
     r = client.post("/api/panel/pair", json={"hold_s": 6}, headers={CSRF: "x"})
     assert r.status_code == 400
     assert r.get_json()["code"] == "bad_hold"
-    assert table.presses == []
+    assert not table.shutdown_requested.is_set()
 
 
 # -- every write refused without token or CSRF ----------------------------------------------------
@@ -187,7 +191,6 @@ def test_write_without_token_refused(client, table, method, path, body):
     err = r.get_json()
     assert err["code"] == "not_paired" and "Pair" in err["message"]
     assert state(client) == before
-    assert table.presses == []
 
 
 @pytest.mark.parametrize("method,path,body", WRITES)
@@ -203,7 +206,6 @@ def test_write_without_csrf_refused(client, table, method, path, body):
     assert r.get_json()["code"] == "csrf_mismatch"
     assert r.get_json()["message"]
     assert state(client) == before
-    assert table.presses == [("pair", 0.0)]
     assert client.get("/api/session").get_json()["paired"] is True  # still paired: nothing revoked
 
 
@@ -288,9 +290,8 @@ def test_roll_for_who_starts_reads_the_tray_and_records_nothing(client, table):
     csrf = pair(client, table)
     before = client.get("/api/state").get_json()
     for value, certain in ((4, True), (6, False)):  # a throw per player; the second one unsure
-        table.set_tray("moving")
-        table.set_tray("settled", [{"value": value, "face": str(value), "colour": "white", "confidence": 0.9,
-                                    "center": [5, 5], "box": [0, 0, 10, 10], "certain": certain}])
+        set_tray(table, "moving")
+        set_tray(table, "settled", [reading(value, certain)])
         snap = client.get("/api/state").get_json()
         assert snap["tray"]["state"] == "settled"
         assert [(d["value"], d["certain"]) for d in snap["tray"]["dice"]] == [(value, certain)]
@@ -347,13 +348,13 @@ def test_events_start_with_a_snapshot_then_follow_changes(app, table):
     assert first[0][0] == "1" and first[0][1]["seq"] == 1
     assert "retry: " in first[0][2]
     table.submit({"type": "roll", "dice": [2, 2]})
-    table.set_tray("moving")
+    set_tray(table, "moving")
     nxt = read_events(resp, 2)
     assert [e[1]["seq"] for e in nxt] == [2, 2]
-    assert nxt[0][1]["rolls"][0]["dice"] == [{"value": 2}, {"value": 2}]
+    assert [d["value"] for d in nxt[0][1]["rolls"][0]["dice"]] == [2, 2]
     assert nxt[1][1]["tray"]["state"] == "moving"
     resp.close()
-    assert table.subscribers == 0
+    assert table.broadcaster.count == 0  # the stream's subscription is gone with it
 
 
 def test_events_send_heartbeats(table):
@@ -367,7 +368,7 @@ def test_events_send_heartbeats(table):
     resp.close()
 
 
-def test_tray_observe_needs_pairing_and_a_sane_duration(client, table):
+def test_tray_observe_needs_pairing_and_a_sane_duration(client, table, clock):
     """Rolling for who starts: the page asks the box to show throws without recording them."""
     assert client.post("/api/tray/observe", json={"seconds": 60}, headers={CSRF: "x"}).status_code == 401
     csrf = pair(client, table)
@@ -376,4 +377,5 @@ def test_tray_observe_needs_pairing_and_a_sane_duration(client, table):
         assert r.status_code == 400 and r.get_json()["code"] == "bad_observe"
     r = client.post("/api/tray/observe", json={"seconds": 120}, headers={CSRF: csrf})
     assert r.status_code == 200 and r.get_json()["tray"]["observing"] is True
-    assert table.observe_s == 120
+    clock.t += 121  # the window lapses by itself
+    assert client.get("/api/state").get_json()["tray"]["observing"] is False

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import FakeTable  # noqa: E402
+from realbox import make_table  # noqa: E402
 
 from engine.games import get_rules  # noqa: E402
 from webui import create_app  # noqa: E402
@@ -21,8 +21,15 @@ from webui.i18n import JS_STRINGS, TRANSLATIONS, engine_message, pick_code  # no
 
 
 @pytest.fixture()
-def client():
-    return create_app(FakeTable(), secret_key="k", testing=True).test_client()
+def table(tmp_path):
+    table = make_table(tmp_path)
+    yield table
+    table.close()
+
+
+@pytest.fixture()
+def client(table):
+    return create_app(table, secret_key="k", testing=True).test_client()
 
 
 def boot(html: str) -> dict:
@@ -85,8 +92,7 @@ def test_every_string_is_translated_and_compiled(locale):
             assert sorted(re.findall(r"%\(\w+\)s", m.id)) == sorted(re.findall(r"%\(\w+\)s", m.string))
 
 
-def test_engine_refusals_are_translated_by_code():
-    table = FakeTable()
+def test_engine_refusals_are_translated_by_code(table):
     app = create_app(table, secret_key="k", testing=True)
     client = app.test_client()
     rid = client.post("/api/pair", headers={"X-Dicesight-CSRF": "x"}).get_json()["request"]

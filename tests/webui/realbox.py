@@ -1,0 +1,101 @@
+"""The real box for web and browser tests, faked only at the hardware: the real table service
+(device.table.Table) with its store, pairing and tray service, the panel on gpiozero's mock pins, a camera
+that is a FrameSource test double (or none, or the demo tray), and one injected clock for the pairing
+window and the panel's debounce, so no test waits in real time.
+
+What the camera would have read is put on the tray through the tray service's own door
+(`TrayService.set_tray`, the one a venue's remote tray uses) and published like any change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gpiozero.pins.mock import MockFactory
+
+from device.camera.base import Frame
+from device.config import GpioConfig
+from device.pairing import Pairing
+from device.panel import Panel
+from device.store import Store
+from device.table import Table
+
+
+class Clock:
+    """Time that moves only when a test (or a press's hold) moves it."""
+
+    def __init__(self, t: float = 1000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.t += max(0.0, seconds)
+
+
+class StatusCamera:
+    """A camera at the hardware boundary: blank frames and the status a USB camera reports
+    ("ok", "reconnecting" after an unplug...). Tests step the tray service by hand (`show_camera`)."""
+
+    name = "test-camera"
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.state = {"status": "ok", "message": ""}
+
+    def read(self) -> Frame:
+        return Frame(image=np.zeros((48, 64, 3), np.uint8), t=self.clock())
+
+    def status(self) -> dict[str, str]:
+        return dict(self.state)
+
+    def close(self) -> None:
+        pass
+
+
+def make_table(tmp_path: Path, *, clock: Clock | None = None, camera: Any = "status",
+               game: str | None = None, setup: dict | None = None, seed: int = 1) -> Table:
+    """A real table in `tmp_path` with a mock-pin panel. `camera`: "status" (a StatusCamera reporting ok),
+    None (no camera: dice by hand) or a FrameSource (the demo tray)."""
+    clock = clock or Clock()
+    if camera == "status":
+        camera = StatusCamera(clock)
+    # Phones in tests ask from one loopback address: allow them all (the limit is tested by hardening).
+    pairing = Pairing(tmp_path / "tokens.json", clock=clock, asks_per_address=1000)
+    table = Table(Store(tmp_path / "state"), camera=camera, pairing=pairing, clock=clock)
+    table.panel = Panel(GpioConfig(), MockFactory(), on_next=table.next, on_undo=table.undo,
+                        on_pair=table.approve_pairing, on_shutdown=table.shutdown_requested.set,
+                        clock=clock, sleep=clock.sleep, autotick=False)
+    if isinstance(camera, StatusCamera):
+        table.tray.step()  # the camera's first frame: it reports ok
+        table.tray.set_tray("empty", [])  # and the tray starts empty (not settling on that one frame)
+    if game is not None:
+        table.new_game(game, setup or {}, seed)
+    else:
+        table.publish()
+    return table
+
+
+def set_tray(table: Table, state: str, dice: list[dict] | None = None, needs_confirmation: bool = False,
+             message: str = "") -> None:
+    """What the watcher would report: the tray's state and the dice read on it, published to the phones."""
+    table.tray.set_tray(state, list(dice or []), needs_confirmation, message)
+    table.publish()
+
+
+def set_camera(table: Table, status: str, message: str = "") -> None:
+    """The camera reports `status` (an unplug: "reconnecting"); the tray service reads one frame."""
+    table.tray.camera.state = {"status": status, "message": message}
+    tray = table.tray.tray_view()
+    table.tray.step()
+    table.tray.set_tray(tray["state"], tray["dice"], tray["needs_confirmation"], tray["message"])  # only the camera
+    table.publish()
+
+
+def reading(value: int, certain: bool = True, colour: str = "white", face: str | None = None) -> dict:
+    """One die as the reader reports it."""
+    return {"value": value, "face": face or str(value), "colour": colour, "confidence": 0.95 if certain else 0.4,
+            "center": [10, 10], "box": [0, 0, 20, 20], "certain": certain}
