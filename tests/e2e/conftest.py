@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pagekit import CHROMIUM, CHROMIUM_ARGS, PHONE, serve  # noqa: E402
 
 from webui import create_app  # noqa: E402
+from webui.web import WebState  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -66,8 +67,11 @@ def serve_table(web_server):
     app, url = web_server
 
     def use(table):
-        app.extensions["dicesight"].table = table
+        # A fresh web state for this table (its own stream hub subscribes to it); the previous test's
+        # streams end (their pages are closed already).
+        old = app.extensions["dicesight"]
+        old.stopping.set()
+        app.extensions["dicesight"] = WebState(table, old.secret)
         return url
 
-    yield use
-    app.extensions["dicesight"].table = None
+    return use
