@@ -7,7 +7,9 @@ well-kept pure-Python server already in use (nothing compiled to install on a Pi
 and buffers bodies in its own event loop before any thread is taken, and it caps bodies before
 buffering. So the box gives waitress `max_streams + request_threads` threads and the web app's stream gate
 (webui.streams) admits at most `max_streams` streams: `request_threads` threads are always left for pages
-and the API, whatever phones (or a hostile client) do. Around that:
+and the API, whatever phones (or a hostile client) do. A waiting stream thread costs memory, not time:
+the app's stream hub (webui.streams.StreamHub) writes every change to every stream from one thread.
+Around that:
 
 - streams beyond the bound, or beyond `streams_per_address` from one address, are refused at once (503 /
   429 with Retry-After, by the app); TCP connections from one address are capped too
