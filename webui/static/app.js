@@ -240,7 +240,7 @@ const hiddenOption = (o) => hook("hideOption", o, S.snap, ctx) === true;
 
 function optionLabel(o) {
   const own = hook("optionLabel", o, S.snap, ctx);
-  return own != null ? own : loc(o.label);
+  return own != null ? own : loc(o.text || o.label);  // an option the engine words carries `text` (en, zh-TW, ko)
 }
 
 let openGroup = false;
