@@ -124,7 +124,7 @@ class StreamHub:
     def __init__(self, subscribe: Callable[[], Any], encode: Callable[[dict], bytes], *,
                  heartbeat_s: float = 15.0, check_s: float = 4.0, max_backlog: int = 256 * 1024,
                  slow_s: float = 30.0, clock: Callable[[], float] = time.monotonic,
-                 stopping: threading.Event | None = None, coalesce_s: float = 0.1) -> None:
+                 stopping: threading.Event | None = None, coalesce_s: float = 0.0) -> None:
         self._subscribe = subscribe
         self._encode = encode
         self.heartbeat_s = heartbeat_s
@@ -192,8 +192,10 @@ class StreamHub:
 
     def _newest(self, snap: dict) -> dict:
         """The newest of the changes made within `coalesce_s` of `snap`: each snapshot is the whole state,
-        so in a burst (a phone posting fast, several phones at once) only the last needs writing, and the
-        hub's work per second stays bounded however fast changes come (a change waits at most that long)."""
+        so in a burst only the last would need writing, and the hub's work per second would stay bounded.
+        Off by default (`coalesce_s` 0): the page reads transitions too (the tray moving between two
+        throws of the same number is how the roll for who starts sees a new throw), so every change is
+        written while the hub keeps up; only a hub that falls behind skips to the newest."""
         self._stopping.wait(self.coalesce_s)
         while True:
             newer = self._upstream.get(timeout=0)

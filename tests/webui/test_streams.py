@@ -130,7 +130,7 @@ def encode(snap: dict) -> bytes:
 
 def test_every_change_reaches_every_stream_in_order_after_its_first_snapshot() -> None:
     upstream = Upstream()
-    hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60, coalesce_s=0)
+    hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60)
     phones = [Phone() for _ in range(20)]
     for phone in phones:
         open_phone(hub, phone)
@@ -143,7 +143,7 @@ def test_every_change_reaches_every_stream_in_order_after_its_first_snapshot() -
 
 
 def test_a_burst_of_changes_is_written_once_as_its_newest_snapshot() -> None:
-    """Each snapshot is the whole state: in a burst only the last is worth writing to every phone."""
+    """Asked to coalesce, the hub writes a burst once, as its newest snapshot (the whole state)."""
     upstream = Upstream()
     hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60, coalesce_s=0.3)
     phones = [Phone() for _ in range(5)]
