@@ -1,6 +1,6 @@
 """Per-viewer snapshots: what each phone may see of a game with hidden information.
 
-A game whose description says `hidden` (Regidice: each player's roll until the reveal) renders its
+A game whose description says `hidden` (hidden rolls until a reveal) renders its
 snapshot per viewer (`rules.snapshot(state, viewer)`). A paired phone bound to a player seat
 (`device.pairing.Pairing.bind_seat`, for the current game) is that viewer; the shared screen, unpaired
 watchers and unbound phones are viewer None. What the table adds to the game's snapshot is filtered too:

@@ -54,13 +54,13 @@ def setup_1v1(page, health: int = 12, tag: str = "en") -> None:
     page.select_option("#s_game", "dicethrone")
     page.locator("#s_modes label:has-text('1')").first.click()
     rows = page.locator("#s_players .splayer")
-    assert rows.count() == 2
+    expect(rows).to_have_count(2)
     rows.nth(0).locator("input").fill("Ana")
     rows.nth(0).locator("select").select_option("barbarian")
     rows.nth(1).locator("input").fill("Bo")
     rows.nth(1).locator("select").select_option("gunslinger")
     # the hero's dice symbols are shown as icons while choosing
-    assert rows.nth(0).locator(".preview .sym").count() == 3
+    expect(rows.nth(0).locator(".preview .sym")).to_have_count(3)
     page.fill("#s_health", str(health))
     page.select_option("#s_start", "0")
     shot(page, f"02-setup-1v1-{tag}")
@@ -96,16 +96,17 @@ def health_shown(page) -> dict[str, int]:
     return {p: int(page.locator(f"#players article[data-player='{p}'] .health").inner_text()) for p in ("p1", "p2")}
 
 
-LANGS = [  # browser locale, page language, Main phase 1, the winner line, the Pair button
-    ("en-US", "en", "Main phase 1", "{} wins!", "Pair this phone"),
-    ("zh-TW", "zh-TW", "主要階段（1）", "{} 獲勝！", "配對這支手機"),
-    ("ko-KR", "ko", "주요 단계 (1)", "{} 승리!", "이 휴대폰 페어링"),
+LANGS = [  # browser locale, page language, Main phase 1, the winner line, the Pair button, health
+    ("en-US", "en", "Main phase 1", "{} wins!", "Pair this phone", 12),
+    ("zh-TW", "zh-TW", "主要階段（1）", "{} 獲勝！", "配對這支手機", 6),
+    ("ko-KR", "ko", "주요 단계 (1)", "{} 승리!", "이 휴대폰 페어링", 6),
 ]
+# (the other languages start at 6 health: the same whole game, to a winner in half the turns)
 DRAW = {"en": "Draw: nobody wins", "zh-TW": "平手：沒有人獲勝", "ko": "무승부: 승자 없음"}
 
 
-@pytest.mark.parametrize("locale,lang,main1,wins,pair_label", LANGS, ids=[x[1] for x in LANGS])
-def test_a_whole_dice_throne_game_from_a_phone(box, table, phone, locale, lang, main1, wins, pair_label):
+@pytest.mark.parametrize("locale,lang,main1,wins,pair_label,health", LANGS, ids=[x[1] for x in LANGS])
+def test_a_whole_dice_throne_game_from_a_phone(box, table, phone, locale, lang, main1, wins, pair_label, health):
     page = phone(locale)
     page.goto(box)
     page.locator("#live.on").wait_for()
@@ -114,12 +115,12 @@ def test_a_whole_dice_throne_game_from_a_phone(box, table, phone, locale, lang, 
     assert page.locator("#newgame").is_disabled()  # watching phones cannot change the game
 
     pair_phone(page, table)
-    setup_1v1(page, tag=lang)
+    setup_1v1(page, health=health, tag=lang)
     shot(page, f"03-table-start-{lang}")
     shot(page, f"03-table-start-full-{lang}", full=True)
     snap = get_state(box)
     assert snap["game"] == "dicethrone" and snap["active"] == "p1"
-    assert health_shown(page) == {"p1": 12, "p2": 12}
+    assert health_shown(page) == {"p1": health, "p2": health}
     assert page.locator("#phase").inner_text() == main1
 
     # First turn, by hand: Ana ends Main (1), enters five dice, picks an ability the dice make.
