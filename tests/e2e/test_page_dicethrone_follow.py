@@ -8,11 +8,9 @@ tray the tests set. Screenshots go to test-artifacts/screenshots/ (dt-follow-*),
 from __future__ import annotations
 
 import pytest
-from fakes import FakeTable
-from pagekit import serve, shot
+from pagekit import shot
 from playwright.sync_api import expect
-
-from webui import create_app
+from realbox import make_table, set_tray
 
 pytestmark = pytest.mark.e2e
 
@@ -22,13 +20,14 @@ SETUP = {"mode": "1v1", "health": 30, "start": "p1",
 
 @pytest.fixture()
 def table(tmp_path):
-    return FakeTable(game="dicethrone", setup=SETUP, seed=3, image_dir=tmp_path)
+    table = make_table(tmp_path, game="dicethrone", setup=SETUP, seed=3)  # the real table, fake hardware
+    yield table
+    table.close()
 
 
 @pytest.fixture()
-def box(table):
-    with serve(create_app(table, secret_key="e2e")) as url:
-        yield url
+def box(table, serve_table):
+    return serve_table(table)
 
 
 def pair(page, table) -> None:
@@ -70,11 +69,11 @@ def test_the_tray_never_says_empty_while_dice_move(box, table, phone):
     page = phone("en-US")
     page.goto(box)
     page.locator("#live.on").wait_for()
-    table.set_tray("moving")
+    set_tray(table, "moving")
     expect(page.locator("#traycard")).to_have_attribute("data-state", "moving")
     expect(page.locator("#traystate")).to_have_text("Dice moving…")
     expect(page.locator("#tray .empty")).to_have_count(0)
-    table.set_tray("empty")
+    set_tray(table, "empty")
     expect(page.locator("#tray .empty")).to_have_count(1)
 
 
@@ -143,8 +142,9 @@ def test_a_roll_phase_players_can_follow(box, table, phone, locale, lang, refusa
     shot(page, f"dt-follow-undone-{lang}", at="#logcard")
 
     # Smack (three swords) against Ben, no defense: before the damage lands the numbers are on the board
-    table.submit({"type": "roll", "dice": [1, 2, 3, 4, 4]})
+    seq = table.submit({"type": "roll", "dice": [1, 2, 3, 4, 4]})["seq"]
     page.locator("#abilities button[data-ability='smack']").click()
+    seq_is(page, seq + 1)  # the phone's choice has reached the box before the next action
     table.submit({"type": "pass"})
     table.submit({"type": "defense", "player": "p2", "defense": None})
     expect(page.locator("#pending")).to_have_attribute("data-kind", "window")
