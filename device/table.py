@@ -200,6 +200,15 @@ class Table:
             self.tray.take_confirmation()
             return self._try({"type": "roll", "dice": dice, "source": "manual"})
 
+    def image_owner(self, name: str) -> str | None:
+        """The player whose roll a kept photo shows (the accepted action that names it), or None."""
+        with self._lock:
+            for entry in reversed(self.match.entries):
+                if entry.action.get("image") == name:
+                    player = entry.action.get("player")
+                    return str(player) if player is not None else None
+            return None
+
     def undo(self) -> dict | None:
         return self._try({"type": "undo"})
 

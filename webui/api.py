@@ -74,7 +74,13 @@ def image(name: str):
     path = table().image_path(name) if len(name) <= IMAGE_NAME_MAX else None
     if path is None:
         raise ApiError(404, "no_image", i18n.msg("no_image"))
-    return send_file(path, max_age=24 * 3600)
+    snap = table().snapshot()
+    if viewers.is_hidden(snap.get("game")) and snap.get("hidden"):
+        # while a hidden-information game hides rolls, a roll's photo is its own player's (DESIGN)
+        owner = table().image_owner(name)
+        if owner is not None and owner != seat():
+            raise ApiError(403, "hidden_photo", i18n.msg("hidden_photo"))
+    return send_file(path, max_age=0 if viewers.is_hidden(snap.get("game")) else 24 * 3600)
 
 
 # -- writes (paired phones) ----------------------------------------------------------------------------

@@ -126,6 +126,7 @@ MESSAGES = {
     "bad_seat": _l("That player is not in this game."),
     "seat_taken": _l("Another phone already plays as that player. Unpair it first, or choose another player."),
     "not_your_seat": _l("This phone plays as another player: act from that player's own phone."),
+    "hidden_photo": _l("This roll's photo is its player's own until the dice are revealed."),
     "bad_request": _l("The request could not be read."),
     "bad_value_too_deep": _l("The request is nested too deeply (at %(where)s)."),
     "bad_value_bad_number": _l("%(where)s is not a number the box accepts (no NaN, infinity or huge values)."),

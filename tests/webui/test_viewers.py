@@ -133,3 +133,19 @@ def test_a_seated_phones_roll_without_a_player_is_its_own(app, table):
     assert r.status_code == 200
     assert all(d["pips"] is not None for d in pool(ben.get("/api/state").data, "p2"))
     assert all(d["pips"] is None for d in pool(ann.get("/api/state").data, "p1"))  # Ann has not rolled
+
+
+def test_a_hidden_rolls_photo_is_its_players_own_until_the_reveal(app, table):
+    """Issue 14: roll photos of hidden rolls are kept, but served only to their owner until the reveal."""
+    import cv2
+    import numpy as np
+
+    ann = paired_phone(app, table, "p1")
+    ben = paired_phone(app, table, "p2")
+    jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))[1].tobytes()
+    table.submit({"type": "roll", "player": "p1", "dice": ANN_ROLL, "source": "camera"}, image=jpeg)
+    name = table.match.entries[-1].action["image"]
+    assert ann.get(f"/api/images/{name}").status_code == 200
+    for other in (ben, app.test_client()):
+        r = other.get(f"/api/images/{name}")
+        assert r.status_code == 403 and r.get_json()["code"] == "hidden_photo"
