@@ -111,8 +111,9 @@ def do_reroll(s: st.S, a: dict[str, Any]) -> E:
 
 def set_keep(s: st.S, keep: Any) -> None:
     require(isinstance(keep, list) and all(isinstance(k, int) and not isinstance(k, bool) for k in keep),
-            "bad_keep", "\"keep\" is a list of die positions (0-4).")
-    require(all(0 <= k < len(s["dice"]) for k in keep), "bad_keep", "Dice are numbered 0 to 4.")
+            "bad_keep", "Choose the dice to keep on the tray (a list of dice, the first die is 0).")
+    require(all(0 <= k < len(s["dice"]) for k in keep), "bad_keep",
+            f"There are {len(s['dice'])} dice on the tray (the first die is 0).")
     require(s["attempts"] > 0 or not keep, "bad_keep", "Nothing can be kept before the first roll.")
     for k, d in enumerate(st.own_dice(s)):
         d["kept"] = k in keep

@@ -1,8 +1,9 @@
 """Every Dice Throne hero on the page (issue 12): eight whole 1v1 games at 390x844, together all sixteen heroes,
 played from a paired phone through the pending options (dice by hand on the first roll of each offense,
 otherwise the default), in en, zh-TW and ko by turns. Along the way the page must show what the abilities
-the dice make do ("Smack: 8 damage"), the hero's board on tap, keep advice from the odds, and readable log
-lines ("Ana rolled 1 2 3 6 6"); in zh-TW and ko none of those Dice Throne texts may be English.
+the dice make do ("Smack: 8 damage"), the hero's board on tap, keep advice from the odds, the roll phase's
+damage before it lands, readable log lines ("Ana rolled 1 2 3 6 6"), the end recap and "play again"; in
+zh-TW and ko none of those Dice Throne texts may be English.
 
 Screenshots go to test-artifacts/screenshots/ (15-heroes-*).
 """
@@ -75,7 +76,7 @@ def test_a_whole_game_with_each_hero(box, table, phone, a, b, locale, lang):  # 
     shot(page, f"15-heroes-{tag}-board")
     page.locator("#info button").click()
 
-    seen = {"does": False, "advice": False}
+    seen = {"does": False, "advice": False, "damage": False}
     for _ in range(300):
         snap = get_state(box)
         if snap["phase"] == "over":
@@ -95,6 +96,11 @@ def test_a_whole_game_with_each_hero(box, table, phone, a, b, locale, lang):  # 
                 assert english_in(does) == [], does
             seen["does"] = True
             shot(page, f"15-heroes-{tag}-abilities", at="#gamedicecard")
+        if not seen["damage"] and page.locator("#damagecard").is_visible():
+            seen["damage"] = True   # damage you can follow: what each player takes before it is applied
+            if lang != "en":
+                assert english_in(page.locator("#damagecard").inner_text().splitlines()) == []
+            shot(page, f"15-heroes-{tag}-damage", at="#damagecard")
         step(page, box, hand=[1, 2, 3, 6, 6])
     else:
         pytest.fail(f"{tag}: no winner after 300 decisions")
@@ -106,4 +112,14 @@ def test_a_whole_game_with_each_hero(box, table, phone, a, b, locale, lang):  # 
     assert ROLLED[lang] in log, log[:400]
     shot(page, f"15-heroes-{tag}-over")
     shot(page, f"15-heroes-{tag}-log", at="#logcard")
+    assert seen["damage"], "no roll phase's damage was ever shown before it landed"
+    # the end: the recap, then "play again" with the same heroes, names and health
+    page.locator("#recap").wait_for(state="visible")
+    if lang != "en":
+        assert english_in(page.locator("#recap").inner_text().splitlines()) == []
+    shot(page, f"15-heroes-{tag}-recap", at="#recap")
+    page.locator("#playagain").click()
+    page.wait_for_function("() => window.dicesight.snap && window.dicesight.snap.phase !== 'over'")
+    again = get_state(box)
+    assert sorted((p["name"], p["hero"], p["health"]) for p in again["players"]) == [("Ana", a, 10), ("Bo", b, 10)]
     assert page.js_errors == []

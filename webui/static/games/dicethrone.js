@@ -348,6 +348,10 @@ export function optionLabel(o, snap) {
       if (a.ability == null) return T("opt_no_ability");
       return abilityName(hero || (ctx.findPlayer(snap.active) || {}).hero, a.ability) + level;
     case "defense":
+      if (a.companion) {  // pass the attack to a companion (the Huntress's Nyra) instead of defending
+        const c = ((who && who.companions) || []).find((x) => x.id === a.companion);
+        return T("opt_pass_companion", { name: c ? loc(c.name) : a.companion });
+      }
       if (a.defense == null) return T("opt_no_defense");
       return T("opt_defend", { name: abilityName(hero, a.defense) }) + level;
     case "advance": return T("opt_end_phase", { phase: ctx.phaseLabel(snap.phase) });
@@ -423,7 +427,7 @@ function actionLine(a, snap, events) {
   // a roll from the tray or the box names nobody: the story knows whose dice they were
   const rolledBy = a.type === "roll" && !a.player ? (events.find((e) => e.type === "rolled" && e.player) || {}).player : null;
   const who = ctx.findPlayer(a.player || rolledBy);
-  const pname = who ? name(who) + ": " : "";
+  const pname = who ? name(who) + (ctx.S.lang === "zh-TW" ? "：" : ": ") : "";  // one punctuation style per language
   if (a.type === "roll") {
     const dice = Array.isArray(a.dice) ? a.dice.map((d) => (typeof d === "object" ? d : { value: d })) : null;
     // "Ana rolled 2 2 4 5 6" (then the dice as drawn); a roll from the tray or the box says who rolled
@@ -935,7 +939,7 @@ function renderRecap(snap) {
           h("div", {}, h("small", { text: T("recap_dealt") }), h("b", { class: "dealt", text: String(s.dealt) })),
           h("div", {}, h("small", { text: T("recap_taken") }), h("b", { class: "taken", text: String(s.taken) })),
           h("div", {}, h("small", { text: T("recap_healed") }), h("b", { class: "healed", text: String(s.healed) }))),
-        h("p", {}, h("small", { text: `${T("recap_abilities")}: ` }), h("span", { class: "used", text: used || T("recap_none") })),
+        h("p", {}, h("small", { text: T("recap_abilities") + (ctx.S.lang === "zh-TW" ? "：" : ": ") }), h("span", { class: "used", text: used || T("recap_none") })),
         h("p", { class: "recapdice" }, h("small", { text: T("recap_dice", { n: s.dice }) }),
           h("span", { class: "dice small" }, (s.faces || []).map((n, k) => h("span", { class: "facecount" },
             dieElement(k + 1, { face: hero && hero.faces ? hero.faces[k] : undefined, label: t("die_value", { v: k + 1 }) }), h("b", { text: `×${n}` }))))));
