@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk
 RUN_ARGS ?=
 
-.PHONY: run test lint venv system-deps clean
+.PHONY: run test lint venv system-deps clean train-reader train-reader-suite
 
 venv: $(STAMP)
 
@@ -42,6 +42,17 @@ lint: venv
 
 test: venv system-deps lint
 	$(BIN)/python -m pytest -q --durations=15
+
+# The face classifier (vision/models/pips.onnx): numpy-trained, seeded, a few minutes on one core. Never in
+# CI: the tests use the model shipped in the package. The suite adds the cross-validation models that
+# bench/vision_accuracy.py measures (build/reader-models/).
+train-reader: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader
+
+train-reader-suite: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader --suite
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts

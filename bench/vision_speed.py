@@ -18,7 +18,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from device.dice_sets import spec  # noqa: E402
-from vision.reader import read_dice  # noqa: E402
+from vision.classify import load as load_classifier  # noqa: E402
+from vision.classify import normalise_crop  # noqa: E402
+from vision.finder import outline_candidates, pip_candidates  # noqa: E402
+from vision.reader import find_dice, read_dice  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 from vision.watcher import motion_between, small_grey  # noqa: E402
 
@@ -33,6 +36,21 @@ def timeit(fn, repeat: int) -> tuple[float, float]:
         wall.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.thread_time() - c0) * 1000)
     return float(np.median(wall)), float(np.median(cpu))
+
+
+def stage_split(frame: np.ndarray, mount: str, repeat: int) -> None:
+    """The reader's two stages on one frame: finder (outline + pip candidates) and classifier (the CNN on
+    every candidate box, cv2.dnn, one batch)."""
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    clf = load_classifier("pips")
+    w_out, _ = timeit(lambda: find_dice(frame, mount, None, lab), repeat)
+    w_pip, _ = timeit(lambda: pip_candidates(lab), repeat)
+    cands = outline_candidates(find_dice(frame, mount, None, lab)) + pip_candidates(lab)
+    boxes = [c.box for c in cands]
+    w_crop, _ = timeit(lambda: [normalise_crop(frame, b) for b in boxes], repeat)
+    w_clf, _ = timeit(lambda: clf.predict(frame, boxes), repeat)
+    print(f"    finder: outline {w_out:6.2f} ms + pips {w_pip:6.2f} ms;  classifier: {len(boxes)} candidates "
+          f"{w_clf:6.2f} ms (crops {w_crop:5.2f} ms)")
 
 
 def main() -> int:
@@ -67,6 +85,7 @@ def main() -> int:
             w, c = timeit(lambda f=f, mount=mount: read_dice(f, "d6", mount), args.repeat)
             aim = "   aim <= 5 ms" if n == 5 else ""
             print(f"read d6 {mount:<5} {n:2d} dice 640x480            {w:7.2f} ms wall  {c:7.2f} ms cpu{aim}")
+            stage_split(f, mount, args.repeat)
     hero = spec("dicethrone:barbarian")
     icons = render_tray(random_dice(rng, 5, dice_set=hero), mount="over", background="felt", seed=2)
     w, c = timeit(lambda: read_dice(icons, hero, "over"), args.repeat)

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.debug import draw_readings
+from vision.debug import die_crops, draw_readings
 from vision.dicesets import get_set
 from vision.reader import read_dice
 
@@ -88,4 +88,9 @@ def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str 
             ok, buf = cv2.imencode(".png", draw_readings(img, readings))
             if ok:
                 (out_dir / name).write_bytes(buf.tobytes())
+            # one picture per die as the reader boxed it, numbered in reading order
+            for i, tile in enumerate(die_crops(img, readings), start=1):
+                ok, buf = cv2.imencode(".png", tile)
+                if ok:
+                    (out_dir / f"{Path(path).stem}.die{i}.png").write_bytes(buf.tobytes())
     return status

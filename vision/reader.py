@@ -20,8 +20,20 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from .classify import FaceClassifier, crop_patch
+from .classify import load as load_classifier
 from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour
+from .finder import (
+    attach_pip_counts,
+    body_colour,
+    count_pips,
+    outline_candidates,
+    pip_candidates,
+    suppress,
+    to_int_box,
+)
+from .memory import Memory
 from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
 from .reading import Reading
 
@@ -71,13 +83,28 @@ def _split_channels_diff(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return cv2.max(dl, cv2.add(chroma, chroma))
 
 
+_BG_CACHE: dict[str, tuple[tuple, np.ndarray]] = {}
+
+
+def _background_lab(background: np.ndarray, w: int, h: int) -> np.ndarray:
+    """The learned background in Lab, slightly blurred. The watcher hands the same background frame for
+    every read until it learns a new one, so the conversion is kept (keyed by identity, size and a sparse
+    checksum, so a background changed in place is converted again)."""
+    key = (id(background), background.shape, w, h, int(background[::29, ::31].sum()))
+    hit = _BG_CACHE.get("bg")
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    src = background if background.shape[:2] == (h, w) else cv2.resize(background, (w, h))
+    bg_lab = cv2.GaussianBlur(cv2.cvtColor(src, cv2.COLOR_BGR2Lab), (5, 5), 0)
+    _BG_CACHE["bg"] = (key, bg_lab)
+    return bg_lab
+
+
 def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Foreground mask (uint8 0/255) and the difference image it came from."""
     h, w = lab.shape[:2]
     if background is not None:
-        bg_lab = cv2.cvtColor(background, cv2.COLOR_BGR2Lab) if background.shape[:2] == (h, w) else \
-            cv2.cvtColor(cv2.resize(background, (w, h)), cv2.COLOR_BGR2Lab)
-        bg_lab = cv2.GaussianBlur(bg_lab, (5, 5), 0)
+        bg_lab = _background_lab(background, w, h)
     else:
         sw = 64
         sh = max(8, int(round(h * sw / w)))
@@ -257,10 +284,14 @@ def face_reader(dice_set: DiceSetLike, mount: str, taught: dict | None = None) -
 
 
 def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = "under",
-              background: np.ndarray | None = None, taught: dict | None = None) -> list[Reading]:
+              background: np.ndarray | None = None, taught: dict | None = None,
+              classifier: FaceClassifier | None = None, memory: Memory | None = None) -> list[Reading]:
     """Readings for every die in the frame; `value` is always the TOP face's game value.
 
-    `dice_set` is the set's description (a `DiceSetSpec` dict, or a parsed `DiceSet`), or "d6"."""
+    `dice_set` is the set's description (a `DiceSetSpec` dict, or a parsed `DiceSet`), or "d6".
+    `classifier` replaces the shipped CNN for this set (benchmarks measure models that never saw a photo).
+    `memory` is the box's memory of confirmed dice (`vision.memory.Memory`), consulted when it knows the set
+    and was filled from the same mount."""
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.size == 0:
         raise ValueError("read_dice needs a BGR image (h, w, 3)")
     if mount not in ("under", "over"):
@@ -275,7 +306,10 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
             background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
     ds = get_set(dice_set)
-    if ds.kind == "pips" and not taught:
+    clf = (classifier or classifier_for(ds)) if not taught else None
+    if clf is not None:
+        readings = _read_classified(img, lab, ds, mount, background, clf)
+    elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(img, lab, ds, mount, background)
     else:
         blobs = find_dice(img, mount, background, lab)
@@ -283,6 +317,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         sizes = [math.sqrt(b.area) for b in blobs]
         typical = float(np.median(sizes)) if sizes else 0.0
         readings = [r for r in (fr.read(img, lab, b, typical) for b in blobs) if r is not None]
+    if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
+        readings = _with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out: list[Reading] = []
     for r in readings:
         if scale != 1.0:
@@ -295,6 +331,120 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
             r = replace(r, certain=False)
         out.append(r)
     out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return out
+
+
+def classifier_for(ds: DiceSet) -> FaceClassifier | None:
+    """The shipped CNN that reads this set's faces: pip d6 sets (six faces, pips 1-6) have one."""
+    if ds.kind == "pips" and ds.n == 6 and all(f.glyph == f"pips:{f.index}" for f in ds.faces):
+        return load_classifier("pips")
+    return None
+
+
+def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None,
+                     clf: FaceClassifier) -> list[Reading]:
+    """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
+
+    Two readers look at each die: the CNN and the pip finder (which counts pips and has its own checks of
+    layout, clutter, a cocked top face...). A die is certain when they name the same face and at least
+    one of them is sure of it (the CNN above its calibrated threshold, or the pip finder's own checks);
+    when they disagree, or the pip finder saw no pips there, it is uncertain with the surer one's guess."""
+    blobs = find_dice(img, mount, background, lab)
+    cands = outline_candidates(blobs)
+    for c in cands:  # a quick count in the crop of each outline (cheap: a 48 px patch)
+        c.crop_pips = count_pips(img, c.rect) if c.rect is not None else None
+    if background is None:
+        # a still photo: the pip finder also searches the whole frame (it finds dice on a busy floor, and
+        # brings its own checks); with the box's learned background the outlines are reliable and the
+        # crop counts suffice (a full pip search would cost more than the whole read)
+        pip_cands = pip_candidates(lab)
+        attach_pip_counts(cands, pip_cands)
+        kept = []
+        for pc in pip_cands:  # and each pip face takes the outline around it (its crop count, its shape)
+            near = [c for c in cands if abs(c.box[0] - pc.box[0]) < 0.5 * c.box[2] and
+                    abs(c.box[1] - pc.box[1]) < 0.5 * c.box[3]]
+            if near:
+                o = near[0]
+                off = math.hypot(o.box[0] - pc.box[0], o.box[1] - pc.box[1])
+                if off < 0.2 * max(o.box[2:]):
+                    pc.rect, pc.crop_pips = o.rect, o.crop_pips
+            kept.append(pc)
+        cands += kept
+    if not cands:
+        return []
+    faces = [c.face for c in cands if c.face is not None]
+    typical_round = float(np.median([f.roundness for f in faces])) if faces else 1.0
+    boxes = [c.box for c in cands]
+    preds = clf.predict(img, boxes)
+    none = clf.classes.index("none")
+    # best candidates first: the box whose face the CNN names most surely (a box that cuts a die or holds
+    # two reads as a doubtful face, or as "not a die")
+    score = [p.confidence if p.index != none else 0.5 * (1.0 - p.confidence) for p in preds]
+    order = sorted(range(len(cands)), key=lambda i: -score[i])
+    out = []
+    for i in suppress(order, boxes):
+        p, c = preds[i], cands[i]
+        cnn_seen = int(clf.classes[p.index]) if p.index != none else None
+        # the pip finder's own checks (layout fit, clutter, a cocked top face...)
+        finder_conf = _pip_confidence(c.face, lab, typical_round) if c.face is not None and c.pips else 0.0
+        # the crop count of a square outline (a die lying flat: a cocked one shows a side face too)
+        square = c.rect is not None and max(c.rect[1]) < 1.15 * max(min(c.rect[1]), 1.0)
+        # every count made must agree (the pip finder's and the crop's: speckles fool one more than both)
+        counts = [n for n in (c.pips, c.crop_pips) if n]
+        if p.index == none and finder_conf < 0.6:
+            continue  # not a die, or a cocked one: left out (the game's count stays short, so it asks)
+        agree = cnn_seen is not None and bool(counts) and all(n == cnn_seen for n in counts)
+        if agree:
+            crop_sure = c.crop_pips == cnn_seen and square and p.confidence >= 0.5
+            seen, conf = cnn_seen, max(p.confidence, finder_conf)
+            certain = p.confidence >= clf.certain_at or finder_conf >= 0.6 or crop_sure
+            if cnn_seen == 1 and c.source == "pips" and c.rect is None:
+                # a box around one lone pip may be a part of a bigger face (a pip of a speckled 2): a 1 needs
+                # the pip finder's own checks (a clean wide ring of face around the pip)
+                certain = finder_conf >= 0.6
+        elif cnn_seen is None or (c.pips and finder_conf > p.confidence):
+            seen, conf, certain = c.pips or counts[0], min(finder_conf, 0.5), False
+        else:
+            seen, conf, certain = cnn_seen, min(p.confidence, 0.5), False
+        top = ds.top_of(seen) if mount == "under" else seen
+        f = ds.face(top)
+        colour = classify_colour(lab_to_bgr(c.face.lab)) if c.face is not None else \
+            classify_colour(body_colour(img, c.box))
+        out.append(Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain))
+    return out
+
+
+def _index_of(ds: DiceSet, r: Reading) -> int | None:
+    """The top face index a reading names (faces may share a symbol: then the value tells them apart)."""
+    hits = [f.index for f in ds.faces if f.name == r.face and f.value == r.value]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: Memory,
+                 has_cnn: bool) -> list[Reading]:
+    """Readings checked against the faces this box's players confirmed before (see vision.memory)."""
+    crops = [crop_patch(img, (r.center[0], r.center[1], float(r.box[2]), float(r.box[3]))) for r in readings]
+    embs = memory.embed(crops)
+    out = []
+    for r, e in zip(readings, embs, strict=True):
+        v = memory.vote(ds.id, e)
+        if v is None or not memory.is_clear(v) or v.face > ds.n:
+            out.append(r)
+            continue
+        mine = _index_of(ds, r)
+        sure = v.unanimous and v.support >= memory.min_examples
+        if mine == v.face:
+            # agreement: a template reading (no CNN) becomes certain on a sure memory; a CNN keeps its own
+            certain = r.certain or (sure and not has_cnn)
+            out.append(Reading(r.value, r.face, r.colour, max(r.confidence, v.similarity if sure else 0.0),
+                               r.center, r.box, certain))
+        elif sure and not r.certain:
+            f = ds.face(v.face)
+            out.append(Reading(f.value, f.name, r.colour, v.similarity * 0.5, r.center, r.box, not has_cnn
+                               and v.similarity >= memory.close + 0.05))
+        else:
+            # the reader and the memory disagree: ask the players
+            out.append(Reading(r.value, r.face, r.colour, min(r.confidence, 0.5), r.center, r.box, False))
     return out
 
 

@@ -77,6 +77,7 @@ class DieSpec:
     pip_colour: str | None = None
     tilt: float = 0.0          # 0 flat .. 1 strongly cocked/tumbling
     blur: float = 0.0          # motion blur length in px (a die still spinning)
+    material: str = "plain"    # plain, marbled (swirled colour), speckled (flecks), translucent (see-through)
 
 
 @dataclass
@@ -302,7 +303,10 @@ def _draw_die(frame: np.ndarray, d: DieSpec, mount: str, lighting: str, rng: np.
         _paint_glyph(frame, glyph, Mt, ink, box)
     else:
         M = _affine(d)
+        under_face = frame.copy() if d.material == "translucent" else None
         cv2.fillPoly(frame, poly(M, 1.0), face_col, cv2.LINE_AA, 4)
+        if d.material != "plain":
+            _material(frame, poly(M, 1.0), box, d, face_col, under_face, rng)
         cv2.polylines(frame, poly(M, 0.98), True, edge_col, max(1, int(d.size * 0.035)), cv2.LINE_AA, 4)
         _paint_glyph(frame, glyph, M, ink, box)
 
@@ -332,6 +336,41 @@ def _draw_die(frame: np.ndarray, d: DieSpec, mount: str, lighting: str, rng: np.
             kern = cv2.warpAffine(kern, rot, (L, L))
             kern /= max(kern.sum(), 1e-6)
             roi[:] = cv2.filter2D(roi, -1, kern)
+
+
+def _material(frame: np.ndarray, face_poly: np.ndarray, box: tuple[int, int, int, int], d: DieSpec,
+              face_col: tuple[int, int, int], under: np.ndarray | None, rng: np.random.Generator) -> None:
+    """Give the face fill a real body: swirls of a second colour (marbled), flecks (speckled), or the scene
+    behind showing through a tinted body (translucent). Only inside the face outline."""
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return
+    roi = frame[y0:y1, x0:x1]
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillPoly(mask, face_poly - np.array([[x0 * 16, y0 * 16]], np.int32), 255, cv2.LINE_AA, 4)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    col = np.array(face_col, np.float32)
+    if d.material == "marbled":
+        g = rng.normal(0, 1, (max(2, (y1 - y0) // 6), max(2, (x1 - x0) // 6))).astype(np.float32)
+        g = cv2.resize(g, (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+        swirl = np.abs(np.sin(3.0 * g))[..., None]
+        other = np.clip(col * rng.uniform(0.45, 0.8) + rng.uniform(-40, 40, 3), 0, 255)
+        tex = col * (1 - swirl) + other * swirl
+    elif d.material == "speckled":
+        tex = np.broadcast_to(col, roi.shape).copy()
+        n = int((x1 - x0) * (y1 - y0) * rng.uniform(0.01, 0.03))
+        fleck = np.clip(255 - col + rng.uniform(-40, 40, 3), 0, 255) if rng.random() < 0.5 else col * 0.4
+        ys, xs = rng.integers(0, y1 - y0, n), rng.integers(0, x1 - x0, n)
+        rad = max(1, int(d.size * 0.012))
+        for yy, xx in zip(ys, xs, strict=True):
+            cv2.circle(tex, (int(xx), int(yy)), rad, fleck.tolist(), -1)
+    else:  # translucent: the tinted scene behind, blurred by the body
+        behind = cv2.GaussianBlur(under[y0:y1, x0:x1], (0, 0), max(1.0, d.size * 0.05)).astype(np.float32) \
+            if under is not None else roi.astype(np.float32)
+        k = rng.uniform(0.35, 0.65)
+        tex = behind * k * (col / 255.0 + 0.3) + col * (1 - k)
+    roi[:] = np.clip(roi * (1 - a) + tex * a, 0, 255).astype(np.uint8)
 
 
 def _draw_hand(frame: np.ndarray, hand: Hand, mount: str) -> None:

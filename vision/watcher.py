@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .classify import load as load_classifier
 from .reading import Reading
 
 SMALL_W = 80
@@ -126,6 +127,9 @@ class TrayWatcher:
             def read(frame: np.ndarray, background: np.ndarray | None = None) -> list[Reading]:
                 return read_dice(frame, dice_set, mount, background=background)
         self.read = read
+        # load the face classifier now, not on the first settled roll (a second lost there under load
+        # can be the whole still window of a throw)
+        load_classifier("pips")
         try:
             self._read_takes_bg = "background" in inspect.signature(read).parameters
         except (TypeError, ValueError):

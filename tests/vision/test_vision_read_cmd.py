@@ -52,10 +52,11 @@ def test_human_output_and_debug_pictures(tmp_path, capsys):
     assert run([good], "d6", "over", False, str(out)) == 0
     text = capsys.readouterr().out
     assert "1 dice" in text and "5" in text
-    pics = list(out.glob("*.png"))
-    assert len(pics) == 1
-    img = cv2.imread(str(pics[0]))
+    assert sorted(p.name for p in out.glob("*.png")) == ["t.debug.png", "t.die1.png"]
+    img = cv2.imread(str(out / "t.debug.png"))
     assert img is not None and img.shape == (480, 640, 3)
+    crop = cv2.imread(str(out / "t.die1.png"))  # the die as the reader boxed it: a white die, mostly
+    assert crop is not None and crop.shape[1] == 96 and crop[20:76, 20:76].mean() > 150
 
 
 def test_unknown_dice_set_is_a_clear_error(tmp_path, capsys):

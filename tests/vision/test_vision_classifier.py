@@ -1,0 +1,111 @@
+"""The face classifier shipped in the package (ONNX run by cv2.dnn), the finder's candidates, and the box's
+memory of confirmed dice."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from conftest import DATASETS
+from vision_specs import HERO
+
+from vision.classify import MODELS, SIZE, crop_patch, load, normalise_crop
+from vision.dicesets import get_set
+from vision.memory import Memory
+from vision.reader import read_dice
+from vision.render import DieSpec, ground_truth, render_tray
+from vision.scoring import score, yolo_truth
+
+
+def test_shipped_model_is_small_and_described():
+    onnx = MODELS / "pips.onnx"
+    meta = json.loads((MODELS / "pips.json").read_text())
+    assert onnx.stat().st_size < 1_000_000
+    assert meta["classes"] == ["1", "2", "3", "4", "5", "6", "none"]
+    assert 0.5 <= meta["certain_at"] < 1.0 and meta["temperature"] > 0
+    assert "CC BY 4.0" in meta["sources"]  # the photos it learnt from are attributed
+
+
+def test_classifier_reads_labelled_real_dice():
+    """Given the labelled dice of real webcam photos (their labels box the pips; the die is 1.7x that), the
+    classifier names most faces and its certain answers are right."""
+    clf = load("pips")
+    root = DATASETS / "webcam-d6"
+    names = sorted(p.stem for p in (root / "images").glob("*.jpg"))[::20]
+    assert len(names) >= 15
+    right = certain_wrong = n = 0
+    for name in names:
+        img = cv2.imread(str(root / "images" / f"{name}.jpg"))
+        truth = [g for g in yolo_truth(root / "labels" / f"{name}.txt", 640, 480) if g["value"] != 1]
+        boxes = [(g["center"][0], g["center"][1], 1.7 * max(g["size"]), 1.7 * max(g["size"])) for g in truth]
+        for g, p in zip(truth, clf.predict(img, boxes), strict=True):
+            n += 1
+            ok = p.label == str(g["value"])
+            right += ok
+            certain_wrong += (not ok) and p.confidence >= clf.certain_at
+    assert n >= 20
+    assert right >= 0.8 * n
+    assert certain_wrong == 0
+
+
+def test_empty_patches_are_not_dice():
+    clf = load("pips")
+    frame = render_tray([], mount="over", background="wood", seed=4)
+    boxes = [(100.0 + 90 * i, 200.0, 60.0, 60.0) for i in range(5)]
+    preds = clf.predict(frame, boxes)
+    assert all(p.label == "none" or p.confidence < clf.certain_at for p in preds)
+
+
+def test_crop_is_scale_free_and_normalised():
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[80:120, 130:170] = 255
+    a = normalise_crop(img, (150.0, 100.0, 40.0, 40.0))
+    big = cv2.resize(img, (900, 600), interpolation=0)
+    b = normalise_crop(big, (450.0, 300.0, 120.0, 120.0))
+    assert a.shape == b.shape == (SIZE, SIZE, 3)
+    assert abs(float(a.mean())) < 1e-3 and np.abs(a - b).mean() < 0.15
+    edge = crop_patch(img, (5.0, 5.0, 40.0, 40.0))  # off the frame: the border is replicated
+    assert edge.shape == (SIZE, SIZE, 3)
+
+
+@pytest.mark.parametrize("mount", ["under", "over"])
+def test_marbled_speckled_translucent_pip_dice_right_or_flagged(mount):
+    dice = [DieSpec(90 + 115 * i, 150 + 160 * (i % 2), 64, 25.0 * i, (i % 6) + 1, "d6", colour, material=mat)
+            for i, (colour, mat) in enumerate([("red", "marbled"), ("blue", "speckled"), ("green", "translucent"),
+                                               ("black", "marbled"), ("white", "speckled")])]
+    frame = render_tray(dice, mount=mount, background="grey" if mount == "over" else None, seed=3)
+    s = score(ground_truth(dice, mount), read_dice(frame, "d6", mount), radius=30)
+    assert s.silent == 0
+    assert s.correct >= 4
+    assert s.missed == 0
+
+
+def test_memory_teaches_a_symbol_set_and_guards_the_cnn():
+    """Confirmed crops of a symbol set make its faces certain from the next roll; a memory that contradicts
+    the pip CNN only makes the die uncertain."""
+    ds = get_set(HERO)
+    mem = Memory(mount="over")
+    for face in range(1, 7):
+        for k in range(3):
+            frame = render_tray([DieSpec(320, 240, 80, 30.0 * k, face, ds, "white")], mount="over",
+                                background="grey", seed=10 + k)
+            crop = crop_patch(frame, (320.0, 240.0, 92.0, 92.0), pad=1.0, size=96)
+            mem.add(ds.id, crop, face)
+    assert mem.counts(ds.id) == {f: 3 for f in range(1, 7)}
+    dice = [DieSpec(120 + 200 * i, 240, 80, 50.0 + 20 * i, face, ds, "white") for i, face in enumerate((6, 4, 1))]
+    frame = render_tray(dice, mount="over", background="grey", seed=42)
+    with_mem = read_dice(frame, ds, "over", memory=mem)
+    s = score(ground_truth(dice, "over"), with_mem, radius=30)
+    assert s.silent == 0 and s.correct == 3
+    # a pip die with a memory that says otherwise: uncertain, never a confident wrong number
+    wrong = Memory(mount="over")
+    d6 = [DieSpec(320, 240, 80, 10.0, 5, "d6", "white")]
+    frame = render_tray(d6, mount="over", background="grey", seed=1)
+    for _ in range(3):
+        wrong.add("d6", crop_patch(frame, (320.0, 240.0, 92.0, 92.0), pad=1.0, size=96), 2)
+    r = read_dice(frame, "d6", "over", memory=wrong)
+    assert len(r) == 1 and not r[0].certain
+    with pytest.raises(ValueError):
+        mem.add(ds.id, np.zeros((2, 2, 3), np.uint8), 1)

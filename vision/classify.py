@@ -1,0 +1,118 @@
+"""Face classifier: a small CNN (ONNX weights shipped in `vision/models/`, run by OpenCV's `cv2.dnn`).
+
+A die's box is cut out of the frame and normalised the same way at training and at reading time
+(`normalise_crop`): the box (padded a little) is resized to 32x32, channel by channel less its mean and scaled by its spread (so red pips on dark red, yellow on green, light
+pips on dark dice all become contrast). The network answers one class per face plus a last class "not a die" (an empty
+patch, a half die, a cocked die, two dice). Its penultimate layer is an embedding the per-box memory uses.
+
+The model's sidecar JSON holds the class names, the softmax temperature fitted on held-back real photos,
+and the confidence above which a die is reported certain (chosen on those photos so that wrong-but-certain
+stays under the aim); see `training/` for how they are made.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+SIZE = 32            # side of the network's input
+PAD = 1.10           # the crop is the box grown by this factor (the die's outline stays inside)
+MODELS = Path(__file__).resolve().parent / "models"
+
+
+def crop_patch(img: np.ndarray, box: tuple[float, float, float, float], pad: float = PAD,
+               size: int = SIZE) -> np.ndarray:
+    """The box (cx, cy, w, h in px) grown by `pad`, resized to size x size (BGR uint8); outside the frame the
+    border is replicated. Non-square boxes are stretched: an oblique die keeps its whole outline."""
+    cx, cy, w, h = box
+    w, h = max(w * pad, 4.0), max(h * pad, 4.0)
+    # affine map from the output square to the box: no copy of a large region, sub-pixel placement
+    sx, sy = w / size, h / size
+    M = np.array([[1 / sx, 0, size / 2 - cx / sx], [0, 1 / sy, size / 2 - cy / sy]], np.float32)
+    interp = cv2.INTER_AREA if min(sx, sy) > 1.5 else cv2.INTER_LINEAR
+    if interp == cv2.INTER_AREA:
+        # shrink the region first (warpAffine does not average): resize the bounding ROI, then place it
+        H, W = img.shape[:2]
+        x0, y0 = int(np.floor(cx - w / 2)), int(np.floor(cy - h / 2))
+        x1, y1 = int(np.ceil(cx + w / 2)), int(np.ceil(cy + h / 2))
+        if x0 >= 0 and y0 >= 0 and x1 <= W and y1 <= H:
+            return cv2.resize(img[y0:y1, x0:x1], (size, size), interpolation=cv2.INTER_AREA)
+        roi = cv2.copyMakeBorder(img[max(0, y0):min(H, y1), max(0, x0):min(W, x1)],
+                                 max(0, -y0), max(0, y1 - H), max(0, -x0), max(0, x1 - W), cv2.BORDER_REPLICATE)
+        return cv2.resize(roi, (size, size), interpolation=cv2.INTER_AREA)
+    return cv2.warpAffine(img, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def normalise_patch(patch: np.ndarray) -> np.ndarray:
+    """A BGR patch as the network sees it (size x size x 3 float32): each channel less its mean, all divided
+    by the patch's overall spread, so only contrast is left: dark pips on light dice, light on dark, red on
+    yellow alike (training permutes and inverts the channels, so no hue or polarity is special)."""
+    p = patch.astype(np.float32)
+    p = p - p.reshape(-1, 3).mean(0)
+    return p / (float(p.std()) + 4.0)  # +4: a flat patch stays flat instead of amplifying noise
+
+
+def normalise_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    return normalise_patch(crop_patch(img, box))
+
+
+@dataclass(frozen=True)
+class Prediction:
+    label: str           # class name ("1".."6" for pips, or "none")
+    index: int           # class index
+    confidence: float    # calibrated probability of `label`
+    second: float        # calibrated probability of the runner-up
+    embedding: np.ndarray
+
+
+class FaceClassifier:
+    """One dice kind's CNN. `predict(img, boxes)` classifies every box in one batch."""
+
+    def __init__(self, onnx_path: Path, meta: dict):
+        self.net = cv2.dnn.readNetFromONNX(str(onnx_path))
+        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        self.classes: list[str] = list(meta["classes"])
+        self.temperature = float(meta.get("temperature", 1.0))
+        self.certain_at = float(meta.get("certain_at", 0.99))
+        self.meta = meta
+        self._outs = self.net.getUnconnectedOutLayersNames()
+
+    def run(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(probabilities, embeddings) for a (n, 32, 32, 3) float32 batch of normalised crops."""
+        if len(batch) == 0:
+            return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 0), np.float32)
+        self.net.setInput(np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32))
+        outs = dict(zip(self._outs, self.net.forward(self._outs), strict=True))
+        logits = outs["logits"].reshape(len(batch), -1) / self.temperature
+        emb = outs["embedding"].reshape(len(batch), -1)
+        z = logits - logits.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        return p, emb
+
+    def predict(self, img: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[Prediction]:
+        batch = np.stack([normalise_crop(img, b) for b in boxes]) if boxes else np.zeros((0, SIZE, SIZE, 3), np.float32)
+        probs, emb = self.run(batch)
+        out = []
+        for p, e in zip(probs, emb, strict=True):
+            order = np.argsort(-p)
+            out.append(Prediction(self.classes[order[0]], int(order[0]), float(p[order[0]]), float(p[order[1]]), e))
+        return out
+
+
+@lru_cache(maxsize=8)
+def load(kind: str) -> FaceClassifier | None:
+    """The shipped classifier for a dice kind ("pips"...), or None when the package has none for it."""
+    onnx_path = MODELS / f"{kind}.onnx"
+    meta_path = MODELS / f"{kind}.json"
+    if not onnx_path.exists() or not meta_path.exists():
+        return None
+    clf = FaceClassifier(onnx_path, json.loads(meta_path.read_text(encoding="utf-8")))
+    clf.run(np.zeros((1, SIZE, SIZE, 3), np.float32))  # the first forward builds the graph: do it now
+    return clf

@@ -1,0 +1,142 @@
+"""Finder: where the dice are, as whole-die boxes, before any face is read.
+
+Two independent cues propose candidates, and the face classifier (which has a "not a die" class) decides:
+- outline: the foreground against a background (learned from empty frames when the box has one, else a
+  smooth surface fitted to the frame itself), split where a distance transform says dice touch, blurred or
+  edge-cut shapes dropped (`reader.find_dice`);
+- pips: clusters of small round blobs of one size (`pips.pip_dice`), which find a die on any floor and give
+  the pip count the classifier must agree with before a pip die is certain.
+Every size comes from the image (blob geometry, pip radii), never from a pixel constant.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .pips import Face, pip_dice
+
+
+@dataclass
+class Candidate:
+    box: tuple[float, float, float, float]   # cx, cy, w, h (px) of the whole die
+    source: str                              # "outline" or "pips"
+    pips: int | None = None                  # pips the pip finder counted on its top face, if it saw them
+    face: Face | None = None                 # the pip finder's face (its own confidence checks use it)
+    rect: tuple | None = None                # the outline's rotated rectangle (cv2.minAreaRect), if any
+    crop_pips: int | None = None             # pips counted in the outline's own crop (`count_pips`)
+
+
+def outline_candidates(blobs: list) -> list[Candidate]:
+    out = []
+    for b in blobs:
+        x, y, w, h = b.mask_box
+        out.append(Candidate((x + w / 2.0, y + h / 2.0, float(w), float(h)), "outline", rect=b.rect))
+    return out
+
+
+def pip_candidates(lab: np.ndarray) -> list[Candidate]:
+    out = []
+    for f in pip_dice(lab):
+        side = 1.12 * f.size
+        out.append(Candidate((f.cx, f.cy, side, side), "pips", f.count if 1 <= f.count <= 6 else None, f))
+    return out
+
+
+def count_pips(img: np.ndarray, rect: tuple, size: int = 48) -> int | None:
+    """Pips on the face in `rect` (a cv2.minAreaRect of the die's outline), counted quickly in a small
+    resampled crop (for a die found by its outline against a learned background, where a full pip search
+    would cost more than the whole read): the face is cut out square along its own edges, projected on its
+    main colour axis, split by Otsu, and the minority blobs of one size are the pips. None when no clean
+    count exists (no contrast, blobs of mixed sizes, more than six)."""
+    (cx, cy), (rw, rh), ang = rect
+    s = 0.8 * min(rw, rh)  # the face inside its rounded, shaded edge (pips reach 0.35 of the side)
+    if s < 8:
+        return None
+    a = np.deg2rad(ang)
+    ux, uy = np.cos(a) * s / size, np.sin(a) * s / size
+    # output (u, v) -> frame: centre + u * (ux, uy) + v * (-uy, ux), with (u, v) measured from the middle
+    M = np.array([[ux, -uy, cx - (ux - uy) * size / 2], [uy, ux, cy - (uy + ux) * size / 2]], np.float32)
+    patch = cv2.warpAffine(img, M, (size, size), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).astype(np.float32)
+    q = patch - patch.mean(0)
+    _, vecs = np.linalg.eigh(q.T @ q)
+    g = q @ vecs[:, -1]
+    if g.std() < 6.0:
+        return None
+    g8 = cv2.normalize(cv2.GaussianBlur(g.reshape(size, size), (3, 3), 0), None, 0, 255,
+                       cv2.NORM_MINMAX).astype(np.uint8)  # blurred a little: sensor noise makes no blobs
+    _, th = cv2.threshold(g8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    inner = np.zeros((size, size), np.uint8)
+    m = int(0.08 * size)
+    inner[m:size - m, m:size - m] = 1
+    if (th[inner > 0] > 0).mean() > 0.5:
+        th = 255 - th  # pips are the minority
+    th = th * inner
+    n, _, stats, _ = cv2.connectedComponentsWithStats(th, connectivity=8)
+    st = stats[1:]
+    areas = st[:, cv2.CC_STAT_AREA].astype(np.float32)
+    compact = areas >= 0.45 * st[:, cv2.CC_STAT_WIDTH] * st[:, cv2.CC_STAT_HEIGHT]  # round pips, not streaks
+    big = areas >= 0.002 * size * size
+    if (big & ~compact).any():
+        return None
+    areas = areas[big]
+    if len(areas) == 0 or len(areas) > 6:
+        return None
+    med = float(np.median(areas))
+    if areas.max() > 2.2 * med or areas.min() < 0.45 * med or med > 0.08 * size * size:
+        return None
+    return int(len(areas))
+
+
+def attach_pip_counts(cands: list[Candidate], pip_cands: list[Candidate]) -> None:
+    """Give each outline candidate the count of the pip face lying inside it (the top face)."""
+    for c in cands:
+        if c.source != "outline":
+            continue
+        cx, cy, w, h = c.box
+        best = None
+        for p in pip_cands:
+            d = math.hypot(p.box[0] - cx, p.box[1] - cy)
+            if d < 0.35 * max(w, h) and (best is None or d < best[0]):
+                best = (d, p)
+        if best is not None:
+            c.pips, c.face = best[1].pips, best[1].face
+
+
+def body_colour(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """Median BGR of the middle of the box: the body, which covers most of any face (pips are a minority)."""
+    cx, cy, w, h = box
+    H, W = img.shape[:2]
+    x0, x1 = int(max(0, cx - 0.25 * w)), int(min(W, cx + 0.25 * w + 1))
+    y0, y1 = int(max(0, cy - 0.25 * h)), int(min(H, cy + 0.25 * h + 1))
+    if x1 <= x0 or y1 <= y0:
+        return np.array([128.0, 128.0, 128.0])
+    roi = img[y0:y1, x0:x1].reshape(-1, 3)
+    return np.median(roi, axis=0)
+
+
+def suppress(order: list[int], boxes: list[tuple[float, float, float, float]], overlap: float = 0.45) -> list[int]:
+    """Keep candidates in `order` (best first), dropping one whose centre lies within `overlap` of a kept
+    one's size: the same die proposed twice."""
+    kept: list[int] = []
+    for i in order:
+        cx, cy, w, h = boxes[i]
+        s = max(w, h)
+        if any(math.hypot(cx - boxes[k][0], cy - boxes[k][1]) < overlap * max(s, max(boxes[k][2:])) for k in kept):
+            continue
+        kept.append(i)
+    return kept
+
+
+def to_int_box(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    cx, cy, w, h = box
+    return (int(round(cx - w / 2)), int(round(cy - h / 2)), int(round(w)), int(round(h)))
+
+
+__all__ = ["Candidate", "outline_candidates", "pip_candidates", "attach_pip_counts", "body_colour", "suppress",
+           "to_int_box"]
+
