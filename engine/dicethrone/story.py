@@ -18,7 +18,8 @@ from .damage import MODIFIER, resolve
 KEEP = 12   # moves remembered: the page's log shows the last twenty actions, a few KB at most
 
 # events the page words in its log: kept compact, in the order they happened
-KINDS = ("rolled", "dice_changed", "played", "spent", "blind", "roll_phase_end", "keg_exploded", "defeated")
+KINDS = ("rolled", "dice_changed", "played", "spent", "blind", "roll_phase_end", "keg_exploded", "defeated",
+         "manual")   # manual: an effect players do by hand, its text in three languages (effects.do_manual)
 
 
 def _who(s: st.S, i: int | None) -> str | None:

@@ -190,3 +190,14 @@ def test_odds_after_a_roll_advise_which_dice_to_keep():
     odds = {o["id"]: o for o in m.snapshot()["odds"]}
     assert odds["smack"]["keep"] == [0, 2] and odds["fortitude"]["keep"] == [1, 3]
     assert all(o["keep"] == sorted(set(o["keep"])) for o in odds.values() if "keep" in o)
+
+
+def test_a_by_hand_effect_reaches_the_story_in_three_languages():
+    """What the engine cannot do reaches the page's log (story 'manual' events) in en/zh-TW/ko: Thick Skin II
+    on 2 Hearts (status prevention by hand)."""
+    m = game("huntress", "barbarian")
+    go(m, {"type": "adjust", "player": "p2", "upgrades": {"thick_skin": 2}})
+    attack(m, [1, 1, 1, 3, 3], "animalistic")
+    go(m, {"type": "defense", "defense": "thick_skin"}, {"type": "roll", "dice": [4, 4, 1, 1]}, {"type": "resolve"})
+    told = [e for move in m.snapshot()["story"] for e in move["events"] if e["type"] == "manual"]
+    assert told and set(told[-1]["text"]) == {"en", "zh-TW", "ko"} and "status" in told[-1]["text"]["en"]

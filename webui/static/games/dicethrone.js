@@ -487,6 +487,8 @@ function storyLines(events) {
       out.push(...damageLines(e));
     } else if (e.type === "defeated") {
       out.push(T("log_defeated", { name: name(who) }));
+    } else if (e.type === "manual" && e.text) {  // what the engine cannot do: the players do it by hand
+      out.push(T("log_by_hand", { text: typeof e.text === "string" ? e.text : ctx.loc(e.text) }));
     }
   }
   return out;
