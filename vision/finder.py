@@ -28,6 +28,7 @@ class Candidate:
     face: Face | None = None                 # the pip finder's face (its own confidence checks use it)
     rect: tuple | None = None                # the outline's rotated rectangle (cv2.minAreaRect), if any
     crop_pips: int | None = None             # pips counted in the outline's own crop (`count_pips`)
+    off_centre: bool = False                 # a pip face inside an outline but away from its middle
 
 
 def outline_candidates(blobs: list) -> list[Candidate]:

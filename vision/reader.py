@@ -366,7 +366,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, 
             if near:
                 o = near[0]
                 off = math.hypot(o.box[0] - pc.box[0], o.box[1] - pc.box[1])
-                if off < 0.2 * max(o.box[2:]):
+                if pc.pips == 1 and (off >= 0.2 * max(o.box[2:]) or max(o.box[2:]) > 1.25 * max(pc.box[2:])):
+                    pc.off_centre = True  # one pip in a larger outline, or off its middle: a side face, a part
+                elif off < 0.2 * max(o.box[2:]):
                     pc.rect, pc.crop_pips = o.rect, o.crop_pips
             kept.append(pc)
         cands += kept
@@ -379,7 +381,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, 
     none = clf.classes.index("none")
     # best candidates first: the box whose face the CNN names most surely (a box that cuts a die or holds
     # two reads as a doubtful face, or as "not a die")
-    score = [p.confidence if p.index != none else 0.5 * (1.0 - p.confidence) for p in preds]
+    score = [(p.confidence if p.index != none else 0.5 * (1.0 - p.confidence)) * (0.5 if c.off_centre else 1.0)
+             for p, c in zip(preds, cands, strict=True)]
     order = sorted(range(len(cands)), key=lambda i: -score[i])
     out = []
     for i in suppress(order, boxes):
@@ -398,7 +401,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, 
             crop_sure = c.crop_pips == cnn_seen and square and p.confidence >= 0.5
             seen, conf = cnn_seen, max(p.confidence, finder_conf)
             certain = p.confidence >= clf.certain_at or finder_conf >= 0.6 or crop_sure
-            if cnn_seen == 1 and c.source == "pips" and c.rect is None:
+            if c.off_centre:
+                certain = False  # the side face of a die seen at an angle (its one pip), or a part of a face
+            elif cnn_seen == 1 and c.source == "pips":
                 # a box around one lone pip may be a part of a bigger face (a pip of a speckled 2): a 1 needs
                 # the pip finder's own checks (a clean wide ring of face around the pip)
                 certain = finder_conf >= 0.6
