@@ -18,8 +18,8 @@ from .damage import MODIFIER, resolve
 KEEP = 12   # moves remembered: the page's log shows the last twenty actions, a few KB at most
 
 # events the page words in its log: kept compact, in the order they happened
-KINDS = ("rolled", "dice_changed", "played", "spent", "blind", "roll_phase_end", "keg_exploded", "defeated",
-         "manual")   # manual: an effect players do by hand, its text in three languages (effects.do_manual)
+KINDS = ("rolled", "dice_changed", "played", "spent", "blind", "targeting", "target", "roll_phase_end", "keg_exploded",
+         "defeated", "manual")   # manual: an effect players do by hand, its text in three languages (effects.do_manual)
 
 
 def _who(s: st.S, i: int | None) -> str | None:
@@ -48,6 +48,8 @@ def _compact(before: st.S, e: dict[str, Any]) -> dict[str, Any]:
                 "defense": defense.get("id") if isinstance(defense, dict) else defense, "packets": e.get("packets", []), "damage": e.get("damage", {}),
                 "heal": e.get("heal", {}), **({"note": e["note"]} if e.get("note") else {}),
                 **({"attack": _attack(before)} if before["rp"] is not None and e.get("ability") else {})}
+    if e["type"] == "targeting" and before["rp"] is not None:
+        return {**e, "attacker": _who(before, before["rp"]["attacker"])}
     if e["type"] == "blind":
         return {**e, "player": _roller(before)}
     return dict(e)

@@ -192,3 +192,34 @@ def test_a_roll_phase_players_can_follow(box, table, phone, locale, lang, refusa
     new = table.snapshot()
     assert [p["hero"] for p in new["players"]] == ["barbarian", "moon_elf"] and new["active"] == "p2"
     assert page.js_errors == []
+
+
+TEAMS = {"mode": "2v2", "start": "p1", "players": [
+    {"id": "p1", "name": "Ana", "hero": "barbarian"}, {"id": "p2", "name": "Ben", "hero": "moon_elf"},
+    {"id": "p3", "name": "Chen", "hero": "pyromancer"}, {"id": "p4", "name": "Dae", "hero": "monk"}]}
+
+
+@pytest.mark.parametrize("locale,lang,picked", [("en-US", "en", "Targeting die 2: Ben is the defender"),
+                                                ("zh-TW", "zh-TW", "目標骰 2：Ben 成為防禦者")], ids=["en", "zh-TW"])
+def test_two_vs_two_the_targeting_die_says_whom_it_picked(box, table, phone, locale, lang, picked):
+    table.new_game("dicethrone", TEAMS, 3)
+    page = phone(locale)
+    page.goto(box)
+    pair(page, table)
+    expect(page.locator("#players[data-count='4'] .health")).to_have_count(2)   # one health per team
+    for a in ({"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]},
+              {"type": "ability", "player": "p1", "ability": "smack"}, {"type": "pass"}):
+        table.submit(a)
+    expect(page.locator("#pending")).to_have_attribute("data-kind", "targeting_roll")
+    table.submit({"type": "roll", "dice": [2]})
+    table.submit({"type": "resolve"})
+    expect(log_item(page, picked)).to_have_count(1)
+    table.submit({"type": "defense", "player": "p2", "defense": None})
+    taken = table.snapshot()["roll_phase"]["attack"]["taken"]
+    page.locator("#pending button.option.primary").click()
+    # team B's health moved once, on the card that shows it (Ben's, its first member)
+    expect(page.locator("#players article[data-player='p2'] .delta")).to_have_text(f"−{taken}")
+    expect(page.locator("#players .delta")).to_have_count(1)
+    shot(page, f"dt-follow-2v2-{lang}", at="#players")
+    shot(page, f"dt-follow-2v2-log-{lang}", at="#logcard")
+    assert page.js_errors == []

@@ -78,3 +78,17 @@ def test_the_story_stays_short_in_a_long_game():
         assert len(story) <= KEEP
         assert [x["move"] for x in story] == sorted({x["move"] for x in story})
     assert len(json.dumps(snap(m)["story"])) < 6000
+
+
+def test_the_targeting_die_names_the_defender_it_picked():
+    """§2.5 (2 vs 2): the targeting die, 1-2 the left opponent: the story names the die and the defender."""
+    m = game("barbarian", "moon_elf", "pyromancer", "monk", mode="2v2")
+    go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]}, {"type": "ability", "ability": "smack"},
+       {"type": "pass"})
+    assert kind(m) == "targeting_roll"
+    go(m, {"type": "roll", "dice": [2]}, {"type": "resolve"})
+    events = last_events(m)
+    targeting = next(e for e in events if e["type"] == "targeting")
+    target = next(e for e in events if e["type"] == "target")
+    assert targeting["value"] == 2 and targeting["attacker"] == "p1"
+    assert target["defender"] == snap(m)["roll_phase"]["target"] == "p2"   # seats alternate teams: p2 is on the left

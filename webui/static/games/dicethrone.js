@@ -483,6 +483,13 @@ function storyLines(events) {
       let line = e.value != null ? T("log_spent_roll", { name: name(who), status, v: e.value }) : T("log_spent", { name: name(who), status });
       if (e.avoided) line += ` · ${T("log_avoided")}`;
       out.push(line);
+    } else if (e.type === "targeting") {
+      // 2 vs 2: which opponent the targeting die picked (1-2 left, 3-4 right, 5 they choose, 6 the attacker)
+      const picked = events.find((x) => x.type === "target");
+      const attacker = ctx.findPlayer(e.attacker || (picked && picked.attacker));
+      if (picked) out.push(T("log_targeting_picked", { v: e.value, name: name(ctx.findPlayer(picked.defender)) }));
+      else if (e.value === 5) out.push(T("log_targeting_opponents", { v: e.value }));
+      else out.push(T("log_targeting_attacker", { v: e.value, name: name(attacker) }));
     } else if (e.type === "roll_phase_end") {
       out.push(...damageLines(e));
     } else if (e.type === "defeated") {
