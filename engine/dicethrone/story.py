@@ -67,11 +67,21 @@ def _attack(before: st.S) -> dict[str, Any] | None:
             "prevented": max(0, incoming - taken), "avoided": bool(atk["avoided"])}
 
 
+def _health(before: st.S, e: dict[str, Any]) -> dict[str, Any]:
+    """A team's health change, with its members (in 1v1 and King of the Hill the team is the player)."""
+    members = next((t["members"] for t in before["teams"] if t["id"] == e["team"]), [])
+    return {"type": "health", "players": [_who(before, m) for m in members], "before": e["before"],
+            "after": e["after"], "damage": e["damage"], "heal": e["heal"]}
+
+
 def record(before: st.S, s: st.S, events: list[dict[str, Any]]) -> None:
     """After one action: count the move, keep what it caused, add it to the players' totals."""
     move = before.get("moves", 0) + 1
     s["moves"] = move
     kept = [_compact(before, e) for e in events if e["type"] in KINDS]
+    # health that moved outside a Roll Phase's end and not by a correction (Burn, Poison, a keg, a card)
+    if not any(e["type"] in ("roll_phase_end", "adjusted") for e in events):
+        kept += [_health(before, e) for e in events if e["type"] == "health"]
     if kept:
         s["story"] = ([*before.get("story", []), {"move": move, "events": kept}])[-KEEP:]
     stats = _tally(before, kept, events)
@@ -107,6 +117,9 @@ def _tally(before: st.S, kept: list[dict[str, Any]], events: list[dict[str, Any]
                 if 1 <= v <= 6:
                     r["dice"] += 1
                     r["faces"][v - 1] += 1
+        if e["type"] == "health" and len(e["players"]) == 1:
+            row(e["players"][0])["taken"] += e["damage"]
+            row(e["players"][0])["healed"] += e["heal"]
         if e["type"] == "roll_phase_end":
             for pid, n in e["damage"].items():
                 row(pid)["taken"] += n

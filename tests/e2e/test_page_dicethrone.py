@@ -82,6 +82,9 @@ def step(page, url: str, hand: list[int] | None = None) -> dict:
     snap = get_state(url)
     pending = snap["pending"]
     seq = snap["seq"]
+    # the page draws the newest snapshot a moment after the box has it: act on what the page shows only
+    # once it shows this one (a button of the previous decision would be refused)
+    page.wait_for_function("s => window.dicesight.snap && window.dicesight.snap.seq === s", arg=seq)
     if pending["kind"] == "offense" and snap["attempts"]["used"] == 0 and hand is not None:
         enter_dice(page, hand)
     elif pending["kind"] == "offense" and snap["abilities"]:

@@ -1,8 +1,8 @@
 """Dice Throne on a phone (390x844) that players can follow: who starts is rolled for once per tap, the
 tray never says "empty" while dice move, the box's own die for Blind is shown, a card's refusal is said
 inside its sheet, damage is shown before and after it lands, the log reads as sentences (undo included),
-and the end has a recap and "play again". Against the in-process fake table (tests/webui/fakes.py), whose
-tray the tests set. Screenshots go to test-artifacts/screenshots/ (dt-follow-*), in en, zh-TW and ko.
+and the end has a recap and "play again". Against the real table service with fake hardware
+(tests/e2e/realbox.py), whose tray the tests set. Screenshots go to test-artifacts/screenshots/ (dt-follow-*), in en, zh-TW and ko.
 """
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ def pair(page, table) -> None:
 
 def seq_is(page, n: int) -> None:
     page.wait_for_function("n => window.dicesight.snap && window.dicesight.snap.seq === n", arg=n)
+
+
+def caught_up(page, table) -> None:
+    """The page shows the box's newest snapshot (its buttons are those of the decision now pending)."""
+    seq_is(page, table.snapshot()["seq"])
 
 
 def log_item(page, text: str):
@@ -86,6 +91,7 @@ def test_the_box_rolls_for_blind_and_the_log_shows_its_die(box, table, phone):
               {"type": "ability", "player": "p1", "ability": "smack"}, {"type": "pass"}):
         table.submit(a)
     expect(page.locator("#pending")).to_have_attribute("data-kind", "blind_roll")
+    caught_up(page, table)
     page.locator("#pending button.option.primary").click()   # the box rolls the die
     line = log_item(page, "for Blind")
     expect(line).to_have_count(1)
@@ -142,12 +148,15 @@ def test_a_roll_phase_players_can_follow(box, table, phone, locale, lang, refusa
     shot(page, f"dt-follow-undone-{lang}", at="#logcard")
 
     # Smack (three swords) against Ben, no defense: before the damage lands the numbers are on the board
-    seq = table.submit({"type": "roll", "dice": [1, 2, 3, 4, 4]})["seq"]
+    table.submit({"type": "roll", "dice": [1, 2, 3, 4, 4]})
+    caught_up(page, table)
+    seq = table.snapshot()["seq"]
     page.locator("#abilities button[data-ability='smack']").click()
-    seq_is(page, seq + 1)  # the phone's choice has reached the box before the next action
+    seq_is(page, seq + 1)
     table.submit({"type": "pass"})
     table.submit({"type": "defense", "player": "p2", "defense": None})
     expect(page.locator("#pending")).to_have_attribute("data-kind", "window")
+    caught_up(page, table)
     snap = table.snapshot()
     hit = snap["roll_phase"]["attack"]
     row = page.locator("#damagecard .dmgrow[data-player='p2']")
@@ -163,6 +172,15 @@ def test_a_roll_phase_players_can_follow(box, table, phone, locale, lang, refusa
     expect(log_item(page, took.format(n=hit["taken"]))).to_have_count(1)
     shot(page, f"dt-follow-damage-after-{lang}", at="#players")
     shot(page, f"dt-follow-log-{lang}", at="#logcard")
+
+    # Burn at Ben's Upkeep is damage outside a Roll Phase: the log says what it did to his health
+    table.submit({"type": "adjust", "player": "p2", "status": {"burn": 1}})
+    hp = table.snapshot()["players"][1]["health"]
+    caught_up(page, table)
+    page.locator("#pending button.option.primary").click()   # Ana ends Main phase 2: Ben's turn, his Upkeep
+    if lang == "en":
+        expect(log_item(page, f"Ben: health {hp} → {hp - 2}")).to_have_count(1)
+    expect(page.locator("#players article[data-player='p2'] .health")).to_have_text(str(hp - 2))
 
     # the end: Ben at 1 health takes the next hit; a recap, then the same table again
     table.submit({"type": "adjust", "player": "p2", "health": 1 - table.snapshot()["players"][1]["health"]})
@@ -186,6 +204,7 @@ def test_a_roll_phase_players_can_follow(box, table, phone, locale, lang, refusa
     expect(page.locator("#recap .recaprow[data-player='p2'] .taken")).to_have_text(str(stats["p2"]["taken"]))
     expect(page.locator("#recap .recaprow").first).to_have_attribute("data-player", "p1")   # the winner first
     shot(page, f"dt-follow-recap-{lang}", at="#recap")
+    caught_up(page, table)
     page.locator("#playagain").click()
     expect(page.locator("#recap")).to_be_hidden()
     expect(page.locator("#players article[data-player='p2'] .health")).to_have_text("30")
@@ -216,6 +235,7 @@ def test_two_vs_two_the_targeting_die_says_whom_it_picked(box, table, phone, loc
     expect(log_item(page, picked)).to_have_count(1)
     table.submit({"type": "defense", "player": "p2", "defense": None})
     taken = table.snapshot()["roll_phase"]["attack"]["taken"]
+    caught_up(page, table)
     page.locator("#pending button.option.primary").click()
     # team B's health moved once, on the card that shows it (Ben's, its first member)
     expect(page.locator("#players article[data-player='p2'] .delta")).to_have_text(f"−{taken}")

@@ -92,3 +92,16 @@ def test_the_targeting_die_names_the_defender_it_picked():
     target = next(e for e in events if e["type"] == "target")
     assert targeting["value"] == 2 and targeting["attacker"] == "p1"
     assert target["defender"] == snap(m)["roll_phase"]["target"] == "p2"   # seats alternate teams: p2 is on the left
+
+
+def test_burn_at_upkeep_is_in_the_story_and_the_recap():
+    """Heroes §2, Burn: 2 damage at the holder's Upkeep, outside any Roll Phase: the story and totals show it."""
+    m = game("barbarian", "moon_elf")
+    give(m, "p2", burn=1)
+    go(m, {"type": "advance"}, {"type": "roll", "dice": [1, 1, 4, 4, 2]}, {"type": "ability", "ability": None},
+       {"type": "advance"})   # Ana's turn ends; Ben's Upkeep burns
+    hit = next(e for e in last_events(m) if e["type"] == "health")
+    assert hit == {"type": "health", "players": ["p2"], "before": 50, "after": 48, "damage": 2, "heal": 0}
+    assert health(m, "p2") == 48 and snap(m)["stats"]["p2"]["taken"] == 2
+    go(m, {"type": "adjust", "player": "p2", "health": -1})   # a correction is its own log line, not story
+    assert snap(m)["story"][-1]["move"] < snap(m)["moves"] and snap(m)["stats"]["p2"]["taken"] == 2

@@ -118,6 +118,10 @@ export function init(slots, c) {
   if (!document.getElementById("dt-style")) {
     document.head.append(h("link", { id: "dt-style", rel: "stylesheet", href: new URL("./dicethrone.css", import.meta.url).href }));
   }
+  // board texts come as lines: kept as lines in the info sheet from the first tap, before the stylesheet
+  // above has loaded (CSSOM writes are allowed by the page's CSP)
+  const infoText = document.getElementById("info_text");
+  if (infoText) infoText.style.whiteSpace = "pre-line";
   els = {
     players: h("section", { id: "players", class: "players", hidden: true }),
     dice: h("section", { class: "card", id: "gamedicecard", hidden: true },
@@ -492,6 +496,10 @@ function storyLines(events) {
       else out.push(T("log_targeting_attacker", { v: e.value, name: name(attacker) }));
     } else if (e.type === "roll_phase_end") {
       out.push(...damageLines(e));
+    } else if (e.type === "health") {
+      // outside a Roll Phase's end: Burn or Poison at Upkeep, a Powder Keg, a card's damage
+      const names = (e.players || []).map((pid) => name(ctx.findPlayer(pid))).join(" & ");
+      out.push(T("log_health", { name: names, from: e.before, to: e.after }));
     } else if (e.type === "defeated") {
       out.push(T("log_defeated", { name: name(who) }));
     } else if (e.type === "manual" && e.text) {  // what the engine cannot do: the players do it by hand
