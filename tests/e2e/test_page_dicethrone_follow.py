@@ -98,7 +98,32 @@ def test_the_box_rolls_for_blind_and_the_log_shows_its_die(box, table, phone):
     value = table.snapshot()["story"][-1]["events"][0]["value"]
     result = "the ability has no effect" if value <= 2 else "the ability goes ahead"
     expect(line.locator(".storyline")).to_have_text(f"Ana rolled {value} for Blind: {result}")
+    expect(line.locator(f".boxdie [data-value='{value}']")).to_have_count(1)   # the die itself, drawn
     shot(page, "dt-follow-blind-en", at="#logcard")
+
+
+def test_the_box_rolls_for_evasive_and_the_log_shows_its_die(box, table, phone):
+    page = phone("en-US")
+    page.goto(box)
+    pair(page, table)
+    table.submit({"type": "adjust", "player": "p2", "status": {"evasive": 1}})
+    for a in ({"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]},
+              {"type": "ability", "player": "p1", "ability": "smack"}, {"type": "pass"},
+              {"type": "defense", "player": "p2", "defense": None}):
+        table.submit(a)
+    expect(page.locator("#pending")).to_have_attribute("data-kind", "window")
+    caught_up(page, table)
+    seq = table.snapshot()["seq"]
+    page.locator("#pending button.option[data-type='spend']").filter(has_text="Evasive").click()
+    page.locator("#spendbox").click()   # let the box roll the token's die
+    seq_is(page, seq + 1)
+    spent = next(e for e in table.snapshot()["story"][-1]["events"] if e["type"] == "spent")
+    line = f"Ben spent Evasive and rolled {spent['value']}" + (" · avoided the damage" if spent["avoided"] else "")
+    expect(log_item(page, "Ben spent Evasive").locator(".storyline")).to_have_text(line)
+    expect(log_item(page, "Ben spent Evasive").locator(f".boxdie [data-value='{spent['value']}']")).to_have_count(1)
+    row = page.locator("#damagecard .dmgrow[data-player='p2']")
+    expect(row.locator(".dmg.prev b")).to_have_text("✓" if spent["avoided"] else "0")
+    shot(page, "dt-follow-evasive-en", at="#damagecard")
 
 
 LANGS = [  # locale, tag, refusal, Tip It! line, took line, undone line, recap heading, play again

@@ -572,6 +572,11 @@ export function logLine(a, snap) {
   const { h } = ctx;
   const out = [...line];
   if (told.length) out.push(h("span", { class: "story" + (line.length ? "" : " first") }, told.map((x) => h("span", { class: "storyline", text: x }))));
+  // the die the box rolled for Blind or a spent token, drawn as a die
+  const boxDice = events.filter((e) => (e.type === "blind" || e.type === "spent") && e.value != null);
+  if (boxDice.length) {
+    out.push(h("span", { class: "dice small boxdie" }, boxDice.map((e) => ctx.dieElement(e.value, { label: ctx.t("die_value", { v: e.value }) }))));
+  }
   if (m.undone) return [h("span", { class: "undone" }, ...out)];
   return out;
 }
