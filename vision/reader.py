@@ -400,7 +400,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, 
         if agree:
             crop_sure = c.crop_pips == cnn_seen and square and p.confidence >= 0.5
             seen, conf = cnn_seen, max(p.confidence, finder_conf)
-            certain = p.confidence >= clf.certain_at or finder_conf >= 0.6 or crop_sure
+            # the pip finder's checks count only with a CNN that at least leans the same way (on real photos
+            # a missed or merged pip makes both read a 3 as a 2 now and then)
+            certain = p.confidence >= clf.certain_at or (finder_conf >= 0.6 and p.confidence >= 0.5) or crop_sure
             if c.off_centre:
                 certain = False  # the side face of a die seen at an angle (its one pip), or a part of a face
             elif cnn_seen == 1 and c.source == "pips":
