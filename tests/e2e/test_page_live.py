@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from pagekit import shot
+from playwright.sync_api import expect
 from realbox import make_table, set_camera, set_tray
 
 pytestmark = pytest.mark.e2e
@@ -140,3 +141,15 @@ def test_unpair_all_phones_from_the_page(box, table, phone):
     page.locator("#pairbox").wait_for()
     assert page.evaluate("fetch('/api/session').then(r => r.json()).then(s => s.paired)") is False
     assert table.pairing.phones() == []
+
+
+def test_panel_leds_are_labelled_in_the_page_language(box, table, phone):
+    """The box's five phase LEDs carry the game's words: its `led.<slot>` texts, else the names of its phases
+    on that slot (free roll: its one phase, Roll, on slot 2), else "Phase N" in the page's language."""
+    page = phone("ko-KR")
+    page.goto(box)
+    labels = page.locator("#panel .ledbox small")
+    expect(labels).to_have_count(6)
+    expect(labels.nth(2)).to_have_text("굴림")  # free roll's Roll phase, on the third LED
+    assert not any("phase" in text.lower() for text in labels.all_inner_texts())
+    shot(page, "25-panel-leds-ko", at="#panelcard")

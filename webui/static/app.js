@@ -356,6 +356,16 @@ function renderControls(snap) {
   $("newgame").disabled = !paired;
 }
 
+// A phase LED's label: the game's `led.<slot>` text, else the names of its phases on that slot, else
+// "Phase N" in the page's words.
+function ledLabel(slot) {
+  const own = gameText(`led.${slot}`);
+  if (own) return own;
+  const game = currentGame();
+  const names = ((game && game.phases) || []).filter((p) => p.led === slot).map((p) => loc(p.name));
+  return names.length ? names.join(" / ") : `${t("led_phase")} ${slot + 1}`;
+}
+
 // The box's panel: the status LED (the page's word), the row of phase LEDs (the game's `led.<slot>` texts,
 // slot = the LED's place in the row), and the three buttons.
 function renderPanel(snap) {
@@ -373,7 +383,8 @@ function renderPanel(snap) {
     if (name === "status") label = t("led_status");
     else {
       slot += 1;
-      label = gameText(`led.${/^\d+$/.test(name) ? name : slot}`) || name;
+      const m = /^(?:phase)?(\d+)$/.exec(name); // "phase1".."phase5" (slots 0-4), or a bare slot number
+      label = ledLabel(m ? Number(m[1]) - (name.startsWith("phase") ? 1 : 0) : slot);
     }
     const patternWord = pattern && pattern !== "off" && pattern !== "ready" && typeof v === "object" ? ` · ${t("pat_" + pattern).replace(/^pat_/, "")}` : "";
     return h("span", { class: "ledbox" }, led, h("small", { text: label + patternWord }));
