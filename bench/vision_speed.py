@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from device.dice_sets import spec  # noqa: E402
 from vision.classify import load as load_classifier  # noqa: E402
 from vision.classify import normalise_crop  # noqa: E402
-from vision.finder import outline_candidates, pip_candidates  # noqa: E402
+from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402
 from vision.reader import find_dice, read_dice  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 from vision.watcher import motion_between, small_grey  # noqa: E402
@@ -86,6 +86,21 @@ def main() -> int:
             aim = "   aim <= 5 ms" if n == 5 else ""
             print(f"read d6 {mount:<5} {n:2d} dice 640x480            {w:7.2f} ms wall  {c:7.2f} ms cpu{aim}")
             stage_split(f, mount, args.repeat)
+    # the box: under the tray, with the background the watcher learned from empty frames
+    for n in (5, 20):
+        f = frames[("under", n)]
+        bg = render_tray([], mount="under", seed=1, noise=0)
+        w, c = timeit(lambda f=f, bg=bg: read_dice(f, "d6", "under", background=bg), args.repeat)
+        aim = "   aim <= 5 ms" if n == 5 else ""
+        print(f"read d6 under {n:2d} dice, learned background  {w:7.2f} ms wall  {c:7.2f} ms cpu{aim}")
+        lab = cv2.cvtColor(f, cv2.COLOR_BGR2Lab)
+        w_out, _ = timeit(lambda f=f, bg=bg, lab=lab: find_dice(f, "under", bg, lab), args.repeat)
+        cands = outline_candidates(find_dice(f, "under", bg, lab))
+        w_cnt, _ = timeit(lambda f=f, cands=cands: [count_pips(f, k.rect) for k in cands], args.repeat)
+        clf = load_classifier("pips")
+        w_clf, _ = timeit(lambda f=f, cands=cands, clf=clf: clf.predict(f, [k.box for k in cands]), args.repeat)
+        print(f"    finder: outline {w_out:6.2f} ms + crop pip counts {w_cnt:5.2f} ms;  classifier: {len(cands)} "
+              f"candidates {w_clf:6.2f} ms")
     hero = spec("dicethrone:barbarian")
     icons = render_tray(random_dice(rng, 5, dice_set=hero), mount="over", background="felt", seed=2)
     w, c = timeit(lambda: read_dice(icons, hero, "over"), args.repeat)
