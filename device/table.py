@@ -390,12 +390,16 @@ class Table:
 
     def tray_sets(self) -> dict[str, int | None]:
         """{dice set: how many} of the throw the game waits for, when it mixes sets (the pending input's
-        `sets`, e.g. attack dice with an effect die); a single set otherwise."""
+        `sets`, e.g. attack dice with an effect die); a single set otherwise; nothing ({}) while the game
+        waits for a choice rather than dice (the demo tray then throws nothing)."""
         with self._lock:
-            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
+            pending = self._engine_view().get("pending")
+            wanted = (pending or {}).get("input") or {}
             sets = wanted.get("sets") if wanted.get("type") == "dice" else None
             if isinstance(sets, dict) and sets:
                 return {str(k): (v if isinstance(v, int) else None) for k, v in sets.items()}
+            if pending is not None and wanted.get("type") != "dice" and not self.tray.observing():
+                return {}  # the game waits for a choice, not for dice (a Main phase): nothing to throw
             dice_set, count = self.tray_request()
             return {dice_set: count}
 

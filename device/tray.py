@@ -263,7 +263,7 @@ class TrayService:
                      for r in readings],
             "evidence": {"readings": dice},
         }
-        staged = self._photo(image)
+        staged = self._photo(image, readings)
         try:
             self._submit(action, image=staged)
         except IllegalAction as err:
@@ -280,12 +280,12 @@ class TrayService:
             return
         self._clear("roll")
 
-    def _photo(self, image) -> StagedImage | None:
+    def _photo(self, image, readings=()) -> StagedImage | None:
         """The roll's small JPEG written under a temporary name, or None (no image, or it cannot be kept:
         the roll still counts, and the fault says why until a later photo is kept)."""
         if image is None or self._stage_image is None:
             return None
-        jpeg = evidence_jpeg(image)
+        jpeg = evidence_jpeg(image, readings)
         if jpeg is None:
             return None
         try:
@@ -328,12 +328,23 @@ class TrayService:
             self.camera.close()
 
 
-def evidence_jpeg(image) -> bytes | None:
-    """A small JPEG of the tray for the log; None if it cannot be encoded (the roll still counts)."""
+def evidence_jpeg(image, readings=()) -> bytes | None:
+    """A small JPEG of the tray for the log, each read die marked with the value it was read as (a ring and
+    the number; orange with "?" when unsure), so players can check the reading against the photo; None if it
+    cannot be encoded (the roll still counts)."""
     try:
         h, w = image.shape[:2]
         scale = EVIDENCE_WIDTH / w
         small = cv2.resize(image, (EVIDENCE_WIDTH, max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
+        for r in readings:
+            colour = (40, 200, 60) if r.certain else (0, 160, 255)
+            cx, cy = int(r.center[0] * scale), int(r.center[1] * scale)
+            radius = max(6, int(0.6 * max(r.box[2], r.box[3]) * scale))
+            cv2.circle(small, (cx, cy), radius, colour, 2, cv2.LINE_AA)
+            label = (str(r.value) if r.value is not None else "") + ("" if r.certain else "?")
+            at = (cx + radius - 4, cy - radius + 10)
+            cv2.putText(small, label, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+            cv2.putText(small, label, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
         ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
         return buf.tobytes() if ok else None
     except (cv2.error, AttributeError, ValueError, ZeroDivisionError):

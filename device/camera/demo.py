@@ -124,8 +124,10 @@ class DemoTray:
         if throw not in self._plans:
             dice_set, count = self.follow() if self.follow is not None else ("d6", None)
             self._plans = {k: v for k, v in self._plans.items() if k >= throw - 2}
-            mixed = self.follow_sets() if self.follow_sets is not None else {}
-            if len(mixed) > 1 and all(isinstance(n, int) for n in mixed.values()):
+            mixed = self.follow_sets() if self.follow_sets is not None else None
+            if mixed == {}:  # the game wants a choice, not dice (a Main phase): the tray stays empty
+                self._plans[throw] = (get_set(spec(dice_set)), [])
+            elif mixed and len(mixed) > 1 and all(isinstance(n, int) for n in mixed.values()):
                 self._plans[throw] = (get_set(spec(dice_set)), self._mixed_plan(throw, mixed))
             else:
                 # the set's description from the games (vision knows no game), parsed once per throw

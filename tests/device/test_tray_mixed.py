@@ -61,3 +61,41 @@ def test_confirming_an_unsure_reading_keeps_each_dies_face_and_set(tmp_path):
     strike = table.snapshot()["last_strike"]
     assert strike["faces"] == ["2*", "1", "blank"] and strike["effect_roll"] == 9 and strike["damage"] == 3
     table.close()
+
+
+def test_the_demo_tray_rests_while_the_game_wants_a_choice(tmp_path):
+    """Issue 12: the demo tray throws for the roll the game waits for and not during a Main phase."""
+    table = Table(Store(tmp_path))
+    table.new_game("dicethrone", {"mode": "1v1", "players": [{"name": "Ann", "hero": "barbarian"},
+                                                             {"name": "Bo", "hero": "gunslinger"}]}, seed=4)
+    demo = DemoTray(seed=5, realtime=False)
+    demo.follow, demo.follow_sets = table.tray_request, table.tray_sets
+    assert table.snapshot()["phase"] == "main1" and table.tray_sets() == {}
+    assert demo._throw(0)[1] == []  # a Main phase: nothing is thrown
+    table.submit(table.snapshot()["pending"]["options"][0]["action"])  # end Main Phase (1)
+    assert table.snapshot()["pending"]["input"]["type"] == "dice"
+    assert len(demo._throw(1)[1]) == 5  # the offensive roll: the hero's five dice
+    table.close()
+
+
+def test_a_roll_photo_marks_each_die_with_its_reading():
+    """Issue 12: roll photos in the log show each read die marked by its value (unsure ones in orange)."""
+    import cv2
+    import numpy as np
+
+    from device.tray import evidence_jpeg
+    from vision.reading import Reading
+
+    frame = np.full((480, 640, 3), 30, np.uint8)
+    sure = Reading(4, "4", "white", 0.95, (200.0, 240.0), (170, 210, 60, 60), True)
+    unsure = Reading(2, "2", "white", 0.4, (440.0, 240.0), (410, 210, 60, 60), False)
+    plain = cv2.imdecode(np.frombuffer(evidence_jpeg(frame), np.uint8), cv2.IMREAD_COLOR)
+    marked = cv2.imdecode(np.frombuffer(evidence_jpeg(frame, [sure, unsure]), np.uint8), cv2.IMREAD_COLOR)
+    assert plain.shape == marked.shape
+    diff = np.abs(marked.astype(int) - plain.astype(int)).sum(axis=2) > 60
+    half = marked.shape[1] // 2
+    assert diff[:, :half].any() and diff[:, half:].any()  # a mark at each die
+    green = marked[:, :half][diff[:, :half]]
+    orange = marked[:, half:][diff[:, half:]]
+    assert green[:, 1].mean() > green[:, 2].mean()  # the sure die in green
+    assert orange[:, 2].mean() > orange[:, 0].mean()  # the unsure one in orange
