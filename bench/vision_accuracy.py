@@ -18,6 +18,7 @@ the shipped model. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -42,8 +43,6 @@ LIGHTS = ["neutral", "warm", "cold", "dim", "glare"]
 
 
 def model(name: str) -> FaceClassifier:
-    import json
-
     return FaceClassifier(MODELS / f"{name}.onnx", json.loads((MODELS / f"{name}.json").read_text()))
 
 
