@@ -3,6 +3,9 @@ other conftest.py files exist): serve the app with waitress in-process, take scr
 
 from __future__ import annotations
 
+import json
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -59,3 +62,37 @@ def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
         page.evaluate("window.scrollBy(0, -120)")
     page.screenshot(path=str(path), full_page=full)
     return path
+
+
+@contextmanager
+def demo_box(state_dir: Path, seed: int, speed: float = 1.0) -> Iterator[str]:
+    """`dicesight run --camera demo` in a child process, as a user starts it (mock pins, loopback, a free
+    port); yields the base URL once the box says it started, and stops it afterwards."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", "127.0.0.1",
+           "--port", str(port), "--state-dir", str(state_dir), "--demo-seed", str(seed), "--demo-speed", str(speed),
+           "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    started = threading.Event()
+    output: list[str] = []
+
+    def pump() -> None:
+        for line in proc.stdout:
+            output.append(line)
+            if line.startswith("{") and json.loads(line).get("event") == "started":
+                started.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not started.wait(60):
+        proc.kill()
+        raise AssertionError("dicesight run did not start:\n" + "".join(output))
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()

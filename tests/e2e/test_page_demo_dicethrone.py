@@ -8,16 +8,13 @@ demo tray runs at twice real time (`--demo-speed 2`).
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from pagekit import demo_box as run_demo_box
 from pagekit import shot
 from playwright.sync_api import expect
 
@@ -29,37 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED = 71
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture()
 def demo_box(tmp_path):
-    port = free_port()
-    cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", "127.0.0.1",
-           "--port", str(port), "--state-dir", str(tmp_path / "state"), "--demo-seed", str(SEED), "--demo-speed", "2", "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
-    started = threading.Event()
-    output: list[str] = []
-
-    def pump() -> None:
-        for line in proc.stdout:
-            output.append(line)
-            if line.startswith("{") and json.loads(line).get("event") == "started":
-                started.set()
-
-    threading.Thread(target=pump, daemon=True).start()
-    if not started.wait(60):
-        proc.kill()
-        pytest.fail("dicesight run did not start:\n" + "".join(output))
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with run_demo_box(tmp_path / "state", SEED, speed=2) as url:
+        yield url
 
 
 def state(url: str) -> dict:

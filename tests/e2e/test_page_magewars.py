@@ -11,6 +11,7 @@ import urllib.request
 from collections import Counter
 
 import pytest
+from pagekit import demo_box as run_demo_box
 from pagekit import serve, shot
 from playwright.sync_api import expect
 
@@ -186,39 +187,8 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
 @pytest.fixture()
 def demo_box(tmp_path):
     """`dicesight run --camera demo` as a user starts it, its tray in real time (reading a mixed throw runs two readers a frame)."""
-    import socket
-    import subprocess
-    import sys
-    import threading
-    from pathlib import Path
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    root = Path(__file__).resolve().parents[2]
-    cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", "127.0.0.1",
-           "--port", str(port), "--state-dir", str(tmp_path / "state"), "--demo-seed", "9", "--demo-speed", "1",
-           "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root)
-    started = threading.Event()
-    output: list[str] = []
-
-    def pump() -> None:
-        for line in proc.stdout:
-            output.append(line)
-            if line.startswith("{") and json.loads(line).get("event") == "started":
-                started.set()
-
-    threading.Thread(target=pump, daemon=True).start()
-    if not started.wait(60):
-        proc.kill()
-        pytest.fail("dicesight run did not start:\n" + "".join(output))
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with run_demo_box(tmp_path / "state", 9) as url:
+        yield url
 
 
 @pytest.mark.slow
