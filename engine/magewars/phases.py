@@ -12,7 +12,6 @@ from . import dice as dm
 from .attack import ESCAPE_MIN
 from .state import (
     CREATURE_KINDS,
-    check_destroyed,
     deal_damage,
     finite_life,
     live,
@@ -350,7 +349,6 @@ def close_activation(s: dict[str, Any]) -> None:
             c["daze"] = min(c["daze"], o.get("daze_gained", 0))  # Daze gained during this phase stays
         if c.get("freeze"):
             c["freeze"] -= 1  # one Freeze leaves at the end of each activation (§9)
-        check_destroyed(s, o)
     o["daze_gained"] = 0
     log(s, "log.activation_end", name=o["id"])
     s["acting"] = None

@@ -270,12 +270,9 @@ def _a_remove(s: dict[str, Any], action: Action) -> None:
     _no_attack(s)
     o = obj(s, action.get("object"))
     require(o["kind"] != "mage", "bad_action", "A mage leaves the game only when destroyed.")
-    o["destroyed"] = True
+    o["destroyed"] = True  # an acting creature's action phase then ends in `apply`, as for any destroyed one
     o["guard"] = False
     log(s, "log.removed", name=o["id"])
-    if s["acting"] == o["id"]:
-        s["acting"] = None
-        ph._next_turn(s)
 
 
 def _a_mana(s: dict[str, Any], action: Action) -> None:

@@ -291,8 +291,7 @@ def test_13_5_U13_freeze_and_burn_cancel():
     s = duel([creature("Troll", "p2", 8, conditions={"freeze": 2})])
     troll = by_name(s, "Troll")
     s = act(s, {"type": "condition", "object": troll["id"], "condition": "burn", "change": 1})
-    assert by_name(s, "Troll")["conditions"] == {"freeze": 1, "burn": 0} or \
-        {k: v for k, v in by_name(s, "Troll")["conditions"].items() if v} == {"freeze": 1}
+    assert {k: v for k, v in by_name(s, "Troll")["conditions"].items() if v} == {"freeze": 1}
 
 
 def test_13_5_U14_a_mage_at_its_life_loses():

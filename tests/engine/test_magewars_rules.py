@@ -198,3 +198,11 @@ def test_hand_entry_numbers_are_the_attack_dies_sides():
     assert RULES.snapshot(s)["pending"]["input"]["faces"] == [1, 2, 3, 4, 5, 6]
     s = act(s, {"type": "roll", "dice": [1, 4, 5, 6]})
     assert s["last_strike"]["faces"] == ["blank", "2", "1*", "2*"] and by_name(s, "Rat")["damage"] == 5
+
+
+def test_removing_the_acting_creature_ends_its_action_phase():
+    s = duel([creature("Orc", "p1", 10), creature("Wolf", "p2", 10)])
+    orc = by_name(s, "Orc")
+    s = act(s, {"type": "activate", "object": orc["id"]}, {"type": "remove", "object": orc["id"]})
+    assert s["acting"] is None and s["turn"] == "p2"
+    assert RULES.snapshot(s)["pending"]["kind"] == "activate"
