@@ -23,6 +23,7 @@ from engine.match import Match
 
 from .broadcaster import Broadcaster, Subscription
 from .camera.base import FrameSource
+from .learnt import LearntDice, confirmed_dice
 from .pairing import Pairing
 from .store import StagedImage
 from .tray import OBSERVE_MAX_S, TrayService
@@ -39,7 +40,7 @@ class Table:
     def __init__(self, store, *, camera: FrameSource | None = None, panel=None,
                  dice_set: str = "d6", mount: str = "under", settle_s: float = 0.3,
                  pairing: Pairing | None = None, taught_root: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 learnt_root: Path | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.panel = panel
         self.dice_set = dice_set
@@ -50,10 +51,14 @@ class Table:
         self._engine_snapshot: dict[str | None, dict[str, Any]] | None = None  # per viewer, per change
         self._notice = ""  # a word from the lifecycle for the players (a saved game that could not resume)
         self.shutdown_requested = threading.Event()
+        # dice learnt from confirmed rolls (kept beside the store unless told otherwise)
+        learnt_root = learnt_root or getattr(store, "state_dir", None)
+        self.learnt = LearntDice(learnt_root, mount) if learnt_root is not None else None
         self.tray = TrayService(camera, request=self.tray_request, sets=self.tray_sets, submit=self.submit,
                                 changed=self.publish, stage_image=store.stage_image,
                                 private_to=self.hidden_roller, mount=mount, settle_s=settle_s,
-                                taught_root=taught_root, clock=clock)
+                                taught_root=taught_root, clock=clock,
+                                memory=self.learnt.memory if self.learnt is not None else None)
         self._load_active()
 
     @property
@@ -130,6 +135,8 @@ class Table:
             raise IllegalAction("bad_action", "An action must be a JSON object with a \"type\".")
         action = dict(action)
         evidence = action.pop("evidence", None)
+        # which die of the tray each die of this roll is (a phone's confirm or fix): for learning, not rules
+        link = action.pop("tray", None)
         staged = self.store.stage_image(image) if isinstance(image, bytes | bytearray) else image
         with self._lock:
             seq = self.match.seq + 1
@@ -163,7 +170,40 @@ class Table:
             self._engine_snapshot = None
             if action.get("type") == "roll":  # a reading waiting for confirmation is settled by any roll
                 self.tray.roll_recorded()
+            if link is not None and isinstance(action.get("dice"), list):
+                self._learn(link, action["dice"])
             return self.publish()
+
+    def _learn(self, link: Any, dice: list) -> None:
+        """Keep the crops of a roll the players confirmed or fixed (`link`: `{"roll": the tray's throw,
+        "dice": [index of the tray die each die of the roll is, or null for one entered by hand]}`). The roll
+        is already stored: nothing here may refuse or lose it, so a full card is reported and goes no further."""
+        if self.learnt is None or not isinstance(link, dict):
+            return
+        roll, picks = link.get("roll"), link.get("dice")
+        if not isinstance(roll, int) or not isinstance(picks, list) or len(picks) != len(dice) or not all(
+                p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in picks):
+            return
+        if len({p for p in picks if p is not None}) != sum(p is not None for p in picks):
+            return  # one tray die named twice: not a confirmation the box can trust
+        confirmed = confirmed_dice(self.tray.take_crops(roll), dice, picks)
+        if not confirmed:
+            return
+        try:
+            self.learnt.keep(confirmed)
+        except OSError as err:
+            log.error("the learnt dice could not be kept: %s", err)
+            self.tray.fault("learn", f"The box cannot keep the dice it learns ({err.strerror or err}); rolls "
+                                     f"are still recorded.")
+            return
+        self.tray.fault("learn", None)
+
+    def forget_learnt(self, set_id: str) -> dict:
+        """Forget every die the box learnt of a set (a phone's Forget); the new snapshot."""
+        if self.learnt is not None:
+            n = self.learnt.forget(set_id)
+            log.info("forgot %s learnt dice of %s", n, set_id)
+        return self.publish()
 
     def _checkpoint(self) -> None:
         """Save a checkpoint; a failure only makes the next restart replay more, so it is logged, no more."""
@@ -197,8 +237,12 @@ class Table:
                     self.publish()
                     return None
                 dice = [{k: d[k] for k in ("value", "face", "colour", "set") if d.get(k) is not None} for d in read]
+            roll = self.tray.tray_view().get("roll")
             self.tray.take_confirmation()
-            return self._try({"type": "roll", "dice": dice, "source": "manual"})
+            # confirmed as read, die i is the tray's die i (learnt from); values typed in are not linked
+            link = {"roll": roll, "dice": list(range(len(dice)))} if values is None else None
+            return self._try({"type": "roll", "dice": dice, "source": "manual",
+                              **({"tray": link} if link else {})})
 
     def image_owner(self, name: str) -> str | None:
         """The player whose roll a kept photo shows (the accepted action that names it), or None."""
@@ -249,6 +293,7 @@ class Table:
                 dice_set=self.current_dice_set(),
                 mount=self.mount,
                 store=self._store_view(),
+                learnt=self.learnt.counts() if self.learnt is not None else {},
             )
             return snap
 

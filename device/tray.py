@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 
 from engine.core import IllegalAction
+from vision.memory import Memory, crop_die
 from vision.mixed import read_mixed
 from vision.reader import read_dice
 from vision.watcher import TrayStatus, TrayWatcher
@@ -56,12 +57,14 @@ class TrayService:
                  private_to: Callable[[], str | None] | None = None,
                  sets: Callable[[], dict[str, int | None]] | None = None,
                  mount: str = "under", settle_s: float = 0.3, taught_root: Path | None = None,
+                 memory: Memory | None = None,
                  clock: Callable[[], float] = time.monotonic, backoff_s: float = 0.5) -> None:
         self.camera = camera
         self.backoff_s = backoff_s  # first wait after a camera fault, doubling up to MAX_BACKOFF_S
         self.mount = mount
         self.settle_s = settle_s
         self.taught_root = taught_root
+        self.memory = memory  # the dice this box learnt from confirmed rolls (device.learnt)
         self._request = request
         self._sets = sets  # {set id: count} of a throw that mixes dice sets (Mage Wars), else one set
         self._submit = submit
@@ -71,7 +74,10 @@ class TrayService:
         self._clock = clock
         self._lock = threading.RLock()
         self._tray: dict[str, Any] = {"state": "empty", "dice": [], "needs_confirmation": False,
-                                      "message": "", "private_to": None}
+                                      "message": "", "private_to": None, "roll": 0}
+        # (set id, crop) of each die of the throw on the tray, for learning once players confirm it
+        self._crops: list[tuple[str, Any] | None] = []
+        self._rolls = 0
         self._camera: dict[str, Any] = {
             "status": "off" if camera is None else "starting",
             "message": "No camera: enter dice by hand." if camera is None else "Starting the camera.",
@@ -133,6 +139,10 @@ class TrayService:
         """Put a tray state as the watcher would and tell the watchers (the page's tests use it with a real
         table in place of a camera; a venue's remote tray could too)."""
         with self._lock:
+            if list(dice) != self._tray["dice"]:
+                self._crops = []  # no crops for dice put there by hand: nothing to learn from them
+                self._rolls += 1
+                self._tray["roll"] = self._rolls
             self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
                               message=message, private_to=private_to)
         self._changed()
@@ -210,10 +220,10 @@ class TrayService:
         mixed = self._sets() if self._sets is not None else {}
         if len(mixed) > 1:  # one throw, several kinds of dice: each die goes to the set that reads it best
             return read_mixed(frame, {sid: spec(sid) for sid in mixed}, self.mount, background=background,
-                              taught={sid: self._taught_faces(sid) for sid in mixed})
+                              taught={sid: self._taught_faces(sid) for sid in mixed}, memory=self.memory)
         set_id, _count = self._request()
         return read_dice(frame, spec(set_id), self.mount, background=background,
-                         taught=self._taught_faces(set_id))
+                         taught=self._taught_faces(set_id), memory=self.memory)
 
     def _taught_faces(self, set_id: str) -> dict | None:
         if self.taught_root is None:
@@ -231,6 +241,7 @@ class TrayService:
         # A throw the game hides (Regidice's rolls) is for its roller's eyes only: who that is is fixed
         # when the throw settles, so the next roller does not see it while it still lies there.
         private_to = self._private_to() if status.new_roll and dice and self._private_to is not None else None
+        crops = self._cut(status.readings, image) if status.new_roll and dice else []  # (asks the table: unlocked)
         with self._lock:
             changed = status.state != self._tray["state"] or (status.new_roll and dice != self._tray["dice"])
             self._tray["state"] = status.state
@@ -238,13 +249,53 @@ class TrayService:
                 self._tray["dice"] = dice
                 if status.new_roll:
                     self._tray["private_to"] = private_to
+                    if dice:
+                        self._rolls += 1
+                        self._tray["roll"] = self._rolls
+                        self._crops = crops
             elif status.state in ("empty", "moving"):
                 # Dice picked up or thrown again: an unconfirmed reading is gone with them.
                 self._tray.update(dice=[], needs_confirmation=False, message="", private_to=None)
+                self._crops = []
         if status.new_roll and dice:
             self.record_roll(status.readings, dice, image)
         elif changed:
             self._changed()
+
+    def _cut(self, readings, image) -> list[tuple[str, Any] | None]:
+        """(set id, crop) of each read die, in the tray's order, kept until the dice are picked up: what the
+        box learns from once a phone confirms the throw (None where a die cannot be cut)."""
+        if image is None:
+            return [None for _ in readings]
+        default = None
+        out: list[tuple[str, Any] | None] = []
+        for r in readings:
+            set_id = r.set
+            if not set_id:
+                if default is None:
+                    default = self._request()[0]
+                set_id = default
+            try:
+                out.append((set_id, crop_die(image, r.center, r.box)))
+            except (cv2.error, ValueError, TypeError):
+                out.append(None)
+        return out
+
+    def take_crops(self, roll: int | None = None) -> list[tuple[str, Any] | None]:
+        """The crops of the throw on the tray (`roll`: only if it is still that throw), else []. They are
+        handed out once: a throw confirmed, undone and confirmed again is learnt once."""
+        with self._lock:
+            if roll is not None and roll != self._tray.get("roll"):
+                return []
+            crops, self._crops = self._crops, []
+            return crops
+
+    def fault(self, kind: str, message: str | None) -> None:
+        """Report a fault of the tray's work done elsewhere (keeping learnt dice), or clear it (None)."""
+        if message is None:
+            self._clear(kind)
+        else:
+            self._fault(kind, message)
 
     def record_roll(self, readings, dice: list[dict], image) -> None:
         """A settled roll: submit it when every die is certain, else ask the players to confirm."""

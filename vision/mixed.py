@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from .dicesets import DiceSetLike
+from .memory import Memory
 from .reader import read_dice
 from .reading import Reading
 
@@ -22,15 +23,17 @@ def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
 
 
 def read_mixed(frame_bgr: np.ndarray, sets: dict[str, DiceSetLike], mount: str = "under",
-               background: np.ndarray | None = None, taught: dict[str, dict | None] | None = None) -> list[Reading]:
+               background: np.ndarray | None = None, taught: dict[str, dict | None] | None = None,
+               memory: Memory | None = None) -> list[Reading]:
     """Readings of every die in the frame, each tagged with the id of the set it was read as (`Reading.set`).
 
     `sets` maps set ids to their descriptions (plain `DiceSetSpec` dicts, or "d6"); `taught` the faces taught
-    on this box per set id, if any."""
+    on this box per set id, if any; `memory` the box's memory of confirmed dice (each set's examples)."""
     taught = taught or {}
     found: list[Reading] = []
     for set_id, spec in sets.items():
-        for r in read_dice(frame_bgr, spec, mount, background=background, taught=taught.get(set_id)):
+        for r in read_dice(frame_bgr, spec, mount, background=background, taught=taught.get(set_id),
+                           memory=memory):
             found.append(replace(r, set=set_id))
     found.sort(key=lambda r: (not r.certain, -r.confidence))
     kept: list[Reading] = []

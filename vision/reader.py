@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from .classify import FaceClassifier, crop_patch
+from .classify import FaceClassifier
 from .classify import load as load_classifier
 from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour
@@ -33,7 +33,7 @@ from .finder import (
     suppress,
     to_int_box,
 )
-from .memory import Memory
+from .memory import Memory, crop_die
 from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
 from .reading import Reading
 
@@ -430,7 +430,7 @@ def _index_of(ds: DiceSet, r: Reading) -> int | None:
 def _with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: Memory,
                  has_cnn: bool) -> list[Reading]:
     """Readings checked against the faces this box's players confirmed before (see vision.memory)."""
-    crops = [crop_patch(img, (r.center[0], r.center[1], float(r.box[2]), float(r.box[3]))) for r in readings]
+    crops = [crop_die(img, r.center, r.box) for r in readings]
     embs = memory.embed(crops)
     out = []
     for r, e in zip(readings, embs, strict=True):

@@ -1,0 +1,214 @@
+"""Dice this box has learnt: crops of confirmed dice kept in the state directory, and the reader's memory.
+
+Every roll a phone confirms or corrects hands the tray's crops of its dice, with the faces the players
+confirmed, to `LearntDice.keep`; each crop is written as a small PNG under
+`STATE_DIR/learnt/<set>/<mount>/<top face index>-<stamp>.png` (written under a temporary name, fsync'd,
+then renamed: a power cut leaves a whole file or none) and added to the `vision.memory.Memory` the reader
+consults from the next roll on. At start the files are read back into the memory, so what the box learnt
+survives a restart; a file that cannot be read is skipped with a logged message, never a crash.
+
+Bounded: at most MAX_PER_FACE crops per face of a set (the oldest of that face goes first), so a long game
+night never fills the card and the memory stays quick. A full card while keeping a crop loses the crop, not
+the roll: the roll is in the store before anything is learnt from it, and the error is logged and returned.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.dicesets import DiceSet, get_set
+from vision.memory import Memory
+
+from .dice_sets import spec
+
+log = logging.getLogger("dicesight.learnt")
+
+MAX_PER_FACE = 12   # crops kept per face of a set: enough for the memory's vote, small on the card
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """One die of a confirmed roll: its crop as the tray cut it, its set, and the top face index players gave."""
+
+    set_id: str
+    crop: np.ndarray
+    face: int
+
+
+def face_index(ds: DiceSet, die: Any) -> int | None:
+    """The top face index a confirmed die names (a bare value, or `{"value", "face"}`), or None when it does
+    not name exactly one face of the set (faces sharing a symbol are told apart by their value)."""
+    if isinstance(die, bool):
+        return None
+    if isinstance(die, int):
+        die = {"value": die}
+    if not isinstance(die, dict):
+        return None
+    name, value = die.get("face"), die.get("value")
+    if name is not None:
+        hits = [f.index for f in ds.faces if f.name == name and (value is None or f.value == value)]
+    elif isinstance(value, int) and not isinstance(value, bool):
+        hits = [f.index for f in ds.faces if f.value == value]
+    else:
+        hits = []
+    return hits[0] if len(hits) == 1 else None
+
+
+class LearntDice:
+    """See the module doc. `root` is the state directory; `mount` the camera's (crops from one mount are
+    not used for the other)."""
+
+    def __init__(self, root: Path, mount: str = "under", max_per_face: int = MAX_PER_FACE) -> None:
+        self.root = Path(root) / "learnt"
+        self.mount = mount
+        self.max_per_face = max_per_face
+        self.memory = Memory(mount=mount)
+        self._lock = threading.Lock()
+        self._files: dict[str, dict[int, list[Path]]] = {}  # set id -> face -> files, oldest first
+        self._names: dict[str, str] = {}  # folder name -> set id (set.txt in each folder)
+        self._load()
+
+    def _dir(self, set_id: str) -> Path:
+        return self.root / _safe(set_id) / self.mount
+
+    def _load(self) -> None:
+        """Read every kept crop back into the memory; a damaged file is skipped and logged."""
+        if not self.root.is_dir():
+            return
+        for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):
+            try:
+                set_id = (folder / "set.txt").read_text(encoding="utf-8").strip()
+            except OSError:
+                log.warning("learnt dice: %s has no readable set.txt; skipped", folder)
+                continue
+            d = folder / self.mount
+            if not set_id or not d.is_dir():
+                continue
+            for p in sorted(d.glob("*.png"), key=_stamp):
+                try:
+                    face = int(p.stem.split("-")[0])
+                    img = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+                    if img is None:
+                        raise ValueError("not a readable PNG")
+                    self.memory.add(set_id, img, face)
+                except (OSError, ValueError) as err:
+                    log.warning("learnt dice: skipped the damaged crop %s (%s)", p, err)
+                    continue
+                self._files.setdefault(set_id, {}).setdefault(face, []).append(p)
+        for tmp in self.root.glob("*/*/.*.tmp"):  # a crop cut short by a power cut: never renamed, not kept
+            tmp.unlink(missing_ok=True)
+
+    def keep(self, dice: list[Confirmed]) -> int:
+        """Keep the crops of confirmed dice and add them to the memory; how many were kept. OSError (a full
+        card...) propagates after the dice already kept, for the caller to report: the roll is safe."""
+        kept = 0
+        with self._lock:
+            for die in dice:
+                d = self._dir(die.set_id)
+                d.mkdir(parents=True, exist_ok=True)
+                label = d.parent / "set.txt"
+                if not label.exists():
+                    _write_atomic(label, die.set_id.encode("utf-8"))
+                ok, buf = cv2.imencode(".png", die.crop)
+                if not ok:
+                    continue
+                path = d / f"{die.face}-{time.time_ns()}.png"
+                _write_atomic(path, buf.tobytes())
+                self.memory.add(die.set_id, die.crop, die.face)
+                files = self._files.setdefault(die.set_id, {}).setdefault(die.face, [])
+                files.append(path)
+                kept += 1
+                if len(files) > self.max_per_face:
+                    self._trim(die.set_id)
+        return kept
+
+    def _trim(self, set_id: str) -> None:
+        """Drop the oldest crops of any face over the bound, from the card and the memory."""
+        faces = self._files.get(set_id, {})
+        for files in faces.values():
+            while len(files) > self.max_per_face:
+                files.pop(0).unlink(missing_ok=True)
+        # the memory has no per-example delete: rebuild this set from the files that stay
+        self.memory.forget(set_id)
+        for face, files in faces.items():
+            for p in list(files):
+                img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+                if img is None:
+                    files.remove(p)
+                    continue
+                self.memory.add(set_id, img, face)
+
+    def forget(self, set_id: str) -> int:
+        """Forget every die learnt of a set (its files and its memory); how many were forgotten."""
+        with self._lock:
+            faces = self._files.pop(set_id, {})
+            self.memory.forget(set_id)
+            n = 0
+            for files in faces.values():
+                for p in files:
+                    p.unlink(missing_ok=True)
+                    n += 1
+            return n
+
+    def counts(self) -> dict[str, dict[str, Any]]:
+        """{set id: {"dice": how many learnt, "faces": {top face index: how many}}}, for the page."""
+        with self._lock:
+            out = {}
+            for set_id, faces in sorted(self._files.items()):
+                per = {str(f): len(files) for f, files in sorted(faces.items()) if files}
+                if per:
+                    out[set_id] = {"dice": sum(per.values()), "faces": per}
+            return out
+
+
+def confirmed_dice(crops: list[tuple[str, np.ndarray] | None], dice: list[Any],
+                   picks: list[int | None]) -> list[Confirmed]:
+    """The dice of a confirmed roll that can be learnt: `dice[i]` (what the players confirmed) came from the
+    tray die `picks[i]` (None: a die entered by hand), whose (set id, crop) is `crops[picks[i]]`."""
+    out = []
+    for die, k in zip(dice, picks, strict=False):
+        if k is None or not 0 <= k < len(crops) or crops[k] is None:
+            continue
+        set_id, crop = crops[k]  # type: ignore[misc]
+        try:
+            ds = get_set(spec(set_id))
+        except KeyError:
+            continue
+        face = face_index(ds, die)
+        if face is not None:
+            out.append(Confirmed(ds.id, crop, face))
+    return out
+
+
+def _stamp(p: Path) -> int:
+    try:
+        return int(p.stem.split("-")[1])
+    except (IndexError, ValueError):
+        return 0
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write under a temporary name, fsync, rename: a power cut leaves the whole file or none."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,0 +1,188 @@
+"""The box learns its players' dice (DESIGN "Vision": rolls a phone confirms or corrects keep their crops and
+faces in the state directory; the reader uses them from the next roll on).
+
+The camera is faked at its boundary only: it hands rendered frames of a tray seen from below (an empty
+tray, then a throw lying still) with a clock the test moves, and the real tray service, watcher, reader and
+table do the rest. The card fills up when the test says so.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import device.learnt as learnt_mod
+from device.camera.base import Frame
+from device.dice_sets import spec
+from device.learnt import Confirmed, LearntDice, face_index
+from device.store import Store
+from device.table import Table
+from vision.dicesets import get_set
+from vision.memory import crop_die
+from vision.render import DieSpec, render_tray
+
+SET = "dicethrone:barbarian"
+DS = get_set(spec(SET))
+
+
+def frame(dice: list[tuple[float, float, float, int]], seed: int = 1) -> np.ndarray:
+    """A tray seen from below with dice (x, y, angle, top face) of the barbarian's set, 64 px across."""
+    return render_tray([DieSpec(x=x, y=y, size=64, angle=a, value=v, dice_set=DS) for x, y, a, v in dice],
+                       mount="under", seed=seed, room_seed=3)
+
+
+class Throws:
+    """A camera: an empty tray, then each throw lying still until the test throws the next (`show`)."""
+
+    name = "test-throws"
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.image = frame([])
+
+    def show(self, image: np.ndarray) -> None:
+        self.image = image
+
+    def read(self) -> Frame:
+        self.t += 0.1
+        return Frame(image=self.image, t=self.t)
+
+    def close(self) -> None:
+        pass
+
+
+def settle(table: Table, camera: Throws, image: np.ndarray) -> dict:
+    """Put a throw on the tray and step the tray service frame by frame until it is read; the tray view."""
+    camera.show(frame([]))
+    for _ in range(12):  # the empty tray: the watcher learns its background
+        table.tray.step()
+    camera.show(image)
+    for _ in range(30):
+        status = table.tray.step()
+        if status.state == "settled":
+            break
+    return table.snapshot()["tray"]
+
+
+@pytest.fixture()
+def box(tmp_path: Path):
+    camera = Throws()
+    table = Table(Store(tmp_path / "state"), camera=camera, dice_set=SET, settle_s=0.2)
+    yield table, camera
+    table.close()
+
+
+def crop(i: int) -> np.ndarray:
+    """A crop of a die showing top face 1 + i % 6 (as the tray would cut it)."""
+    img = frame([(160, 120, 15.0 * i, 1 + i % 6)], seed=i)
+    return crop_die(img, (160.0, 120.0), (128, 88, 64, 64))
+
+
+def test_face_index_names_one_face_or_none() -> None:
+    assert face_index(DS, 4) == 4
+    assert face_index(DS, {"value": 2, "face": "sword"}) == 2
+    assert face_index(DS, {"face": "pow"}) == 6
+    assert face_index(DS, {"face": "sword"}) is None  # three faces carry a sword: which one is not said
+    assert face_index(DS, 9) is None and face_index(DS, True) is None and face_index(DS, "x") is None
+    attack = get_set(spec("magewars-attack"))
+    assert face_index(attack, 0) is None  # two blank faces
+    assert face_index(attack, {"face": "2*"}) == 6
+
+
+def test_kept_crops_survive_a_restart_and_stay_bounded(tmp_path: Path) -> None:
+    kept = LearntDice(tmp_path, "under", max_per_face=3)
+    assert kept.keep([Confirmed(SET, crop(i), 1 + i % 6) for i in range(12)]) == 12
+    assert kept.counts() == {SET: {"dice": 12, "faces": {str(f): 2 for f in range(1, 7)}}}
+    # five more of face 1: only the newest three of that face stay, on the card and in the memory
+    kept.keep([Confirmed(SET, crop(6 * k), 1) for k in range(5)])
+    assert kept.counts()[SET]["faces"]["1"] == 3
+    assert kept.memory.counts(SET)[1] == 3
+    files = sorted((tmp_path / "learnt").rglob("*.png"))
+    assert len(files) == 13 and not list((tmp_path / "learnt").rglob("*.tmp"))
+    again = LearntDice(tmp_path, "under", max_per_face=3)  # the box restarts
+    assert again.counts() == kept.counts()
+    assert again.memory.counts(SET) == kept.memory.counts(SET)
+    # learnt from below: a box whose camera now looks from above starts with nothing
+    assert LearntDice(tmp_path, "over").counts() == {}
+    assert again.forget(SET) == 13 and again.counts() == {} and not again.memory.knows(SET)
+    assert LearntDice(tmp_path, "under").counts() == {}
+
+
+def test_a_damaged_crop_is_skipped_with_a_message(tmp_path: Path, caplog) -> None:
+    kept = LearntDice(tmp_path, "under")
+    kept.keep([Confirmed(SET, crop(0), 1), Confirmed(SET, crop(1), 2)])
+    bad = sorted((tmp_path / "learnt").rglob("2-*.png"))[0]
+    bad.write_bytes(b"\x89PNG half a file")
+    (tmp_path / "learnt" / "junk").mkdir()  # a folder with no set.txt
+    with caplog.at_level(logging.WARNING, logger="dicesight.learnt"):
+        again = LearntDice(tmp_path, "under")
+    assert again.counts() == {SET: {"dice": 1, "faces": {"1": 1}}}
+    assert any("damaged crop" in r.getMessage() for r in caplog.records)
+    assert any("set.txt" in r.getMessage() for r in caplog.records)
+
+
+def test_a_fixed_roll_teaches_each_crop_its_confirmed_face(box) -> None:
+    """Two dice read, the second fixed by a phone: each kept crop is the die the player named (the die the
+    phone fixed keeps the fixed face), and the reader knows the set from the next roll on."""
+    table, camera = box
+    image = frame([(180, 240, 10.0, 6), (460, 240, 40.0, 4)])
+    tray = settle(table, camera, image)
+    assert len(tray["dice"]) == 2 and tray["roll"] > 0
+    read = sorted(range(2), key=lambda i: tray["dice"][i]["center"][0])  # tray order -> left, right
+    left, right = read
+    # the phone sends the dice in its own order: right die first, with a face it fixed; left as read
+    dice = [5, tray["dice"][left]["value"] or 6]
+    snap = table.submit({"type": "roll", "dice": dice, "source": "manual",
+                         "tray": {"roll": tray["roll"], "dice": [right, left]}})
+    assert snap["rolls"][0]["dice"] == [{"value": 5}, {"value": dice[1]}]  # the roll itself, as entered
+    assert snap["learnt"] == {SET: {"dice": 2, "faces": {"5": 1, str(dice[1]): 1}
+                                    if dice[1] != 5 else {"5": 2}}}
+    kept = {int(p.stem.split("-")[0]): cv2.imread(str(p)) for p in (table.store.state_dir / "learnt").rglob("*.png")}
+    want = crop_die(image, tray["dice"][right]["center"], tray["dice"][right]["box"])
+    assert np.abs(kept[5].astype(int) - want.astype(int)).mean() < 1.0  # the fixed die's own crop
+    assert table.tray.memory.knows(SET)
+    # the same throw confirmed again (an undo and a second confirm) is not learnt twice
+    table.undo()
+    table.submit({"type": "roll", "dice": dice, "source": "manual",
+                  "tray": {"roll": tray["roll"], "dice": [right, left]}})
+    assert table.snapshot()["learnt"][SET]["dice"] == 2
+
+
+def test_next_confirms_as_read_and_a_stale_link_teaches_nothing(box) -> None:
+    table, camera = box
+    tray = settle(table, camera, frame([(200, 200, 20.0, 6), (420, 300, 70.0, 4)]))
+    assert tray["needs_confirmation"], "the barbarian's dice read uncertain from the drawn templates"
+    # a phone answering a throw that was picked up since: the roll counts, nothing is learnt
+    table.submit({"type": "roll", "dice": [1, 2], "source": "manual", "tray": {"roll": tray["roll"] + 7,
+                                                                                "dice": [0, 1]}})
+    assert table.snapshot()["learnt"] == {}
+    tray = settle(table, camera, frame([(220, 200, 35.0, 6), (400, 300, 5.0, 4)], seed=2))
+    assert tray["needs_confirmation"] and all(d["value"] is not None for d in tray["dice"])
+    table.next()  # the box's Next button: confirmed as read
+    assert table.snapshot()["learnt"][SET]["dice"] == 2
+
+
+def test_a_full_card_loses_the_learnt_crop_not_the_roll(box, monkeypatch) -> None:
+    table, camera = box
+    tray = settle(table, camera, frame([(300, 240, 25.0, 6)]))
+
+    def full(*_a, **_k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(learnt_mod.os, "replace", full)
+    snap = table.submit({"type": "roll", "dice": [6], "source": "manual",
+                         "tray": {"roll": tray["roll"], "dice": [0]}})
+    assert snap["count"] == 1 and table.store.load_game(table.game_id).entries  # the roll is kept
+    assert snap["learnt"] == {}
+    assert snap["camera"]["status"] == "error" and "learn" in snap["camera"]["faults"]
+    assert not list((table.store.state_dir / "learnt").rglob("*.tmp"))
+    monkeypatch.undo()
+    tray = settle(table, camera, frame([(300, 240, 80.0, 6)], seed=3))
+    snap = table.submit({"type": "roll", "dice": [6], "source": "manual",
+                         "tray": {"roll": tray["roll"], "dice": [0]}})
+    assert snap["learnt"][SET]["dice"] == 1 and "faults" not in snap["camera"]  # works again
