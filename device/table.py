@@ -23,6 +23,7 @@ from engine.match import Match
 
 from .broadcaster import Broadcaster, Subscription
 from .camera.base import FrameSource
+from .dice_sets import spec
 from .learnt import LearntDice, confirmed_dice
 from .pairing import Pairing
 from .store import StagedImage
@@ -293,9 +294,28 @@ class Table:
                 dice_set=self.current_dice_set(),
                 mount=self.mount,
                 store=self._store_view(),
-                learnt=self.learnt.counts() if self.learnt is not None else {},
+                learnt=self._learnt_view(),
             )
             return snap
+
+    def _learnt_view(self) -> dict[str, dict[str, Any]]:
+        """For the page: per dice set, how many dice the box learnt (and of which faces), the set's name and
+        how to draw each face learnt."""
+        if self.learnt is None:
+            return {}
+        out = {}
+        for set_id, row in self.learnt.counts().items():
+            try:
+                desc = spec(set_id)
+            except KeyError:  # a set no game names any more: still shown, so it can be forgotten
+                desc = None
+            faces = desc.get("faces") if isinstance(desc, dict) else None
+            shown = {}
+            for pos, face in enumerate(faces or [], start=1):
+                if str(pos) in row["faces"]:
+                    shown[str(pos)] = {"face": face.get("name"), "value": face.get("value"), "glyph": face.get("glyph")}
+            out[set_id] = {**row, "name": desc.get("name") if isinstance(desc, dict) else None, "shown": shown}
+        return out
 
     def _panel_state(self) -> dict | None:
         if self.panel is None:

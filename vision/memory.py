@@ -7,23 +7,25 @@ no training happens on the Pi.
 
 Why a picture of the face rather than the face CNN's embedding: the shipped CNN knows pips only, and its
 penultimate layer hardly tells one icon from another (two different Dice Throne symbols come out 0.98
-alike). An example is instead the die's grey face itself (the middle of the crop, zero-mean, unit length),
-kept at every 10 degrees of rotation, so a die that lands turned matches its example at the best angle;
-the similarity of a die to an example is their normalised correlation at that angle. It sees what the
-players' own dice look like (their ink, their corner numbers), and it is cheap: a few ms per die with a
-hundred examples.
+alike). An example is instead the die's face itself: the square of the face found in the crop, warped
+upright to 48x48 grey (so the same face at any angle and any size lines up with itself), slightly blurred,
+zero-mean, unit length, kept at its four quarter turns. A die's similarity to an example is their
+normalised correlation at the best quarter turn. It sees what the players' own dice look like (their ink,
+their corner numbers) and costs about a millisecond per die.
 
 How it combines with the reader (certain must stay right):
-- the examples vote (the k most similar); a vote counts only when it is close and clear (similarity >=
-  `close`, and the best example of any other face clearly less similar);
+- the examples vote: the closest example names a face; the vote is clear when it is close (similarity >=
+  `close`) and every other face is `clear` times further (distance = 1 - similarity: a Dice Throne face's
+  corner number moves the similarity by thousandths, so a fixed margin would never separate them);
 - where the set has a CNN and both agree, the die keeps the CNN's certainty; where they disagree the die is
   uncertain (the page asks), with the memory's face as the best guess when the memory is sure;
-- where the set has no CNN (icon and taught sets), a clear memory vote gives the face, certain only when at
-  least `min_examples` examples of that face were confirmed and the k nearest all name it.
+- where the set has no CNN (icon and taught sets), a clear memory vote gives the face, certain only when
+  every face of the set has at least `min_examples` confirmed examples (`covers`: a face never learnt
+  looks like some learnt one, so until then the memory only guesses) and the k nearest all name it.
 
 Typical use by the box:
     mem = Memory(mount="under")
-    for crop, top_face_index in confirmed:          # crops kept from confirmed rolls
+    for crop, top_face_index in confirmed:          # crop_die() of dice from confirmed rolls
         mem.add(set_id, crop, top_face_index)
     readings = read_dice(frame, spec, "under", memory=mem)
     mem.counts(set_id)                               # {top face index: examples}, for the page
@@ -40,13 +42,8 @@ import numpy as np
 from .classify import PAD, crop_patch
 
 SIDE = 48            # an example's side in px (the corner numbers of icon dice must stay legible)
-RADIUS = 0.40        # the disc compared, as a fraction of the side: the face, not the room around it
-STEP_DEG = 10        # examples are kept at every STEP_DEG degrees of rotation
-
-_yy, _xx = np.mgrid[:SIDE, :SIDE]
-_DISC = ((_xx - (SIDE - 1) / 2) ** 2 + (_yy - (SIDE - 1) / 2) ** 2) <= (SIDE * RADIUS) ** 2
-
-
+BLUR = 1.0           # px of blur before comparing: a pixel of misalignment must not matter
+INSET = 0.92         # the part of the face's square compared (its rounded edge left out)
 CROP_SIDE = 64       # crops are kept (and compared) at this size: small files, legible corner numbers
 
 
@@ -57,25 +54,59 @@ def crop_die(frame: np.ndarray, center: tuple[float, float], box: tuple[int, int
                       size=CROP_SIDE)
 
 
-def _grey(crop: np.ndarray) -> np.ndarray:
+def _square(grey: np.ndarray) -> np.ndarray | None:
+    """The corners of the die's face in a crop (the region unlike the crop's border, holding the middle), or
+    None when no square-ish face stands out."""
+    h, w = grey.shape
+    g = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.uint8)
+    _, mask = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    border = np.concatenate([mask[0], mask[-1], mask[:, 0], mask[:, -1]])
+    if border.mean() > 127:  # the face is whatever the room around it is not (a dark die under a lit room)
+        mask = 255 - mask
+    k = max(3, int(0.12 * min(h, w)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best = None
+    for c in contours:
+        if cv2.pointPolygonTest(c, (w / 2.0, h / 2.0), False) >= 0:
+            best = c
+            break
+    if best is None:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(best)
+    if min(rw, rh) < 0.4 * min(h, w) or max(rw, rh) > 1.35 * min(rw, rh):
+        return None
+    return cv2.boxPoints(((cx, cy), (rw * INSET, rh * INSET), angle)).astype(np.float32)
+
+
+def face_view(crop: np.ndarray) -> np.ndarray:
+    """The die's face from a crop, warped upright (up to a quarter turn) to SIDE x SIDE grey: the same face
+    at any angle and any size in the frame then lines up with itself, so a pixel comparison works. A crop
+    whose face cannot be found is used as it is (its middle)."""
     g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    return cv2.resize(g.astype(np.float32), (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    corners = _square(g)
+    if corners is None:
+        h, w = g.shape
+        m = (1 - 1 / PAD) / 2  # the box grown by PAD around the die: take the box back
+        g = g[int(h * m):h - int(h * m), int(w * m):w - int(w * m)]
+        return cv2.resize(g.astype(np.float32), (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+    dst = np.array([[0, SIDE - 1], [0, 0], [SIDE - 1, 0], [SIDE - 1, SIDE - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(corners, dst)
+    return cv2.warpPerspective(g.astype(np.float32), m, (SIDE, SIDE), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def _describe(grey: np.ndarray) -> np.ndarray:
-    """The disc of a SIDE x SIDE grey face, zero-mean and unit length (a flat patch stays all zeros)."""
-    v = grey[_DISC]
+    """A SIDE x SIDE grey face, slightly blurred (a pixel of misalignment must not matter), zero-mean, unit
+    length (a flat patch stays all zeros)."""
+    v = cv2.GaussianBlur(grey, (0, 0), BLUR).ravel()
     v = v - v.mean()
     return (v / (np.linalg.norm(v) + 1e-3)).astype(np.float32)
 
 
-def describe(crop: np.ndarray, angle: float = 0.0) -> np.ndarray:
-    """The descriptor of a BGR crop of one die (any size: it is resized), turned by `angle` degrees."""
-    g = _grey(crop)
-    if angle:
-        m = cv2.getRotationMatrix2D(((SIDE - 1) / 2, (SIDE - 1) / 2), angle, 1.0)
-        g = cv2.warpAffine(g, m, (SIDE, SIDE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return _describe(g)
+def describe(crop: np.ndarray, quarter_turns: int = 0) -> np.ndarray:
+    """The descriptor of a BGR crop of one die (any size), its face turned by `quarter_turns` x 90 degrees."""
+    return _describe(np.ascontiguousarray(np.rot90(face_view(crop), quarter_turns)))
 
 
 @dataclass
@@ -86,15 +117,23 @@ class Vote:
     unanimous: bool      # the k closest examples all name this face
     support: int         # examples of this face in the memory
 
+    @property
+    def ratio(self) -> float:
+        """How many times further the closest other face is than this face (1 - similarity as distance): the
+        digit in a corner of a Dice Throne face moves the similarity by a few thousandths only, so a clear
+        vote is one where the other faces are several times further, not a fixed amount further."""
+        other = self.similarity - self.margin
+        return (1.0 - other) / max(1.0 - self.similarity, 1e-4)
+
 
 @dataclass
 class Memory:
     """Examples of confirmed faces, per dice set id. `mount` is where the crops were seen from."""
 
     mount: str = "under"
-    k: int = 3
+    k: int = 2
     close: float = 0.80
-    clear: float = 0.04
+    clear: float = 2.0
     min_examples: int = 2
     _examples: dict[str, list[tuple[np.ndarray, int]]] = field(default_factory=dict)
     _stacked: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -104,7 +143,7 @@ class Memory:
     def embed(self, patches: list[np.ndarray]) -> np.ndarray:
         """Descriptors of BGR crops (one row each), as `vote` takes them."""
         if not patches:
-            return np.zeros((0, int(_DISC.sum())), np.float32)
+            return np.zeros((0, SIDE * SIDE), np.float32)
         return np.stack([describe(p) for p in patches])
 
     def add(self, set_id: str, crop: np.ndarray, face: int) -> None:
@@ -113,7 +152,7 @@ class Memory:
             raise ValueError("a crop must be a BGR image of one die, at least 4x4 px")
         if not isinstance(face, int) or isinstance(face, bool) or face < 1:
             raise ValueError("face must be the top face's index (1..n)")
-        turns = np.stack([describe(crop, a) for a in range(0, 360, STEP_DEG)])
+        turns = np.stack([describe(crop, q) for q in range(4)])
         with self._lock:
             self._examples.setdefault(set_id, []).append((turns, face))
             self._stacked.pop(set_id, None)
@@ -136,6 +175,13 @@ class Memory:
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._examples.values())
+
+    def covers(self, set_id: str, n_faces: int) -> bool:
+        """True when every face 1..n_faces has `min_examples` examples: only then does a vote's margin mean
+        anything (a die of a face never learnt resembles some learnt face, e.g. a sword with another corner
+        number), so only then may the memory make a die certain."""
+        got = self.counts(set_id)
+        return all(got.get(f, 0) >= self.min_examples for f in range(1, n_faces + 1))
 
     def knows(self, set_id: str) -> bool:
         return bool(self._examples.get(set_id))
@@ -167,4 +213,4 @@ class Memory:
                     bool((top_k == best_face).all()), support)
 
     def is_clear(self, v: Vote) -> bool:
-        return v.similarity >= self.close and v.margin >= self.clear
+        return v.similarity >= self.close and v.ratio >= self.clear

@@ -439,7 +439,7 @@ def _with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: 
             out.append(r)
             continue
         mine = _index_of(ds, r)
-        sure = v.unanimous and v.support >= memory.min_examples
+        sure = v.unanimous and v.support >= memory.min_examples and memory.covers(ds.id, ds.n)
         if mine == v.face:
             # agreement: a template reading (no CNN) becomes certain on a sure memory; a CNN keeps its own
             certain = r.certain or (sure and not has_cnn)

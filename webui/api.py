@@ -126,6 +126,16 @@ def tray_observe():
     return jsonify(shown(table().observe(float(seconds))))
 
 
+@bp.post("/learnt/forget")
+def forget_learnt():
+    """Forget the dice the box learnt of one set (`{"set": id}`): a paired phone's choice, e.g. after a
+    game night with borrowed dice."""
+    set_id = json_body().get("set")
+    if not isinstance(set_id, str) or set_id not in (table().snapshot().get("learnt") or {}):
+        raise ApiError(400, "bad_learnt_set", i18n.msg("bad_learnt_set"))
+    return jsonify(shown(table().forget_learnt(set_id)))
+
+
 @bp.post("/panel/<button>")
 @unpaired_write
 def panel(button: str):

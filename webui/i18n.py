@@ -110,6 +110,7 @@ MESSAGES = {
     "bad_hold": _l("A press from the page is held 0 to 2 seconds (shutting down is done on the box)."),
     "bad_observe": _l("Watching the tray without recording takes \"seconds\" from 0 to 300."),
     "no_image": _l("There is no such roll photo."),
+    "bad_learnt_set": _l("Say which dice to forget: \"set\" must name a set the box has learnt."),
     "not_found": _l("There is nothing at this address."),
     "method_not_allowed": _l("This address does not accept that method."),
     "too_large": _l("The request is too large."),
@@ -280,6 +281,11 @@ JS_STRINGS = {
     "photo_below": _l("Seen from below: bottom faces"),
     "paired_badge": _l("Paired"),
     "undone": _l("undone"),
+    "learnt": _l("Dice this box has learnt"),
+    "learnt_n": _l("%(n)s dice learnt"),
+    "learnt_hint": _l("Every roll you confirm or fix teaches the box your dice: it reads them better from the next roll on."),
+    "forget": _l("Forget"),
+    "forget_sure": _l("Tap again to forget"),
 }
 
 

@@ -140,8 +140,9 @@ def test_a_fixed_roll_teaches_each_crop_its_confirmed_face(box) -> None:
     snap = table.submit({"type": "roll", "dice": dice, "source": "manual",
                          "tray": {"roll": tray["roll"], "dice": [right, left]}})
     assert snap["rolls"][0]["dice"] == [{"value": 5}, {"value": dice[1]}]  # the roll itself, as entered
-    assert snap["learnt"] == {SET: {"dice": 2, "faces": {"5": 1, str(dice[1]): 1}
-                                    if dice[1] != 5 else {"5": 2}}}
+    want_faces = {"5": 1, str(dice[1]): 1} if dice[1] != 5 else {"5": 2}
+    assert snap["learnt"][SET]["dice"] == 2 and snap["learnt"][SET]["faces"] == want_faces
+    assert snap["learnt"][SET]["name"]["en"]  # the page names the set in its language
     kept = {int(p.stem.split("-")[0]): cv2.imread(str(p)) for p in (table.store.state_dir / "learnt").rglob("*.png")}
     want = crop_die(image, tray["dice"][right]["center"], tray["dice"][right]["box"])
     assert np.abs(kept[5].astype(int) - want.astype(int)).mean() < 1.0  # the fixed die's own crop
@@ -151,6 +152,42 @@ def test_a_fixed_roll_teaches_each_crop_its_confirmed_face(box) -> None:
     table.submit({"type": "roll", "dice": dice, "source": "manual",
                   "tray": {"roll": tray["roll"], "dice": [right, left]}})
     assert table.snapshot()["learnt"][SET]["dice"] == 2
+
+
+SIX = [(110, 150), (320, 150), (530, 150), (110, 340), (320, 340), (530, 340)]
+
+
+def in_place_order(tray: dict) -> list[int]:
+    """Tray indices of the dice lying at SIX's places, top row then bottom row, left to right."""
+    return sorted(range(len(tray["dice"])), key=lambda i: (tray["dice"][i]["center"][1] > 245,
+                                                          tray["dice"][i]["center"][0]))
+
+
+def test_the_next_roll_is_read_with_what_was_learnt(box, tmp_path: Path) -> None:
+    """Two throws of the six faces confirmed on a phone; the next throw's dice that the drawn templates
+    leave unsure (a heart or a sword whose corner number tells the face) are now read, and read right."""
+    table, camera = box
+    for k in range(2):
+        tray = settle(table, camera, frame([(x, y, 25.0 * k + 11 * i, i + 1) for i, (x, y) in enumerate(SIX)],
+                                           seed=20 + k))
+        assert len(tray["dice"]) == 6
+        table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 6], "source": "manual",
+                      "tray": {"roll": tray["roll"], "dice": in_place_order(tray)}})
+    assert table.snapshot()["learnt"][SET]["faces"] == {str(f): 2 for f in range(1, 7)}
+    faces = [2, 5, 4, 3, 6, 2]
+    throw = frame([(x + 9, y - 7, 40.0 + 13 * i, f) for i, ((x, y), f) in enumerate(zip(SIX, faces, strict=True))],
+                  seed=33)
+    fresh = Table(Store(tmp_path / "other"), camera=Throws(), dice_set=SET, settle_s=0.2)
+    try:
+        before = settle(fresh, fresh.camera, throw)
+    finally:
+        fresh.close()
+    after = settle(table, camera, throw)
+    read_before = [(before["dice"][i]["value"], before["dice"][i]["certain"]) for i in in_place_order(before)]
+    read_after = [(after["dice"][i]["value"], after["dice"][i]["certain"]) for i in in_place_order(after)]
+    assert sum(c for _, c in read_before) <= 1  # the drawn templates: unsure of nearly every one
+    assert [v for v, c in read_after if c] == [f for f, (_, c) in zip(faces, read_after, strict=True) if c]
+    assert sum(c for _, c in read_after) >= 4  # with the memory: read, and certain only where right
 
 
 def test_next_confirms_as_read_and_a_stale_link_teaches_nothing(box) -> None:

@@ -221,19 +221,81 @@ function renderTray(snap) {
     fill(conf,
       trayMsg ? null : h("p", { class: "warn", text: t("uncertain") }),
       h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null) || wrongCount,
-        onclick: () => submitDice(dice.map((d) => d.value)).catch(() => {}) }, t("confirm_reading")),
-      h("button", { class: "ghost", onclick: () => { S.entry = dice.map((d) => d.value).filter((v) => v != null); renderEntry(S.snap); $("entry").scrollIntoView({ behavior: "smooth" }); } }, t("fix_reading")),
+        // die i of the roll is the tray's die i: the box learns each die's face from its own crop
+        onclick: () => submitDice(dice.map((d) => d.value), { roll: tray.roll, dice: dice.map((_, i) => i) }).catch(() => {}) },
+      t("confirm_reading")),
+      h("button", { class: "ghost", id: "fixbtn", onclick: () => {
+        // fixing starts from the dice as read, each still tied to its die on the tray (unread ones as gaps)
+        S.entry = dice.map((d) => d.value);
+        S.fix = { roll: tray.roll, from: dice.map((_, i) => i) };
+        renderEntry(S.snap);
+        $("entry").scrollIntoView({ behavior: "smooth" });
+      } }, t("fix_reading")),
     );
   }
 }
 
-// Dice entered by hand (or confirmed from the tray) answer the pending dice input.
-async function submitDice(values) {
+// Dice entered by hand (or confirmed from the tray) answer the pending dice input. `link` ties each die to
+// the tray's die it is ({roll, dice: [tray index or null]}), so the box learns from the dice players confirm.
+async function submitDice(values, link = null) {
   const input = diceInput(S.snap) || {};
   const base = input.action ? { ...input.action } : { type: "roll" };
-  await act({ ...base, dice: values, source: "manual" });
+  await act({ ...base, dice: values, source: "manual", ...(link ? { tray: link } : {}) });
   S.entry = [];
+  S.fix = null;
   renderEntry(S.snap);
+}
+
+// The entered dice to send, and their tie to the tray when they started as a fix of its reading.
+function entryToSend() {
+  const keep = S.entry.map((v, i) => i).filter((i) => S.entry[i] != null);
+  const values = keep.map((i) => S.entry[i]);
+  const link = S.fix ? { roll: S.fix.roll, dice: keep.map((i) => S.fix.from[i] ?? null) } : null;
+  return [values, link];
+}
+
+// Tapping an entered die: a die of the tray being fixed becomes a gap that the next face tapped fills (so
+// the box learns the right face for that die's picture); a gap, or a die typed in, is taken away.
+function tapEntered(i) {
+  if (S.fix && S.fix.from[i] != null && S.entry[i] != null) S.entry[i] = null;
+  else {
+    S.entry.splice(i, 1);
+    if (S.fix) S.fix.from.splice(i, 1);
+  }
+  renderEntry(S.snap);
+}
+
+function addEntered(v) {
+  const gap = S.entry.indexOf(null);
+  if (gap >= 0) S.entry[gap] = v;
+  else {
+    S.entry.push(v);
+    if (S.fix) S.fix.from.push(null);
+  }
+  renderEntry(S.snap);
+}
+
+// How many dice the phone has learnt, per dice set, and a two-tap Forget for a paired phone.
+function renderLearnt(snap) {
+  const sets = Object.entries(snap.learnt || {});
+  $("learntcard").hidden = !sets.length;
+  if (!sets.length) return;
+  fill($("learnt"), ...sets.map(([id, v]) => h("li", { data: { set: id } },
+    h("div", { class: "row" },
+      h("strong", { text: loc(v.name) || id }),
+      h("span", { class: "learntn", text: t("learnt_n", { n: v.dice }) }),
+      S.session.paired ? h("button", { class: "ghost small forget", type: "button", data: { set: id },
+        onclick: () => {
+          if (S.forgetArmed !== id) { S.forgetArmed = id; renderLearnt(S.snap); return; }
+          S.forgetArmed = null;
+          api("POST", "/api/learnt/forget", { set: id }).then((s) => s && apply(s)).catch(() => {});
+        } }, S.forgetArmed === id ? t("forget_sure") : t("forget")) : null),
+    h("div", { class: "dice small" }, Object.entries(v.faces || {}).map(([f, n]) => {
+      const shown = (v.shown || {})[f] || {};
+      return h("span", { class: "learntface", data: { face: f, n: String(n) } },
+        dieElement(shown.value ?? Number(f), { face: shown.face, glyph: shown.glyph, label: `${shown.face ?? f} ×${n}` }),
+        h("small", { text: `×${n}` }));
+    })))));
 }
 
 const hiddenOption = (o) => hook("hideOption", o, S.snap, ctx) === true;
@@ -294,19 +356,24 @@ function renderEntry(snap) {
   const symbols = input.symbols || hook("entryFaces", snap, ctx) || setFaces(setId);
   const max = input.count || input.count_max || 40;
   const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: t("die_value", { v }) });
+  // a fix of the tray's reading is tied to that throw: once its dice are picked up, the tie is gone
+  if (S.fix && ((snap.tray || {}).roll !== S.fix.roll)) S.fix = null;
+  const gap = S.entry.indexOf(null) >= 0;
   fill($("entrydice"), ...S.entry.map((v, i) => {
-    const b = h("button", { class: "diebtn", type: "button", "aria-label": t("die_value", { v }), onclick: () => { S.entry.splice(i, 1); renderEntry(S.snap); } });
-    b.append(dieElement(v, dieOpts(v)));
+    const b = h("button", { class: "diebtn" + (v == null ? " gap" : ""), type: "button", "aria-label": t("die_value", { v: v ?? "?" }),
+      data: { entry: String(i) }, onclick: () => tapEntered(i) });
+    b.append(dieElement(v, v == null ? { uncertain: true, label: "?" } : dieOpts(v)));
     return b;
   }));
   fill($("entrypad"), ...faces.map((v) => {
     const b = h("button", { class: "diebtn padbtn", type: "button", data: { add: String(v) }, "aria-label": t("die_value", { v }),
-      disabled: S.entry.length >= max, onclick: () => { if (S.entry.length < max) { S.entry.push(v); renderEntry(S.snap); } } });
+      disabled: S.entry.length >= max && !gap, onclick: () => { if (S.entry.length < max || gap) addEntered(v); } });
     b.append(dieElement(v, dieOpts(v)));
     return b;
   }));
   const need = input.count || 0;
-  $("entrysubmit").disabled = S.entry.length === 0 || (need > 0 && S.entry.length !== need);
+  const filled = S.entry.filter((v) => v != null).length;
+  $("entrysubmit").disabled = filled === 0 || gap || (need > 0 && filled !== need);
 }
 
 // A roll photo's thumbnail (a link to the whole photo). A camera under the glass sees the faces lying on
@@ -440,6 +507,7 @@ function renderAll() {
   renderEntry(snap);
   renderLog(snap);
   renderControls(snap);
+  renderLearnt(snap);
   renderPanel(snap);
   renderRolloff();
 }
@@ -461,8 +529,8 @@ $("unpair").addEventListener("click", async () => {
 });
 $("redo").addEventListener("click", () => act({ type: "redo" }).catch(() => {}));
 $("newgame").addEventListener("click", () => openSetup().catch(() => {}));
-$("entryclear").addEventListener("click", () => { S.entry = []; renderEntry(S.snap); });
-$("entrysubmit").addEventListener("click", () => submitDice(S.entry.slice()).catch(() => {}));
+$("entryclear").addEventListener("click", () => { S.entry = []; S.fix = null; renderEntry(S.snap); });
+$("entrysubmit").addEventListener("click", () => submitDice(...entryToSend()).catch(() => {}));
 document.querySelectorAll(".langs a").forEach((a) => a.addEventListener("click", (ev) => {
   ev.preventDefault();
   document.cookie = `dicesight_lang=${a.dataset.lang}; path=/; max-age=34560000; samesite=lax`;

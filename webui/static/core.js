@@ -8,7 +8,7 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 // (by name), the latest snapshot, the connection and hand entry.
 export const S = {
   strings: boot.strings, session: boot.session, lang: boot.lang,
-  games: {}, snap: null, online: false, everOnline: false, entry: [], pairing: null, es: null,
+  games: {}, snap: null, online: false, everOnline: false, entry: [], fix: null, forgetArmed: null, pairing: null, es: null,
 };
 
 export const $ = (id) => document.getElementById(id);

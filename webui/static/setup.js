@@ -192,6 +192,7 @@ export async function openSetup() {
       const snap = await api("POST", "/api/games", body);
       S.snap = snap;
       S.entry = [];
+      S.fix = null;
       dlg.close();
       render();
     } catch { /* toast shown */ }
