@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import socket
 import threading
@@ -29,6 +30,7 @@ from .webserver import ServerLimits, answers, make_server
 
 log = logging.getLogger("dicesight")
 
+TEACH_STORE = "teaching"  # the free roll of a `dicesight teach` session, under the state directory
 SHUTDOWN_GRACE_S = 3.0  # how long the page's workers get to end their event streams at shutdown
 
 
@@ -44,6 +46,8 @@ class BoxOptions:
     state_dir: Path | None = None
     demo_seed: int = 1
     demo_speed: float = 1.0  # the demo tray's time runs this many times faster (browser tests)
+    teach: str | None = None  # `dicesight teach SET`: the dice set being taught (see teach_phone)
+    mount: str | None = None
 
 
 def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
@@ -73,10 +77,18 @@ def build(options: BoxOptions):
     go through the same checks as the file, the state folder must be writable, and the dice set must be
     one this box can read (else the camera would fail on every frame all night)."""
     config = apply_overrides(load_config(options.config), camera=options.camera, gpio=options.gpio,
-                             host=options.host, port=options.port, state_dir=options.state_dir)
+                             host=options.host, port=options.port, state_dir=options.state_dir,
+                             mount=options.mount, dice=options.teach)
     state_dir = prepare_state_dir(resolve_state_dir(config.state_dir))
     check_dice_set(config, known_dice_sets())
-    store = Store(state_dir)
+    if options.teach:
+        # teaching rolls go to a free roll of their own: the box's games are not touched; what is learnt
+        # goes where `dicesight run` finds it (STATE_DIR/learnt)
+        lesson = state_dir / TEACH_STORE
+        shutil.rmtree(lesson, ignore_errors=True)
+        store = Store(lesson)
+    else:
+        store = Store(state_dir)
     spec = config.camera.source
     name = spec
     if spec == "auto":
@@ -96,7 +108,8 @@ def build(options: BoxOptions):
         source = None
     table = Table(store, camera=source, dice_set=config.camera.dice, mount=config.camera.mount,
                   settle_s=config.camera.settle_s,
-                  pairing=_pairing(state_dir), taught_root=state_dir)
+                  pairing=_pairing(state_dir), taught_root=state_dir, learnt_root=state_dir)
+    table.tray.always_confirm = bool(options.teach)
     panel = Panel(config.gpio, pin_factory=config.gpio.pin_factory,
                   on_next=table.next, on_undo=table.undo, on_pair=table.approve_pairing,
                   on_shutdown=table.shutdown_requested.set)

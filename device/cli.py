@@ -9,6 +9,7 @@ import argparse
 import json
 import logging
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,10 @@ def _human(record: dict[str, Any]) -> str:
         lines.append(f"camera: {record['camera']['source']} ({record['camera']['status']}); "
                      f"game: {record['game']}, {record['seq']} actions so far. Ctrl-C stops.")
         return "\n".join(lines)
+    if event == "learnt":
+        from .teach_phone import human  # a small pure module; only a teach session prints these
+
+        return human(record)
     if event in ("stopped", "shutdown"):
         return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
     return json.dumps(record, ensure_ascii=False)
@@ -74,10 +79,45 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
-    from . import teach_cmd
-    from .box import state_dir_for
+    if args.templates:  # the old way: one face at a time, Enter on the keyboard (device.teach_cmd)
+        from . import teach_cmd
+        from .box import state_dir_for
 
-    return teach_cmd.run(args.set, args.camera, args.mount, state_dir_for(args.state_dir, None))
+        return teach_cmd.run(args.set, args.camera or "auto", args.mount or "under",
+                             state_dir_for(args.state_dir, None))
+    from vision.dicesets import get_set
+
+    from . import teach_phone
+    from .box import BoxOptions, run
+    from .config import ConfigError
+    from .dice_sets import spec
+
+    emit = _printer(args.json)
+    try:
+        ds = get_set(spec(args.set))
+    except KeyError as err:
+        emit({"error": {"code": "unknown_dice_set", "message": str(err).strip(chr(34) + chr(39))}})
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port, config=args.config,
+                         state_dir=args.state_dir, demo_seed=args.demo_seed, teach=args.set, mount=args.mount)
+
+    def started(table) -> None:
+        emit({"event": "teaching", "set": ds.id, "examples": args.examples,
+              "message": f"Throw the {ds.id} dice into the tray and confirm (or fix) each throw on a paired "
+                         f"phone, until every face has been confirmed {args.examples} times. Ctrl-C stops; "
+                         f"what was confirmed is kept."})
+        teach_phone.watch(table, ds, args.examples, emit, stop)
+
+    try:
+        return run(options, announce=emit, stop=stop, on_started=started)
+    except ConfigError as err:
+        emit({"error": {"code": "bad_config", "message": str(err)}})
+        return 2
+    except OSError as err:
+        emit({"error": {"code": "cannot_start", "message": f"Cannot start the box: {err}"}})
+        return 2
 
 
 # -- play ------------------------------------------------------------------------------------------
@@ -132,11 +172,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--strict", action="store_true", help="stop at the first refused line (exit status 1)")
     play.set_defaults(func=cmd_play)
 
-    teach = sub.add_parser("teach", help="record the faces of a dice set from the camera")
-    teach.add_argument("set", help="dice set name")
-    teach.add_argument("--camera", default="auto", help=SPEC_HELP)
-    teach.add_argument("--mount", choices=["over", "under"], default="under")
-    teach.add_argument("--state-dir", type=Path)
+    teach = sub.add_parser("teach", help="teach the box a dice set: roll it, confirm each throw on a phone")
+    teach.add_argument("set", help="dice set id (d6, or a set a game names: see docs/dice-sets.md)")
+    teach.add_argument("--examples", type=int, default=3, choices=range(1, 13), metavar="N",
+                       help="confirmed throws wanted of every face (1-12, default 3)")
+    teach.add_argument("--camera", help=f"camera to use: {SPEC_HELP} (default: from the config, auto)")
+    teach.add_argument("--mount", choices=["over", "under"], help="default: from the config (under)")
+    teach.add_argument("--gpio", choices=["auto", "mock"], help="real pins on a Pi, or the mock (virtual panel)")
+    teach.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
+    teach.add_argument("--port", type=int, help="port to serve on (default 8080; 0 picks a free one)")
+    teach.add_argument("--config", type=Path, help="TOML config file")
+    teach.add_argument("--state-dir", type=Path, help="where the box keeps what it learns (as for run)")
+    teach.add_argument("--demo-seed", type=int, default=1, help="what the demo tray throws (--camera demo)")
+    teach.add_argument("--json", action="store_true", help="print JSON lines")
+    teach.add_argument("--templates", action="store_true",
+                       help="the old way: one face at a time on the keyboard, kept as drawn-template faces")
     teach.set_defaults(func=cmd_teach)
     return parser
 

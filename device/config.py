@@ -139,11 +139,16 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
 
 def apply_overrides(config: Config, *, camera: str | None = None, gpio: str | None = None,
                     host: str | None = None, port: int | None = None,
-                    state_dir: Path | None = None) -> Config:
+                    state_dir: Path | None = None, mount: str | None = None,
+                    dice: str | None = None) -> Config:
     """The config with command-line options laid over it, checked like the file (ConfigError)."""
     data = config_to_dict(config)
     if camera is not None:
         data["camera"]["source"] = camera
+    if mount is not None:
+        data["camera"]["mount"] = mount
+    if dice is not None:
+        data["camera"]["dice"] = dice
     if gpio is not None:
         data["gpio"]["pin_factory"] = gpio
     if host is not None:

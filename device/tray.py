@@ -65,6 +65,9 @@ class TrayService:
         self.settle_s = settle_s
         self.taught_root = taught_root
         self.memory = memory  # the dice this box learnt from confirmed rolls (device.learnt)
+        # teaching (`dicesight teach`): every throw waits for a phone's confirmation, even a certain one,
+        # so each die learnt is one a player looked at
+        self.always_confirm = False
         self._request = request
         self._sets = sets  # {set id: count} of a throw that mixes dice sets (Mage Wars), else one set
         self._submit = submit
@@ -302,10 +305,11 @@ class TrayService:
         if self.observing():
             self._changed()  # on the page only (the roll-off reads it from the tray)
             return
-        if not all(r.certain for r in readings):
+        if self.always_confirm or not all(r.certain for r in readings):
             with self._lock:
                 self._tray["needs_confirmation"] = True
-                self._tray["message"] = "Not sure of every die: confirm or fix the dice."
+                self._tray["message"] = ("Teaching: confirm or fix the dice." if self.always_confirm else
+                                         "Not sure of every die: confirm or fix the dice.")
             self._changed()
             return
         action = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import threading
 from pathlib import Path
 
 import cv2
@@ -20,7 +21,7 @@ import device.learnt as learnt_mod
 from device.camera.base import Frame
 from device.dice_sets import spec
 from device.learnt import Confirmed, LearntDice, face_index
-from device.store import Store
+from device.store import DB_NAME, Store
 from device.table import Table
 from vision.dicesets import get_set
 from vision.memory import crop_die
@@ -223,3 +224,62 @@ def test_a_full_card_loses_the_learnt_crop_not_the_roll(box, monkeypatch) -> Non
     snap = table.submit({"type": "roll", "dice": [6], "source": "manual",
                          "tray": {"roll": tray["roll"], "dice": [0]}})
     assert snap["learnt"][SET]["dice"] == 1 and "faults" not in snap["camera"]  # works again
+
+
+def test_dicesight_teach_waits_for_the_phone_on_every_throw_and_keeps_what_it_confirms(tmp_path: Path) -> None:
+    """`dicesight teach SET` (device.teach_phone): the demo tray throws the set, every throw waits for a
+    confirmation even when the reader is sure of it, a confirmed throw is kept in STATE_DIR/learnt, the
+    command reports which faces still need throws, and the box's own games are not touched."""
+    from device.box import BoxOptions, run  # a whole box: only this test starts one
+    from device.teach_phone import watch
+
+    config = tmp_path / "config.toml"
+    config.write_text("[gpio]\npin_factory = \"mock\"\n[web]\nhost = \"127.0.0.1\"\n")
+    state = tmp_path / "state"
+    records: list[dict] = []
+    stop, started = threading.Event(), threading.Event()
+    box: dict = {}
+
+    def on_started(table) -> None:
+        box["table"] = table
+        watch(table, DS, 1, records.append, stop, every_s=0.05)
+        started.set()
+
+    def target() -> None:
+        try:
+            box["code"] = run(BoxOptions(camera="demo", config=config, state_dir=state, port=0, teach=SET,
+                                         demo_speed=8.0), announce=records.append, stop=stop,
+                              on_started=on_started)
+        except Exception as err:  # fail at once with the reason, not after a timeout
+            box["error"] = err
+            started.set()
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    assert started.wait(30) and "error" not in box, box.get("error")
+    table = box["table"]
+    assert table.current_dice_set() == SET and table.match.rules.name == "freeroll"
+    waited = threading.Event()
+    for _ in range(600):  # the demo tray throws every ~0.8 s at speed 8
+        if table.tray.needs_confirmation and table.tray.dice and all(d["value"] for d in table.tray.dice):
+            break
+        waited.wait(0.05)
+    tray = table.snapshot()["tray"]
+    assert tray["needs_confirmation"] and tray["message"] == "Teaching: confirm or fix the dice."
+    table.next()  # the box's Next button (or the phone's "Yes"): confirmed as read
+    learnt = table.snapshot()["learnt"][SET]
+    assert learnt["dice"] == len(tray["dice"])
+    for _ in range(100):
+        if any(r.get("event") == "learnt" and sum(f["learnt"] for f in r["faces"]) == learnt["dice"]
+               for r in records):
+            break
+        waited.wait(0.05)
+    report = [r for r in records if r.get("event") == "learnt"][-1]
+    assert sum(f["learnt"] for f in report["faces"]) == learnt["dice"]
+    assert set(report["missing"]) == {f for f in range(1, 7) if str(f) not in learnt["faces"]}
+    stop.set()
+    thread.join(20)
+    assert box["code"] == 0
+    assert len(list((state / "learnt").rglob("*.png"))) == learnt["dice"]
+    assert not (state / DB_NAME).exists() and (state / "teaching" / DB_NAME).exists()  # games untouched
+    assert LearntDice(state, "under").counts()[SET]["dice"] == learnt["dice"]  # `dicesight run` finds them
