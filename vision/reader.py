@@ -448,7 +448,7 @@ def _with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: 
         elif sure and not r.certain:
             f = ds.face(v.face)
             out.append(Reading(f.value, f.name, r.colour, v.similarity * 0.5, r.center, r.box, not has_cnn
-                               and v.similarity >= memory.close + 0.05))
+                               and memory.overrules(v)))
         else:
             # the reader and the memory disagree: ask the players
             out.append(Reading(r.value, r.face, r.colour, min(r.confidence, 0.5), r.center, r.box, False))
