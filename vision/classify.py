@@ -57,6 +57,18 @@ def normalise_patch(patch: np.ndarray) -> np.ndarray:
     return p / (float(p.std()) + 4.0)  # +4: a flat patch stays flat instead of amplifying noise
 
 
+def normalise_batch(patches: np.ndarray) -> np.ndarray:
+    """`normalise_patch` for a stack of patches (n, size, size, 3) at once (one numpy pass, not n)."""
+    n = len(patches)
+    p = patches.reshape(n, -1, 3).astype(np.float32)
+    # channel means as a matrix product: numpy's reduction over the middle axis is several times slower
+    p -= np.full((1, p.shape[1]), 1.0 / p.shape[1], np.float32) @ p
+    f = p.reshape(n, -1)
+    sd = np.sqrt(np.einsum("ij,ij->i", f, f) / f.shape[1])
+    p *= (1.0 / (sd + 4.0)).astype(np.float32)[:, None, None]
+    return p.reshape(patches.shape)
+
+
 def normalise_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     return normalise_patch(crop_patch(img, box))
 
@@ -78,27 +90,39 @@ class FaceClassifier:
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         self.classes: list[str] = list(meta["classes"])
+        self.size = int(meta.get("size", SIZE))  # the input side this model was trained at
         self.temperature = float(meta.get("temperature", 1.0))
         self.certain_at = float(meta.get("certain_at", 0.99))
         self.meta = meta
         self._outs = self.net.getUnconnectedOutLayersNames()
 
-    def run(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities, embeddings) for a (n, 32, 32, 3) float32 batch of normalised crops."""
+    def run(self, batch: np.ndarray, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(probabilities, embeddings) for a (n, size, size, 3) float32 batch of normalised crops. `allowed`
+        (a bool per class): the softmax is taken over those classes only (the faces of the set being read,
+        and "none"), as the model was trained; the others get probability 0."""
         if len(batch) == 0:
             return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 0), np.float32)
         self.net.setInput(np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32))
         outs = dict(zip(self._outs, self.net.forward(self._outs), strict=True))
         logits = outs["logits"].reshape(len(batch), -1) / self.temperature
+        if allowed is not None:
+            logits = np.where(allowed[None, :], logits, -np.inf)
         emb = outs["embedding"].reshape(len(batch), -1)
         z = logits - logits.max(1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
         return p, emb
 
-    def predict(self, img: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> list[Prediction]:
-        batch = np.stack([normalise_crop(img, b) for b in boxes]) if boxes else np.zeros((0, SIZE, SIZE, 3), np.float32)
-        probs, emb = self.run(batch)
+    def predict(self, img: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                allowed: np.ndarray | None = None, mirror: bool = False) -> list[Prediction]:
+        """One prediction per box, all in one cv2.dnn batch. `mirror`: the crops are flipped left-right first
+        (a face seen through the glass from below is the mirror image of the face seen from above)."""
+        if not boxes:
+            return []
+        crops = np.stack([crop_patch(img, b, size=self.size) for b in boxes])
+        if mirror:
+            crops = crops[:, :, ::-1]
+        probs, emb = self.run(normalise_batch(crops), allowed)
         out = []
         for p, e in zip(probs, emb, strict=True):
             order = np.argsort(-p)
@@ -114,5 +138,5 @@ def load(kind: str) -> FaceClassifier | None:
     if not onnx_path.exists() or not meta_path.exists():
         return None
     clf = FaceClassifier(onnx_path, json.loads(meta_path.read_text(encoding="utf-8")))
-    clf.run(np.zeros((1, SIZE, SIZE, 3), np.float32))  # the first forward builds the graph: do it now
+    clf.run(np.zeros((1, clf.size, clf.size, 3), np.float32))  # the first forward builds the graph: do it now
     return clf

@@ -94,14 +94,16 @@ def _background_lab(background: np.ndarray, w: int, h: int) -> np.ndarray:
     hit = _BG_CACHE.get("bg")
     if hit is not None and hit[0] == key:
         return hit[1]
-    src = background if background.shape[:2] == (h, w) else cv2.resize(background, (w, h))
+    src = background if background.shape[:2] == (h, w) else cv2.resize(background, (w, h), interpolation=cv2.INTER_AREA)
     bg_lab = cv2.GaussianBlur(cv2.cvtColor(src, cv2.COLOR_BGR2Lab), (5, 5), 0)
     _BG_CACHE["bg"] = (key, bg_lab)
     return bg_lab
 
 
-def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Foreground mask (uint8 0/255) and the difference image it came from."""
+def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.ndarray | None,
+               blur: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Foreground mask (uint8 0/255) and the difference image it came from. `blur`: the smoothing kernel's
+    side (0: as wide as its sigma asks; a frame already shrunk by area averaging needs less)."""
     h, w = lab.shape[:2]
     if background is not None:
         bg_lab = _background_lab(background, w, h)
@@ -118,7 +120,7 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
         fit = fit + res
         bg_lab = cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
     sigma = max(1.0, min(h, w) / 320.0)
-    labb = cv2.GaussianBlur(lab, (0, 0), sigma)
+    labb = cv2.GaussianBlur(lab, (blur, blur), sigma)
     diff = _split_channels_diff(labb, bg_lab)
     if mount == "over":
         # shadows: darker than the floor, with the floor's own hue and a proportionally weaker chroma
@@ -144,12 +146,12 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
     lo = min(max(8.0, med + 3.5 * sd), 40.0)
     hi = min(max(14.0, med + 7.0 * sd), 60.0)
     weak = (diff > lo).astype(np.uint8)
-    n, lab_cc, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    n, lab_cc = cv2.connectedComponents(weak, connectivity=8)  # (no stats: they cost more than the labels)
     strong_ids = np.unique(lab_cc[diff > hi])
-    keep = np.zeros(n, np.uint8)
+    keep = np.zeros(max(n, 256), np.uint8)
     keep[strong_ids] = 255
     keep[0] = 0
-    mask = keep[lab_cc]
+    mask = cv2.LUT(lab_cc.astype(np.uint8), keep[:256]) if n <= 256 else keep[lab_cc]
     return mask, diff
 
 
@@ -205,44 +207,85 @@ def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
     return out or [blob.contour]
 
 
-def _sharp_outline(lab: np.ndarray, b: Blob) -> bool:
+def _sharp_outline(frame: np.ndarray, lab: np.ndarray | None, b: Blob) -> bool:
     """A die has a crisp outline; an out-of-focus lamp, a face or a sleeve far above the glass does not.
-    The steepest gradient across the outline must span the blob's contrast in a few pixels."""
+    The steepest gradient across the outline must span the blob's contrast in a few pixels. Measured at full
+    resolution around the blob only (`lab` may be None: the blob's surroundings are converted alone)."""
     x, y, w, h = b.mask_box
-    H, W = lab.shape[:2]
+    H, W = frame.shape[:2]
     pad = 4
     x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
-    P = cv2.GaussianBlur(lab[y0:y1, x0:x1], (3, 3), 0).astype(np.float32)
-    g = None
-    for c, wgt in ((0, 1.0), (1, 2.0), (2, 2.0)):
-        ch = P[..., c]
-        gc = cv2.magnitude(cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3))
-        gc *= wgt / 8
-        g = gc if g is None else cv2.max(g, gc)
-    L = P[..., 0]
+    src = lab[y0:y1, x0:x1] if lab is not None else cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2Lab)
+    P = cv2.GaussianBlur(src, (3, 3), 0).astype(np.float32)
+    ph, pw = P.shape[:2]
+    gx = cv2.Sobel(P, cv2.CV_32F, 1, 0, ksize=3).reshape(ph, -1)  # all three channels at once
+    gy = cv2.Sobel(P, cv2.CV_32F, 0, 1, ksize=3).reshape(ph, -1)
+    gl, ga, gb = cv2.split(cv2.magnitude(gx, gy).reshape(ph, pw, 3))
+    g = cv2.max(gl, 2.0 * cv2.max(ga, gb)) * (1.0 / 8.0)  # chroma edges count double
+    L = cv2.extractChannel(cv2.GaussianBlur(src, (3, 3), 0), 0)  # the same blurred lightness, as uint8
     m = np.zeros(L.shape, np.uint8)
     cv2.drawContours(m, [b.contour - [x0, y0]], -1, 255, -1)
-    inner = cv2.erode(m, np.ones((5, 5), np.uint8))
-    outer = cv2.dilate(m, np.ones((5, 5), np.uint8))
-    band = (outer > 0) & (inner == 0)
-    if not band.any() or not inner.any() or not (outer == 0).any():
+    inner = cv2.erode(m, _K5)
+    outer = cv2.dilate(m, _K5)
+    band = cv2.subtract(outer, inner)
+    if not cv2.countNonZero(band) or not cv2.countNonZero(inner) or cv2.countNonZero(outer) == outer.size:
         return True
-    contrast = abs(float(np.median(L[inner > 0])) - float(np.median(L[outer == 0])))
-    ring = cv2.dilate(m, np.ones((9, 9), np.uint8)) > 0
-    ring &= outer == 0
-    if ring.any():
-        contrast = abs(float(np.median(L[inner > 0])) - float(np.median(L[ring])))
-    g90 = float(np.percentile(g[band], 90))
+    ring = cv2.subtract(cv2.dilate(m, _K9), outer)
+    around = ring if cv2.countNonZero(ring) else cv2.bitwise_not(outer)
+    contrast = abs(_masked_median(L, inner) - _masked_median(L, around))
+    gb = g[band > 0]
+    g90 = float(np.partition(gb, int(0.9 * (len(gb) - 1)))[int(0.9 * (len(gb) - 1))])  # its 90th percentile
     return g90 >= max(4.0, 0.12 * contrast)
+
+
+_K5 = np.ones((5, 5), np.uint8)
+_K9 = np.ones((9, 9), np.uint8)
+
+
+def _masked_median(u8: np.ndarray, mask: np.ndarray) -> float:
+    """Median of a uint8 image under a mask, from its histogram (no copy of the masked pixels)."""
+    hist = cv2.calcHist([u8], [0], mask, [256], [0, 256]).ravel()
+    c = np.cumsum(hist)
+    return float(np.searchsorted(c, 0.5 * c[-1]))
+
+
+def work_factor(frame: np.ndarray, background: np.ndarray | None) -> int:
+    """How much the outline finder shrinks the frame before segmenting it. With the box's learned
+    background (under the tray, the read that must fit in a few milliseconds) the foreground is found at
+    half resolution when that still leaves at least 180 rows (dice of 14 px stay 7 px blobs there); the
+    outline's sharpness, the crops and the pip counts still use the full frame. A still photo with no
+    background (a surface fitted to the frame itself) is segmented at full resolution."""
+    if background is None or min(frame.shape[:2]) < 360:
+        return 1
+    return 2
+
+
+def _scaled(b: Blob, k: int) -> Blob:
+    x, y, w, h = b.mask_box
+    c = (b.contour * k).astype(np.int32)
+    (cx, cy), (rw, rh), ang = b.rect
+    # a pixel i of the small frame covers pixels k*i .. k*i+k-1: centres move by (k-1)/2, sizes grow by k
+    off = (k - 1) / 2.0
+    return Blob(c, ((cx * k + off, cy * k + off), (rw * k, rh * k), ang), b.area * k * k, b.solidity,
+                (x * k, y * k, w * k, h * k))
 
 
 def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | None = None,
               lab: np.ndarray | None = None) -> list[Blob]:
-    """Candidate dice (one blob per die) in a BGR frame."""
-    if lab is None:
-        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
-    mask, _ = foreground(frame, lab, mount, background)
-    blobs = [b for b in _blobs(mask, MIN_DIE) if _sharp_outline(lab, b)]
+    """Candidate dice (one blob per die) in a BGR frame. `lab` (the frame in Lab) is optional: with a learned
+    background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed."""
+    H, W = frame.shape[:2]
+    k = work_factor(frame, background)
+    if k > 1:
+        small = cv2.resize(frame[:H - H % k, :W - W % k], (W // k, H // k), interpolation=cv2.INTER_AREA)
+        mask, _ = foreground(small, cv2.cvtColor(small, cv2.COLOR_BGR2Lab), mount, background, blur=3)
+        raw = [_scaled(b, k) for b in _blobs(mask, MIN_DIE / k)]
+    else:
+        if lab is None:
+            lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+        mask, _ = foreground(frame, lab, mount, background)
+        raw = _blobs(mask, MIN_DIE)
+    blobs = [b for b in raw if _sharp_outline(frame, lab, b)]
     out: list[Blob] = []
     for b in blobs:
         (_, _), (rw, rh), _ = b.rect
@@ -252,11 +295,10 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
         if side > MAX_DIE * 1.6:
             continue
         bx, by, bw, bh = b.mask_box
-        H, W = mask.shape[:2]
-        if (bx <= 1 or by <= 1 or bx + bw >= W - 1 or by + bh >= H - 1) and (elong > 2.0 or b.solidity < 0.85):
+        if (bx <= k or by <= k or bx + bw >= W - k or by + bh >= H - k) and (elong > 2.0 or b.solidity < 0.85):
             continue  # a tray rim, a cable, a sleeve coming in from the edge
         if elong > 1.45 or dist_ratio < 0.72 or b.solidity < 0.88:
-            for c in _split_blob(b, mask.shape):
+            for c in _split_blob(b, (H, W)):
                 area = cv2.contourArea(c)
                 if area < MIN_DIE ** 2 * 0.5:
                     continue
@@ -304,14 +346,18 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         img = cv2.resize(frame_bgr, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
         if background is not None:
             background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
     ds = get_set(dice_set)
     clf = (classifier or classifier_for(ds)) if not taught else None
     if clf is not None:
+        # with a learned background the classified read needs no Lab frame (the finder works on a smaller
+        # one, the pip finder does not search the whole frame)
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
         readings = _read_classified(img, lab, ds, mount, background, clf)
     elif ds.kind == "pips" and not taught:
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
         readings = _read_pip_set(img, lab, ds, mount, background)
     else:
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
         blobs = find_dice(img, mount, background, lab)
         fr = face_reader(ds, mount, taught)
         sizes = [math.sqrt(b.area) for b in blobs]
@@ -341,7 +387,7 @@ def classifier_for(ds: DiceSet) -> FaceClassifier | None:
     return None
 
 
-def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None,
+def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount: str, background: np.ndarray | None,
                      clf: FaceClassifier) -> list[Reading]:
     """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
 
@@ -354,6 +400,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str, 
     for c in cands:  # a quick count in the crop of each outline (cheap: a 48 px patch)
         c.crop_pips = count_pips(img, c.rect) if c.rect is not None else None
     if background is None:
+        if lab is None:
+            lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
         # a still photo: the pip finder also searches the whole frame (it finds dice on a busy floor, and
         # brings its own checks); with the box's learned background the outlines are reliable and the
         # crop counts suffice (a full pip search would cost more than the whole read)

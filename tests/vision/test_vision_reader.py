@@ -13,7 +13,7 @@ from conftest import layout, read_and_score, real_photo
 from vision_specs import ALL
 
 from vision.reader import read_dice
-from vision.render import DieSpec, render_tray
+from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import score
 
 
@@ -108,3 +108,23 @@ def test_real_photos_certain_readings_are_right(name):
     assert s.silent == 0
     assert s.missed == 0
     assert s.correct >= len(truth) - 1
+
+
+@pytest.mark.parametrize("size", [20, 34, 80])
+def test_learned_background_finds_small_and_large_dice_at_full_precision(size):
+    """With the box's learned background the finder segments a half-size frame (vision.reader.work_factor);
+    boxes are mapped back to the full frame, so small dice are still found and read (or flagged)."""
+    rng = np.random.default_rng(size)
+    dice = [DieSpec(float(x), float(y), size * float(rng.uniform(0.9, 1.1)), float(rng.uniform(0, 90)), v,
+                    colour=c) for (x, y), v, c in zip([(120, 110), (330, 150), (520, 120), (200, 340), (450, 360)],
+                                                       [1, 2, 3, 5, 6], ["white", "red", "black", "blue", "yellow"],
+                                                       strict=True)]
+    frame = render_tray(dice, mount="under", seed=3, room_seed=4)
+    empty = render_tray([], mount="under", seed=9, room_seed=4)  # the room, with its own sensor noise
+    readings = read_dice(frame, "d6", "under", background=empty)
+    s = score(ground_truth(dice, "under"), readings, radius=max(12.0, 0.5 * size))
+    assert s.missed == 0 and s.phantom == 0
+    assert s.silent == 0
+    assert s.correct >= 4
+    for r, d in zip(sorted(readings, key=lambda r: r.center[0]), sorted(dice, key=lambda d: d.x), strict=True):
+        assert abs(r.center[0] - d.x) < 0.2 * size and abs(r.center[1] - d.y) < 0.2 * size
