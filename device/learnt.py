@@ -55,6 +55,8 @@ def face_index(ds: DiceSet, die: Any) -> int | None:
         return None
     if isinstance(die, int):
         die = {"value": die}
+    elif isinstance(die, str):  # a face by its symbol (Mage Wars' attack faces: "2*")
+        die = {"face": die}
     if not isinstance(die, dict):
         return None
     name, value = die.get("face"), die.get("value")

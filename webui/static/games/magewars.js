@@ -7,7 +7,7 @@
 
 let ctx = null;
 let els = null;
-let entry = { faces: [], effect: null, read: "" };
+let entry = { faces: [], from: [], effect: null, read: "" };
 let entryKey = "";
 
 const ATTACK = "magewars-attack";
@@ -219,14 +219,15 @@ function renderThrow(snap) {
   if (els.throw.hidden) return;
   // What the camera read of this throw fills the entry in, for the players to check and send; it stays
   // when the dice are picked up (an empty tray), and a new pending roll starts afresh.
-  const read = ((snap.tray && snap.tray.dice) || []).filter((d) => d.face != null || d.value != null);
+  const read = ((snap.tray && snap.tray.dice) || []).map((d, i) => ({ ...d, i })).filter((d) => d.face != null || d.value != null);
   const readKey = read.map((d) => `${d.set || ""}:${d.face}:${d.value}`).join(",");
-  if (String(snap.seq) !== entryKey) { entryKey = String(snap.seq); entry = { faces: [], effect: null, read: "" }; }
+  if (String(snap.seq) !== entryKey) { entryKey = String(snap.seq); entry = { faces: [], from: [], effect: null, read: "" }; }
   if (read.length && readKey !== entry.read) {
-    entry = { faces: [], effect: null, read: readKey };
+    // each attack face remembers the tray die it was read from, so the box learns that die's face
+    entry = { faces: [], from: [], effect: null, read: readKey, roll: snap.tray.roll };
     for (const d of read) {
       if (d.set === EFFECT) entry.effect = d.value;
-      else if (FACE_NAMES.includes(d.face) && entry.faces.length < sets[ATTACK]) entry.faces.push(d.face);
+      else if (FACE_NAMES.includes(d.face) && entry.faces.length < sets[ATTACK]) { entry.faces.push(d.face); entry.from.push(d.i); }
     }
   }
   const n = sets[ATTACK];
@@ -235,13 +236,13 @@ function renderThrow(snap) {
     h("h2", { text: `${n} ${V("dice")} + ${V("effect")}` }),
     entry.read ? h("p", { class: "warn", id: "mwread", text: V("check_reading") }) : null,
     h("div", { class: "dice", id: "mwentry" }, entry.faces.map((f, i) => {
-      const b = h("button", { class: "diebtn", type: "button", onclick: () => { entry.faces.splice(i, 1); renderThrow(snap); } });
+      const b = h("button", { class: "diebtn", type: "button", onclick: () => { entry.faces.splice(i, 1); entry.from.splice(i, 1); renderThrow(snap); } });
       b.append(face(ATTACK, f));
       return b;
     })),
     h("div", { class: "pad", id: "mwpad" }, FACE_NAMES.map((f) => {
       const b = h("button", { class: "diebtn padbtn", type: "button", data: { face: f }, disabled: entry.faces.length >= n,
-        onclick: () => { entry.faces.push(f); renderThrow(snap); } });
+        onclick: () => { entry.faces.push(f); entry.from.push(null); renderThrow(snap); } });
       b.append(face(ATTACK, f));
       return b;
     })),
@@ -249,7 +250,9 @@ function renderThrow(snap) {
       h("button", { class: "chip" + (entry.effect === v ? " on" : ""), type: "button", data: { d12: String(v) },
         onclick: () => { entry.effect = v; renderThrow(snap); } }, String(v)))),
     h("button", { class: "primary big", id: "mwthrowsend", type: "button", disabled: !ready,
-      onclick: () => ctx.act({ type: "roll", dice: entry.faces, effect: entry.effect, source: "manual" }).catch(() => {}) },
+      onclick: () => ctx.act({ type: "roll", dice: entry.faces, effect: entry.effect, source: "manual",
+        ...(entry.roll != null && ((ctx.S.snap || {}).tray || {}).roll === entry.roll ? { tray: { roll: entry.roll, dice: entry.from } } : {}),
+      }).catch(() => {}) },
     V("send")));
 }
 
