@@ -39,18 +39,21 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .classify import PAD, crop_patch
+from .classify import crop_patch
 
 SIDE = 48            # an example's side in px (the corner numbers of icon dice must stay legible)
 BLUR = 1.0           # px of blur before comparing: a pixel of misalignment must not matter
 INSET = 0.92         # the part of the face's square compared (its rounded edge left out)
 CROP_SIDE = 64       # crops are kept (and compared) at this size: small files, legible corner numbers
+CROP_PAD = 1.10      # the reader's box grown by this (a larger crop leaves fewer pixels for the face)
 
 
 def crop_die(frame: np.ndarray, center: tuple[float, float], box: tuple[int, int, int, int] | list) -> np.ndarray:
-    """The crop of one read die as the memory keeps and compares it (the reader's box grown as the CNN's
-    crop is): the box keeps it from confirmed rolls and the reader cuts the dice of a new roll the same way."""
-    return crop_patch(frame, (float(center[0]), float(center[1]), float(box[2]), float(box[3])), pad=PAD,
+    """The crop of one read die as the memory keeps and compares it: the reader's box grown by CROP_PAD (the
+    face and a little room around it, where the face's own square is found). The box keeps it from confirmed
+    rolls; the reader cuts a new roll's dice alike. Its own constants, not the CNN's crop: kept crops must
+    not change meaning when the CNN's input does."""
+    return crop_patch(frame, (float(center[0]), float(center[1]), float(box[2]), float(box[3])), pad=CROP_PAD,
                       size=CROP_SIDE)
 
 
