@@ -64,6 +64,8 @@ def face_index(ds: DiceSet, die: Any) -> int | None:
         hits = [f.index for f in ds.faces if f.name == name and (value is None or f.value == value)]
     elif isinstance(value, int) and not isinstance(value, bool):
         hits = [f.index for f in ds.faces if f.value == value]
+        if not hits and 1 <= value <= ds.n:
+            hits = [value]  # no face carries that number: a side entered by hand (King of Tokyo's 4 = heart)
     else:
         hits = []
     return hits[0] if len(hits) == 1 else None

@@ -91,6 +91,8 @@ def test_face_index_names_one_face_or_none() -> None:
     assert face_index(DS, {"face": "sword"}) is None  # three faces carry a sword: which one is not said
     assert face_index(DS, 9) is None and face_index(DS, True) is None and face_index(DS, "x") is None
     assert face_index(DS, "pow") == 6
+    kot = get_set(spec("kingoftokyo"))
+    assert face_index(kot, 2) == 2 and face_index(kot, 4) == 4 and face_index(kot, {"face": "claw"}) == 6
     attack = get_set(spec("magewars-attack"))
     assert face_index(attack, 0) is None  # two blank faces
     assert face_index(attack, {"face": "2*"}) == 6 and face_index(attack, "1*") == 5
