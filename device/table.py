@@ -181,6 +181,10 @@ class Table:
         is already stored: nothing here may refuse or lose it, so a full card is reported and goes no further."""
         if self.learnt is None or not isinstance(link, dict):
             return
+        if self.match.rules.describe().get("hidden"):
+            # a game that hides rolls (Regidice): the page's counts per face would tell every phone the faces
+            # of a throw before its reveal, so its throws teach nothing
+            return
         roll, picks = link.get("roll"), link.get("dice")
         if not isinstance(roll, int) or not isinstance(picks, list) or len(picks) != len(dice) or not all(
                 p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in picks):

@@ -287,3 +287,25 @@ def test_dicesight_teach_waits_for_the_phone_on_every_throw_and_keeps_what_it_co
     assert len(list((state / "learnt").rglob("*.png"))) == learnt["dice"]
     assert not (state / DB_NAME).exists() and (state / "teaching" / DB_NAME).exists()  # games untouched
     assert LearntDice(state, "under").counts()[SET]["dice"] == learnt["dice"]  # `dicesight run` finds them
+
+
+def test_a_game_that_hides_rolls_teaches_nothing(tmp_path: Path) -> None:
+    """DESIGN: hidden dice reach no other phone until the reveal. The learnt counts per face are in every
+    phone's snapshot, so a Regidice throw (hidden) must not move them."""
+    camera = Throws()
+    table = Table(Store(tmp_path / "state"), camera=camera, dice_set=SET, settle_s=0.2)
+    try:
+        table.new_game("regidice", {"players": [{"name": "Ann"}, {"name": "Bo"}]}, seed=3)
+        assert table.match.rules.describe()["hidden"]
+        tray = settle(table, camera, frame([(300, 240, 25.0, 6)]))
+        read = table.tray.dice  # the roller's own view (other phones see only colours)
+        assert tray["dice"] and read[0]["value"]  # a die read, whose crop could be learnt
+        wanted = table.snapshot()["pending"]["input"]
+        dice = [{"colour": c, "value": read[0]["value"] if k == 0 else 3}
+                for k, c in enumerate(wanted["colours"])]
+        snap = table.submit({"type": "roll", "player": wanted["player"], "dice": dice, "source": "manual",
+                             "tray": {"roll": tray["roll"], "dice": [0] + [None] * (len(dice) - 1)}})
+        assert snap["seq"] == 1  # the roll counts
+        assert table.snapshot()["learnt"] == {} and not (tmp_path / "state" / "learnt").exists()
+    finally:
+        table.close()

@@ -8,8 +8,6 @@
 let ctx = null;
 let els = null;
 const entry = {};  // die id -> value this phone is entering for its own roll
-const entryFrom = {};  // die id -> the tray die it was read from: sent along, so the box learns that die's face
-let entryRoll = null;  // the tray's throw those came from
 
 function T(key, vars = {}) {
   return ctx.text("view." + key, vars) ?? key;
@@ -181,14 +179,13 @@ export function ownEntry(snap) {
 
 // Dice the camera read on the tray (with their colours) fill the entry, so an unsure reading is fixed here.
 function fromTray(snap, dice) {
-  const read = ((snap.tray && snap.tray.dice) || []).map((d, i) => ({ ...d, i })).filter((d) => d.colour && d.value);
+  const read = ((snap.tray && snap.tray.dice) || []).filter((d) => d.colour && d.value);
   if (!read.length || dice.some((d) => entry[d.id])) return;
   const byColour = {};
-  for (const d of read) (byColour[d.colour] = byColour[d.colour] || []).push(d);
-  entryRoll = snap.tray.roll;
+  for (const d of read) (byColour[d.colour] = byColour[d.colour] || []).push(d.value);
   for (const d of dice) {
-    const t = (byColour[d.colour] || []).shift();
-    if (t) { entry[d.id] = t.value; entryFrom[d.id] = t.i; }
+    const v = (byColour[d.colour] || []).shift();
+    if (v) entry[d.id] = v;
   }
 }
 
@@ -198,7 +195,7 @@ function renderEntry(snap) {
   els.entry.hidden = !me;
   if (!me) return;
   const dice = me.pool;
-  for (const id of Object.keys(entry)) if (!dice.some((d) => d.id === id)) { delete entry[id]; delete entryFrom[id]; }
+  for (const id of Object.keys(entry)) if (!dice.some((d) => d.id === id)) delete entry[id];
   fromTray(snap, dice);
   const ready = dice.every((d) => entry[d.id]);
   fill(els.entry,
@@ -213,11 +210,8 @@ function renderEntry(snap) {
     h("button", { class: "big primary", type: "button", id: "rdsend", disabled: !ready || null,
       onclick: () => {
         const roll = dice.map((d) => ({ colour: d.colour, value: entry[d.id] }));
-        // each die tied to the tray die it was read from (a value tapped to fix it keeps the tie)
-        const tied = entryRoll != null && ((ctx.S.snap || {}).tray || {}).roll === entryRoll;
-        const link = tied ? { tray: { roll: entryRoll, dice: dice.map((d) => entryFrom[d.id] ?? null) } } : {};
-        ctx.act({ type: "roll", player: me.id, dice: roll, source: "manual", ...link }).then(() => {
-          for (const d of dice) { delete entry[d.id]; delete entryFrom[d.id]; }
+        ctx.act({ type: "roll", player: me.id, dice: roll, source: "manual" }).then(() => {
+          for (const d of dice) delete entry[d.id];
         }).catch(() => {});
       } }, T("send")));
 }
