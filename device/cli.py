@@ -70,12 +70,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_read(args: argparse.Namespace) -> int:
     from . import read_cmd
     from .config import resolve_state_dir
+    from .learnt import LearntDice
     from .taught import load_taught
 
-    # Faces taught on this box (`dicesight teach`) replace the drawn templates, as in `dicesight run`.
+    # Faces taught on this box (`dicesight teach --templates`) replace the drawn templates, and the dice it
+    # learnt from confirmed rolls (`dicesight teach`, game nights) are its memory, as in `dicesight run`.
     state_dir = resolve_state_dir(args.state_dir)
     taught = load_taught(state_dir, args.dice, args.mount) if state_dir.is_dir() else None
-    return read_cmd.run(args.images, args.dice, args.mount, args.json, args.debug_out, taught=taught)
+    memory = LearntDice(state_dir, args.mount).memory if (state_dir / "learnt").is_dir() else None
+    return read_cmd.run(args.images, args.dice, args.mount, args.json, args.debug_out, taught=taught,
+                        memory=memory)
 
 
 def cmd_teach(args: argparse.Namespace) -> int:

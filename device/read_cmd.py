@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.debug import die_crops, draw_readings
 from vision.dicesets import get_set
+from vision.memory import Memory
 from vision.reader import read_dice
 
 from .dice_sets import spec
@@ -48,7 +49,7 @@ def _human(path: str, readings: list, ms: float) -> str:
 
 
 def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str | None,
-        taught: dict | None = None) -> int:
+        taught: dict | None = None, memory: Memory | None = None) -> int:
     try:
         dice_set = get_set(spec(dice))
     except KeyError as err:
@@ -76,7 +77,7 @@ def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str 
                 print(f"{path}: cannot read image: {err}", file=sys.stderr, flush=True)
             continue
         t0 = time.perf_counter()
-        readings = read_dice(img, dice_set, mount, taught=taught)
+        readings = read_dice(img, dice_set, mount, taught=taught, memory=memory)
         ms = (time.perf_counter() - t0) * 1000.0
         if as_json:
             print(json.dumps({"image": path, "dice": [r.to_dict() for r in readings], "ms": round(ms, 2)}),

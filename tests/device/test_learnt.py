@@ -9,6 +9,7 @@ table do the rest. The card fills up when the test says so.
 from __future__ import annotations
 
 import errno
+import json
 import logging
 import threading
 from pathlib import Path
@@ -309,3 +310,30 @@ def test_a_game_that_hides_rolls_teaches_nothing(tmp_path: Path) -> None:
         assert table.snapshot()["learnt"] == {} and not (tmp_path / "state" / "learnt").exists()
     finally:
         table.close()
+
+
+def test_dicesight_read_uses_what_the_box_learnt(tmp_path: Path, capsys) -> None:
+    """`dicesight read --state-dir S` reads with the box's memory, as `dicesight run` does: dice the drawn
+    templates leave unsure are certain (and right) once the box has learnt the set."""
+    from device.cli import main  # the command line as a user runs it
+    from vision.reader import read_dice
+
+    kept = LearntDice(tmp_path / "box", "under")
+    for k in range(3):
+        image = frame([(x, y, 25.0 * k + 11 * i, i + 1) for i, (x, y) in enumerate(SIX)], seed=20 + k)
+        for r in read_dice(image, spec(SET), "under"):
+            face = 1 + min(range(6), key=lambda j: (SIX[j][0] - r.center[0]) ** 2 + (SIX[j][1] - r.center[1]) ** 2)
+            kept.keep([Confirmed(SET, crop_die(image, r.center, r.box), face)])
+    assert kept.counts()[SET]["faces"] == {str(f): 3 for f in range(1, 7)}
+    path = tmp_path / "throw.png"
+    cv2.imwrite(str(path), frame([(x + 9, y - 7, 40.0 + 13 * i, i + 1) for i, (x, y) in enumerate(SIX)], seed=33))
+
+    def certain(state: Path) -> list[tuple[int, int]]:
+        assert main(["read", str(path), "--dice", SET, "--mount", "under", "--json", "--state-dir", str(state)]) == 0
+        dice = json.loads(capsys.readouterr().out)["dice"]
+        return [(d["value"], 1 + min(range(6), key=lambda j: (SIX[j][0] - d["center"][0]) ** 2
+                                            + (SIX[j][1] - d["center"][1]) ** 2)) for d in dice if d["certain"]]
+
+    plain, learnt = certain(tmp_path / "empty"), certain(tmp_path / "box")
+    assert all(v == face for v, face in learnt)
+    assert len(learnt) >= len(plain) + 2
