@@ -9,7 +9,7 @@ from collections.abc import Callable
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from . import i18n, viewers
-from .streams import Stream
+from .streams import Parked, Stream
 from .web import STOP, STREAMS, client_address, table, token, web
 
 HEARTBEAT_S = 15.0
@@ -104,22 +104,32 @@ class _WrittenStream(Response):
 
 def _hub_stream(state, gate, address: str, gone: Callable[[], bool], heartbeat: float, max_age: float,
                 first: Callable[[], bytes], frame: Callable[[dict], bytes]):
-    """The stream under waitress: handed to the app's stream hub (one writer for every phone). waitress
-    tells when the phone has gone (it keeps reading the connection: request lookahead), so a closed page
-    frees its place within STREAM_CHECK_S, not at the next heartbeat."""
+    """The stream under waitress: handed to the app's stream hub (one writer for every phone), its
+    connection taken out of waitress's poll loop while it lasts (webui.streams.Parked). The hub looks
+    whether the phone has gone every STREAM_CHECK_S, so a closed page frees its place within that, not at
+    the next heartbeat."""
     hub = state.stream_hub(heartbeat_s=heartbeat, check_s=min(STREAM_CHECK_S, heartbeat))
     channel = getattr(gone, "__self__", None)  # waitress's channel: how much output waits for this phone
+    parked = Parked.of(gone)
 
     def backlog() -> int:
         return int(getattr(channel, "total_outbufs_len", 0) or 0)
 
+    def departed() -> bool:
+        return gone() or (parked is not None and parked.peer_closed())
+
     def run(write: Callable[[bytes], object]) -> None:
-        stream = Stream(write, gone, backlog, time.monotonic(), max_age, frame)
+        stream = Stream(write, departed, backlog, time.monotonic(), max_age, frame,
+                        flush=parked.flush if parked is not None else None)
         try:
             hub.add(stream, lambda: b"retry: 2000\n" + first())
+            if parked is not None:
+                parked.park()
             stream.done.wait()
         finally:
             hub.remove(stream)
+            if parked is not None:
+                parked.unpark()
             gate.leave(address)
 
     try:

@@ -10,6 +10,7 @@ one address may hold only `per_address` streams (a phone needs one; a few tabs a
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -74,16 +75,95 @@ class StreamGate:
 Write = Callable[[bytes], Any]
 
 
+class Parked:
+    """A stream's waitress connection, taken out of waitress's poll loop while the hub writes to it.
+
+    Why: waitress's loop asks every connection in its map whether it wants reading or writing, in Python,
+    on every turn, and it turns for every request, every accepted connection, every wake-up. With 200
+    watching phones that scan was most of the loop's work (cProfile of `bench/web_load.py`: ~200
+    `readable()`/`writable()` calls per turn, ~0.5 ms with the interpreter lock held, hundreds of turns a
+    second), taken from the threads answering the API. A stream needs nothing from the loop while it lasts:
+    the hub writes it (waitress's `write` sends at once from the writing thread), `flush()` sends what a
+    full socket left behind, and `peer_closed()` sees a phone that went. When the stream ends the
+    connection goes back into the loop, which finishes the response as usual.
+
+    This reaches into waitress's channel (`_map`, `_fileno`, `outbuf_lock`, `_flush_some`): `of()` checks
+    they are there and answers None otherwise (the stream then stays in the loop: slower, still right).
+    Every change of the map is made under the channel's `outbuf_lock`, which waitress's `handle_close`
+    also takes before it marks the channel closed, so a connection closed meanwhile is never put back.
+    """
+
+    NEEDS = ("_map", "_fileno", "outbuf_lock", "_flush_some", "_flush_exception", "server", "connected")
+
+    def __init__(self, channel: Any) -> None:
+        self.channel = channel
+        self._fd: int | None = None
+
+    @classmethod
+    def of(cls, gone: Callable[[], bool] | None) -> Parked | None:
+        """The parkable connection behind waitress's `client_disconnected` callable, else None."""
+        channel = getattr(gone, "__self__", None)
+        if channel is None or not all(hasattr(channel, name) for name in cls.NEEDS):
+            return None
+        return cls(channel)
+
+    def park(self) -> bool:
+        """Take the connection out of waitress's loop (False: it is closed, or not in the loop)."""
+        ch = self.channel
+        with ch.outbuf_lock:
+            fd = ch._fileno
+            if not ch.connected or fd is None or ch._map.get(fd) is not ch:
+                return False
+            del ch._map[fd]
+            self._fd = fd
+        return True
+
+    def unpark(self) -> None:
+        """Put the connection back into waitress's loop (unless it was closed meanwhile) and wake the loop."""
+        ch = self.channel
+        with ch.outbuf_lock:
+            fd, self._fd = self._fd, None
+            if fd is None or not ch.connected or ch._fileno != fd:
+                return
+            ch._map[fd] = ch
+        ch.server.pull_trigger()
+
+    def flush(self) -> None:
+        """Send what waits in the connection's buffer (the loop would have, had the stream stayed in it)."""
+        ch = self.channel
+        if self._fd is None or not getattr(ch, "total_outbufs_len", 0):
+            return
+        with ch.outbuf_lock:
+            if ch.connected:
+                ch._flush_exception(ch._flush_some, do_close=False)
+
+    def peer_closed(self) -> bool:
+        """True when the phone closed or reset the connection (a look at the socket, nothing read)."""
+        ch = self.channel
+        sock = getattr(ch, "socket", None)
+        if not ch.connected or sock is None:
+            return True
+        try:
+            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, InterruptedError):
+            return False  # nothing to read: still there
+        except OSError:
+            return True
+
+
 class Stream:
     """One phone's open stream as the hub sees it: the WSGI `write` callable of its response, whether the
-    phone has gone, how many bytes wait unsent for it. `done` is set when the stream is over."""
+    phone has gone, how many bytes wait unsent for it, and how to send them (`flush`; None: the server's
+    loop does). `done` is set when the stream is over."""
 
     def __init__(self, write: Write, gone: Callable[[], bool], backlog: Callable[[], int],
-                 started: float, max_age_s: float, frame: Callable[[dict], bytes] | None = None) -> None:
+                 started: float, max_age_s: float, frame: Callable[[dict], bytes] | None = None,
+                 flush: Callable[[], None] | None = None) -> None:
         self.write = write
         self.frame = frame  # the snapshot as this phone's event (per viewer); None: the hub's shared one
         self.gone = gone
         self.backlog = backlog
+        self.flush = flush
         self.ends_at = started + max_age_s
         self.slow_since: float | None = None
         self.done = threading.Event()
@@ -190,6 +270,19 @@ class StreamHub:
             if stream.gone() or now >= stream.ends_at:
                 stream.done.set()
 
+    def _flush(self) -> None:
+        """Send what full sockets left behind (streams whose `flush` the hub must call: see Parked)."""
+        with self._lock:
+            streams = [s for s in self._streams if s.flush is not None]
+        for stream in streams:
+            if stream.done.is_set():
+                continue
+            try:
+                if stream.backlog():
+                    stream.flush()
+            except Exception:  # the phone went: its check will end the stream
+                stream.done.set()
+
     def _newest(self, snap: dict) -> dict:
         """The newest of the changes made within `coalesce_s` of `snap`: each snapshot is the whole state,
         so in a burst only the last would need writing, and the hub's work per second would stay bounded.
@@ -221,6 +314,7 @@ class StreamHub:
                     if now - last_check >= self.check_s:
                         self._check()
                         last_check = now
+                    self._flush()
                 except Exception:  # one bad change must not end every phone's stream
                     log.exception("stream hub: a change could not be written")
         finally:

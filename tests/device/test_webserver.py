@@ -35,7 +35,7 @@ def box(tmp_path):
                          describe=lambda status, headers: server_message(app, status, headers))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield {"port": int(server.effective_port), "table": table, "app": app}
+    yield {"port": int(server.effective_port), "table": table, "app": app, "server": server}
     stop_streams(app)
     server.close()
     table.close()
@@ -157,6 +157,50 @@ def test_open_streams_end_at_once_when_the_box_stops(box) -> None:
     while box["app"].extensions[STREAMS].stats()["open"] and time.monotonic() < deadline:
         time.sleep(0.05)
     assert box["app"].extensions[STREAMS].stats()["open"] == 0
+
+
+def in_poll_loop(server, source: str) -> int:
+    """How many of `source`'s connections waitress's poll loop looks at."""
+    return sum(1 for ch in list(server._map.values())
+               if isinstance(getattr(ch, "addr", None), tuple) and ch.addr[0] == source)
+
+
+def wait_until(check, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_stream_leaves_the_poll_loop_while_it_lasts_and_is_closed_by_waitress_after(box) -> None:
+    """Issue 11 #1: waitress's loop scanned every watching phone's connection on each turn (most of its work
+    with 200 phones). A stream's connection is out of the loop while the hub writes it; changes still
+    arrive, a phone that goes is still let go, and when the stream ends the connection is handed back:
+    waitress ends the response and closes it as it always did (no connection is left open)."""
+    port, table, server, app = box["port"], box["table"], box["server"], box["app"]
+    app.config["DICESIGHT_HEARTBEAT_S"] = 0.3  # the hub looks for departed phones this often
+    app.config["DICESIGHT_STREAM_MAX_S"] = 1.5
+    staying, _, _, got = open_stream(port, "127.0.0.90")
+    leaving = open_stream(port, "127.0.0.91")[0]
+    assert wait_until(lambda: in_poll_loop(server, "127.0.0.90") == in_poll_loop(server, "127.0.0.91") == 0)
+    table.submit({"type": "roll", "dice": [4]})
+    while f"id: {table.match.seq}\n".encode() not in got:
+        got += staying.recv(65536)
+    leaving.close()
+    gate = app.extensions[STREAMS]
+    assert wait_until(lambda: gate.stats()["open"] == 1), "the departed phone's place was not freed"
+    while True:  # the stream reaches its age: the response ends as usual, then the connection closes
+        chunk = staying.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    assert got.endswith(b"0\r\n\r\n"), got[-40:]
+    assert wait_until(lambda: not any(isinstance(ch.addr, tuple) and ch.addr[0].startswith("127.0.0.9")
+                                      for ch in list(server.active_channels.values())))
+    assert gate.stats()["open"] == 0
+    staying.close()
 
 
 def test_bodies_over_the_cap_are_refused_before_they_are_sent(box) -> None:
