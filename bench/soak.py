@@ -10,13 +10,18 @@ status, and at the end every acknowledged action that the box lost (there should
 
 Bounded: a fixed number of hours and actions; it stops by itself.
 
-    .venv/bin/python bench/soak.py [--hours 4] [--actions-per-hour 300]
+With `--tracemalloc` the box runs under bench/traced_box.py: after each simulated hour the soak asks it for a
+tracemalloc snapshot and prints the source lines whose memory grew most since the hour before (what leaks,
+measured rather than guessed; tracing makes the box slower and bigger, so its RSS is not comparable).
+
+    .venv/bin/python bench/soak.py [--hours 4] [--actions-per-hour 300] [--tracemalloc]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import signal
 import subprocess
@@ -24,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import cv2
@@ -69,15 +75,20 @@ def proc_write_bytes(pid: int) -> int:
 class Box:
     """The `dicesight run` process under test."""
 
-    def __init__(self, state: Path, frames: Path) -> None:
-        self.state, self.frames = state, frames
+    def __init__(self, state: Path, frames: Path, traces: Path | None = None) -> None:
+        self.state, self.frames, self.traces = state, frames, traces
         self.proc: subprocess.Popen | None = None
         self.port = 0
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "device.cli", "run", "--camera", f"replay:{self.frames}", "--gpio", "mock",
+        program = ["-m", "device.cli"] if self.traces is None else [str(ROOT / "bench" / "traced_box.py")]
+        cmd = [sys.executable, *program, "run", "--camera", f"replay:{self.frames}", "--gpio", "mock",
                "--host", HOST, "--port", "0", "--state-dir", str(self.state), "--json"]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        env = dict(os.environ)
+        if self.traces is not None:
+            env["DICESIGHT_TRACEMALLOC_DIR"] = str(self.traces)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                     env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
@@ -102,6 +113,41 @@ class Box:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+    def memory_snapshot(self) -> tracemalloc.Snapshot | None:
+        """A tracemalloc snapshot of the box (--tracemalloc only): SIGUSR1, then wait for its file."""
+        if self.traces is None or self.proc is None:
+            return None
+        before = set(self.traces.glob(f"{self.proc.pid}-*.snap"))
+        self.proc.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            new = set(self.traces.glob(f"{self.proc.pid}-*.snap")) - before
+            if new:
+                snap = tracemalloc.Snapshot.load(str(new.pop()))
+                return snap.filter_traces([tracemalloc.Filter(False, tracemalloc.__file__),
+                                           tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")])
+            time.sleep(0.2)
+        print("  (no tracemalloc snapshot from the box)")
+        return None
+
+
+def print_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top: int = 8) -> None:
+    """The source lines whose held memory grew most between two snapshots, and who called the biggest."""
+    held = sum(s.size for s in after.statistics("filename"))
+    total = held - sum(s.size for s in before.statistics("filename"))
+    print(f"  traced memory {held / 2**20:.1f} MiB held, {total / 1024:+.0f} KiB since the hour before; grew most:")
+    for stat in after.compare_to(before, "lineno")[:top]:
+        if stat.size_diff <= 0:
+            break
+        frame = stat.traceback[0]
+        print(f"    {stat.size_diff / 1024:+8.1f} KiB {stat.count_diff:+7d} blocks  {frame.filename}:{frame.lineno}")
+    for stat in after.compare_to(before, "traceback")[:2]:
+        if stat.size_diff <= 0:
+            break
+        print(f"    {stat.size_diff / 1024:+.1f} KiB allocated through:")
+        for line in stat.traceback.format(most_recent_first=True)[:12]:
+            print(f"      {line}")
 
 
 def play_step(port: int, headers: dict[str, str], rng: random.Random) -> tuple[int, dict | None]:
@@ -144,13 +190,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--actions-per-hour", type=int, default=300,
                     help="moves in a simulated hour (a Dice Throne game is ~190 moves in ~40 minutes)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tracemalloc", action="store_true",
+                    help="run the box under tracemalloc and print what grew each hour (slower, bigger)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     tmp = tempfile.TemporaryDirectory(prefix="dicesight-soak-")
     state, frames = Path(tmp.name) / "state", Path(tmp.name) / "frames"
     write_frames(frames)
-    box = Box(state, frames)
+    traces = Path(tmp.name) / "traces" if args.tracemalloc else None
+    if traces is not None:
+        traces.mkdir()
+    box = Box(state, frames, traces)
     box.start()
+    memory: tracemalloc.Snapshot | None = None
     lost: list[str] = []
     try:
         headers = [pair(box.port, phone_address(k)) for k in range(2)]
@@ -202,6 +254,10 @@ def main(argv: list[str] | None = None) -> int:
             written = (proc_write_bytes(box.proc.pid) - written0) // 1024
             print(f"{hour:>4}  {args.actions_per_hour:>5}  {refused:>7}  {stats['rss_mib']:>7}  {stats['fds']:>3}"
                   f"  {stats['threads']:>7}  {written:>11}  {(dir_bytes(state) - size0) // 1024:>9}  {camera}  {codes or ''}")
+            snap = box.memory_snapshot()
+            if snap is not None and memory is not None and hour != 3:  # hour 3 restarted the box
+                print_growth(memory, snap)
+            memory = snap
         for _w, stop in watchers:
             stop.set()
         print(f"lost acknowledged actions: {len(lost)}" + "".join(f"\n  {x}" for x in lost))
