@@ -5,7 +5,7 @@
 // translated from the server: the page's own in the "boot" JSON, the game's in its description.
 import { dieElement } from "./dice.js";
 import {
-  $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, gameText, glyphOf, h, info, loc, phaseLabel, playerName,
+  $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, findSet, gameText, glyphOf, h, info, loc, phaseLabel, playerName,
   render, setFaces, setRenderer, t, toast,
 } from "./core.js";
 import { openSetup } from "./setup.js";
@@ -352,7 +352,9 @@ function renderEntry(snap) {
   box.hidden = !input || !S.session.paired || hook("ownEntry", snap, ctx) === true;
   if (box.hidden) return;
   const faces = input.faces || [1, 2, 3, 4, 5, 6];
-  const setId = (input.dice_sets || [])[0] || snap.dice_set;
+  let setId = (input.dice_sets || [])[0] || snap.dice_set;
+  // a free roll takes plain numbers, but the box may be reading (or being taught) other dice: draw those
+  if (setId === "d6" && snap.dice_set && snap.dice_set !== "d6" && findSet(snap.dice_set)) setId = snap.dice_set;
   const symbols = input.symbols || hook("entryFaces", snap, ctx) || setFaces(setId);
   const max = input.count || input.count_max || 40;
   const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: t("die_value", { v }) });

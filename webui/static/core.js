@@ -157,10 +157,19 @@ export function diceInput(snap) {
 // Face names of a dice set of the current game, index 0 = side 1, for drawing dice (null for pips).
 // A face's glyph (engine.core.FaceSpec: "text:7", "icon:starburst+text:2"...) for dieElement: by the side
 // number of a set, or by the face's name in any of the current game's sets (a camera reading names it).
+// A dice set's description: the current game's, else any game's (a free roll reading a hero's dice).
+export function findSet(setId) {
+  const game = currentGame();
+  if (game && game.dice_sets && game.dice_sets[setId]) return game.dice_sets[setId];
+  for (const g of Object.values(S.games)) if (g && g.dice_sets && g.dice_sets[setId]) return g.dice_sets[setId];
+  return null;
+}
+
 export function glyphOf(setId, side, name) {
   const game = currentGame();
   const sets = (game && game.dice_sets) || {};
-  const pool = setId && sets[setId] ? [sets[setId]] : Object.values(sets);
+  const one = setId ? findSet(setId) : null;
+  const pool = one ? [one] : Object.values(sets);
   for (const set of pool) {
     const f = set.faces.find((x) => (side != null ? x.index === Number(side) : name != null && x.name === String(name)));
     if (f) return f.glyph || null;
@@ -169,8 +178,7 @@ export function glyphOf(setId, side, name) {
 }
 
 export function setFaces(setId) {
-  const game = currentGame();
-  const set = game && game.dice_sets ? game.dice_sets[setId] : null;
+  const set = findSet(setId);
   if (!set) return null;
   const faces = set.faces.map((f) => (String(f.glyph || "").startsWith("pips") ? null : f.name));
   return faces.some((f) => f) ? faces : null;
