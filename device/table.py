@@ -24,7 +24,7 @@ from engine.match import Match
 from .broadcaster import Broadcaster, Subscription
 from .camera.base import FrameSource
 from .dice_sets import spec
-from .learnt import LearntDice, confirmed_dice
+from .learnt import Confirmed, LearntDice, confirmed_dice
 from .pairing import Pairing
 from .store import StagedImage
 from .tray import OBSERVE_MAX_S, TrayService
@@ -171,37 +171,41 @@ class Table:
             self._engine_snapshot = None
             if action.get("type") == "roll":  # a reading waiting for confirmation is settled by any roll
                 self.tray.roll_recorded()
-            if link is not None and isinstance(action.get("dice"), list):
-                self._learn(link, action["dice"])
-            return self.publish()
+            confirmed = self._to_learn(link, action["dice"]) if link is not None and isinstance(
+                action.get("dice"), list) else []
+            snap = self.publish()
+        # written outside the lock: an fsync per crop on an SD card must not hold up the game's other writers
+        return self._learn(confirmed) if confirmed else snap
 
-    def _learn(self, link: Any, dice: list) -> None:
-        """Keep the crops of a roll the players confirmed or fixed (`link`: `{"roll": the tray's throw,
-        "dice": [index of the tray die each die of the roll is, or null for one entered by hand]}`). The roll
-        is already stored: nothing here may refuse or lose it, so a full card is reported and goes no further."""
+    def _to_learn(self, link: Any, dice: list) -> list[Confirmed]:
+        """The dice of a roll the players confirmed or fixed that can be learnt (`link`: `{"roll": the tray's
+        throw, "dice": [index of the tray die each die of the roll is, or null for one entered by hand]}`)."""
         if self.learnt is None or not isinstance(link, dict):
-            return
+            return []
         if self.match.rules.describe().get("hidden"):
             # a game that hides rolls (Regidice): the page's counts per face would tell every phone the faces
             # of a throw before its reveal, so its throws teach nothing
-            return
+            return []
         roll, picks = link.get("roll"), link.get("dice")
         if not isinstance(roll, int) or not isinstance(picks, list) or len(picks) != len(dice) or not all(
                 p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in picks):
-            return
+            return []
         if len({p for p in picks if p is not None}) != sum(p is not None for p in picks):
-            return  # one tray die named twice: not a confirmation the box can trust
-        confirmed = confirmed_dice(self.tray.take_crops(roll), dice, picks)
-        if not confirmed:
-            return
+            return []  # one tray die named twice: not a confirmation the box can trust
+        return confirmed_dice(self.tray.take_crops(roll), dice, picks)
+
+    def _learn(self, confirmed: list[Confirmed]) -> dict:
+        """Keep the crops of confirmed dice; the new snapshot. The roll is already stored: nothing here may
+        refuse or lose it, so a full card is reported (the camera's status) and goes no further."""
         try:
             self.learnt.keep(confirmed)
         except OSError as err:
             log.error("the learnt dice could not be kept: %s", err)
             self.tray.fault("learn", f"The box cannot keep the dice it learns ({err.strerror or err}); rolls "
                                      f"are still recorded.")
-            return
+            return self.publish()
         self.tray.fault("learn", None)
+        return self.publish()
 
     def forget_learnt(self, set_id: str) -> dict:
         """Forget every die the box learnt of a set (a phone's Forget); the new snapshot."""
