@@ -339,6 +339,9 @@ class Table:
         recovered = self.store.recovery_report() if hasattr(self.store, "recovery_report") else None
         view: dict[str, Any] = {"recovered": recovered}
         if recovered:
+            # `code` and the numbers in `recovered` are what the page words in its own language; `message`
+            # is the English sentence for logs and scripts
+            view["code"] = "recovered"
             lost = recovered.get("lost_games", 0)
             view["message"] = (
                 f"The saved games were damaged ({recovered.get('reason', 'unknown damage')}). "

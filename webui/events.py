@@ -30,7 +30,11 @@ def events():
     # however it ends.
     gate = current_app.extensions[STREAMS]
     address = client_address()
-    refusal = gate.enter(address)
+    # HEAD: would a stream be admitted now? The page asks before it reconnects, since a browser's
+    # EventSource hides the status and Retry-After of a refused stream; no place is taken.
+    refusal = gate.would_refuse(address) if request.method == "HEAD" else gate.enter(address)
+    if request.method == "HEAD" and refusal is None:
+        return Response(status=200, mimetype="text/event-stream", headers=STREAM_HEADERS)
     if refusal is not None:
         resp = jsonify(code=refusal.code, message=i18n.msg(refusal.code))
         resp.status_code = 503 if refusal.code == "too_many_streams" else 429

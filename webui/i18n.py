@@ -216,6 +216,7 @@ JS_STRINGS = {
     "pat_pairing": _l("pairing"),
     "pat_camera_error": _l("camera problem"),
     "pat_pair_conflict": _l("two phones asked: none paired"),
+    "pat_gpio_error": _l("buttons not working"),
     "phones": _l("Paired phones"),
     "phones_none": _l("No paired phones."),
     "phone_this": _l("this phone"),
@@ -285,6 +286,12 @@ JS_STRINGS = {
     "learnt_n": _l("%(n)s dice learnt"),
     "learnt_hint": _l("Every roll you confirm or fix teaches the box your dice: it reads them better from the next roll on."),
     "forget": _l("Forget"),
+    "fault_recovered": _l("The saved games were damaged. The box recovered %(games)s game(s) and %(actions)s action(s); the damaged file is kept on the box."),
+    "fault_recovered_lost": _l("%(n)s game(s) could not be read."),
+    "fault_gpio": _l("The box's buttons and LEDs are not working. Use the buttons on this page; to pair a phone, use the box itself until they are repaired."),
+    "streams_full": _l("Too many phones are watching right now. Trying again in %(s)s s."),
+    "streams_full_here": _l("This phone has too many live pages open. Close a tab; trying again in %(s)s s."),
+    "pair_retry": _l("Asked too often: you can ask again in %(s)s s."),
     "forget_sure": _l("Tap again to forget"),
 }
 

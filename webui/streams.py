@@ -54,6 +54,16 @@ class StreamGate:
             self._by_address[address] = self._by_address.get(address, 0) + 1
             return None
 
+    def would_refuse(self, address: str) -> Refusal | None:
+        """What `enter(address)` would answer now, without taking a place (the page's look before it
+        reconnects: HEAD /api/events)."""
+        with self._lock:
+            if self._open >= self.max_streams:
+                return Refusal("too_many_streams", 10)
+            if self._by_address.get(address, 0) >= self.per_address:
+                return Refusal("too_many_streams_here", 30)
+            return None
+
     def leave(self, address: str) -> None:
         with self._lock:
             left = self._by_address.get(address, 0) - 1

@@ -285,3 +285,25 @@ def test_the_watchdog_is_fed_only_while_the_server_answers(tmp_path: Path, monke
 
 def test_probe_reaches_a_server_listening_everywhere(box) -> None:
     assert answers("0.0.0.0", box["port"])  # the box listening on every address probes via loopback
+
+
+def head_events(port: int, source: str) -> tuple[int, dict[str, str]]:
+    sock = connect(port, source)
+    sock.sendall(f"HEAD /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    status, headers, _ = head(sock)
+    sock.close()
+    return status, headers
+
+
+def test_a_page_can_ask_whether_a_stream_would_be_admitted_without_taking_a_place(box) -> None:
+    """A browser's EventSource hides a refused stream's status and Retry-After, so the page asks with
+    HEAD /api/events before it reconnects: the gate's answer, and no place taken."""
+    port, gate = box["port"], box["app"].extensions[STREAMS]
+    assert head_events(port, "127.0.0.40")[0] == 200
+    assert gate.stats()["open"] == 0
+    held = [open_stream(port, f"127.0.0.{41 + i}")[0] for i in range(LIMITS.max_streams)]
+    status, headers = head_events(port, "127.0.0.40")
+    assert status == 503 and int(headers["retry-after"]) >= 5
+    assert gate.stats()["open"] == LIMITS.max_streams
+    for sock in held:
+        sock.close()

@@ -6,7 +6,7 @@
 import { dieElement } from "./dice.js";
 import {
   $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, findSet, gameText, glyphOf, h, info, loc, phaseLabel, playerName,
-  render, setFaces, setRenderer, t, toast,
+  render, retryAfter, setFaces, setRenderer, t, toast,
 } from "./core.js";
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
@@ -77,13 +77,42 @@ function connect() {
   es.addEventListener("error", () => {
     S.online = false;
     renderBanner();
-    if (es.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+    if (es.readyState === EventSource.CLOSED && S.es === es) reconnectLater();
   });
 }
 
+// A closed stream was refused, or the box could not be reached. A browser's EventSource hides the status
+// and Retry-After of a refusal, so the page asks the box (HEAD /api/events: no stream is opened) and
+// waits as long as a refusal says (503: the box is full; 429: this phone holds its share), else 2 s.
+async function reconnectLater() {
+  let wait = 2;
+  S.streamRefused = null;
+  try {
+    const res = await fetch("/api/events", { method: "HEAD", credentials: "same-origin", cache: "no-store" });
+    if (res.status === 503 || res.status === 429) {
+      wait = Math.max(2, retryAfter(res) || 10);
+      S.streamRefused = { here: res.status === 429, until: Date.now() + wait * 1000 };
+    }
+  } catch { /* the box cannot be reached: look again soon */ }
+  renderBanner();
+  if (S.streamRefused) {
+    const tick = setInterval(() => {
+      if (!S.streamRefused || Date.now() >= S.streamRefused.until) { clearInterval(tick); return; }
+      renderBanner();
+    }, 1000);
+  }
+  setTimeout(() => { S.streamRefused = null; connect(); }, wait * 1000);
+}
+
 async function pair() {
-  if (S.pairing) return;
-  const req = await api("POST", "/api/pair", {});
+  if (S.pairing || Date.now() < (S.pairBlockedUntil || 0)) return;
+  let req;
+  try {
+    req = await api("POST", "/api/pair", {});
+  } catch (e) {
+    if (e.status === 429 && e.retryAfter) pairBlocked(e.retryAfter);
+    throw e;
+  }
   const until = Date.now() + req.expires_in * 1000;
   S.pairing = req.request;
   const tick = async () => {
@@ -118,13 +147,28 @@ async function pair() {
   setTimeout(tick, 400);
 }
 
+// The box refused a pair request (asked too often): the button rests for as long as it says (Retry-After).
+function pairBlocked(seconds) {
+  S.pairBlockedUntil = Date.now() + seconds * 1000;
+  const show = () => {
+    const left = Math.ceil((S.pairBlockedUntil - Date.now()) / 1000);
+    if (left <= 0) { $("pairmsg").textContent = ""; renderPair(); return; }
+    $("pairmsg").textContent = t("pair_retry", { s: left });
+    renderPair();
+    setTimeout(show, 1000);
+  };
+  show();
+}
+
 // -- what every game shares -----------------------------------------------------------------------
 function renderBanner() {
   const b = $("banner");
   const cam = S.snap && S.snap.camera;
   let text = "";
   let kind = "";
-  if (!S.online && S.everOnline) { text = t("offline"); kind = "bad"; }
+  const refused = S.streamRefused && Math.max(0, Math.ceil((S.streamRefused.until - Date.now()) / 1000));
+  if (refused) { text = t(S.streamRefused.here ? "streams_full_here" : "streams_full", { s: refused }); kind = "warn"; }
+  else if (!S.online && S.everOnline) { text = t("offline"); kind = "bad"; }
   else if (!S.online && S.snap === null) { text = ""; }
   else if (cam && cam.status === "reconnecting") { text = t("camera_reconnecting"); kind = "warn"; }
   else if (cam && cam.status === "error") { text = t("camera_error") + (cam.message ? ` (${cam.message})` : ""); kind = "bad"; }
@@ -136,6 +180,32 @@ function renderBanner() {
   const live = $("live");
   live.textContent = S.online ? "● " + t("live") : "○";
   live.classList.toggle("on", S.online);
+  renderFaults(S.snap);
+}
+
+// Faults of the box the players must know about, in their language (the snapshot gives codes and
+// numbers): saved games salvaged from a damaged store, buttons and LEDs that cannot be used. The
+// recovery notice can be hidden on this phone (it stays true until the box restarts).
+function renderFaults(snap) {
+  const box = $("faults");
+  const store = (snap && snap.store) || {};
+  const panel = (snap && snap.panel) || {};
+  const lines = [];
+  const rec = store.code === "recovered" && store.recovered;
+  const seenKey = rec ? `dicesight.recovered.${rec.kept_as || ""}` : "";
+  if (rec && sessionStorage.getItem(seenKey) !== "1") {
+    let text = t("fault_recovered", { games: rec.games || 0, actions: rec.actions || 0 });
+    if (rec.lost_games) text += " " + t("fault_recovered_lost", { n: rec.lost_games });
+    lines.push(h("p", { class: "fault", data: { fault: "store_recovered" } }, h("span", { text }),
+      h("button", { class: "small", text: t("close"),
+        onclick: () => { sessionStorage.setItem(seenKey, "1"); renderFaults(S.snap); } })));
+  }
+  if (panel.gpio_error) {
+    lines.push(h("p", { class: "fault", data: { fault: "gpio_error" }, title: panel.gpio_error },
+      h("span", { text: t("fault_gpio") })));
+  }
+  fill(box, ...lines);
+  box.hidden = !lines.length;
 }
 
 function renderPair() {
@@ -143,7 +213,7 @@ function renderPair() {
   $("pairbox").hidden = paired;
   $("pairedline").hidden = !paired;
   document.body.classList.toggle("paired", paired);
-  $("pair").disabled = Boolean(S.pairing);
+  $("pair").disabled = Boolean(S.pairing) || Date.now() < (S.pairBlockedUntil || 0);
 }
 
 // In a game with hidden information a paired phone says which player it is (POST /api/seat): the box then

@@ -96,7 +96,15 @@ export async function api(method, path, body, retried = false) {
   toast((data && data.message) || `${res.status}`, true);
   const e = new Error((data && data.message) || res.statusText);
   e.data = data;
+  e.status = res.status;
+  e.retryAfter = retryAfter(res);
   throw e;
+}
+
+// Seconds a refusal asks the phone to wait before asking again (Retry-After), 0 when it does not say.
+export function retryAfter(res) {
+  const s = Number(res.headers.get("Retry-After"));
+  return Number.isFinite(s) && s > 0 ? Math.ceil(s) : 0;
 }
 
 export async function refreshSession() {
