@@ -124,7 +124,11 @@ class Box:
         while time.monotonic() < deadline:
             new = set(self.traces.glob(f"{self.proc.pid}-*.snap")) - before
             if new:
-                snap = tracemalloc.Snapshot.load(str(new.pop()))
+                path = new.pop()
+                sizes = path.with_suffix(".json")
+                if sizes.exists():
+                    print("  engine caches: " + ", ".join(f"{k} {v}" for k, v in json.loads(sizes.read_text()).items()))
+                snap = tracemalloc.Snapshot.load(str(path))
                 return snap.filter_traces([tracemalloc.Filter(False, tracemalloc.__file__),
                                            tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")])
             time.sleep(0.2)

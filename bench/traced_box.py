@@ -12,6 +12,7 @@ two hours, by source line.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import signal
 import sys
@@ -21,14 +22,30 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from device.cli import main  # noqa: E402
+from engine import odds  # noqa: E402
+from engine.dicethrone import abilities  # noqa: E402
+from engine.regidice import sets  # noqa: E402
 
 TRACE_FRAMES = 8
 _numbers = itertools.count(1)
 
 
+def cache_sizes() -> dict[str, int]:
+    """How many entries the engine's memo caches hold (their bounds are chosen from these figures)."""
+    sizes = {"odds._TABLES": len(odds._TABLES),
+             "abilities._COMPILED memo": sum(len(memo) for _, _, memo in abilities._COMPILED.values())}
+    for name, fn in (("odds._space", odds._space), ("odds._outcomes", odds._outcomes),
+                     ("odds._float_trans", odds._float_trans), ("abilities._satisfied", abilities._satisfied),
+                     ("abilities._levels_in_force", abilities._levels_in_force), ("sets._tails", sets._tails),
+                     ("sets._best_groups", sets._best_groups)):
+        sizes[name] = fn.cache_info().currsize
+    return sizes
+
+
 def _dump(_signum, _frame) -> None:
     folder = Path(os.environ["DICESIGHT_TRACEMALLOC_DIR"])
     path = folder / f"{os.getpid()}-{next(_numbers):04d}.snap"
+    path.with_suffix(".json").write_text(json.dumps(cache_sizes()))
     tracemalloc.take_snapshot().dump(str(path.with_suffix(".tmp")))
     os.replace(path.with_suffix(".tmp"), path)  # the soak reads only whole snapshots
 
