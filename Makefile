@@ -9,6 +9,9 @@ STAMP  := $(VENV)/.installed
 # systemd-analyze to verify the unit file, and CJK fonts so zh-TW and ko screenshots are legible.
 APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk
 RUN_ARGS ?=
+# Test workers (pytest-xdist, handing out one test at a time: tests/conftest.py puts the longest first). The browser tests mostly wait (on Chromium, the event stream, the box's
+# threads), so more workers than cores overlap those waits; `make test TEST_WORKERS=0` runs in one process.
+TEST_WORKERS ?= 4
 
 .PHONY: run test lint venv system-deps clean train-reader train-reader-suite
 
@@ -41,7 +44,7 @@ lint: venv
 	$(BIN)/ruff check .
 
 test: venv system-deps lint
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
 
 # The face classifier (vision/models/pips.onnx): numpy-trained, seeded, a few minutes on one core. Never in
 # CI: the tests use the model shipped in the package. The suite adds the cross-validation models that

@@ -9,6 +9,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "crash.py"
 
 
@@ -21,6 +23,7 @@ def _crash_module():
     return module
 
 
+@pytest.mark.slow
 def test_fifty_sigkills_lose_nothing(tmp_path: Path) -> None:
     crash = _crash_module()
     stats = crash.run(kills=50, state_dir=tmp_path / "state", seed=20261122, max_delay=0.08)

@@ -239,7 +239,7 @@ def test_the_watchdog_is_fed_only_while_the_server_answers(tmp_path: Path, monke
     notify.bind(path)
     notify.settimeout(0.2)
     monkeypatch.setenv("NOTIFY_SOCKET", path)
-    monkeypatch.setenv("WATCHDOG_USEC", "1000000")  # a ping at least every 0.5 s
+    monkeypatch.setenv("WATCHDOG_USEC", "400000")  # a ping at least every 0.2 s, a probe gives up after 0.2 s
     monkeypatch.delenv("WATCHDOG_PID", raising=False)
     config = tmp_path / "config.toml"
     config.write_text('[gpio]\npin_factory = "mock"\n[web]\nhost = "127.0.0.1"\n')
@@ -256,9 +256,10 @@ def test_the_watchdog_is_fed_only_while_the_server_answers(tmp_path: Path, monke
     thread.start()
     assert started.wait(60)
 
-    def pings(seconds: float) -> int:
+    def pings(seconds: float, first: bool = False) -> int:
+        """WATCHDOG=1 pings received in `seconds` (with first=True: stop at the first one)."""
         end, count = time.monotonic() + seconds, 0
-        while time.monotonic() < end:
+        while time.monotonic() < end and not (first and count):
             try:
                 count += notify.recv(4096).decode().split("\n").count("WATCHDOG=1")
             except TimeoutError:
@@ -266,14 +267,15 @@ def test_the_watchdog_is_fed_only_while_the_server_answers(tmp_path: Path, monke
         return count
 
     try:
-        assert pings(3.0) >= 1
+        assert pings(30.0, first=True) >= 1
         stuck = threading.Event()
         real_health = box["table"].health
         monkeypatch.setattr(box["table"], "health", lambda: (stuck.wait(30), real_health())[1])
-        pings(1.5)  # a ping already on its way
-        assert pings(3.0) == 0, "the server's thread lives, but nobody is answered: no ping"
+        pings(0.6)  # a ping already on its way
+        # five ticks: a live thread that answers nobody must not feed the watchdog once
+        assert pings(1.0) == 0, "the server's thread lives, but nobody is answered: no ping"
         stuck.set()
-        assert pings(3.0) >= 1, "answering again: pinging again"
+        assert pings(30.0, first=True) >= 1, "answering again: pinging again"
     finally:
         stop.set()
         thread.join(30)

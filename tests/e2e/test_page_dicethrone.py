@@ -108,6 +108,7 @@ LANGS = [  # browser locale, page language, Main phase 1, the winner line, the P
 DRAW = {"en": "Draw: nobody wins", "zh-TW": "平手：沒有人獲勝", "ko": "무승부: 승자 없음"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("locale,lang,main1,wins,pair_label,health", LANGS, ids=[x[1] for x in LANGS])
 def test_a_whole_dice_throne_game_from_a_phone(box, table, phone, locale, lang, main1, wins, pair_label, health):
     page = phone(locale)

@@ -18,7 +18,7 @@ from test_page_dicethrone import box, get_state, pair_phone, step, table  # noqa
 
 from engine.dicethrone.heroes import hero_ids
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 GAMES = [  # (hero of Ana, hero of Bo, browser locale, page language)
     ("artificer", "cursed_pirate", "en-US", "en"),

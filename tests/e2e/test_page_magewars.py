@@ -77,6 +77,7 @@ def pad(page, url: str, values: list[int]) -> dict:
     return after(page, url, lambda: page.locator("#entrysubmit").click())
 
 
+@pytest.mark.slow
 def test_a_mage_wars_duel_from_a_phone(box, table, phone):
     page = phone("en-US")
     page.goto(box)

@@ -29,7 +29,7 @@ from webui import create_app
 
 # The page loads a game's board view (webui/static/games/<view>.js) once the web app's view interface is on
 # the tree (docs/architecture.md, "Board views"); before that there is no board to test.
-pytestmark = [pytest.mark.e2e, pytest.mark.skipif(
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.skipif(
     not (Path(__file__).resolve().parents[2] / "webui" / "static" / "core.js").exists(),
     reason="the page's per-game board views (webui/static/core.js) are not on this tree yet")]
 

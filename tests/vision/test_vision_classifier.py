@@ -8,8 +8,8 @@ import json
 import cv2
 import numpy as np
 import pytest
-from conftest import DATASETS
 from vision_specs import HERO
+from visionkit import DATASETS
 
 from vision.classify import MODELS, SIZE, crop_patch, load, normalise_crop
 from vision.dicesets import get_set

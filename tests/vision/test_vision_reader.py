@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 import pytest
-from conftest import layout, read_and_score, real_photo
 from vision_specs import ALL
+from visionkit import layout, read_and_score, real_photo
 
 from vision.reader import read_dice
 from vision.render import DieSpec, ground_truth, render_tray

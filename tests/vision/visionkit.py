@@ -1,4 +1,5 @@
-"""Shared helpers for the vision tests: rendered trays with truth, a few real photos."""
+"""Shared helpers for the vision tests: rendered trays with truth, a few real photos. A module with its own
+name (not conftest.py), so a test file imports it whatever other conftest.py files were collected first."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.dicesets import get_set
+from vision.reader import read_dice
 from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import Score, score, yolo_truth
 
@@ -45,8 +47,6 @@ def layout(n: int, *, size: float = 56, dice_set: object = "d6", colours: list[s
 
 
 def read_and_score(dice: list[DieSpec], *, mount: str, dice_set: object = "d6", **kw) -> tuple[Score, list]:
-    from vision.reader import read_dice
-
     frame = render_tray(dice, mount=mount, **kw)
     readings = read_dice(frame, dice_set, mount)
     return score(ground_truth(dice, mount), readings, radius=30), readings
