@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero import ButtonBoard, Device, LEDBoard
-from gpiozero.exc import DeviceClosed
 from gpiozero.pins.mock import MockFactory
 
 from .config import PHASE_LED_NAMES, GpioConfig
@@ -126,6 +125,9 @@ class Panel:
         self._callbacks: dict[str, Callback | None] = {
             "next": on_next, "undo": on_undo, "pair": on_pair, "shutdown": on_shutdown}
         self._lock = threading.RLock()
+        # Pins are driven (a virtual press) and released (close) one at a time: see `_drive`.
+        self._pins_lock = threading.Lock()
+        self._closed = False
         self._phase: str | None = None
         self._slot: int | None = None
         self._status = "off"
@@ -304,20 +306,38 @@ class Panel:
         hold = max(float(hold_s), 2 * self.config.debounce_s, 0.05)
         dev = getattr(self.button_board, button, None) if self.button_board is not None else None
         if self.mock and dev is not None:
-            dev.pin.drive_low()
+            if not self._drive(dev, pressed=True):
+                return
         else:
             self._edge(button, True)
         self._sleep(hold)
         self.tick()
         if self.mock and dev is not None:
-            try:
-                dev.pin.drive_high()
-            except (DeviceClosed, AttributeError):
+            if not self._drive(dev, pressed=False):
                 return  # the panel was closed during the hold (a held Pair shuts the box down)
         else:
             self._edge(button, False)
         self._sleep(2 * self.config.debounce_s)
         self.tick()
+
+    def _drive(self, dev: Any, *, pressed: bool) -> bool:
+        """Drive a button's mock pin as a finger would; False (nothing done) once the panel is closed.
+
+        Why a lock: a held Pair shuts the box down, and the box's main thread then closes the panel (and
+        its pins) while the pressing thread is still in its hold. Unsynchronised, the release could drive a
+        pin that `close` was releasing at that moment: gpiozero's mock pin checks its edge callback, then
+        calls it, and `close` clears it in between (TypeError: 'NoneType' object is not callable), or the
+        pin is already gone (DeviceClosed, AttributeError). Under `_pins_lock` a drive happens wholly
+        before the pins are released, or not at all.
+        """
+        with self._pins_lock:
+            if self._closed:
+                return False
+            if pressed:
+                dev.pin.drive_low()
+            else:
+                dev.pin.drive_high()
+            return True
 
     # -- the page's view ------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -358,16 +378,18 @@ class Panel:
             self._stop.set()
         if getattr(self, "_thread", None) is not None:
             self._thread.join(timeout=1.0)
-        for board in (self.button_board, self.led_board):
-            if board is None:
-                continue
-            try:
-                if board is self.led_board:
-                    board.off()
-                board.close()
-            except Exception:  # closing is best effort: the process is ending anyway
-                log.warning("panel: could not release the pins", exc_info=True)
-        self.button_board = self.led_board = None
+        with self._pins_lock:  # never while a virtual press drives a pin (see `_drive`)
+            self._closed = True
+            for board in (self.button_board, self.led_board):
+                if board is None:
+                    continue
+                try:
+                    if board is self.led_board:
+                        board.off()
+                    board.close()
+                except Exception:  # closing is best effort: the process is ending anyway
+                    log.warning("panel: could not release the pins", exc_info=True)
+            self.button_board = self.led_board = None
 
     def __enter__(self) -> Panel:
         return self

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -127,6 +129,44 @@ def test_virtual_press_goes_through_the_pins(rig: Rig) -> None:
     assert rig.events == ["next", "undo", "pair", "shutdown"]
     with pytest.raises(ValueError):
         rig.panel.press("reset")
+
+
+def test_the_shutdown_s_close_never_overlaps_the_release_of_the_held_pair() -> None:
+    """A held Pair shuts the box down: the box's main thread closes the panel while the pressing thread is
+    still holding. gpiozero's close of a held button waits for the release, then went on releasing the pins
+    while the release's own callbacks still ran on them, and the press raised from inside gpiozero
+    (TypeError: ButtonBoardValue.__new__() missing 3 required positional arguments, a board read
+    half-closed): the flaky poweroff test of test_box.py. Now a release is driven wholly before the close
+    or not at all."""
+    r = Rig()
+    closer = threading.Thread(target=r.panel.close)
+    closed = threading.Event()
+    overlaps: list[bool] = []
+
+    def hold(seconds: float) -> None:  # the shutdown arrives during the hold
+        r.clock.sleep(seconds)
+        if not closer.is_alive() and not closed.is_set():
+            closer.start()
+            closer.join(0.3)  # let it reach gpiozero's wait for the release
+
+    edge = r.panel._edge
+
+    def release_callback(name: str, pressed: bool) -> None:  # runs inside the pin's release
+        if not pressed:
+            overlaps.append(closed.wait(1.0))  # did the close finish while the release was running?
+        edge(name, pressed)
+
+    def close_then_flag() -> None:
+        Panel.close(r.panel)
+        closed.set()
+
+    closer = threading.Thread(target=close_then_flag)
+    r.panel._sleep = hold
+    r.panel._edge = release_callback
+    r.panel.press("pair", hold_s=0.2)
+    closer.join(5)
+    assert closed.is_set() and True not in overlaps  # (a release after the close is not driven at all)
+    r.panel.press("pair")  # a press after the close touches no pin and raises nothing
 
 
 def test_custom_timings_from_config() -> None:
