@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from dthelp import game, go, snap
 
+from engine import odds
 from engine.dice import large_straight, small_straight
 from engine.odds import chance
 
@@ -55,3 +56,15 @@ def test_snapshot_lists_odds_while_rolling():
     assert odds["deadeye"] == 0.1044 and odds["fill_em_with_lead"] == 0.0133
     go(m, {"type": "roll", "dice": [6, 6, 6, 6, 6]})
     assert {o["id"]: o["chance"] for o in snap(m)["odds"]}["fill_em_with_lead"] == 1.0
+
+
+def test_tables_beyond_the_bound_are_dropped_and_recomputed_alike(monkeypatch):
+    """The odds tables are an LRU cache (engine.odds.TABLES_MAX): a box playing all night keeps a bounded
+    number, and a target whose table was dropped gets the same chance again."""
+    monkeypatch.setattr(odds, "TABLES_MAX", 3)
+    monkeypatch.setattr(odds, "_TABLES", odds.OrderedDict())
+    targets = [(("bound-test", k), lambda hand, k=k: hand.count(6) >= k) for k in range(1, 6)]
+    first = [odds.chance(t, key, 3, None) for key, t in targets]
+    assert len(odds._TABLES) == 3
+    again = [odds.chance(t, key, 3, None) for key, t in targets]
+    assert again == first and len(odds._TABLES) == 3
