@@ -112,8 +112,9 @@ class LearntDice:
                     log.warning("learnt dice: skipped the damaged crop %s (%s)", p, err)
                     continue
                 self._files.setdefault(set_id, {}).setdefault(face, []).append(p)
-        for tmp in self.root.glob("*/*/.*.tmp"):  # a crop cut short by a power cut: never renamed, not kept
-            tmp.unlink(missing_ok=True)
+        for pattern in ("*/*/.*.tmp", "*/.*.tmp"):  # files cut short by a power cut: never renamed, not kept
+            for tmp in self.root.glob(pattern):
+                tmp.unlink(missing_ok=True)
 
     def keep(self, dice: list[Confirmed]) -> int:
         """Keep the crops of confirmed dice and add them to the memory; how many were kept. OSError (a full

@@ -110,7 +110,11 @@ def test_kept_crops_survive_a_restart_and_stay_bounded(tmp_path: Path) -> None:
     assert kept.memory.counts(SET)[1] == 3
     files = sorted((tmp_path / "learnt").rglob("*.png"))
     assert len(files) == 13 and not list((tmp_path / "learnt").rglob("*.tmp"))
+    folder = files[0].parent
+    (folder / ".1-99.png.tmp").write_bytes(b"\x89PNG cut short")  # a power cut in the middle of a write
+    (folder.parent / ".set.txt.tmp").write_bytes(b"dice")
     again = LearntDice(tmp_path, "under", max_per_face=3)  # the box restarts
+    assert not list((tmp_path / "learnt").rglob(".*.tmp"))
     assert again.counts() == kept.counts()
     assert again.memory.counts(SET) == kept.memory.counts(SET)
     # learnt from below: a box whose camera now looks from above starts with nothing
