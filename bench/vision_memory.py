@@ -41,8 +41,8 @@ from vision.reader import read_dice  # noqa: E402
 from vision.render import ground_truth, random_dice, render_tray  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 
-SYMBOL_SETS = {"dicethrone:barbarian": "white", "dicethrone:monk": "white", "dicethrone:ninja": "black",
-               "kingoftokyo": "black", "d6": "red"}
+SYMBOL_SETS = [("dicethrone:barbarian", "white"), ("dicethrone:monk", "white"), ("dicethrone:ninja", "black"),
+               ("kingoftokyo", "black"), ("d6", "red"), ("d6", "white"), ("d6", "black")]
 
 
 def matched(truth: list[dict], readings, radius: float) -> list[tuple[int, object]]:
@@ -123,6 +123,7 @@ def main() -> int:
     ap.add_argument("--teach", type=int, default=12, help="rendered throws that teach, per set")
     ap.add_argument("--frames", type=int, default=40, help="rendered throws read, per set")
     ap.add_argument("--skip-photos", action="store_true")
+    ap.add_argument("--sets", default="", help="comma-separated rendered sets (default: all)")
     args = ap.parse_args()
     print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())} ({os.cpu_count()} cores)")
     if not args.skip_photos:
@@ -137,13 +138,15 @@ def main() -> int:
             print(line(f"{name} with memory", with_), f" {ms1:.1f} ms/photo")
     print(f"== renders under the tray: {args.teach} throws of 4 dice teach (k={args.k} per face), "
           f"{args.frames} other throws are read")
-    for n, (set_id, colour) in enumerate(SYMBOL_SETS.items()):
+    for n, (set_id, colour) in enumerate(SYMBOL_SETS):
+        if args.sets and set_id not in args.sets.split(","):
+            continue
         # seeds and rooms other than those the memory's thresholds were chosen on (11 + n, 5 + n)
         rows = render_rows(set_id, colour, args.teach + args.frames, seed=101 + n, room=50 + n)
         without, with_, kept, ms0, ms1 = run(rows[:args.teach], rows[args.teach:], spec(set_id), "under", args.k)
         print(f"  {set_id} ({colour}): taught {sum(kept.values())} crops {dict(sorted(kept.items()))}")
-        print(line(f"{set_id} without memory", without), f" {ms0:.1f} ms/frame")
-        print(line(f"{set_id} with memory", with_), f" {ms1:.1f} ms/frame")
+        print(line(f"{set_id} {colour} without memory", without), f" {ms0:.1f} ms/frame")
+        print(line(f"{set_id} {colour} with memory", with_), f" {ms1:.1f} ms/frame")
     print(f"load average at end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     return 0
 

@@ -17,8 +17,10 @@ How it combines with the reader (certain must stay right):
 - the examples vote: the closest example names a face; the vote is clear when it is close (similarity >=
   `close`) and every other face is `clear` times further (distance = 1 - similarity: a Dice Throne face's
   corner number moves the similarity by thousandths, so a fixed margin would never separate them);
-- where the set has a CNN and both agree, the die keeps the CNN's certainty; where they disagree the die is
-  uncertain (the page asks), with the memory's face as the best guess when the memory is sure;
+- where the set has a CNN (pip d6) and the reader's reading agrees with a memory that knows every face and
+  is `overrule` clear, the die is certain (two readers agree: the reader's own rule); where they disagree
+  the die is uncertain (the page asks), with the memory's face as the best guess when the memory is sure;
+  the memory never gives a CNN die a face of its own, certain;
 - where the set has no CNN (icon and taught sets), a clear memory vote gives the face, certain only when
   every face of the set has at least `min_examples` confirmed examples (`covers`: a face never learnt
   looks like some learnt one, so until then the memory only guesses) and the k nearest all name it.

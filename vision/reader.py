@@ -490,7 +490,7 @@ def _with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: 
         sure = v.unanimous and v.support >= memory.min_examples and memory.covers(ds.id, ds.n)
         if mine == v.face:
             # agreement: a template reading (no CNN) becomes certain on a sure memory; a CNN keeps its own
-            certain = r.certain or (sure and not has_cnn)
+            certain = r.certain or (sure and (not has_cnn or memory.overrules(v)))
             out.append(Reading(r.value, r.face, r.colour, max(r.confidence, v.similarity if sure else 0.0),
                                r.center, r.box, certain))
         elif sure and not r.certain:
