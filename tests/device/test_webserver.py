@@ -230,6 +230,14 @@ def test_one_address_cannot_fill_the_connection_table(box) -> None:
     assert get(port, "/api/state", "127.0.0.41") == 200
     for sock in [*idle, extra]:
         sock.close()
+    # the server counts connections per address as they come and go: once they are closed, the address
+    # has its whole share again
+    assert wait_until(lambda: "127.0.0.40" not in box["server"].address_counts)
+    again = [connect(port, "127.0.0.40") for _ in range(2)]
+    again[0].sendall(f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    assert head(again[0])[0] == 200
+    for sock in again:
+        sock.close()
 
 
 def test_the_watchdog_is_fed_only_while_the_server_answers(tmp_path: Path, monkeypatch) -> None:
