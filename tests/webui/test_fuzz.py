@@ -120,7 +120,10 @@ class Box:
         self.pair()
 
     def pair(self) -> None:
-        self.paired.environ_base["REMOTE_ADDR"] = "127.0.0.1"
+        # From an address of its own each time: the fuzzed requests may have used up 127.0.0.1's pair
+        # requests (the box rate-limits them per address), and a refused re-pairing is not what is tested.
+        self.pairings = getattr(self, "pairings", 0) + 1
+        self.paired.environ_base["REMOTE_ADDR"] = f"127.0.2.{self.pairings % 250 + 1}"
         rid = self.paired.post("/api/pair", headers={CSRF: "x"}).get_json()["request"]
         self.paired.post("/api/panel/pair", headers={CSRF: "x"})
         self.csrf = self.paired.get(f"/api/pair/{rid}").get_json()["csrf"]
