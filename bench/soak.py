@@ -62,6 +62,17 @@ def dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
+def rss_split(pid: int) -> tuple[float, float]:
+    """Resident memory (MiB) that is anonymous (heaps, stacks) and file-backed (mapped libraries, files)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return float("nan"), float("nan")
+    kib = {line.split(":")[0]: int(line.split()[1]) for line in text.splitlines()
+           if line.startswith(("RssAnon:", "RssFile:"))}
+    return round(kib.get("RssAnon", 0) / 1024, 1), round(kib.get("RssFile", 0) / 1024, 1)
+
+
 def proc_write_bytes(pid: int) -> int:
     try:
         for line in Path(f"/proc/{pid}/io").read_text().splitlines():
@@ -211,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         headers = [pair(box.port, phone_address(k)) for k in range(2)]
         watchers: list[tuple[Watcher, threading.Event]] = []
-        print("hour  moves  refused  rss_mib  fds  threads  written_kib  state_kib  camera")
+        print("hour  moves  refused  rss_mib (anon+file)  fds  threads  written_kib  state_kib  camera")
         for hour in range(1, args.hours + 1):
             written0 = proc_write_bytes(box.proc.pid)
             size0 = dir_bytes(state)
@@ -256,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
             _, health, _, _ = call(box.port, "GET", "/healthz")
             camera = ((health or {}).get("camera") or {}).get("status")
             written = (proc_write_bytes(box.proc.pid) - written0) // 1024
-            print(f"{hour:>4}  {args.actions_per_hour:>5}  {refused:>7}  {stats['rss_mib']:>7}  {stats['fds']:>3}"
+            anon, mapped = rss_split(box.proc.pid)
+            print(f"{hour:>4}  {args.actions_per_hour:>5}  {refused:>7}  {stats['rss_mib']:>7} ({anon}+{mapped})"
+                  f"  {stats['fds']:>3}"
                   f"  {stats['threads']:>7}  {written:>11}  {(dir_bytes(state) - size0) // 1024:>9}  {camera}  {codes or ''}")
             snap = box.memory_snapshot()
             if snap is not None and memory is not None and hour != 3:  # hour 3 restarted the box
