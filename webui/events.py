@@ -123,7 +123,8 @@ def _hub_stream(state, gate, address: str, gone: Callable[[], bool], heartbeat: 
         return gone() or (parked is not None and parked.peer_closed())
 
     def run(write: Callable[[bytes], object]) -> None:
-        stream = Stream(write, departed, backlog, time.monotonic(), max_age, frame,
+        out = write if parked is None else (lambda data: parked.send(write, data))
+        stream = Stream(out, departed, backlog, time.monotonic(), max_age, frame,
                         flush=parked.flush if parked is not None else None)
         try:
             hub.add(stream, lambda: b"retry: 2000\n" + first())

@@ -138,6 +138,31 @@ class Parked:
             ch._map[fd] = ch
         ch.server.pull_trigger()
 
+    def send(self, write: Write, data: bytes) -> None:
+        """Write `data` as the response's next chunk: straight to the socket while the stream is parked and
+        nothing waits in waitress's buffer (the usual case), else through waitress's `write`, which buffers,
+        copies and flushes through more layers on every call (the hub's CPU per change to 200 phones went
+        from 8.4 to 6.6 ms, median of one bench/web_load.py run each).
+        What the socket does not take goes into waitress's buffer, behind nothing, for `flush`."""
+        ch = self.channel
+        task = getattr(write, "__self__", None)
+        if self._fd is None or not getattr(task, "wrote_header", False) or not getattr(task, "chunked_response",
+                                                                                      False):
+            write(data)
+            return
+        framed = b"%X\r\n%b\r\n" % (len(data), data)  # HTTP/1.1 chunked, as waitress frames it
+        with ch.outbuf_lock:
+            if not ch.connected:
+                raise ConnectionResetError("the phone has gone")
+            sent = 0
+            if not ch.total_outbufs_len:
+                try:
+                    sent = ch.socket.send(framed)
+                except (BlockingIOError, InterruptedError):
+                    sent = 0
+            if sent < len(framed):
+                ch.write_soon(framed[sent:])  # already framed: waitress's raw buffer, not `write`
+
     def flush(self) -> None:
         """Send what waits in the connection's buffer (the loop would have, had the stream stayed in it)."""
         ch = self.channel
