@@ -41,8 +41,12 @@ class Table:
     def __init__(self, store, *, camera: FrameSource | None = None, panel=None,
                  dice_set: str = "d6", mount: str = "under", settle_s: float = 0.3,
                  pairing: Pairing | None = None, taught_root: Path | None = None,
-                 learnt_root: Path | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 learnt_root: Path | None = None, clock: Callable[[], float] = time.monotonic,
+                 seeds: Callable[[], int] | None = None) -> None:
         self.store = store
+        # Where a new game's seed comes from when the phone gives none: the OS on the box; a seeded
+        # source in tests, so that a test's games (their dice, their length) are the same every run.
+        self._seeds = seeds or (lambda: int.from_bytes(os.urandom(4), "little"))
         self.panel = panel
         self.dice_set = dice_set
         self.mount = mount
@@ -100,7 +104,7 @@ class Table:
         if not isinstance(setup, dict):
             raise IllegalAction("bad_setup", "A setup must be a JSON object.")
         if seed is None:
-            seed = int.from_bytes(os.urandom(4), "little")
+            seed = self._seeds()
         rules = get_rules(game)
         with self._lock:
             match = Match(rules, setup, seed)  # raises IllegalAction before anything is stored

@@ -23,7 +23,7 @@ def _crash_module():
     return module
 
 
-@pytest.mark.slow
+@pytest.mark.slow(5)
 def test_fifty_sigkills_lose_nothing(tmp_path: Path) -> None:
     crash = _crash_module()
     stats = crash.run(kills=50, state_dir=tmp_path / "state", seed=20261122, max_delay=0.08)

@@ -77,7 +77,7 @@ def shown_roll(page, n: int, box: Box) -> list[int]:
         "els => els.map(e => e.dataset.value)")]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(12)
 def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(phone, tmp_path):
     SHOTS.mkdir(parents=True, exist_ok=True)
     demo = DemoTray(seed=SEED, realtime=False)

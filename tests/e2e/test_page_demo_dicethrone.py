@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from device.camera.demo import DemoTray
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow(20)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 71

@@ -123,7 +123,7 @@ def play_to_winner(page, box) -> None:
         pytest.fail("no winner after 300 decisions")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(16)
 def test_a_four_monster_game_to_a_winner(box, table, phone):
     page = phone("en-US")
     page.goto(box)
@@ -226,7 +226,7 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
         shot(watcher, f"kot-09-board-{lang}")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(12)
 def test_a_six_monster_game_fills_tokyo_bay(box, table, phone):
     """5-6 monsters: the City is taken first, then the Bay (drawn on the board), then a winner."""
     page = phone("en-US")

@@ -9,6 +9,7 @@ What the camera would have read is put on the tray through the tray service's ow
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,9 @@ def make_table(tmp_path: Path, *, clock: Clock | None = None, camera: Any = "sta
         camera = StatusCamera(clock)
     # Phones in tests ask from one loopback address: allow them all (the limit is tested by hardening).
     pairing = Pairing(tmp_path / "tokens.json", clock=clock, asks_per_address=1000)
-    table = Table(Store(tmp_path / "state"), camera=camera, pairing=pairing, clock=clock)
+    seeds = random.Random(seed)  # games the page starts get seeds from here: the same games every run
+    table = Table(Store(tmp_path / "state"), camera=camera, pairing=pairing, clock=clock,
+                  seeds=lambda: seeds.getrandbits(32))
     table.panel = Panel(GpioConfig(), MockFactory(), on_next=table.next, on_undo=table.undo,
                         on_pair=table.approve_pairing, on_shutdown=table.shutdown_requested.set,
                         clock=clock, sleep=clock.sleep, autotick=False)
