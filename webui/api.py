@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, request, send_file
 
+from engine.core import IllegalAction, action_type
 from engine.games import GAMES
 
 from . import events, i18n, pair, payload, viewers
@@ -87,8 +88,10 @@ def image(name: str):
 @bp.post("/actions")
 def actions():
     action = json_body()
-    if not isinstance(action.get("type"), str) or not action["type"]:
-        raise ApiError(400, "bad_action", i18n.msg("bad_action"))
+    try:
+        action_type(action)  # the one shape check every game and Match share; malformed is a 400 here
+    except IllegalAction as err:
+        raise ApiError(400, err.code, i18n.msg(err.code)) from None
     mine = seat() if viewers.is_hidden(table().snapshot().get("game")) else None
     if mine is not None and action.get("player") not in (None, mine):
         # in a game with hidden information a phone bound to a seat acts for its own player only
