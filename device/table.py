@@ -323,9 +323,8 @@ class Table:
                 desc = None
             faces = desc.get("faces") if isinstance(desc, dict) else None
             shown = {}
-            for pos, face in enumerate(faces or [], start=1):
-                if str(pos) in row["faces"]:
-                    shown[str(pos)] = {"face": face.get("name"), "value": face.get("value"), "glyph": face.get("glyph")}
+            for pos, face in enumerate(faces or [], start=1):  # every face: the page shows which are still wanted
+                shown[str(pos)] = {"face": face.get("name"), "value": face.get("value"), "glyph": face.get("glyph")}
             out[set_id] = {**row, "name": desc.get("name") if isinstance(desc, dict) else None, "shown": shown}
         return out
 

@@ -129,6 +129,7 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     assert fixed >= 1  # a correction that changes values, not only a plain accept
     card = page.locator("#learnt li[data-set='dicethrone:barbarian']")
     expect(card.locator(".learntn")).to_have_text("6 dice learnt")
+    expect(card.locator(".learntface")).to_have_count(6)  # every face of the set, learnt or still wanted
     expect(page.locator("#rolls [data-n='1']")).to_be_visible()
     assert [d["value"] for d in table.snapshot()["rolls"][0]["dice"]] == truth(first)
 

@@ -360,9 +360,11 @@ function renderLearnt(snap) {
           S.forgetArmed = null;
           api("POST", "/api/learnt/forget", { set: id }).then((s) => s && apply(s)).catch(() => {});
         } }, S.forgetArmed === id ? t("forget_sure") : t("forget")) : null),
-    h("div", { class: "dice small" }, Object.entries(v.faces || {}).map(([f, n]) => {
+    // every face of the set (those not learnt yet dimmed, so a player teaching the set sees what to throw)
+    h("div", { class: "dice small" }, Object.keys(v.shown && Object.keys(v.shown).length ? v.shown : v.faces || {}).map((f) => {
       const shown = (v.shown || {})[f] || {};
-      return h("span", { class: "learntface", data: { face: f, n: String(n) } },
+      const n = (v.faces || {})[f] || 0;
+      return h("span", { class: "learntface" + (n ? "" : " none"), data: { face: f, n: String(n) } },
         dieElement(shown.value ?? Number(f), { face: shown.face, glyph: shown.glyph, label: `${shown.face ?? f} ×${n}` }),
         h("small", { text: `×${n}` }));
     })))));
