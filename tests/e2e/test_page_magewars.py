@@ -12,31 +12,25 @@ from collections import Counter
 
 import pytest
 from pagekit import demo_box as run_demo_box
-from pagekit import serve, shot
+from pagekit import shot
 from playwright.sync_api import expect
+from realbox import make_table
 
 from device.camera.demo import DemoTray
-from webui import create_app
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture()
 def table(tmp_path):
-    from device.pairing import Pairing
-    from device.store import Store
-    from device.table import Table
-
-    table = Table(Store(tmp_path / "state"), camera=None, pairing=Pairing(tmp_path / "tokens.json"))
+    table = make_table(tmp_path, camera=None)  # the real table service; no camera: dice by hand
     yield table
     table.close()
 
 
 @pytest.fixture()
-def box(table):
-    app = create_app(table, secret_key="e2e")
-    with serve(app) as url:
-        yield url
+def box(table, serve_table):
+    return serve_table(table)
 
 
 def state(url: str) -> dict:
