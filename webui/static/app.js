@@ -104,6 +104,10 @@ async function reconnectLater() {
   setTimeout(() => { S.streamRefused = null; connect(); }, wait * 1000);
 }
 
+// How often a waiting phone asks whether Pair was pressed: the phone says "paired" within a third of a
+// second of the press; at most 16 phones wait at once, so the box answers at most ~50 small GETs a second.
+const PAIR_POLL_MS = 300;
+
 async function pair() {
   if (S.pairing || Date.now() < (S.pairBlockedUntil || 0)) return;
   let req;
@@ -140,11 +144,11 @@ async function pair() {
       return;
     }
     $("pairmsg").textContent = t("pair_wait", { s: Math.max(0, Math.ceil((until - Date.now()) / 1000)) });
-    setTimeout(tick, 700);
+    setTimeout(tick, PAIR_POLL_MS);
   };
   $("pairmsg").textContent = t("pair_wait", { s: Math.ceil(req.expires_in) });
   render();
-  setTimeout(tick, 400);
+  setTimeout(tick, PAIR_POLL_MS);
 }
 
 // The box refused a pair request (asked too often): the button rests for as long as it says (Retry-After).
