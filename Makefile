@@ -13,7 +13,7 @@ RUN_ARGS ?=
 # threads), so more workers than cores overlap those waits; `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 4
 
-.PHONY: run test lint venv system-deps clean train-reader train-reader-suite
+.PHONY: run test lint venv system-deps clean train-reader train-reader-suite train-symbols
 
 venv: $(STAMP)
 
@@ -56,6 +56,12 @@ train-reader: venv
 train-reader-suite: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader --suite
+
+# A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
+# not shipped yet (see training/symbols.py for how far it got).
+train-symbols: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.symbols
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts

@@ -108,11 +108,19 @@ def main() -> int:
     cv2.setNumThreads(1)
     if not args.renders_only:
         read_all_photos(args)
-    print("== renders, shipped model / templates (every set the games describe)")
+    print("== renders, shipped models / templates (every set the games describe); 'learned bg': under the tray "
+          "with the room learned from an empty frame, as the box reads")
     sets = [s for s in args.sets.split(",") if s] or ids()
+    groups: dict[str, Score] = {}
     for set_id in sets:
-        for mount in ("under", "over"):
-            print(renders(set_id, mount, args.frames).line(f"{set_id} {mount}"))
+        for mount, learned in (("under", False), ("over", False), ("under", True)):
+            sc = renders(set_id, mount, args.frames, learned=learned)
+            name = f"{set_id} {mount}{', learned bg' if learned else ''}"
+            print(sc.line(name))
+            if ":" in set_id:  # a family of sets (dicethrone:...): also in total
+                groups.setdefault(f"{set_id.split(':')[0]}:* {name.split(' ', 1)[1]}", Score()).add(sc)
+    for name, sc in groups.items():
+        print(sc.line(name))
     print("== renders under the tray with a learned background (the box's own case), d6, dice 16-90 px")
     print(renders("d6", "under", args.frames, seed=2, learned=True, size=(16, 90)).line("d6 under, learned bg"))
     print("numeral dice (d20-numerals, polyhedral-numerals): no numeral classifier yet; not measured")

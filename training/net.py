@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-CONVS = (16, 32, 48)   # output channels of the three 3x3 conv + 2x2 max-pool stages
+CONVS = (16, 32, 48)   # output channels of the 3x3 conv + 2x2 max-pool stages (the pip model: three)
 HIDDEN = 64            # embedding width (penultimate layer)
 
 
@@ -38,20 +38,27 @@ def _col2im(dcols: np.ndarray, shape: tuple[int, int, int, int]) -> np.ndarray:
 
 @dataclass
 class Net:
+    """`convs`: channels of each conv + pool stage; `size`: the input side (a multiple of 2**len(convs))."""
+
     classes: int
     seed: int = 0
     params: dict[str, np.ndarray] = field(default_factory=dict)
+    convs: tuple[int, ...] = CONVS
+    size: int = 32
 
     def __post_init__(self) -> None:
+        if self.size % (2 ** len(self.convs)):
+            raise ValueError(f"input side {self.size} does not halve {len(self.convs)} times")
         if self.params:
             return
         rng = np.random.default_rng(self.seed)
         cin = 3
-        for k, cout in enumerate(CONVS):
+        for k, cout in enumerate(self.convs):
             self.params[f"c{k}w"] = (rng.normal(0, np.sqrt(2.0 / (9 * cin)), (9 * cin, cout))).astype(np.float32)
             self.params[f"c{k}b"] = np.zeros(cout, np.float32)
             cin = cout
-        flat = 4 * 4 * CONVS[-1]
+        s = self.size // 2 ** len(self.convs)
+        flat = s * s * self.convs[-1]
         self.params["f0w"] = rng.normal(0, np.sqrt(2.0 / flat), (flat, HIDDEN)).astype(np.float32)
         self.params["f0b"] = np.zeros(HIDDEN, np.float32)
         self.params["f1w"] = rng.normal(0, np.sqrt(1.0 / HIDDEN), (HIDDEN, self.classes)).astype(np.float32)
@@ -60,10 +67,10 @@ class Net:
     # -- forward / backward ------------------------------------------------------------------------
     def forward(self, x: np.ndarray, keep: bool = False, drop: float = 0.0,
                 rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray, list]:
-        """x (N,32,32,3) -> (logits, embedding, cache for backward)."""
+        """x (N,size,size,3) -> (logits, embedding, cache for backward)."""
         a = x.astype(np.float32)
         cache = []
-        for k in range(len(CONVS)):
+        for k in range(len(self.convs)):
             n, h, w, c = a.shape
             cols = _im2col(a)
             z = cols @ self.params[f"c{k}w"] + self.params[f"c{k}b"]
@@ -100,7 +107,7 @@ class Net:
         g["f0w"] = flat.T @ dh0
         g["f0b"] = dh0.sum(0)
         da = (dh0 @ self.params["f0w"].T)
-        for k in reversed(range(len(CONVS))):
+        for k in reversed(range(len(self.convs))):
             shape, cols, z, rr, p = cache[k]
             n, h, w, _ = shape
             cout = z.shape[-1]
@@ -124,14 +131,15 @@ class Net:
         return np.concatenate(outs), np.concatenate(embs)
 
     # -- export ------------------------------------------------------------------------------------
-    def to_onnx(self, path: str, size: int = 32) -> None:
+    def to_onnx(self, path: str) -> None:
         """Write the graph (input "input" N x 3 x size x size; outputs "logits" and "embedding")."""
         import onnx  # the training extra only: reading needs cv2 alone
         from onnx import TensorProto, helper, numpy_helper
 
         nodes, inits = [], []
         prev, cin = "input", 3
-        for k, cout in enumerate(CONVS):
+        size = self.size
+        for k, cout in enumerate(self.convs):
             w = self.params[f"c{k}w"].reshape(3, 3, cin, cout).transpose(3, 2, 0, 1)  # -> (F, C, kh, kw)
             inits += [numpy_helper.from_array(np.ascontiguousarray(w), f"c{k}w"),
                       numpy_helper.from_array(self.params[f"c{k}b"], f"c{k}b")]
@@ -140,7 +148,7 @@ class Net:
                       helper.make_node("Relu", [f"conv{k}"], [f"relu{k}"]),
                       helper.make_node("MaxPool", [f"relu{k}"], [f"pool{k}"], kernel_shape=[2, 2], strides=[2, 2])]
             prev, cin = f"pool{k}", cout
-        s = size // 8
+        s = size // 2 ** len(self.convs)
         # numpy flattens (h, w, c); ONNX flattens NCHW as (c, h, w): reorder the first dense layer's rows
         f0w = self.params["f0w"].reshape(s, s, cin, HIDDEN).transpose(2, 0, 1, 3).reshape(-1, HIDDEN)
         inits += [numpy_helper.from_array(np.ascontiguousarray(f0w), "f0w"),

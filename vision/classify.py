@@ -13,6 +13,7 @@ stays under the aim); see `training/` for how they are made.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,6 +47,40 @@ def crop_patch(img: np.ndarray, box: tuple[float, float, float, float], pad: flo
                                  max(0, -y0), max(0, y1 - H), max(0, -x0), max(0, x1 - W), cv2.BORDER_REPLICATE)
         return cv2.resize(roi, (size, size), interpolation=cv2.INTER_AREA)
     return cv2.warpAffine(img, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crop_rect(img: np.ndarray, rect: tuple, pad: float = PAD, size: int = SIZE) -> np.ndarray:
+    """The die's outline rectangle (a cv2.minAreaRect: centre, sides, angle) grown by `pad`, cut out as an
+    upright square of size x size along the die's own edges (BGR uint8), so only the four quarter turns of a
+    face are left to tell apart, and the face fills the crop whatever its angle on the tray."""
+    (cx, cy), (rw, rh), ang = rect
+    side = max(rw, rh, 4.0) * pad
+    k = side / size
+    if k > 1.6:
+        # shrink the die's surroundings first (warpAffine samples, it does not average)
+        H, W = img.shape[:2]
+        r = 0.75 * side
+        x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+        x1, y1 = min(W, int(cx + r) + 1), min(H, int(cy + r) + 1)
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            f = 1.2 / k
+            img = cv2.resize(img[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            cx, cy, side = (cx - x0) * f, (cy - y0) * f, side * f
+            k = side / size
+    a = math.radians(ang)
+    ux, uy = math.cos(a) * k, math.sin(a) * k
+    # output (u, v) -> source: centre + (u - size/2) * (ux, uy) + (v - size/2) * (-uy, ux)
+    h = size / 2.0 - 0.5
+    M = np.array([[ux, -uy, cx - ux * h + uy * h], [uy, ux, cy - uy * h - ux * h]], np.float32)
+    return cv2.warpAffine(img, M, (size, size), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def quarter_turns(crops: np.ndarray) -> np.ndarray:
+    """(n, size, size, 3) -> (4n, size, size, 3): each crop in its four quarter turns (crop i turned k times
+    anticlockwise is row 4i + k). A face cut along the die's edges lies in one of them the way the model
+    learnt it (upright as drawn); the reader keeps the turn the model is surest of."""
+    return np.stack([np.rot90(crops, k, axes=(1, 2)) for k in range(4)], 1).reshape(-1, *crops.shape[1:])
 
 
 def normalise_patch(patch: np.ndarray) -> np.ndarray:
@@ -113,10 +148,11 @@ class FaceClassifier:
         p /= p.sum(1, keepdims=True)
         return p, emb
 
-    def predict(self, img: np.ndarray, boxes: list[tuple[float, float, float, float]],
-                allowed: np.ndarray | None = None, mirror: bool = False) -> list[Prediction]:
-        """One prediction per box, all in one cv2.dnn batch. `mirror`: the crops are flipped left-right first
-        (a face seen through the glass from below is the mirror image of the face seen from above)."""
+    def predict(self, img: np.ndarray, boxes: list, allowed: np.ndarray | None = None,
+                mirror: bool = False) -> list[Prediction]:
+        """One prediction per box (cx, cy, w, h), all in one cv2.dnn batch. `mirror`: the crops are flipped
+        left-right first (a face seen through the glass from below is the mirror image of the face seen from
+        above)."""
         if not boxes:
             return []
         crops = np.stack([crop_patch(img, b, size=self.size) for b in boxes])
@@ -128,6 +164,14 @@ class FaceClassifier:
             order = np.argsort(-p)
             out.append(Prediction(self.classes[order[0]], int(order[0]), float(p[order[0]]), float(p[order[1]]), e))
         return out
+
+
+def best_turn(probs: np.ndarray, none: int) -> np.ndarray:
+    """Probabilities (4n, classes) of the four quarter turns of n crops -> (n, classes): per crop, the turn
+    whose likeliest face (not "none") is likeliest."""
+    p = probs.reshape(-1, 4, probs.shape[1])
+    face = np.delete(p, none, axis=2).max(2)
+    return p[np.arange(len(p)), face.argmax(1)]
 
 
 @lru_cache(maxsize=8)

@@ -11,11 +11,20 @@ import pytest
 from vision_specs import HERO
 from visionkit import DATASETS
 
-from vision.classify import MODELS, SIZE, crop_patch, load, normalise_crop
+from vision.classify import (
+    MODELS,
+    SIZE,
+    best_turn,
+    crop_patch,
+    crop_rect,
+    load,
+    normalise_crop,
+    quarter_turns,
+)
 from vision.dicesets import get_set
 from vision.finder import count_pips
 from vision.memory import Memory
-from vision.reader import read_dice
+from vision.reader import find_dice, read_dice
 from vision.render import DieSpec, ground_truth, random_dice, render_tray
 from vision.scoring import score, yolo_truth
 
@@ -129,3 +138,32 @@ def test_crop_pip_count_is_right_or_abstains():
             wrong += got is not None and got != 7 - d.value
     assert wrong == 0
     assert right >= 0.8 * n
+
+
+def test_crop_along_the_die_edges_takes_the_angle_away():
+    """A face cut out along its outline's rotated rectangle (`crop_rect`, the symbol training's crops) looks
+    the same whatever angle the die lies at, up to a quarter turn."""
+    spec = HERO
+    crops = []
+    for angle in (0.0, 33.0, 71.0):
+        frame = render_tray([DieSpec(320, 240, 80, angle, 2, spec, "white")], mount="over", background="grey",
+                            seed=1, noise=0)
+        blob = max(find_dice(frame, "over", None), key=lambda b: b.area)
+        crops.append(crop_rect(frame, blob.rect, size=48).astype(np.float32))
+    for c in crops[1:]:
+        diffs = [np.abs(np.rot90(c, k) - crops[0]).mean() for k in range(4)]
+        assert min(diffs) < 12.0  # grey levels; the face in a wrong turn differs by several times that
+        assert max(diffs) > 2 * min(diffs)
+
+
+def test_quarter_turns_and_the_surest_turn():
+    crops = np.arange(2 * 4 * 4 * 3, dtype=np.uint8).reshape(2, 4, 4, 3)
+    t = quarter_turns(crops)
+    assert t.shape == (8, 4, 4, 3)
+    assert np.array_equal(t[5], np.rot90(crops[1], 1))
+    # crop 0: its third turn names class 1 surely; crop 1: every turn says "none" (class 2) but the first
+    # names class 0 most
+    probs = np.array([[.4, .3, .3], [.3, .3, .4], [.05, .9, .05], [.2, .2, .6],
+                      [.3, .0, .7], [.1, .1, .8], [.0, .1, .9], [.2, .0, .8]])
+    best = best_turn(probs, none=2)
+    assert np.allclose(best[0], [.05, .9, .05]) and np.allclose(best[1], [.3, .0, .7])
