@@ -64,6 +64,25 @@ def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
     return path
 
 
+CONFIRM_IF_SHOWN = """(want) => {
+    const shown = [...document.querySelectorAll('#tray [data-value]')].map((d) => Number(d.dataset.value));
+    const key = (v) => [...v].sort().join();
+    const button = document.getElementById('confirmbtn');
+    if (!button || button.disabled || key(shown) !== key(want)) return false;
+    button.click();
+    return true;
+}"""
+
+
+def confirm_if_shown(page, values: list[int]) -> bool:
+    """Tap "the dice are right" if, and only if, the page's tray shows exactly `values` (in any order).
+
+    A player confirms what the page shows when they tap, so the test looks and taps in one task of the
+    page: on a busy machine the demo tray's next throw can reach the page between a separate look and tap,
+    and confirming that throw's unsure guesses would be the test's mistake, not the box's."""
+    return bool(page.evaluate(CONFIRM_IF_SHOWN, values))
+
+
 @contextmanager
 def demo_box(state_dir: Path, seed: int, speed: float = 1.0) -> Iterator[str]:
     """`dicesight run --camera demo` in a child process, as a user starts it (mock pins, loopback, a free

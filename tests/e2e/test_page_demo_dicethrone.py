@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from pagekit import confirm_if_shown, shot
 from pagekit import demo_box as run_demo_box
-from pagekit import shot
 from playwright.sync_api import expect
 
 from device.camera.demo import DemoTray
@@ -81,9 +81,8 @@ def test_offensive_roll_from_the_demo_tray(demo_box, phone):
             except AssertionError:
                 continue
             shot(page, "29-demo-tray-confirm", at="#traycard")
-            if sorted(read) == sorted(truth) and len(tray["dice"]) == 5:
-                page.locator("#confirmbtn").click()  # the reading is right
-            else:
+            confirmed = len(tray["dice"]) == 5 and confirm_if_shown(page, truth)  # the reading is right
+            if not confirmed:
                 page.locator("#confirm button.ghost").click()  # fix the dice
                 page.locator("#entryclear").click()
                 for v in truth:
