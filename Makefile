@@ -13,7 +13,7 @@ RUN_ARGS ?=
 # threads), so more workers than cores overlap those waits; `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 4
 
-.PHONY: run test lint venv system-deps clean train-reader train-reader-suite train-symbols
+.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols
 
 venv: $(STAMP)
 
@@ -44,7 +44,12 @@ lint: venv
 	$(BIN)/ruff check .
 
 test: venv system-deps lint
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
+	DICESIGHT_SCREENSHOTS=0 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
+
+# The browser tests with their screenshots (test-artifacts/screenshots/*.png, 390x844 at 2x): look at them
+# after changing the page. `make test` skips taking them (they are for people, not for the checks).
+screenshots: venv system-deps
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 tests/e2e
 
 # The face classifier (vision/models/pips.onnx): numpy-trained, seeded, a few minutes on one core. Never in
 # CI: the tests use the model shipped in the package. The suite adds the cross-validation models that

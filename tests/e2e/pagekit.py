@@ -4,6 +4,7 @@ other conftest.py files exist): serve the app with waitress in-process, take scr
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -52,9 +53,14 @@ def serve(app, threads: int = 24) -> Iterator[str]:
 
 
 def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
-    """What the phone shows (the 390x844 viewport), scrolled to `at`; full=True for the whole page."""
+    """What the phone shows (the 390x844 viewport), scrolled to `at`; full=True for the whole page.
+
+    Screenshots are for people to look at, and cost about a tenth of a CPU second each (about 200 in the
+    suite): `make test` turns them off with DICESIGHT_SCREENSHOTS=0; `make screenshots` takes them all."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    if os.environ.get("DICESIGHT_SCREENSHOTS", "1") == "0":
+        return path
     page.evaluate("() => { const t = document.getElementById('toast'); if (t) t.hidden = true; }")
     if at:
         page.locator(at).first.scroll_into_view_if_needed()
