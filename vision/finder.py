@@ -31,13 +31,17 @@ class Candidate:
     rect: tuple | None = None                # the outline's rotated rectangle (cv2.minAreaRect), if any
     crop_pips: int | None = None             # pips counted in the outline's own crop (`count_pips`)
     off_centre: bool = False                 # a pip face inside an outline but away from its middle
+    fill: float | None = None                # how much of its rotated rectangle the outline fills (a die
+                                             # lying flat: about 0.9; a part or a merge of shapes: less)
 
 
 def outline_candidates(blobs: list) -> list[Candidate]:
     out = []
     for b in blobs:
         x, y, w, h = b.mask_box
-        out.append(Candidate((x + w / 2.0, y + h / 2.0, float(w), float(h)), "outline", rect=b.rect))
+        rw, rh = b.rect[1]
+        out.append(Candidate((x + w / 2.0, y + h / 2.0, float(w), float(h)), "outline", rect=b.rect,
+                             fill=float(b.area / max(rw * rh, 1.0))))
     return out
 
 

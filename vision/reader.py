@@ -417,7 +417,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
                 if pc.pips == 1 and (off >= 0.2 * max(o.box[2:]) or max(o.box[2:]) > 1.25 * max(pc.box[2:])):
                     pc.off_centre = True  # one pip in a larger outline, or off its middle: a side face, a part
                 elif off < 0.2 * max(o.box[2:]):
-                    pc.rect, pc.crop_pips = o.rect, o.crop_pips
+                    pc.rect, pc.crop_pips, pc.fill = o.rect, o.crop_pips, o.fill
             kept.append(pc)
         cands += kept
     if not cands:
@@ -438,8 +438,10 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         cnn_seen = int(clf.classes[p.index]) if p.index != none else None
         # the pip finder's own checks (layout fit, clutter, a cocked top face...)
         finder_conf = _pip_confidence(c.face, lab, typical_round) if c.face is not None and c.pips else 0.0
-        # the crop count of a square outline (a die lying flat: a cocked one shows a side face too)
-        square = c.rect is not None and max(c.rect[1]) < 1.15 * max(min(c.rect[1]), 1.0)
+        # the crop count of a square outline that fills its rectangle (a die lying flat: a cocked one shows
+        # a side face too; a die found in part, against a room as dark as its body, fills it poorly)
+        square = c.rect is not None and max(c.rect[1]) < 1.15 * max(min(c.rect[1]), 1.0) and \
+            (c.fill is None or c.fill >= 0.8)
         # every count made must agree (the pip finder's and the crop's: speckles fool one more than both)
         counts = [n for n in (c.pips, c.crop_pips) if n]
         if p.index == none and finder_conf < 0.6:
