@@ -241,7 +241,10 @@ class FaceReader:
         colour = classify_colour(body_bgr, ref_v=255.0)
         # shape sanity: square, solid, not much bigger than its neighbours
         elong = max(rw, rh) / max(min(rw, rh), 1.0)
-        shape_ok = blob.solidity > 0.88 and (self.pentagon or elong < 1.25)
+        # a square die fills its rotated rectangle (about 0.93); a die found in part, against a room as dark
+        # as its body, fills it less even when its outline is smooth
+        fill = blob.area / max(rw * rh, 1.0)
+        shape_ok = blob.solidity > 0.88 and (self.pentagon or (elong < 1.25 and fill >= 0.85))
         size_ok = True  # (a stack seen from above is one die; the size of neighbours proves nothing)
         # body uniformity (a cocked die shows two shades)
         body_l = crop_lab[..., 0][_INNER & ~inkmask].astype(np.float32)
