@@ -43,8 +43,13 @@ run: venv
 lint: venv
 	$(BIN)/ruff check .
 
+# Before the workers start: byte-compile the code and let pytest write its rewritten test modules once, so
+# the workers and the boxes the tests start do not each compile them again (about 6 CPU s per worker, 0.2 s
+# per process), also where the environment sets PYTHONDONTWRITEBYTECODE.
 test: venv system-deps lint
-	DICESIGHT_SCREENSHOTS=0 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m compileall -q engine device webui vision bench training > /dev/null
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q --collect-only > /dev/null || true
+	PYTHONDONTWRITEBYTECODE= DICESIGHT_SCREENSHOTS=0 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 --durations=15
 
 # The browser tests with their screenshots (test-artifacts/screenshots/*.png, 390x844 at 2x): look at them
 # after changing the page. `make test` skips taking them (they are for people, not for the checks).
