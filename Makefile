@@ -9,8 +9,9 @@ STAMP  := $(VENV)/.installed
 # systemd-analyze to verify the unit file, and CJK fonts so zh-TW and ko screenshots are legible.
 APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk
 RUN_ARGS ?=
-# Test workers (pytest-xdist, handing out one test at a time: tests/conftest.py puts the longest first). The browser tests mostly wait (on Chromium, the event stream, the box's
-# threads), so more workers than cores overlap those waits; `make test TEST_WORKERS=0` runs in one process.
+# Test workers (pytest-xdist, handing out one test at a time; tests/conftest.py puts the longest first). The
+# browser tests mostly wait (on Chromium, the event stream, the box's threads), so more workers than cores
+# overlap those waits; `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 4
 
 .PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols

@@ -62,7 +62,10 @@ def _hand_back(page) -> bool:
         page.set_viewport_size(PHONE)
         return True
     except Exception:  # a phone a test broke (closed, crashed) is not kept
-        page.context.close()
+        try:
+            page.context.close()
+        except Exception:  # already gone with its browser context
+            pass
         return False
 
 
