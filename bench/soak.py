@@ -138,7 +138,7 @@ class Box:
                 path = new.pop()
                 sizes = path.with_suffix(".json")
                 if sizes.exists():
-                    print("  engine caches: " + ", ".join(f"{k} {v}" for k, v in json.loads(sizes.read_text()).items()))
+                    print("  engine caches, memory: " + ", ".join(f"{k} {v}" for k, v in json.loads(sizes.read_text()).items()))
                 snap = tracemalloc.Snapshot.load(str(path))
                 return snap.filter_traces([tracemalloc.Filter(False, tracemalloc.__file__),
                                            tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")])
