@@ -83,6 +83,16 @@ def proc_write_bytes(pid: int) -> int:
     return 0
 
 
+def unit_environment(unit: Path = ROOT / "systemd" / "dicesight.service") -> dict[str, str]:
+    """The malloc settings the box's systemd unit starts it with: the soak measures the box as it ships."""
+    env = {}
+    for line in unit.read_text(encoding="utf-8").splitlines():
+        if line.startswith("Environment=") and line.split("=", 1)[1].startswith(("MALLOC_", "GLIBC_TUNABLES=")):
+            key, value = line.split("=", 1)[1].split("=", 1)
+            env[key] = value
+    return env
+
+
 class Box:
     """The `dicesight run` process under test."""
 
@@ -95,7 +105,7 @@ class Box:
         program = ["-m", "device.cli"] if self.traces is None else [str(ROOT / "bench" / "traced_box.py")]
         cmd = [sys.executable, *program, "run", "--camera", f"replay:{self.frames}", "--gpio", "mock",
                "--host", HOST, "--port", "0", "--state-dir", str(self.state), "--json"]
-        env = dict(os.environ)
+        env = dict(os.environ) | unit_environment()
         if self.traces is not None:
             env["DICESIGHT_TRACEMALLOC_DIR"] = str(self.traces)
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

@@ -165,3 +165,11 @@ def test_box_notifies_ready_watchdog_stopping(tmp_path: Path) -> None:
             proc.wait()
         sock.close()
         out.close()
+
+
+def test_unit_starts_the_box_with_one_malloc_arena_and_no_thread_cache() -> None:
+    """bench/soak.py: with glibc's defaults the box's memory grew all night (hundreds of server threads,
+    each with a thread cache, over 16 arenas); the unit's malloc settings keep it flat."""
+    lines = UNIT.read_text(encoding="utf-8").splitlines()
+    assert "Environment=MALLOC_ARENA_MAX=1" in lines
+    assert "Environment=GLIBC_TUNABLES=glibc.malloc.tcache_count=0" in lines
