@@ -239,14 +239,13 @@ class StreamHub:
     def __init__(self, subscribe: Callable[[], Any], encode: Callable[[dict], bytes], *,
                  heartbeat_s: float = 15.0, check_s: float = 4.0, max_backlog: int = 256 * 1024,
                  slow_s: float = 30.0, clock: Callable[[], float] = time.monotonic,
-                 stopping: threading.Event | None = None, coalesce_s: float = 0.0) -> None:
+                 stopping: threading.Event | None = None) -> None:
         self._subscribe = subscribe
         self._encode = encode
         self.heartbeat_s = heartbeat_s
         self.check_s = check_s
         self.max_backlog = max_backlog
         self.slow_s = slow_s
-        self.coalesce_s = coalesce_s
         self._clock = clock
         self._lock = threading.Lock()
         self._streams: set[Stream] = set()
@@ -318,27 +317,12 @@ class StreamHub:
             except Exception:  # the phone went: its check will end the stream
                 stream.done.set()
 
-    def _newest(self, snap: dict) -> dict:
-        """The newest of the changes made within `coalesce_s` of `snap`: each snapshot is the whole state,
-        so in a burst only the last would need writing, and the hub's work per second would stay bounded.
-        Off by default (`coalesce_s` 0): the page reads transitions too (the tray moving between two
-        throws of the same number is how the roll for who starts sees a new throw), so every change is
-        written while the hub keeps up; only a hub that falls behind skips to the newest."""
-        self._stopping.wait(self.coalesce_s)
-        while True:
-            newer = self._upstream.get(timeout=0)
-            if not isinstance(newer, dict):
-                return snap
-            snap = newer
-
     def _run(self) -> None:
         last_beat = last_check = self._clock()
         try:
             while not self._stopping.is_set():
                 try:
                     snap = self._upstream.get(timeout=min(1.0, self.check_s, self.heartbeat_s))
-                    if isinstance(snap, dict) and self.coalesce_s > 0:
-                        snap = self._newest(snap)
                     now = self._clock()
                     if isinstance(snap, dict):
                         self._broadcast(snap)

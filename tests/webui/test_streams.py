@@ -142,20 +142,6 @@ def test_every_change_reaches_every_stream_in_order_after_its_first_snapshot() -
     assert wait_for(lambda: upstream.closed)
 
 
-def test_a_burst_of_changes_is_written_once_as_its_newest_snapshot() -> None:
-    """Asked to coalesce, the hub writes a burst once, as its newest snapshot (the whole state)."""
-    upstream = Upstream()
-    hub = StreamHub(lambda: upstream, encode, heartbeat_s=60, check_s=60, coalesce_s=0.3)
-    phones = [Phone() for _ in range(5)]
-    for phone in phones:
-        open_phone(hub, phone)
-    for seq in range(1, 8):
-        upstream.queue.put({"seq": seq})
-    assert wait_for(lambda: all(p.got and p.got[-1] == b"seq 7" for p in phones))
-    assert all(p.got == [b"first", b"seq 7"] for p in phones)
-    hub.stop()
-
-
 def test_idle_streams_get_heartbeats_and_departed_phones_are_let_go() -> None:
     upstream = Upstream()
     hub = StreamHub(lambda: upstream, encode, heartbeat_s=0.05, check_s=0.05)
