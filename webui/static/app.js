@@ -369,7 +369,7 @@ function renderLearnt(snap) {
       const shown = (v.shown || {})[f] || {};
       const n = (v.faces || {})[f] || 0;
       return h("span", { class: "learntface" + (n ? "" : " none"), data: { face: f, n: String(n) } },
-        dieElement(shown.value ?? Number(f), { face: shown.face, glyph: shown.glyph, label: `${shown.face ?? f} ×${n}` }),
+        dieElement(shown.value ?? Number(f), { face: shown.face, glyph: shown.glyph, label: `${t("die_value", { v: shown.value ?? f })} ×${n}` }),
         h("small", { text: `×${n}` }));
     })))));
 }
