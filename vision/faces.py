@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cv2
 import numpy as np
 
+from .corners import CornerReader
+from .corners import M as CORNER_M
 from .dicesets import DiceSet
-from .glyphs import PIP_LAYOUT, PIP_RADIUS, face_glyph
+from .glyphs import PIP_LAYOUT, PIP_RADIUS, face_glyph, split_corner
 from .reading import Reading
 
 N = 48  # canonical face crop side (px)
+CORNER_MIN = 0.45  # a corner number's correlation with its drawing below this names nothing
+CORNER_MARGIN = 0.08  # ... and it is sure of the number when this far above every other number
+TURN_SLACK = 0.04  # a quarter turn whose symbol match is this close to the best one may be the face's turn
 
 COLOUR_NAMES = ("red", "yellow", "blue", "black", "white", "green", "purple", "other")
 
@@ -158,30 +164,51 @@ class FaceReader:
         self.pentagon = ds.shape == "pentagon"
         self._bank: np.ndarray | None = None
         self._bank_ids: list[int] = []
+        self._bank_turns: list[int] = []
+        self._groups: list[list[int]] = []
+        self._says: list[frozenset] = []  # per group: what it reads as (faces, or top face names and values)
+        self._corners: dict[int, CornerReader] = {}
         if ds.kind != "pips" or self.taught:
             self._build_bank()
 
     # ------------------------------------------------------------- templates
     def _build_bank(self) -> None:
+        """Templates of every symbol at every rotation. Drawn faces that share a symbol (differing only by a
+        corner number) are one group with one template; the corner number is read afterwards (`corners`).
+        Taught faces are each their own group."""
         mirrored = self.mount == "under"
-        vecs, ids = [], []
+        vecs, ids, turns = [], [], []
         steps = range(0, 360, 6) if self.pentagon else (0, 90, 180, 270)
         mask = _INNER.ravel()
+        # groups: (faces it may be, keyed by the top face index) and its templates
+        self._groups: list[list[int]] = []
+        self._corners: dict[int, CornerReader] = {}
         sources: list[tuple[int, np.ndarray]] = []
         if self.taught:
             for idx, arrs in self.taught.items():
+                self._groups.append([int(idx)])
                 for a in arrs:
-                    sources.append((int(idx), np.asarray(a, np.float32)))
+                    sources.append((len(self._groups) - 1, np.asarray(a, np.float32)))
         else:
+            by_symbol: dict[str, list[int]] = {}
             for f in self.ds.faces:
                 if f.glyph == "blank":
                     continue
                 # the template shows what the camera sees: the glass face (under) keyed by the top face index
-                seen_glyph = f.glyph
                 top = self.ds.top_of(f.index) if self.mount == "under" else f.index
-                g = cv2.resize(face_glyph(seen_glyph, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
-                sources.append((top, g))
-        for idx, g in sources:
+                by_symbol.setdefault(split_corner(f.glyph)[0], []).append(top)
+            for symbol, tops in by_symbol.items():
+                self._groups.append(tops)
+                gi = len(self._groups) - 1
+                g = cv2.resize(face_glyph(symbol, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
+                sources.append((gi, g))
+                seen = {t: self.ds.face(self.ds.bottom_of(t) if self.mount == "under" else t).glyph for t in tops}
+                if len({(self.ds.face(t).name, self.ds.face(t).value) for t in tops}) > 1 and \
+                        all(split_corner(gl)[1] is not None for gl in seen.values()) and not self.pentagon:
+                    self._corners[gi] = CornerReader(seen, mirrored)
+        self._says = [frozenset(g) if self.taught else frozenset((self.ds.face(k).name, self.ds.face(k).value)
+                                                                  for k in g) for g in self._groups]
+        for gi, g in sources:
             for a in steps:
                 if self.pentagon:
                     R = cv2.getRotationMatrix2D((N / 2 - 0.5, N / 2 - 0.5), a, 1.0)
@@ -195,36 +222,35 @@ class FaceReader:
                 if nv < 1e-6:
                     continue
                 vecs.append(v / nv)
-                ids.append(idx)
+                ids.append(gi)
+                turns.append(0 if self.pentagon else a // 90)
         self._bank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
         self._bank_ids = ids
+        self._bank_turns = turns
 
-    def _match(self, ink: np.ndarray) -> tuple[int | None, float, float]:
-        """(top face index, best NCC, margin to the best other face)."""
+    def _match(self, ink: np.ndarray) -> tuple[int | None, float, float, list[int]]:
+        """(group, best NCC, margin to the best other group, the quarter turns within reach of the best)."""
         if self._bank is None or len(self._bank) == 0:
-            return None, 0.0, 0.0
+            return None, 0.0, 0.0, []
         ink = cv2.GaussianBlur(np.ascontiguousarray(ink, np.float32), (0, 0), 1.5)
         v = ink.ravel()[_INNER.ravel()].astype(np.float32)
         v = v - v.mean()
         nv = np.linalg.norm(v)
         if nv < 1e-6:
-            return None, 0.0, 0.0
-        sc = self._bank @ (v / nv)
+            return None, 0.0, 0.0, []
+        sc = (self._bank @ (v / nv)).tolist()
         best: dict[int, float] = {}
-        for i, s in zip(self._bank_ids, sc.tolist(), strict=True):
-            if s > best.get(i, -2.0):
-                best[i] = s
-        # faces that look the same (same glyph) are one candidate
-        groups: dict[tuple, tuple[int, float]] = {}
-        for i, s in best.items():
-            f = self.ds.face(i)
-            key = (f.name, f.value, f.glyph) if not self.taught else (i,)
-            if key not in groups or s > groups[key][1]:
-                groups[key] = (i, s)
-        ranked = sorted(groups.values(), key=lambda t: -t[1])
-        top_i, s1 = ranked[0]
-        s2 = ranked[1][1] if len(ranked) > 1 else -1.0
-        return top_i, s1, s1 - s2
+        for gi, s in zip(self._bank_ids, sc, strict=True):
+            if s > best.get(gi, -2.0):
+                best[gi] = s
+        ranked = sorted(best.items(), key=lambda t: -t[1])
+        g1, s1 = ranked[0]
+        # the runner-up is the best group that reads as something else (two look-alike sides whose tops
+        # are the same face, like the attack die's two starbursts seen from below, are one answer)
+        s2 = max((s for gi, s in ranked[1:] if self._says[gi] != self._says[g1]), default=-1.0)
+        turns = sorted({t for gi, t, s in zip(self._bank_ids, self._bank_turns, sc, strict=True)
+                        if gi == g1 and s >= s1 - TURN_SLACK})
+        return g1, s1, s1 - s2, turns
 
     # ------------------------------------------------------------- reading
     def read(self, img: np.ndarray, lab: np.ndarray, blob: Any, typical: float) -> Reading | None:
@@ -259,7 +285,12 @@ class FaceReader:
         if self.ds.kind == "pips" and not self.taught:
             seen, conf = self._count_pips(inkmask, has_ink, side)
         else:
-            seen, conf = self._read_icon(ink, has_ink, t, spread)
+            def hires() -> np.ndarray:
+                big = canonical_crop(lab, (cx, cy), side, ang, CORNER_M).astype(np.float32)
+                d = np.abs(big - face_med)
+                return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1)
+
+            seen, conf = self._read_icon(ink, has_ink, t, spread, hires, side)
             if seen is not None and self.mount == "under" and not self.taught:
                 seen = self.ds.bottom_of(seen)  # _match keys templates by top index; undo for uniform path
         if not (shape_ok and size_ok):
@@ -337,7 +368,10 @@ class FaceReader:
             conf *= 0.85
         return count, conf
 
-    def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float, spread: float = 0.0) -> tuple[int | None, float]:
+    def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float, spread: float = 0.0,
+                   hires: Callable[[], np.ndarray] | None = None, side: float = 0.0) -> tuple[int | None, float]:
+        """(face key, confidence) of an icon or numeral face: the symbol by its template, then, where faces
+        share the symbol, the corner number from `hires()` (the face's ink cut again at `corners.M` px)."""
         blank = [f for f in self.ds.faces if f.glyph == "blank"]
         if not has_ink and self.taught:
             empty = [i for i, arrs in self.taught.items() if any(float(np.max(a)) < 0.05 for a in arrs)]
@@ -353,11 +387,20 @@ class FaceReader:
                 return (self.ds.bottom_of(top) if self.mount == "under" else top), conf
             return None, 0.1
         norm = np.clip(ink / max(2 * t, 1.0), 0, 1)
-        idx, s1, margin = self._match(norm)
-        if idx is None:
+        gi, s1, margin, turns = self._match(norm)
+        if gi is None:
             return None, 0.1
         # numerals at any rotation (d12: 6/9, 1/11/12) need a clearer margin than square faces at 4 rotations
         need = 0.28 if self.pentagon else 0.12
         conf = max(0.0, min(1.0, (s1 - 0.35) / 0.35)) * max(0.0, min(1.0, margin / need))
         conf = math.sqrt(conf)
-        return idx, conf
+        group = self._groups[gi]
+        if len(group) == 1 or len({(self.ds.face(k).name, self.ds.face(k).value) for k in group}) == 1:
+            return group[0], conf
+        corner = self._corners.get(gi)
+        cm = corner.read(hires(), side, turns) if corner is not None and hires is not None else None
+        if cm is None:
+            return group[0], min(conf, 0.3)  # the symbol is known, the face is not
+        # the number must match the drawing well and clearly better than every other number
+        conf_n = max(0.0, min(1.0, (cm.score - CORNER_MIN) / 0.2)) * max(0.0, min(1.0, cm.margin / CORNER_MARGIN))
+        return cm.key, min(conf, math.sqrt(conf_n))

@@ -23,6 +23,8 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
 }
 PIP_OFFSET = 0.26   # pip grid step as a fraction of the face side
 PIP_RADIUS = 0.085  # pip radius as a fraction of the face side
+CORNER_XY = (0.23, 0.23)  # centre of a corner number ("corner:N"), unmirrored, in face units
+CORNER_H = 0.22           # height of a corner number, in face units
 
 
 def _poly(img: np.ndarray, pts: list[tuple[float, float]], s: int) -> None:
@@ -124,13 +126,23 @@ def _glyph_cached(glyph: str, size: int, mirrored: bool) -> np.ndarray:
             has_icon = True
             _icon(img, arg, s)
         elif kind == "corner":
-            _text(img, arg, s, 0.23, 0.23, 0.22)
+            _text(img, arg, s, CORNER_XY[0], CORNER_XY[1], CORNER_H)
         # "blank": nothing
     out = img.astype(np.float32) / 255.0
     if mirrored:
         out = out[:, ::-1].copy()
     out.setflags(write=False)
     return out
+
+
+def split_corner(glyph: str) -> tuple[str, str | None]:
+    """A glyph without its corner number, and that number (None when it has none). Faces of one die that
+    share a symbol differ only there (a Dice Throne hero's three swords): the reader names the symbol from
+    the glyph without it, then reads the number on its own, at a higher resolution."""
+    parts = glyph.split("+")
+    corner = [p.partition(":")[2] for p in parts if p.startswith("corner:")]
+    rest = "+".join(p for p in parts if not p.startswith("corner:"))
+    return (rest or "blank"), (corner[0] if corner else None)
 
 
 def face_glyph(glyph: str, size: int = 96, mirrored: bool = False) -> np.ndarray:

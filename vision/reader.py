@@ -159,7 +159,7 @@ def _blobs(mask: np.ndarray, min_side: float) -> list[Blob]:
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = _outer_contours(m)
     out = []
     for c in contours:
         area = cv2.contourArea(c)
@@ -168,6 +168,32 @@ def _blobs(mask: np.ndarray, min_side: float) -> list[Blob]:
         hull = cv2.convexHull(c)
         ha = max(cv2.contourArea(hull), 1.0)
         out.append(Blob(c, cv2.minAreaRect(c), area, area / ha, cv2.boundingRect(c)))
+    return out
+
+
+def _outer_contours(m: np.ndarray) -> list[np.ndarray]:
+    """The outer contours of the mask's blobs. A tray rim (or a vignette) that differs from the fitted floor
+    all around the frame is one blob enclosing every die: its outer contour is the frame and the dice lie in
+    its hole, where RETR_EXTERNAL never looks. Blobs in the hole of such a frame-wide ring count as outer
+    blobs; the ring itself is dropped; what lies in a die's own holes (ink inside a symbol) stays hidden."""
+    contours, hier = cv2.findContours(m, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
+    H, W = m.shape[:2]
+    parent = hier[0][:, 3]
+    out = []
+    for i, c in enumerate(contours):
+        p = int(parent[i])
+        if p < 0:
+            x, y, w, h = cv2.boundingRect(c)
+            if w < 0.9 * W or h < 0.9 * H:
+                out.append(c)
+            continue
+        gp = int(parent[p])  # i lies in hole p of blob gp
+        if gp >= 0 and parent[gp] < 0:
+            x, y, w, h = cv2.boundingRect(contours[gp])
+            if w >= 0.9 * W and h >= 0.9 * H:
+                out.append(c)
     return out
 
 
