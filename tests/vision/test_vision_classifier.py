@@ -24,7 +24,7 @@ from vision.classify import (
 from vision.dicesets import get_set
 from vision.finder import count_pips
 from vision.memory import Memory
-from vision.reader import find_dice, read_dice
+from vision.reader import find_dice, read_dice, weak_agreement_sure
 from vision.render import DieSpec, ground_truth, random_dice, render_tray
 from vision.scoring import score, yolo_truth
 
@@ -167,3 +167,17 @@ def test_quarter_turns_and_the_surest_turn():
                       [.3, .0, .7], [.1, .1, .8], [.0, .1, .9], [.2, .0, .8]])
     best = best_turn(probs, none=2)
     assert np.allclose(best[0], [.05, .9, .05]) and np.allclose(best[1], [.3, .0, .7])
+
+
+def test_second_looks_keep_a_clear_face_and_small_or_doubtful_boxes_are_unsure():
+    """A die the CNN is sure of keeps its face when its box is grown and nudged (`second_looks`); a box much
+    smaller than the frame's other dice (two pips of a 6), or a look naming another face, is never certain."""
+    clf = load("pips")
+    dice = [DieSpec(160, 200, 64, 10.0, 5, "d6", "white"), DieSpec(420, 260, 64, 35.0, 3, "d6", "red")]
+    frame = render_tray(dice, mount="over", background="felt", seed=2)
+    looks = clf.second_looks(frame, [(d.x, d.y, 64.0, 64.0) for d in dice])
+    assert looks.shape == (2, 2, len(clf.classes))
+    assert [int(k) for k in looks.argmax(2)[:, 0]] == [4, 2]  # faces 5 and 3 (class index = face - 1)
+    assert weak_agreement_sure(looks[0], 4, 64.0, 64.0)
+    assert not weak_agreement_sure(looks[0], 4, 30.0, 64.0)  # a part of a die
+    assert not weak_agreement_sure(looks[0], 1, 64.0, 64.0)  # the looks name another face
