@@ -26,12 +26,13 @@ from .glyphs import CORNER_XY, face_glyph
 M = 64          # side (px) of the high-resolution face crop the number is read in
 HALF = 0.14     # half side of the window compared, in face units (the number is 0.22 high)
 SLACK = 0.05    # how far (face units) the number may lie from where the outline puts it
+SCALES = (0.92, 1.0)  # the face's drawing at these scales (an outline found with its shadow is too large)
 
 
-def corner_centre(turn: int, mirrored: bool) -> tuple[float, float]:
-    """Where (face units, x right, y down) the corner number lies on a face drawn turned `turn` quarter turns
-    (as `np.rot90` turns an array) and, under the tray, mirrored (seen through the glass)."""
-    x, y = CORNER_XY
+def corner_centre(turn: int, mirrored: bool, where: tuple[float, float] = CORNER_XY) -> tuple[float, float]:
+    """Where (face units, x right, y down) the number drawn at `where` lies on a face drawn turned `turn`
+    quarter turns (as `np.rot90` turns an array) and, under the tray, mirrored (seen through the glass)."""
+    x, y = where
     if mirrored:
         x = 1.0 - x
     for _ in range(turn % 4):
@@ -54,48 +55,81 @@ class CornerReader:
     """Compares a face's corner with the drawings of the faces that share its symbol (keys: the reader's own
     face keys, e.g. top-face indices; values: their glyphs)."""
 
-    def __init__(self, glyphs: Mapping[int, str], mirrored: bool):
+    def __init__(self, glyphs: Mapping[int, str], mirrored: bool, where: tuple[float, float] = CORNER_XY,
+                 half: float = HALF):
+        """`where`: the number's centre on the upright face (a corner, or the middle of a symbol that has
+        its number cut out of it); `half`: half the side of the window compared (face units)."""
         self.keys = list(glyphs)
         self.mirrored = mirrored
-        h = int(round(HALF * M))
+        self.where = where
+        self.half = half
+        h = int(round(half * M))
         self._h = h
-        self._pad = int(round((HALF + SLACK) * M)) + 1
-        # the drawing of each face at each quarter turn, cut around the corner where its number sits
-        self._windows: dict[tuple[int, int], np.ndarray] = {}
-        for key, glyph in glyphs.items():
-            g = face_glyph(glyph, M, mirrored)
-            for turn in range(4):
-                t = np.ascontiguousarray(np.rot90(g, turn), np.float32)
-                cx, cy = corner_centre(turn, mirrored)
-                x, y = int(round(cx * M - 0.5)), int(round(cy * M - 0.5))
-                tp = cv2.copyMakeBorder(t, h, h, h, h, cv2.BORDER_CONSTANT, value=0.0)
-                self._windows[(key, turn)] = tp[y:y + 2 * h + 1, x:x + 2 * h + 1].copy()
+        self._pad = int(round((half + SLACK) * M)) + 1
+        # the drawing of each face at each quarter turn, cut around the corner where its number sits, and per
+        # turn where the drawings differ (the numbers; a symbol reaching into the corner is the same in all)
+        self._windows: dict[tuple[int, int, float], np.ndarray] = {}
+        self._differ: dict[int, np.ndarray] = {}
+        for turn in range(4):
+            cx, cy = corner_centre(turn, mirrored, where)
+            x, y = int(round(cx * M - 0.5)), int(round(cy * M - 0.5))
+            for key, glyph in glyphs.items():
+                t = np.ascontiguousarray(np.rot90(face_glyph(glyph, M, mirrored), turn), np.float32)
+                for sc in SCALES:
+                    # the face drawn a little smaller or larger about its centre (the outline's side is
+                    # found to a few percent: a shadow or the die's edge in it)
+                    A = cv2.getRotationMatrix2D((M / 2 - 0.5, M / 2 - 0.5), 0.0, sc)
+                    ts = cv2.warpAffine(t, A, (M, M)) if sc != 1.0 else t
+                    tp = cv2.copyMakeBorder(ts, h, h, h, h, cv2.BORDER_CONSTANT, value=0.0)
+                    self._windows[(key, turn, sc)] = tp[y:y + 2 * h + 1, x:x + 2 * h + 1].copy()
+            ws = [self._windows[(k, turn, 1.0)] for k in self.keys]
+            spread = np.max(ws, 0) - np.min(ws, 0)
+            self._differ[turn] = cv2.dilate((spread > 0.2).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
 
     def read(self, ink: np.ndarray, side_px: float, turns: Sequence[int]) -> CornerMatch | None:
         """`ink`: the face's ink (M x M, 0..1) cut along its outline as the symbol match saw it; `side_px`:
         the face's side in the frame (small faces are blurrier: the drawings are blurred alike); `turns`:
-        the quarter turns the symbol match left possible. None when nothing can be compared."""
+        the quarter turns the symbol match left possible. None when nothing can be compared.
+
+        Each drawing is first placed where it fits the window best (the whole window: the symbol's part
+        helps to align), then scored by the correlation over the pixels where the drawings differ only."""
         if ink.shape != (M, M) or not turns or len(self.keys) < 2:
             return None
         sigma = max(0.7, 0.45 * M / max(side_px, 1.0))
         p = self._pad
         obs = cv2.copyMakeBorder(cv2.GaussianBlur(ink.astype(np.float32), (0, 0), 0.7), p, p, p, p,
                                  cv2.BORDER_CONSTANT, value=0.0)
-        r = int(round((HALF + SLACK) * M))
+        r = int(round((self.half + SLACK) * M))
+        n = 2 * self._h + 1
         scores: dict[tuple[int, int], float] = {}
         for turn in turns:
-            cx, cy = corner_centre(turn, self.mirrored)
+            cx, cy = corner_centre(turn, self.mirrored, self.where)
             x, y = int(round(cx * M - 0.5)) + p, int(round(cy * M - 0.5)) + p
             region = obs[y - r:y + r + 1, x - r:x + r + 1]
             if float(region.std()) < 1e-3:
                 continue
+            differ = self._differ[turn]
             for key in self.keys:
-                w = cv2.GaussianBlur(self._windows[(key, turn)], (0, 0), sigma)
-                if float(w.std()) < 1e-3:
-                    continue
-                scores[(key, turn)] = float(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED).max())
+                fit, best = -2.0, 0.0
+                for sc in SCALES:
+                    w = cv2.GaussianBlur(self._windows[(key, turn, sc)], (0, 0), sigma)
+                    if float(w.std()) < 1e-3:
+                        continue
+                    _, f, _, (lx, ly) = cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))
+                    if f > fit:
+                        fit, best = f, _ncc(region[ly:ly + n, lx:lx + n][differ], w[differ])
+                if fit > -2.0:
+                    scores[(key, turn)] = best
         if not scores:
             return None
         (key, turn), best = max(scores.items(), key=lambda kv: kv[1])
         other = max((s for (k, _), s in scores.items() if k != key), default=-1.0)
         return CornerMatch(key, turn, best, best - other)
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    """Normalised correlation of two equally long pixel lists (0 when either is flat)."""
+    a = a - a.mean()
+    b = b - b.mean()
+    d = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / d if d > 1e-9 else 0.0

@@ -67,7 +67,7 @@ def _icon(img: np.ndarray, name: str, s: int, small: bool = False) -> None:
             a = -np.pi / 2 + i * np.pi / 5
             pts.append(P(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
         _poly(img, pts, s)
-    elif name == "burst":  # a critical hit: a big starburst disk with the number cut out of it
+    elif name in ("burst", "starburst"):  # a critical hit: a big starburst disk with the number cut out of it
         pts = []
         for i in range(24):
             r = 0.42 if i % 2 == 0 else 0.34
@@ -115,7 +115,8 @@ def _glyph_cached(glyph: str, size: int, mirrored: bool) -> np.ndarray:
             under = arg.endswith("_")
             txt = arg.rstrip("_")
             if has_icon:
-                _text(img, txt, s, 0.5, 0.52, 0.2, ink=0)  # numeral cut out of the icon
+                # numeral cut out of the icon, big enough to read
+                _text(img, txt, s, NUMBER_IN_ICON_XY[0], NUMBER_IN_ICON_XY[1], 0.3, ink=0)
             else:
                 h = 0.42 if len(txt) == 1 else 0.34
                 _text(img, txt, s, 0.5, 0.47, h)
@@ -126,6 +127,9 @@ def _glyph_cached(glyph: str, size: int, mirrored: bool) -> np.ndarray:
             has_icon = True
             _icon(img, arg, s)
         elif kind == "corner":
+            # printed on a clear patch of face: a symbol reaching into the corner must not swallow it (a real
+            # die's number is always legible; a drawn one inside the symbol's ink would be invisible)
+            cv2.circle(img, (int(CORNER_XY[0] * s), int(CORNER_XY[1] * s)), int(0.15 * s), 0, -1, cv2.LINE_AA)
             _text(img, arg, s, CORNER_XY[0], CORNER_XY[1], CORNER_H)
         # "blank": nothing
     out = img.astype(np.float32) / 255.0
@@ -135,14 +139,21 @@ def _glyph_cached(glyph: str, size: int, mirrored: bool) -> np.ndarray:
     return out
 
 
+NUMBER_IN_ICON_XY = (0.5, 0.52)  # centre of a number cut out of a symbol ("icon:NAME+text:N")
+
+
 def split_corner(glyph: str) -> tuple[str, str | None]:
-    """A glyph without its corner number, and that number (None when it has none). Faces of one die that
-    share a symbol differ only there (a Dice Throne hero's three swords): the reader names the symbol from
-    the glyph without it, then reads the number on its own, at a higher resolution."""
+    """A glyph without its number, and where that number sits: "corner" for a corner number, "inside" for
+    a number cut out of a symbol, None when it has neither. Faces of one die that share a symbol differ
+    only there (a Dice Throne hero's three swords, Mage Wars' 1 and 2 in a starburst): the reader names
+    the symbol from the glyph without it, then reads the number on its own, at a higher resolution."""
     parts = glyph.split("+")
-    corner = [p.partition(":")[2] for p in parts if p.startswith("corner:")]
-    rest = "+".join(p for p in parts if not p.startswith("corner:"))
-    return (rest or "blank"), (corner[0] if corner else None)
+    has_icon = any(p.startswith("icon:") for p in parts)
+    if any(p.startswith("corner:") for p in parts):
+        return ("+".join(p for p in parts if not p.startswith("corner:")) or "blank"), "corner"
+    if has_icon and any(p.startswith("text:") for p in parts):
+        return "+".join(p for p in parts if not p.startswith("text:")), "inside"
+    return glyph, None
 
 
 def face_glyph(glyph: str, size: int = 96, mirrored: bool = False) -> np.ndarray:
