@@ -70,6 +70,8 @@ class CornerReader:
         # turn where the drawings differ (the numbers; a symbol reaching into the corner is the same in all)
         self._windows: dict[tuple[int, int, float], np.ndarray] = {}
         self._differ: dict[int, np.ndarray] = {}
+        # (dict assignment is atomic: readers in two threads at worst blur a window twice)
+        self._blur_cache: dict[tuple[int, int, float, float], np.ndarray | None] = {}
         for turn in range(4):
             cx, cy = corner_centre(turn, mirrored, where)
             x, y = int(round(cx * M - 0.5)), int(round(cy * M - 0.5))
@@ -95,7 +97,7 @@ class CornerReader:
         helps to align), then scored by the correlation over the pixels where the drawings differ only."""
         if ink.shape != (M, M) or not turns or len(self.keys) < 2:
             return None
-        sigma = max(0.7, 0.45 * M / max(side_px, 1.0))
+        sigma = round(max(0.7, 0.45 * M / max(side_px, 1.0)), 1)  # (rounded: its blurred drawings are kept)
         p = self._pad
         obs = cv2.copyMakeBorder(cv2.GaussianBlur(ink.astype(np.float32), (0, 0), 0.7), p, p, p, p,
                                  cv2.BORDER_CONSTANT, value=0.0)
@@ -112,8 +114,8 @@ class CornerReader:
             for key in self.keys:
                 fit, best = -2.0, 0.0
                 for sc in SCALES:
-                    w = cv2.GaussianBlur(self._windows[(key, turn, sc)], (0, 0), sigma)
-                    if float(w.std()) < 1e-3:
+                    w = self._blurred(key, turn, sc, sigma)
+                    if w is None:
                         continue
                     _, f, _, (lx, ly) = cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))
                     if f > fit:
@@ -125,6 +127,17 @@ class CornerReader:
         (key, turn), best = max(scores.items(), key=lambda kv: kv[1])
         other = max((s for (k, _), s in scores.items() if k != key), default=-1.0)
         return CornerMatch(key, turn, best, best - other)
+
+
+    def _blurred(self, key: int, turn: int, sc: float, sigma: float) -> np.ndarray | None:
+        """A drawing's window blurred by `sigma` (None when it is flat), kept for the next die."""
+        k = (key, turn, sc, sigma)
+        if k not in self._blur_cache:
+            if len(self._blur_cache) > 4096:
+                self._blur_cache.clear()
+            w = cv2.GaussianBlur(self._windows[(key, turn, sc)], (0, 0), sigma)
+            self._blur_cache[k] = w if float(w.std()) >= 1e-3 else None
+        return self._blur_cache[k]
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:

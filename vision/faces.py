@@ -354,7 +354,9 @@ class FaceReader:
         return key, s1, (ranked[1][1] if len(ranked) > 1 else -1.0)
 
     # ------------------------------------------------------------- reading
-    def read(self, img: np.ndarray, lab: np.ndarray, blob: Any, typical: float) -> Reading | None:
+    def read(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float) -> Reading | None:
+        """One die's reading from its blob. `lab`: the frame in Lab, or None: each crop is then cut from the
+        BGR frame and converted alone (the box's read with a learned background converts no whole frame)."""
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
         inner, band = _INNER, _BAND
@@ -364,7 +366,8 @@ class FaceReader:
             # only the pentagon's inside is the face (the crop's corners are the room)
             ang = pentagon_angle(blob.contour, cx, cy)
             inner, band = _P_INNER, _P_BAND
-        crop_lab = canonical_crop(lab, (cx, cy), side, ang)
+        crop_lab = canonical_crop(lab, (cx, cy), side, ang) if lab is not None else \
+            cv2.cvtColor(canonical_crop(img, (cx, cy), side, ang), cv2.COLOR_BGR2Lab)
         ink, face_med = ink_map(crop_lab, band)
         t, has_ink, spread = _ink_threshold(ink, inner, band)
         inkmask = (ink > t) & inner
@@ -401,7 +404,8 @@ class FaceReader:
                 seen = self.ds.bottom_of(seen)  # keyed by the top face, as the icon templates
         else:
             def hires() -> np.ndarray:
-                big = canonical_crop(lab, (cx, cy), side, ang, CORNER_M).astype(np.float32)
+                big = (canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
+                    canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)).astype(np.float32)
                 d = np.abs(big - face_med)
                 return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1)
 

@@ -383,7 +383,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
         readings = _read_pip_set(img, lab, ds, mount, background)
     else:
-        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+        # with the box's learned background no whole-frame Lab is needed (each die's crop is converted alone)
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
         blobs = find_dice(img, mount, background, lab)
         fr = face_reader(ds, mount, taught)
         sizes = [math.sqrt(b.area) for b in blobs]
