@@ -201,6 +201,48 @@ def face_ink(img: np.ndarray, lab: np.ndarray, blob: Any) -> np.ndarray:
     return np.clip(ink / max(2 * t, 1.0), 0, 1).astype(np.float32)
 
 
+def _squarish(c: np.ndarray, min_area: float) -> bool:
+    """A contour shaped like a die's square face seen flat: big enough, as long as wide, filling its rotated
+    rectangle and its hull."""
+    a = cv2.contourArea(c)
+    if a < min_area:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(c)
+    hull = cv2.contourArea(cv2.convexHull(c))
+    return max(w, h) / max(min(w, h), 1.0) < 1.25 and a / max(w * h, 1.0) >= 0.85 and a / max(hull, 1.0) > 0.9
+
+
+def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int, int],
+                  min_area: float) -> list[np.ndarray]:
+    """The square faces inside a blob that is not one (a die run together with an out-of-focus lamp or a
+    glare spot in a still photo: the difference to a fitted background cannot part them). A die on the
+    glass has a crisp outline and the blur around it has none: the blob's own strong edges, closed and
+    filled, leave the die's square. Contours in frame coordinates; none when nothing square is found or the
+    square is most of the blob anyway (a round lamp is not a die)."""
+    x, y, w, h = box
+    H, W = img.shape[:2]
+    x0, y0, x1, y1 = max(0, x - 4), max(0, y - 4), min(W, x + w + 4), min(H, y + h + 4)
+    P = cv2.GaussianBlur(cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2Lab), (3, 3), 0).astype(np.float32)
+    ph, pw = P.shape[:2]
+    gx = cv2.Sobel(P, cv2.CV_32F, 1, 0).reshape(ph, -1)
+    gy = cv2.Sobel(P, cv2.CV_32F, 0, 1).reshape(ph, -1)
+    gl, ga, gb = cv2.split(cv2.magnitude(gx, gy).reshape(ph, pw, 3))
+    g = cv2.max(gl, 2.0 * cv2.max(ga, gb)) * (1.0 / 8.0)
+    inside = np.zeros((ph, pw), np.uint8)
+    cv2.drawContours(inside, [contour - [x0, y0]], -1, 255, -1)
+    inside = cv2.dilate(inside, np.ones((5, 5), np.uint8)) > 0
+    if not inside.any():
+        return []
+    edges = ((g > max(6.0, 0.3 * float(np.percentile(g[inside], 99)))) & inside).astype(np.uint8) * 255
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, _K3)
+    outside = edges.copy()
+    cv2.floodFill(outside, np.zeros((ph + 2, pw + 2), np.uint8), (0, 0), 255)
+    filled = cv2.bitwise_or(edges, cv2.bitwise_not(outside))
+    cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area = cv2.contourArea(contour)
+    return [c + [x0, y0] for c in cs if _squarish(c, min_area) and cv2.contourArea(c) <= 0.8 * area]
+
+
 class FaceReader:
     """Reads faces of one dice set at one mount (templates are built once)."""
 

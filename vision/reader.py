@@ -23,7 +23,7 @@ import numpy as np
 from .classify import FaceClassifier
 from .classify import load as load_classifier
 from .dicesets import DiceSet, DiceSetLike, get_set
-from .faces import FaceReader, classify_colour
+from .faces import FaceReader, classify_colour, faces_in_blob
 from .finder import (
     attach_pip_counts,
     body_colour,
@@ -297,9 +297,11 @@ def _scaled(b: Blob, k: int) -> Blob:
 
 
 def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | None = None,
-              lab: np.ndarray | None = None) -> list[Blob]:
+              lab: np.ndarray | None = None, part_faces: bool = False) -> list[Blob]:
     """Candidate dice (one blob per die) in a BGR frame. `lab` (the frame in Lab) is optional: with a learned
-    background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed."""
+    background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed.
+    `part_faces` (square icon dice in a still photo): a blob that is no square face is replaced by the
+    square faces found inside it by their own crisp edges (`faces.faces_in_blob`)."""
     H, W = frame.shape[:2]
     k = work_factor(frame, background)
     if k > 1:
@@ -311,7 +313,11 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
             lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
         mask, _ = foreground(frame, lab, mount, background)
         raw = _blobs(mask, MIN_DIE)
-    blobs = [b for b in raw if _sharp_outline(frame, lab, b)]
+    sharp = [_sharp_outline(frame, lab, b) for b in raw]
+    blobs = [b for b, ok in zip(raw, sharp, strict=True) if ok]
+    if part_faces:
+        # a die run together with a lamp or a glare spot makes one blurry blob: the crisp squares inside it
+        blobs += [p for b, ok in zip(raw, sharp, strict=True) if not ok for p in _faces_parted(frame, b)]
     out: list[Blob] = []
     for b in blobs:
         (_, _), (rw, rh), _ = b.rect
@@ -323,6 +329,11 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
         bx, by, bw, bh = b.mask_box
         if (bx <= k or by <= k or bx + bw >= W - k or by + bh >= H - k) and (elong > 2.0 or b.solidity < 0.85):
             continue  # a tray rim, a cable, a sleeve coming in from the edge
+        if part_faces and not (elong < 1.25 and dist_ratio >= 0.85 and b.solidity > 0.9):
+            parts = _faces_parted(frame, b)
+            if parts:
+                out += parts
+                continue
         if elong > 1.45 or dist_ratio < 0.72 or b.solidity < 0.88:
             for c in _split_blob(b, (H, W)):
                 area = cv2.contourArea(c)
@@ -385,7 +396,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     else:
         # with the box's learned background no whole-frame Lab is needed (each die's crop is converted alone)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
-        blobs = find_dice(img, mount, background, lab)
+        blobs = find_dice(img, mount, background, lab, part_faces=background is None and ds.shape == "square")
         fr = face_reader(ds, mount, taught)
         sizes = [math.sqrt(b.area) for b in blobs]
         typical = float(np.median(sizes)) if sizes else 0.0
@@ -404,6 +415,16 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
             r = replace(r, certain=False)
         out.append(r)
     out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return out
+
+
+def _faces_parted(img: np.ndarray, b: Blob) -> list[Blob]:
+    """The square faces inside blob `b` found by their own edges (none when there are none)."""
+    out = []
+    for c in faces_in_blob(img, b.contour, b.mask_box, MIN_DIE ** 2 * 0.5):
+        area = cv2.contourArea(c)
+        out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(cv2.convexHull(c)), 1.0),
+                        cv2.boundingRect(c)))
     return out
 
 
