@@ -24,7 +24,8 @@ from vision.classify import (
 from vision.dicesets import get_set
 from vision.finder import count_pips
 from vision.memory import Memory
-from vision.reader import find_dice, read_dice, weak_agreement_sure
+from vision.reader import closer_look, find_dice, read_dice, weak_agreement_sure
+from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, random_dice, render_tray
 from vision.scoring import score, yolo_truth
 
@@ -181,3 +182,16 @@ def test_second_looks_keep_a_clear_face_and_small_or_doubtful_boxes_are_unsure()
     assert weak_agreement_sure(looks[0], 4, 64.0, 64.0)
     assert not weak_agreement_sure(looks[0], 4, 30.0, 64.0)  # a part of a die
     assert not weak_agreement_sure(looks[0], 1, 64.0, 64.0)  # the looks name another face
+
+
+def test_a_photo_of_small_or_unsure_dice_is_looked_at_closer():
+    """The scale comes from the first read: small dice it is fairly sure of, or only unsure ones, ask for a
+    second read of the photo enlarged; large sure dice, or nothing at all (an empty tray), do not."""
+    def die(side: int, conf: float) -> Reading:
+        return Reading(3, "3", "white", conf, (100.0, 100.0), (80, 80, side, side), conf > 0.9)
+
+    assert closer_look([die(28, 0.95), die(30, 0.8), die(70, 0.4)], (640, 640, 3)) == 1.5
+    assert closer_look([die(30, 0.3)], (480, 640, 3)) == 1.5
+    assert closer_look([die(60, 0.95), die(64, 0.9), die(20, 0.3)], (480, 640, 3)) == 1.0
+    assert closer_look([], (480, 640, 3)) == 1.0
+    assert closer_look([die(28, 0.95)], (720, 960, 3)) == pytest.approx(1280 / 960)
