@@ -73,6 +73,7 @@ def _inner_mask(n: int, margin: float) -> np.ndarray:
 
 _INNER = _inner_mask(N, 0.1)
 _K3 = np.ones((3, 3), np.uint8)
+_K5E = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 def _pentagon_mask(n: int, scale: float) -> np.ndarray:
@@ -238,6 +239,8 @@ def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int
     outside = edges.copy()
     cv2.floodFill(outside, np.zeros((ph + 2, pw + 2), np.uint8), (0, 0), 255)
     filled = cv2.bitwise_or(edges, cv2.bitwise_not(outside))
+    # (a shadow's crisp edge along a die closes a thin sliver onto its square)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _K5E)
     cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = cv2.contourArea(contour)
     return [c + [x0, y0] for c in cs if _squarish(c, min_area) and cv2.contourArea(c) <= 0.8 * area]

@@ -155,11 +155,11 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
     return mask, diff
 
 
-def _blobs(mask: np.ndarray, min_side: float) -> list[Blob]:
+def _blobs(mask: np.ndarray, min_side: float, deep: bool = False) -> list[Blob]:
     k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    contours = _outer_contours(m)
+    contours = _outer_contours(m, min_side ** 2 * 0.5 if deep else None)
     out = []
     for c in contours:
         area = cv2.contourArea(c)
@@ -171,11 +171,13 @@ def _blobs(mask: np.ndarray, min_side: float) -> list[Blob]:
     return out
 
 
-def _outer_contours(m: np.ndarray) -> list[np.ndarray]:
+def _outer_contours(m: np.ndarray, deep_area: float | None = None) -> list[np.ndarray]:
     """The outer contours of the mask's blobs. A tray rim (or a vignette) that differs from the fitted floor
     all around the frame is one blob enclosing every die: its outer contour is the frame and the dice lie in
     its hole, where RETR_EXTERNAL never looks. Blobs in the hole of such a frame-wide ring count as outer
-    blobs; the ring itself is dropped; what lies in a die's own holes (ink inside a symbol) stays hidden."""
+    blobs; the ring itself is dropped; what lies in a die's own holes (ink inside a symbol) stays hidden.
+    `deep_area` (icon dice in a still photo): a blob of at least this area lying in the hole of a much
+    larger blob that is no die (a glare spot, a floor the fitted surface missed) counts too."""
     contours, hier = cv2.findContours(m, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
     if hier is None:
         return []
@@ -194,7 +196,21 @@ def _outer_contours(m: np.ndarray) -> list[np.ndarray]:
             x, y, w, h = cv2.boundingRect(contours[gp])
             if w >= 0.9 * W and h >= 0.9 * H:
                 out.append(c)
+            elif deep_area is not None and _in_a_non_die(c, contours[gp], deep_area):
+                out.append(c)
     return out
+
+
+def _in_a_non_die(c: np.ndarray, around: np.ndarray, min_area: float) -> bool:
+    """Whether blob `c`, in a hole of blob `around`, may be a die of its own: big enough, and `around` many
+    times larger and shaped like no die face (a die's own ink islands sit in a square)."""
+    a = cv2.contourArea(c)
+    big = cv2.contourArea(around)
+    if a < min_area or big < 4 * a:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(around)
+    hull = cv2.contourArea(cv2.convexHull(around))
+    return not (max(rw, rh) < 1.25 * max(min(rw, rh), 1.0) and big >= 0.85 * rw * rh and big > 0.9 * hull)
 
 
 def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
@@ -312,7 +328,7 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
         if lab is None:
             lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
         mask, _ = foreground(frame, lab, mount, background)
-        raw = _blobs(mask, MIN_DIE)
+        raw = _blobs(mask, MIN_DIE, deep=part_faces)
     sharp = [_sharp_outline(frame, lab, b) for b in raw]
     blobs = [b for b, ok in zip(raw, sharp, strict=True) if ok]
     if part_faces:
