@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -79,6 +79,7 @@ class DemoTray:
         self._plans: dict[int, tuple[str, list[PlannedDie]]] = {}
         self._frame_no = 0
         self._t0: float | None = None  # the tray's time starts with the first frame read, not at opening
+        self._elapsed = 0.0  # the tray's time at the last frame read
         self._closed = False
 
     # -- what it throws ---------------------------------------------------------------------------
@@ -118,6 +119,15 @@ class DemoTray:
     def values(self, throw: int) -> list[int]:
         """The top faces of throw `throw`, for tests that compare what the page shows."""
         return [d.value for d in self._throw(throw)[1]]
+
+    def elapsed(self) -> float:
+        """Seconds of the tray's own time at the last frame read (throw number = elapsed // CYCLE_S)."""
+        return self._elapsed
+
+    def planned(self, throw: int) -> list[PlannedDie]:
+        """The dice of a throw that has started, as it was fixed then, each with its set and top face."""
+        dice_set, dice = self._throw(throw)
+        return [d if d.dice_set is not None else replace(d, dice_set=dice_set) for d in dice]
 
     def _throw(self, throw: int) -> tuple[DiceSet, list[PlannedDie]]:
         """(dice set, dice) of a throw, fixed when it starts (the game may change while it lies there)."""
@@ -187,7 +197,7 @@ class DemoTray:
                 t = self._t0 + self._frame_no * self.speed / self.fps
         else:
             t = self._t0 + self._frame_no / self.fps
-        elapsed = t - self._t0
+        elapsed = self._elapsed = t - self._t0
         self._frame_no += 1
         specs, hand = self.scene(elapsed)
         image = self._render(specs, width=self.width, height=self.height, mount=self.mount,

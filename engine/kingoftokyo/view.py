@@ -49,6 +49,9 @@ def snapshot(s: S, viewer: str | None = None) -> dict[str, Any]:
         "tokyo": {"city": st.pid(s, s["city"]), "bay": st.pid(s, s["bay"]), "bay_open": s["bay_open"]},
         "market": market, "deck": len(s["deck"]), "discard": len(s["discard"]),
         "dice": [dict(d) for d in s["dice"]], "rolls": {"used": s["rolls"], "max": s["rolls_max"]},
+        # the dice the tray reads and the page draws (as Dice Throne, Regidice and Mage Wars name theirs):
+        # without it the box would read King of Tokyo dice as its configured pip d6
+        "dice_set": "kingoftokyo",
         "pending": pending_decision(s), "over": s["over"], "winners": list(s["winners"]),
         "events": list(s["log"][-LOG_KEEP:]), "odds": odds(s),
         "stats": {k: dict(v) for k, v in s.get("stats", {}).items()},

@@ -71,8 +71,9 @@ def shot(page, name: str, full: bool = False, at: str | None = None) -> Path:
 
 
 CONFIRM_IF_SHOWN = """(want) => {
-    const shown = [...document.querySelectorAll('#tray [data-value]')].map((d) => Number(d.dataset.value));
-    const key = (v) => [...v].sort().join();
+    // a die's number, or its face when the face has none (King of Tokyo's heart)
+    const shown = [...document.querySelectorAll('#tray [data-value]')].map((d) => d.dataset.value || d.dataset.face || '');
+    const key = (v) => v.map(String).sort().join();
     const button = document.getElementById('confirmbtn');
     if (!button || button.disabled || key(shown) !== key(want)) return false;
     button.click();
@@ -80,8 +81,9 @@ CONFIRM_IF_SHOWN = """(want) => {
 }"""
 
 
-def confirm_if_shown(page, values: list[int]) -> bool:
-    """Tap "the dice are right" if, and only if, the page's tray shows exactly `values` (in any order).
+def confirm_if_shown(page, values: list[int | str]) -> bool:
+    """Tap "the dice are right" if, and only if, the page's tray shows exactly `values` (in any order): each
+    die's number, or its face name when the face has no number.
 
     A player confirms what the page shows when they tap, so the test looks and taps in one task of the
     page: on a busy machine the demo tray's next throw can reach the page between a separate look and tap,

@@ -1,35 +1,34 @@
-"""Dice Throne with dice from the demo tray: `dicesight run --camera demo` as a user starts it, a phone pairs
-with the page's virtual Pair button (the demo box has no real buttons), sets up a 1v1 game, ends Main
-Phase (1), and the demo tray's next throw becomes the attacker's roll: the page draws it with the hero's
-symbols and the log shows the roll photo. Seed 71 makes the demo throw five dice every time; the
-demo tray runs at twice real time (`--demo-speed 2`).
+"""Dice Throne with dice from the demo tray: the real table with the demo tray as its camera (wired as
+`dicesight run --camera demo` wires it), stepped frame by frame by the test so no time is waited for. A phone
+pairs, ends Main Phase (1), and the demo tray's next throw (the barbarian's five dice, since the tray throws
+what the game waits for) becomes the attacker's roll: the page draws it with the hero's symbols and the log
+shows the roll photo. `dicesight run --camera demo` itself is tested in test_demo_box.py.
 """
 
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from pagekit import confirm_if_shown, shot
-from pagekit import demo_box as run_demo_box
 from playwright.sync_api import expect
+from realbox import demo_table, throw_demo
 
-from device.camera.demo import DemoTray
+pytestmark = [pytest.mark.e2e, pytest.mark.slow(6)]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow(20)]
-
-ROOT = Path(__file__).resolve().parents[2]
 SEED = 71
+SETUP = {"mode": "1v1", "start": "p1", "players": [
+    {"id": "p1", "name": "Ana", "hero": "barbarian"}, {"id": "p2", "name": "Bo", "hero": "gunslinger"}]}
 
 
 @pytest.fixture()
-def demo_box(tmp_path):
-    with run_demo_box(tmp_path / "state", SEED, speed=2) as url:
-        yield url
+def table(tmp_path):
+    table = demo_table(tmp_path, SEED)
+    table.new_game("dicethrone", SETUP, 3)
+    yield table
+    table.close()
 
 
 def state(url: str) -> dict:
@@ -37,70 +36,50 @@ def state(url: str) -> dict:
         return json.load(r)
 
 
-def test_offensive_roll_from_the_demo_tray(demo_box, phone):
+def test_offensive_roll_from_the_demo_tray(table, serve_table, phone):
+    url = serve_table(table)
     page = phone("en-US")
-    page.goto(demo_box)
+    page.goto(url)
     page.locator("#live.on").wait_for()
     page.locator("#pair").click()
-    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
-    page.locator("#panel-pair").click()
+    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
+    table.press("pair")
     page.locator("#pairbox").wait_for(state="hidden")
-
-    page.locator("#newgame").click()
-    page.select_option("#s_game", "dicethrone")
-    rows = page.locator("#s_players .splayer")
-    rows.nth(0).locator("input").fill("Ana")
-    rows.nth(0).locator("select").select_option("barbarian")
-    rows.nth(1).locator("input").fill("Bo")
-    rows.nth(1).locator("select").select_option("gunslinger")
-    page.select_option("#s_start", "0")
-    page.locator("#s_go").click()
     page.locator("#players article[data-player='p1']").wait_for()
     page.locator("#pending button.option.primary").click()  # end Main Phase (1)
     page.wait_for_function("() => window.dicesight.snap.phase === 'offensive'")
+    assert table.tray_request() == ("dicethrone:barbarian", 5)
 
-    # The next settled throw is Ana's first roll. If the reader is unsure, the page asks the players to
-    # check the dice: they confirm the reading when it is right, or fix it by hand to what lies on the
-    # tray (here: the demo throw the partial reading belongs to, as a player looking at the dice would).
-    demo = DemoTray(seed=SEED, realtime=False)
-    throws = [demo.values(k) for k in range(60)]
-    fixed = None
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        snap = state(demo_box)
-        if snap["attempts"]["used"] > 0:
-            break
-        tray = snap["tray"]
-        read = [d["value"] for d in tray["dice"] if d["value"] is not None]
-        truth = next((t for t in throws if len(t) == 5 and not Counter(read) - Counter(t)), None)
-        if tray["needs_confirmation"] and tray["state"] == "settled" and read and truth is not None:
-            # the demo tray runs at twice real time: the next throw may sweep this one away before the
-            # page shows it; then wait for another
-            try:
-                expect(page.locator("#traycard")).to_contain_text("Not sure", timeout=3000)
-            except AssertionError:
-                continue
-            shot(page, "29-demo-tray-confirm", at="#traycard")
-            confirmed = len(tray["dice"]) == 5 and confirm_if_shown(page, truth)  # the reading is right
-            if not confirmed:
-                page.locator("#confirm button.ghost").click()  # fix the dice
-                page.locator("#entryclear").click()
-                for v in truth:
-                    page.locator(f"#entrypad [data-add='{v}']").click()
-                page.locator("#entrysubmit").click()
-            fixed = truth
-            page.wait_for_function("() => window.dicesight.snap.attempts.used > 0")
-            break
-        time.sleep(0.3)
-    snap = state(demo_box)
-    assert snap["attempts"]["used"] >= 1, f"no throw read in 120 s: {snap['tray']}"
+    # The tray's next throw is Ana's first roll. A sure reading is the roll at once; if the reader is unsure
+    # of any die, the page asks the players to check: they confirm the reading when it is right, or fix it
+    # by hand to what lies on the tray.
+    planned, status = throw_demo(table)
+    truth = [d.value for d in planned]
+    assert len(truth) == 5
+    if state(url)["attempts"]["used"] == 0:
+        tray = state(url)["tray"]
+        assert tray["state"] == "settled" and tray["needs_confirmation"], tray
+        expect(page.locator("#traycard")).to_contain_text("Not sure")
+        shot(page, "29-demo-tray-confirm", at="#traycard")
+        # every die the reader is sure of is right
+        sure = [d["value"] for d in tray["dice"] if d["certain"]]
+        assert not Counter(sure) - Counter(truth), (tray["dice"], truth)
+        if not confirm_if_shown(page, truth):  # the reading is right: confirmed, else fixed
+            page.locator("#confirm button.ghost").click()  # fix the dice
+            page.locator("#entryclear").click()
+            for v in truth:
+                page.locator(f"#entrypad [data-add='{v}']").click()
+            page.locator("#entrysubmit").click()
+    else:  # every die read for sure
+        assert all(r.certain for r in status.readings)
+    page.wait_for_function("() => window.dicesight.snap.attempts.used > 0")
+    expect(page.locator("#confirm")).to_be_hidden()  # the dice lying there are used: no second roll of them
+    snap = state(url)
     shown = [int(v) for v in page.locator("#gamedice [data-value]").evaluate_all("e => e.map(x => x.dataset.value)")]
+    assert Counter(shown) == Counter(truth), "the roll is what the demo tray threw"
     roll = [e for e in snap["log"] if e["action"]["type"] == "roll"][-1]
-    assert Counter(shown) in [Counter(t) for t in throws], "the roll is a throw of the demo tray"
     if roll["action"].get("source") == "camera":
         page.locator(f"#log li[data-seq='{roll['seq']}'] img").wait_for()  # the roll photo
-    else:
-        assert Counter(shown) == Counter(fixed)
     faces = {1: "sword", 2: "sword", 3: "sword", 4: "heart", 5: "heart", 6: "pow"}
     assert [page.locator("#gamedice [data-value]").nth(i).get_attribute("data-face") for i in range(5)] == [
         faces[v] for v in shown]

@@ -6,17 +6,13 @@ winner; the board in zh-TW and ko. Screenshots go to test-artifacts/screenshots/
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from collections import Counter
 
 import pytest
-from pagekit import demo_box as run_demo_box
 from pagekit import shot
 from playwright.sync_api import expect
-from realbox import make_table
-
-from device.camera.demo import DemoTray
+from realbox import demo_table, make_table, throw_demo
 
 pytestmark = pytest.mark.e2e
 
@@ -180,93 +176,60 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
 
 
 @pytest.fixture()
-def demo_box(tmp_path):
-    """`dicesight run --camera demo` as a user starts it, its tray in real time (reading a mixed throw runs two readers a frame)."""
-    with run_demo_box(tmp_path / "state", 9) as url:
-        yield url
+def demo(tmp_path):
+    """The real table with the demo tray as its camera, stepped by the test (`throw_demo`)."""
+    table = demo_table(tmp_path, 9)
+    table.new_game("magewars", {"players": [{"id": "p1", "name": "Ana", "mage": "wizard"},
+                                            {"id": "p2", "name": "Ben", "mage": "warlock"}],
+                                "initiative": "p1", "phase": "actions"}, 3)
+    yield table
+    table.close()
 
 
-@pytest.mark.slow
-def test_an_attack_read_from_the_demo_tray(demo_box, phone):
+@pytest.mark.slow(5)
+def test_an_attack_read_from_the_demo_tray(demo, serve_table, phone):
     """The attack dice and the effect die come from one throw on the (demo) tray: the box reads each die as
     its own set; a sure reading is the roll, an unsure one fills the phone's entry for the players to check."""
+    url = serve_table(demo)
     page = phone("en-US")
-    page.goto(demo_box)
-    page.locator("#live.on").wait_for()
-    page.locator("#pair").click()
-    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
-    page.locator("#panel-pair").click()
-    page.locator("#pairbox").wait_for(state="hidden")
-    page.locator("#newgame").click()
-    page.select_option("#s_game", "magewars")
-    rows = page.locator("#s_players .splayer")
-    rows.nth(0).locator("input").fill("Ana")
-    rows.nth(1).locator("input").fill("Ben")
-    page.select_option("#s_start", "0")
-    page.locator("#s_go").click()
+    page.goto(url)
+    pair(page, demo)
     page.locator("#mwboard article[data-player='p1']").wait_for()
-    for kind in ("next", "next", "next"):
-        option(page, demo_box, kind)
-    option(page, demo_box, "quickcast", 1)
-    option(page, demo_box, "quickcast", 1)
-    option(page, demo_box, "activate")
+    option(page, url, "activate")
     page.select_option("#mwtarget", "p2")
     page.fill("#mwdice", "3")
     page.fill("#mweffects", "7+ = Burn")
-    after(page, demo_box, lambda: page.locator("#mwattackbtn").click())
-    assert state(demo_box)["pending"]["input"]["sets"] == {"magewars-attack": 3, "d12": 1}
+    after(page, url, lambda: page.locator("#mwattackbtn").click())
+    assert state(url)["pending"]["input"]["sets"] == {"magewars-attack": 3, "d12": 1}
 
-    # What the demo tray throws for this attack (a pure function of its seed and the throw number), as the
-    # players see it: three attack faces and the effect die.
-    demo = DemoTray(seed=9, realtime=False)
-    demo.follow = lambda: ("magewars-attack", 3)
-    demo.follow_sets = lambda: {"magewars-attack": 3, "d12": 1}
-    throws = []
-    for k in range(200):
-        plan = demo._throw(k)[1]
-        faces = sorted(d.dice_set.face(d.value).name for d in plan if d.dice_set.id != "d12")
-        effect = next(d.dice_set.face(d.value).value for d in plan if d.dice_set.id == "d12")
-        throws.append((faces, effect))
-
-    def fits(faces: list[str], effect: int | None, truth) -> bool:
-        return not Counter(faces) - Counter(truth[0]) and effect in (None, truth[1])
-
-    deadline = time.monotonic() + 120
-    truth = None
-    # a throw still lying there from before the attack was read for another roll: wait for the next one
-    while state(demo_box)["tray"]["state"] == "settled" and time.monotonic() < deadline:
-        time.sleep(0.2)
-    while time.monotonic() < deadline:
-        snap = state(demo_box)
-        if snap["last_strike"]:
-            break
+    # The tray's next throw holds three attack dice and the effect die (it throws what the game waits for).
+    planned, _status = throw_demo(demo)
+    truth = (sorted(d.dice_set.face(d.value).name for d in planned if d.dice_set.id != "d12"),
+             next(d.dice_set.face(d.value).value for d in planned if d.dice_set.id == "d12"))
+    assert len(truth[0]) == 3
+    snap = state(url)
+    if not snap["last_strike"]:  # the reader was unsure of some die: the players check the throw
         tray = snap["tray"]
-        # a reading made for this roll names each die's set; one made while the game waited for something
-        # else (a throw that settled before the attack was declared) does not: wait for the next throw
-        if tray["state"] == "settled" and tray["dice"] and all(d.get("set") for d in tray["dice"]):
-            assert {d["set"] for d in tray["dice"]} <= {"magewars-attack", "d12"}
-            page.locator("#mwread").wait_for()
-            shot(page, "mw-08-demo-throw-to-check", at="#mwthrow")
-            # the players check what the camera read against the dice and fix what it was unsure of
-            read = [d["face"] for d in tray["dice"] if d.get("set") == "magewars-attack" and d["certain"]]
-            effect = next((d["value"] for d in tray["dice"] if d.get("set") == "d12" and d["certain"]), None)
-            truth = next((t for t in throws if fits(read, effect, t)), None)
-            assert truth is not None, f"the sure dice are a throw of the demo tray: {tray['dice']}"
-            while page.locator("#mwentry button").count():
-                page.locator("#mwentry button").first.click()
-            for f in truth[0]:
-                page.locator(f"#mwpad button[data-face='{f}']").click()
-            page.locator(f"#mwd12 [data-d12='{truth[1]}']").click()
-            after(page, demo_box, lambda: page.locator("#mwthrowsend").click())
-            break
-        time.sleep(0.2)
-    snap = state(demo_box)
-    assert snap["last_strike"], f"no throw read in 120 s: {snap['tray']}"
+        assert tray["state"] == "settled" and {d["set"] for d in tray["dice"]} <= {"magewars-attack", "d12"}
+        page.locator("#mwread").wait_for()
+        shot(page, "mw-08-demo-throw-to-check", at="#mwthrow")
+        # every die the reader is sure of is right
+        sure = [d["face"] for d in tray["dice"] if d.get("set") == "magewars-attack" and d["certain"]]
+        assert not Counter(sure) - Counter(truth[0]), (tray["dice"], truth)
+        effect = next((d["value"] for d in tray["dice"] if d.get("set") == "d12" and d["certain"]), None)
+        assert effect in (None, truth[1]), (tray["dice"], truth)
+        while page.locator("#mwentry button").count():
+            page.locator("#mwentry button").first.click()
+        for f in truth[0]:
+            page.locator(f"#mwpad button[data-face='{f}']").click()
+        page.locator(f"#mwd12 [data-d12='{truth[1]}']").click()
+        after(page, url, lambda: page.locator("#mwthrowsend").click())
+    snap = state(url)
     strike = snap["last_strike"]
+    assert strike, snap["tray"]
     roll = [e for e in snap["log"] if e["action"]["type"] == "roll"][-1]
     if roll["action"].get("source") == "camera":  # every die read for sure: the roll as thrown
         assert {d["set"] for d in roll["action"]["dice"]} == {"magewars-attack", "d12"}
-        truth = next(t for t in throws if t == (sorted(strike["faces"]), strike["effect_roll"]))
     assert (sorted(strike["faces"]), strike["effect_roll"]) == truth
     page.locator("#mwstrike").wait_for()
     shot(page, "mw-09-demo-strike", at="#mwstrike")

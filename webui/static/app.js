@@ -285,7 +285,9 @@ function renderTray(snap) {
   const trayMsg = S.lang !== "en" && tray.needs_confirmation ? t("uncertain") : tray.message || "";
   $("traymsg").textContent = trayMsg;
   $("traymsg").className = tray.needs_confirmation ? "warn" : "muted";
-  const unsure = tray.needs_confirmation || dice.some((d) => d.certain === false);
+  // only a reading waiting for its confirmation: once any roll is recorded the dice lying there are used,
+  // and confirming them again would roll them twice
+  const unsure = Boolean(tray.needs_confirmation);
   const conf = $("confirm");
   const need = (diceInput(snap) || {}).count;
   const wrongCount = Boolean(need) && dice.length !== need;
@@ -294,9 +296,10 @@ function renderTray(snap) {
   if (!conf.hidden) {
     fill(conf,
       trayMsg ? null : h("p", { class: "warn", text: t("uncertain") }),
-      h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null) || wrongCount,
+      // a die is sent as its value, or as its face when the face has no number (King of Tokyo's heart)
+      h("button", { class: "primary", id: "confirmbtn", disabled: dice.some((d) => d.value == null && !d.face) || wrongCount,
         // die i of the roll is the tray's die i: the box learns each die's face from its own crop
-        onclick: () => submitDice(dice.map((d) => d.value), { roll: tray.roll, dice: dice.map((_, i) => i) }).catch(() => {}) },
+        onclick: () => submitDice(dice.map((d) => d.value ?? d.face), { roll: tray.roll, dice: dice.map((_, i) => i) }).catch(() => {}) },
       t("confirm_reading")),
       h("button", { class: "ghost", id: "fixbtn", onclick: () => {
         // fixing starts from the dice as read, each still tied to its die on the tray (unread ones as gaps)

@@ -144,10 +144,12 @@ export function dieElement(value, opts = {}) {
     const g = el("g", { fill: ink, color: ink, transform: "translate(18 14) scale(0.64)" });
     g.innerHTML = ICONS[face];
     svg.appendChild(g);
-    const num = el("text", { x: 84, y: 90, "text-anchor": "end", "font-size": 20, "font-weight": 700, fill: ink,
-      "font-family": "system-ui, sans-serif" });
-    num.textContent = String(value ?? "?");
-    svg.appendChild(num);
+    if (value != null) {  // a face with no number (King of Tokyo's heart, claw, energy) has no corner number
+      const num = el("text", { x: 84, y: 90, "text-anchor": "end", "font-size": 20, "font-weight": 700, fill: ink,
+        "font-family": "system-ui, sans-serif" });
+      num.textContent = String(value);
+      svg.appendChild(num);
+    }
   } else if (/^[a-z]$/.test(face)) {
     // a symbol whose name the hero data does not know yet (faces "a", "b"...): its letter, and the number
     const t = el("text", { x: 46, y: 64, "text-anchor": "middle", "font-size": 48, "font-weight": 800, fill: ink,
