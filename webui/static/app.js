@@ -65,14 +65,34 @@ function hook(name, ...args) {
 }
 
 // -- live updates and pairing ---------------------------------------------------------------------
+const DRAW_EVERY_MS = 100;  // a tenth of a second: no player sees the lag; a burst costs a phone 10 draws/s
+
 function connect() {
   const es = new EventSource("/api/events");
   S.es = es;
   es.addEventListener("open", () => { S.online = true; S.everOnline = true; renderBanner(); });
+  // Snapshots may come faster than a phone draws (a burst of actions, a slow phone, a game played from
+  // the box's buttons): the page keeps the newest and draws it at most every DRAW_EVERY_MS, at the next
+  // frame, so a phone never works through states already gone. A hidden tab draws nothing until it is
+  // looked at again. A phone's own action is drawn at once from the box's answer (core.apply).
+  let newest = null;
+  let drawnAt = 0;
+  const draw = () => {
+    const snap = JSON.parse(newest);
+    newest = null;
+    drawnAt = performance.now();
+    if (S.snap && snap.seq < S.snap.seq && snap.game_id === S.snap.game_id) return;  // an answer was newer
+    S.snap = snap;
+    render();
+  };
   es.addEventListener("snapshot", (ev) => {
     S.online = true;
-    S.snap = JSON.parse(ev.data);
-    render();
+    if (newest === null) {
+      const wait = drawnAt + DRAW_EVERY_MS - performance.now();
+      if (wait > 0) setTimeout(() => requestAnimationFrame(draw), wait);
+      else requestAnimationFrame(draw);
+    }
+    newest = ev.data;
   });
   es.addEventListener("error", () => {
     S.online = false;

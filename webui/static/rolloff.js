@@ -5,7 +5,7 @@
 import { dieElement } from "./dice.js";
 import { S, api, fill, h, t } from "./core.js";
 
-let R = null; // {players, rounds: [{who: [index], values: {index: value}}], armed, winner, box, onStart, onBack}
+let R = null; // {players, rounds: [{who: [index], values: {index: value}}], used, winner, box, onStart, onBack}
 
 export function rolloffActive() {
   return R !== null;
@@ -28,8 +28,10 @@ export function startRolloff(box, players, onStart, onBack) {
   R = {
     box, players, onStart, onBack, winner: null,
     rounds: [{ who: players.map((_, i) => i), values: {} }],
-    // dice already lying settled on the tray are from before: the first throw must be a new one
-    armed: !(tray.state === "settled" && (tray.dice || []).length),
+    // dice already lying settled on the tray are from before: the first throw must be a new one. A throw
+    // is known by the tray's throw number (`tray.roll`), not by seeing the tray move: a phone that draws
+    // only the newest state may never see the dice moving.
+    used: tray.state === "settled" && (tray.dice || []).length ? tray.roll : null,
   };
   renderRolloff();
 }
@@ -55,7 +57,7 @@ function record(value, who = undefined, ev = undefined) {
   if (ev && ev.detail > 1) return;
   const r = round();
   r.values[i] = value;
-  R.armed = false; // the next player's throw must be a new one (the tray moves, or is emptied, first)
+  R.used = ((S.snap && S.snap.tray) || {}).roll ?? null; // the next player's throw must be a new one
   if (r.who.some((k) => r.values[k] == null)) return;
   const top = Math.max(...r.who.map((k) => r.values[k]));
   const tied = r.who.filter((k) => r.values[k] === top);
@@ -66,11 +68,8 @@ function record(value, who = undefined, ev = undefined) {
 // Take a settled, certain single die from the tray for the player whose throw it is.
 function readTray(tray) {
   const dice = tray.dice || [];
-  if (tray.state !== "settled" || !dice.length) {
-    R.armed = true;
-    return;
-  }
-  if (!R.armed || thrower() === null || dice.length !== 1) return;
+  if (tray.state !== "settled" || !dice.length || tray.roll === R.used) return;
+  if (thrower() === null || dice.length !== 1) return;
   const d = dice[0];
   if (d.value != null && d.certain !== false) record(d.value);
 }
@@ -117,7 +116,7 @@ export function renderRolloff() {
     const settled = tray.state === "settled" && dice.length > 0;
     let note = null;
     let confirm = null;
-    if (settled && !R.armed) note = t("ro_pick_up");
+    if (settled && tray.roll === R.used) note = t("ro_pick_up");
     else if (settled && dice.length > 1) note = t("ro_one_die", { n: dice.length });
     else if (settled && dice[0].value == null) note = t("ro_unread");
     else if (settled && dice[0].certain === false) {
