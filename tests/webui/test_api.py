@@ -96,6 +96,23 @@ def test_page_is_served_with_its_assets(client):
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # no CDN
 
 
+def test_game_descriptions_are_gzipped_for_phones_that_ask_and_not_sent_again(client):
+    """/api/games is every card and ability in three languages: a phone gets it gzipped, and on a reload
+    the ETag answers 304 with nothing (docs/api.md)."""
+    import gzip
+
+    plain = client.get("/api/games")
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    names = {g["name"] for g in plain.get_json()["games"]}
+    packed = client.get("/api/games", headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Encoding"] == "gzip" and packed.headers["Vary"] == "Accept-Encoding"
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+    assert len(packed.get_data()) < len(plain.get_data()) / 3
+    again = client.get("/api/games", headers={"If-None-Match": plain.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    assert {"dicethrone", "kingoftokyo", "regidice", "magewars", "freeroll"} <= names
+
+
 def test_roll_photos_are_served_and_paths_refused(client, table):
     name = table.submit({"type": "roll", "dice": [3], "source": "camera"}, image=JPEG)["log"][-1]["action"]["image"]
     assert client.get(f"/api/images/{name}").data == JPEG
