@@ -286,6 +286,8 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table, 
         # while the phones follow (a whole game of POSTs would mostly test fetch, at four pages' cost).
         round2 = n + next(i for i, a in enumerate(actions[n:]) if i and a["type"] == "roll" and
                           actions[n + i - 1]["type"] != "roll")
+        # Each time a round enters its Declare or Collect phase, one phone (in turn) also asks GET /api/state.
+        last = None
         for k, action in enumerate(actions[n:], start=n):
             page = phones.get(action.get("player"), phones["p1"])
             if k < round2:
@@ -294,9 +296,10 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table, 
                 phase = answer["body"]["phase"]
             else:
                 phase = table.submit(action)["phase"]
-            if phase in ("declare", "collect"):
+            if phase in ("declare", "collect") and phase != last:
                 who = PLAYERS[len(states) % 4]
                 states.append((who, fetch_state(phones[who])))
+            last = phase
         final = table.match.seq
         for page in phones.values():
             wait_seq(page, final)
@@ -310,6 +313,7 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table, 
             seqs = [check_frame(raw, truth, f"{player} event stream", player) for raw in frames]
             assert max(seqs) == final
             checked += len(frames)
+        assert len(states) > 20  # every phone asked, in Declare and in Collect, round after round
         for player, raw in states:
             check_frame(raw, truth, f"{player} GET /api/state", player)
         for context in contexts:
