@@ -32,14 +32,14 @@ def free_port() -> int:
 
 
 class Box:
-    """`dicesight run` in a child process, as a user would start it; its demo tray at twice real time
-    (`--demo-speed 2`: a throw every 3 s, not every 6)."""
+    """`dicesight run` in a child process, as a user would start it; its demo tray at three times real time
+    (`--demo-speed 3`: a throw every 2 s, not every 6)."""
 
     def __init__(self, state_dir: Path, port: int) -> None:
         self.lines: list[dict] = []
         cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock",
                "--host", "127.0.0.1", "--port", str(port), "--state-dir", str(state_dir),
-               "--demo-seed", str(SEED), "--demo-speed", "2", "--json"]
+               "--demo-seed", str(SEED), "--demo-speed", "3", "--json"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=Path(__file__).resolve().parents[2])
         self.output: list[str] = []
