@@ -177,9 +177,7 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.nd
     mad = float(np.median(np.abs(band - med_ink))) + 1.0
     hi = float(np.percentile(inner, 99.5))
     t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
-    # (or ink far from the body's level: a big symbol reaching into the band makes the band's noise look
-    # as large as the ink itself)
-    has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad) or hi - med_ink > 80.0
+    has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad)
     return t, has_ink, hi - med_ink
 
 
