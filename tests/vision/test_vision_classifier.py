@@ -24,7 +24,7 @@ from vision.classify import (
 from vision.dicesets import get_set
 from vision.finder import count_pips
 from vision.memory import Memory
-from vision.reader import closer_look, find_dice, read_dice, weak_agreement_sure
+from vision.reader import closer_look, find_dice, read_dice, same_at_both_scales, weak_agreement_sure
 from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, random_dice, render_tray
 from vision.scoring import score, yolo_truth
@@ -195,3 +195,16 @@ def test_a_photo_of_small_or_unsure_dice_is_looked_at_closer():
     assert closer_look([die(60, 0.95), die(64, 0.9), die(20, 0.3)], (480, 640, 3)) == 1.0
     assert closer_look([], (480, 640, 3)) == 1.0
     assert closer_look([die(28, 0.95)], (720, 960, 3)) == pytest.approx(1280 / 960)
+
+
+def test_the_enlarged_read_is_certain_only_where_the_first_read_agrees():
+    def die(x: float, y: float, value: int, certain: bool, side: int) -> Reading:
+        return Reading(value, str(value), "white", 0.95 if certain else 0.4, (x, y),
+                       (int(x) - side // 2, int(y) - side // 2, side, side), certain)
+
+    first = [die(100, 100, 3, False, 27), die(200, 100, 5, True, 27)]
+    # read 1.5x larger: the same places are at 1.5x the coordinates
+    zoomed = [die(150, 150, 3, True, 40), die(300, 150, 2, True, 40), die(450, 150, 6, True, 40)]
+    out = same_at_both_scales(zoomed, first, 1.5)
+    assert [r.certain for r in out] == [True, False, False]  # agrees / another face there / nothing there
+    assert [r.value for r in out] == [3, 2, 6] and out[1].confidence <= 0.5
