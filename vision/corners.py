@@ -26,7 +26,6 @@ from .glyphs import CORNER_XY, face_glyph
 M = 64          # side (px) of the high-resolution face crop the number is read in
 HALF = 0.14     # half side of the window compared, in face units (the number is 0.22 high)
 SLACK = 0.05    # how far (face units) the number may lie from where the outline puts it
-NUDGE = 2       # px (of M) the number may move from where the whole window fits best
 SCALES = (0.92, 1.0)  # the face's drawing at these scales (an outline found with its shadow is too large)
 
 
@@ -111,7 +110,7 @@ class CornerReader:
             region = obs[y - r:y + r + 1, x - r:x + r + 1]
             if float(region.std()) < 1e-3:
                 continue
-            differ = self._differ[turn].astype(np.float32)
+            differ = self._differ[turn]
             for key in self.keys:
                 fit, best = -2.0, 0.0
                 for sc in SCALES:
@@ -120,11 +119,7 @@ class CornerReader:
                         continue
                     _, f, _, (lx, ly) = cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))
                     if f > fit:
-                        # then the number itself, within a pixel or two of there (the symbol's part may pull
-                        # the whole window off by as much when the face's scale is not quite right)
-                        y0, x0 = max(0, ly - NUDGE), max(0, lx - NUDGE)
-                        near = region[y0:ly + n + NUDGE, x0:lx + n + NUDGE]
-                        fit, best = f, float(cv2.matchTemplate(near, w, cv2.TM_CCOEFF_NORMED, mask=differ).max())
+                        fit, best = f, _ncc(region[ly:ly + n, lx:lx + n][differ], w[differ])
                 if fit > -2.0:
                     scores[(key, turn)] = best
         if not scores:
