@@ -411,13 +411,13 @@ class FaceReader:
             # only the pentagon's inside is the face (the crop's corners are the room)
             ang = pentagon_angle(blob.contour, cx, cy)
             inner, band = _P_INNER, _P_BAND
+        crop_bgr = canonical_crop(img, (cx, cy), side, ang)
         crop_lab = canonical_crop(lab, (cx, cy), side, ang) if lab is not None else \
-            cv2.cvtColor(canonical_crop(img, (cx, cy), side, ang), cv2.COLOR_BGR2Lab)
+            cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab)
         ink, face_med = ink_map(crop_lab, band)
         t, has_ink, spread = _ink_threshold(ink, inner, band)
         inkmask = (ink > t) & inner
         # body colour: crop pixels that are not ink
-        crop_bgr = canonical_crop(img, (cx, cy), side, ang)
         body = crop_bgr[inner & ~inkmask] if has_ink else crop_bgr[inner]
         body_bgr = np.median(body, 0) if len(body) else np.median(crop_bgr.reshape(-1, 3), 0)
         colour = classify_colour(body_bgr, ref_v=255.0)
