@@ -165,8 +165,8 @@ def _layout_residual(pts: np.ndarray, n: int) -> float:
     return best
 
 
-def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.ndarray = _BAND
-                   ) -> tuple[float, bool, float]:
+def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.ndarray = _BAND,
+                   core_mask: np.ndarray | None = None) -> tuple[float, bool, float]:
     """Ink threshold of one face, whether it has ink at all, and how much structure it has (the high
     percentile of ink above the body's). The body's level and noise come from the band just inside the
     outline (mostly body even where a big symbol fills the middle of a small die, which made the noise of
@@ -177,7 +177,11 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.nd
     mad = float(np.median(np.abs(band - med_ink))) + 1.0
     hi = float(np.percentile(inner, 99.5))
     t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
-    has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad)
+    # ink must reach into the middle of the face too: a blank face's only "ink" is the rim of its outline
+    # at the crop's edge, and every drawn face has its symbol or number there
+    core = ink[_CORE if core_mask is None else core_mask]
+    has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad) and \
+        float(np.percentile(core, 99.5)) > max(30.0, med_ink + 10 * 1.4826 * mad)
     return t, has_ink, hi - med_ink
 
 
