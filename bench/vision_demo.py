@@ -25,10 +25,13 @@ from vision.reader import read_dice  # noqa: E402
 from vision.watcher import TrayWatcher  # noqa: E402
 
 
-def run_set(set_id: str, throws: int, seed: int) -> dict:
+def run_set(set_id: str, throws: int, seed: int, own_colours: bool = False) -> dict:
     ds_spec = spec(set_id)
     ds = get_set(ds_spec)
-    tray = DemoTray(seed=seed, realtime=False, mount="under")
+    # the demo tray throws white dice; a set whose game tells colours apart (King of Tokyo's black and green)
+    # is never certain in white: `own_colours` throws its own colours instead
+    colours = tuple(ds_spec.get("colours") or ()) if own_colours else ()
+    tray = DemoTray(seed=seed, realtime=False, mount="under", **({"colours": colours} if colours else {}))
     tray.follow = lambda: (set_id, 5)
     watcher = TrayWatcher(lambda f, background=None: read_dice(f, ds_spec, "under", background=background),
                           dice_set=ds_spec, mount="under")
@@ -73,14 +76,17 @@ def main() -> int:
     ap.add_argument("--throws", type=int, default=12)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--sets", default="", help="comma-separated set ids or prefixes (default: every set)")
+    ap.add_argument("--own-colours", action="store_true",
+                    help="throw each set in the colours its game tells apart (the box's demo throws white)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     wanted = [s for s in args.sets.split(",") if s]
     sets = [i for i in ids() if not wanted or any(i == w or i.startswith(w) for w in wanted)]
     total = {"dice": 0, "certain_right": 0, "uncertain": 0, "silent": 0, "missed": 0}
-    print(f"demo tray under the glass, white dice 64 px, {args.throws} throws per set (seed {args.seed})")
+    dice = "dice of each set's own colours" if args.own_colours else "white dice"
+    print(f"demo tray under the glass, {dice} 64 px, {args.throws} throws per set (seed {args.seed})")
     for set_id in sets:
-        r = run_set(set_id, args.throws, args.seed)
+        r = run_set(set_id, args.throws, args.seed, args.own_colours)
         n = max(r["dice"], 1)
         for k in total:
             total[k] += r[k]

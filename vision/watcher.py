@@ -83,7 +83,8 @@ def vote(frames: list[list[Reading]]) -> list[Reading]:
         key, group = max(counts.items(), key=lambda kv: (len(kv[1]), sum(x.confidence for x in kv[1])))
         agree = len(group) / n
         conf = float(np.mean([x.confidence for x in group])) * agree
-        certain = agree >= 0.99 and all(x.certain for x in group) and key[0] is not None
+        # (a face read: symbols with no number, King of Tokyo's heart, have no value and may be certain)
+        certain = agree >= 0.99 and all(x.certain for x in group) and key[1] != "?"
         cols: dict[str, int] = {}
         for r in c:
             cols[r.colour] = cols.get(r.colour, 0) + 1

@@ -11,8 +11,10 @@ from vision_specs import HERO, NUMERALS12
 from vision.corners import corner_centre
 from vision.glyphs import split_corner
 from vision.reader import read_dice
+from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import score
+from vision.watcher import vote
 
 STARS = {"id": "test-stars", "name": {"en": "Stars"}, "kind": "icons", "shape": "square",
          "faces": [{"index": i, "name": n, "value": v, "glyph": g} for i, (n, v, g) in enumerate(
@@ -61,3 +63,12 @@ def test_where_a_corner_number_sits():
     assert np.allclose(corner_centre(0, False), (0.23, 0.23))
     assert np.allclose(corner_centre(1, False), (0.23, 0.77))
     assert np.allclose(corner_centre(0, True), (0.77, 0.23))
+
+
+def test_a_symbol_with_no_number_stays_certain_through_the_vote():
+    """King of Tokyo's heart has no value: three settled frames that agree on it make it certain; a die
+    read as nothing ("?") never is."""
+    heart = Reading(None, "heart", "black", 0.9, (100.0, 100.0), (70, 70, 60, 60), True)
+    assert vote([[heart], [heart], [heart]])[0].certain
+    unread = Reading(None, "?", "black", 0.9, (100.0, 100.0), (70, 70, 60, 60), True)
+    assert not vote([[unread], [unread], [unread]])[0].certain
