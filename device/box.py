@@ -117,6 +117,7 @@ def build(options: BoxOptions):
     if spec == "demo" and source is not None:
         source.follow = table.tray_request  # throw the dice the game waits for
         source.follow_sets = table.tray_sets
+        source.follow_colours = table.tray_colours
     app = create_app(table, secret_key=_secret(state_dir), host_names=config.web.names,
                      max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address)
     return table, app, config.web

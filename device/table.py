@@ -458,6 +458,14 @@ class Table:
             count = wanted.get("count") if wanted.get("type") == "dice" else None
             return dice_set, count if isinstance(count, int) else None
 
+    def tray_colours(self) -> list[str]:
+        """The colours of the dice the game waits for: one per die in order (Regidice's pool) or the colours
+        allowed (King of Tokyo's black dice); [] when the game does not say (the demo tray's colours)."""
+        with self._lock:
+            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
+            colours = wanted.get("colours") if wanted.get("type") == "dice" else None
+            return [c for c in colours if isinstance(c, str)] if isinstance(colours, list) else []
+
     def hidden_roller(self) -> str | None:
         """The player whose throw the game waits for when it hides that throw from the others, else None."""
         with self._lock:

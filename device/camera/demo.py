@@ -76,6 +76,8 @@ class DemoTray:
         self.follow: Callable[[], tuple[str, int | None]] | None = None
         # A throw that mixes sets (Mage Wars' attack dice with the d12): {set id: how many}, asked likewise.
         self.follow_sets: Callable[[], dict[str, int | None]] | None = None
+        # The colours the game waits for (one per die, or those allowed), asked likewise.
+        self.follow_colours: Callable[[], list[str]] | None = None
         self._plans: dict[int, tuple[str, list[PlannedDie]]] = {}
         self._frame_no = 0
         self._t0: float | None = None  # the tray's time starts with the first frame read, not at opening
@@ -141,8 +143,21 @@ class DemoTray:
                 self._plans[throw] = (get_set(spec(dice_set)), self._mixed_plan(throw, mixed))
             else:
                 # the set's description from the games (vision knows no game), parsed once per throw
-                self._plans[throw] = (get_set(spec(dice_set)), self.plan(throw, count))
+                dice = self._coloured(throw, self.plan(throw, count))
+                self._plans[throw] = (get_set(spec(dice_set)), dice)
         return self._plans[throw]
+
+    def _coloured(self, throw: int, dice: list[PlannedDie]) -> list[PlannedDie]:
+        """The throw in the colours the game waits for (`follow_colours`: one per die, in order, or the
+        colours allowed): King of Tokyo's black dice, each Regidice die in its own colour. Without them the
+        tray's own colours (`colours`)."""
+        wanted = self.follow_colours() if self.follow_colours is not None else []
+        if not wanted:
+            return dice
+        if len(wanted) == len(dice):
+            return [replace(d, colour=c) for d, c in zip(dice, wanted, strict=True)]
+        rng = np.random.default_rng([self.seed, throw, 11])
+        return [replace(d, colour=str(rng.choice(wanted))) for d in dice]
 
     # -- frames ----------------------------------------------------------------------------------
     def scene(self, t: float):

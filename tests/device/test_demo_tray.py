@@ -65,6 +65,28 @@ def test_demo_follows_what_the_game_waits_for():
     assert len(tray.scene(CYCLE_S + EMPTY_S + THROW_S + 1.0)[0]) == 2
 
 
+def test_demo_throws_the_colours_the_game_waits_for(tmp_path):
+    """King of Tokyo waits for black dice and Regidice for each die of a player's pool in its own colour:
+    the demo throws those (a white King of Tokyo die would never be certain), else its own colours."""
+    from device.store import Store
+    from device.table import Table
+
+    table = Table(Store(tmp_path))
+    table.new_game("kingoftokyo", {"players": [{"name": "Ana", "monster": "cyber_kitty"},
+                                               {"name": "Bo", "monster": "the_king"}]}, 3)
+    assert table.tray_colours() == ["black"]
+    tray = DemoTray(seed=3, realtime=False)
+    tray.follow, tray.follow_colours = table.tray_request, table.tray_colours
+    assert {d.colour for d in tray.planned(0)} == {"black"} and len(tray.planned(0)) == 6
+    table.new_game("regidice", {"players": [{"name": "Ann"}, {"name": "Bo"}]}, seed=3)
+    pool = table.tray_colours()
+    assert len(pool) > 1 and set(pool) <= {"red", "blue", "yellow", "black"}
+    assert [d.colour for d in tray.planned(1)] == pool  # one die per colour of the pool, in order
+    table.new_game("freeroll", {}, 1)
+    assert table.tray_colours() == [] and {d.colour for d in tray.planned(2)} == {"white"}
+    table.close()
+
+
 def test_speed_runs_the_trays_time_faster_on_an_injected_clock():
     """`--demo-speed 4`: frames still come at fps, but the tray's time (and the timestamps the watcher
     settles by) runs four times faster, so a throw cycle takes a quarter of the wall time."""

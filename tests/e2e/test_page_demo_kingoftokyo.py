@@ -1,7 +1,7 @@
 """King of Tokyo with dice from the demo tray: the real table with the demo tray as its camera (wired as
 `dicesight run --camera demo` wires it), stepped frame by frame by the test. A 2-monster game waits for the
-first roll of the turn; the demo tray throws six King of Tokyo dice (it throws the set the game's pending
-dice input names) and the throw becomes the roll; the board draws it with its faces (1, 2, 3, heart,
+first roll of the turn; the demo tray throws six black King of Tokyo dice (the set and colour the game's
+pending dice input names) and the throw becomes the roll; the board draws it with its faces (1, 2, 3, heart,
 energy, claw)."""
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ def test_first_roll_from_the_demo_tray(table, serve_table, phone):
         tray = state(url)["tray"]
         assert tray["state"] == "settled" and tray["needs_confirmation"], tray
         page.locator("#confirm").wait_for()
-        sure = [d["value"] for d in tray["dice"] if d["certain"]]
-        assert not Counter(sure) - Counter(truth), (tray["dice"], truth)  # what it is sure of is right
+        sure = [d["face"] for d in tray["dice"] if d["certain"]]
+        assert not Counter(sure) - Counter(FACES[v - 1] for v in truth), (tray["dice"], truth)  # sure = right
         shot(page, "kot-20-demo-tray-confirm", at="#traycard")
         # a die whose face has no number (heart, energy, claw) can be confirmed as read
         expect(page.locator("#confirmbtn")).to_be_enabled()

@@ -91,6 +91,7 @@ def demo_table(tmp_path: Path, seed: int, *, mount: str = "under") -> Table:
     table = make_table(tmp_path, camera=tray)
     tray.follow = table.tray_request
     tray.follow_sets = table.tray_sets
+    tray.follow_colours = table.tray_colours
     return table
 
 
