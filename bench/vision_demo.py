@@ -28,8 +28,9 @@ from vision.watcher import TrayWatcher  # noqa: E402
 def run_set(set_id: str, throws: int, seed: int, own_colours: bool = False) -> dict:
     ds_spec = spec(set_id)
     ds = get_set(ds_spec)
-    # the demo tray throws white dice; a set whose game tells colours apart (King of Tokyo's black and green)
-    # is never certain in white: `own_colours` throws its own colours instead
+    # the box's demo tray throws the colours the game waits for (Table.tray_colours); a set whose game tells
+    # colours apart (King of Tokyo's black and green) is never certain in white: `own_colours` (the default)
+    # throws the set's own colours, `--white` white dice
     colours = tuple(ds_spec.get("colours") or ()) if own_colours else ()
     tray = DemoTray(seed=seed, realtime=False, mount="under", **({"colours": colours} if colours else {}))
     tray.follow = lambda: (set_id, 5)
@@ -76,8 +77,9 @@ def main() -> int:
     ap.add_argument("--throws", type=int, default=12)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--sets", default="", help="comma-separated set ids or prefixes (default: every set)")
-    ap.add_argument("--own-colours", action="store_true",
-                    help="throw each set in the colours its game tells apart (the box's demo throws white)")
+    ap.add_argument("--white", dest="own_colours", action="store_false",
+                    help="throw white dice of every set (by default each set in the colours its game tells "
+                         "apart, as the box's demo tray does)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     wanted = [s for s in args.sets.split(",") if s]
