@@ -19,6 +19,8 @@ import numpy as np
 
 from vision.classify import PAD, SIZE, normalise_patch
 from vision.dicesets import PIP_D6
+from vision.finder import outline_candidates, pip_candidates
+from vision.reader import find_dice
 from vision.render import DieSpec, ground_truth, render_tray
 
 WEBCAM_DIE_PER_PIPBOX = 1.7
@@ -107,11 +109,19 @@ def aug_patch(img: np.ndarray, box: tuple[float, float, float, float], rng: np.r
         src = cv2.GaussianBlur(img, (0, 0), 0.5 * k)
     patch = cv2.warpAffine(src, Minv, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if photometric:
-        patch = photometric_noise(patch, rng)
+        patch = photometric_noise(patch, rng, small_dice=True)
     return normalise_patch(patch)
 
 
-def photometric_noise(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def photometric_noise(patch: np.ndarray, rng: np.random.Generator, small_dice: bool = False) -> np.ndarray:
+    """Blur, gain, offset, noise and JPEG; with `small_dice` (a die's patch, not a whole frame) also, for dice
+    the photos show larger than unseen photos will (webcam-d6's dice are about 60 px, a phone photo of a
+    table holds many of 20-35 px), the patch shrunk to as few as 10 px and grown back, and hot pixels (salt
+    and pepper, as in roboflow-d6's exports)."""
+    if small_dice and rng.random() < 0.3:
+        side = int(rng.integers(10, 24))
+        small = cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
+        patch = cv2.resize(small, (patch.shape[1], patch.shape[0]), interpolation=cv2.INTER_LINEAR)
     p = patch.astype(np.float32)
     if rng.random() < 0.3:
         p = cv2.GaussianBlur(p, (0, 0), float(rng.uniform(0.3, 1.2)))
@@ -120,6 +130,9 @@ def photometric_noise(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray
     if rng.random() < 0.5:
         p += rng.normal(0, rng.uniform(1, 8), p.shape)
     p = np.clip(p, 0, 255).astype(np.uint8)
+    if small_dice and rng.random() < 0.15:
+        hot = rng.random(p.shape[:2]) < rng.uniform(0.005, 0.03)
+        p[hot] = np.where(rng.random((int(hot.sum()), 1)) < 0.5, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         ok, buf = cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
         if ok:
@@ -218,13 +231,20 @@ def render_samples(n_frames: int, rng: np.random.Generator, dice_set=PIP_D6,
     for _ in range(n_frames):
         mount = "under" if rng.random() < 0.5 else "over"
         n = int(rng.integers(2, 7))
-        dice = []
+        dice, oblique = [], []
         for k in range(n):
             x = 70 + (k % 3) * 200 + rng.uniform(-25, 25)
             y = 110 + (k // 3) * 230 + rng.uniform(-25, 25)
             colour = RENDER_COLOURS[int(rng.integers(0, len(RENDER_COLOURS)))]
             tilt = float(rng.uniform(0.35, 0.9)) if rng.random() < 0.12 else 0.0
-            dice.append(DieSpec(x, y, float(rng.uniform(22, 90)), float(rng.uniform(0, 360)),
+            angle = float(rng.uniform(0, 360))
+            # a die seen from an oblique camera (a phone photo of a table): its top face foreshortened, a side
+            # face below it in the picture; it reads as its top face (a cocked die is "not a die")
+            slanted = mount == "over" and tilt == 0.0 and rng.random() < 0.25
+            if slanted:
+                tilt, angle = float(rng.uniform(0.15, 0.55)), float(rng.normal(0, 12))
+            oblique.append(slanted)
+            dice.append(DieSpec(x, y, float(rng.uniform(22, 90)), angle,
                                 int(rng.integers(1, dice_set.n + 1)), dice_set, colour, tilt=tilt,
                                 material=str(rng.choice(["plain", "plain", "marbled", "speckled", "translucent"]))))
         bg = None if mount == "under" else str(rng.choice(["wood", "felt", "white", "grey", "black", "blue", "red"]))
@@ -233,11 +253,42 @@ def render_samples(n_frames: int, rng: np.random.Generator, dice_set=PIP_D6,
                             seed=int(rng.integers(0, 1 << 30)), room_seed=int(rng.integers(0, 1 << 30)),
                             noise=float(rng.uniform(2, 9)))
         frame = photometric_noise(frame, rng) if rng.random() < 0.5 else frame
-        for d, g in zip(dice, ground_truth(dice, mount), strict=True):
+        for d, g, slanted in zip(dice, ground_truth(dice, mount), oblique, strict=True):
             side = d.size * (1.0 + 0.4 * abs(math.sin(math.radians(2 * d.angle))))
             box = (d.x, d.y, side, side)
-            xs.append(aug_patch(frame, box, rng, angle=float(rng.uniform(0, 360)),
+            # an oblique view keeps its side face below (small turns, as the photos' crops get)
+            turn = float(rng.normal(0, 12)) if slanted else float(rng.uniform(0, 360))
+            xs.append(aug_patch(frame, box, rng, angle=turn,
+                                shift=(float(rng.normal(0, 0.05)), float(rng.normal(0, 0.05))),
+                                scale=float(rng.uniform(0.9, 1.2)), photometric=slanted))
+            ys.append(none_class if d.tilt > 0 and not slanted else g["seen_index"] - 1)
+    return np.asarray(xs, np.float32), np.asarray(ys, np.int64)
+
+
+def empty_samples(n_frames: int, rng: np.random.Generator, none_class: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """"Not a die" patches where the reader itself would look on trays with no dice: the finder's own
+    candidates (outlines against the fitted floor or a learned empty frame, pip clusters) on empty renders of
+    both mounts, some with a hand. Why: the photos' backgrounds teach "not a die" for tables, not for the room
+    seen from under the glass (out-of-focus lamps, shapes, sleeves), and a model trained with oblique dice
+    as faces read such a lamp as a 6."""
+    xs: list[np.ndarray] = []
+    for _ in range(n_frames):
+        mount = "under" if rng.random() < 0.6 else "over"
+        bg = None if mount == "under" else str(rng.choice(["wood", "felt", "white", "grey", "black", "blue", "red"]))
+        light = str(rng.choice(["neutral", "warm", "cold", "dim", "glare"]))
+        room = int(rng.integers(0, 1 << 30))
+        hand = (float(rng.uniform(100, 540)), float(rng.uniform(100, 380)), float(rng.uniform(120, 260))) \
+            if rng.random() < 0.3 else None
+        frame = render_tray([], mount=mount, background=bg, lighting=light, seed=int(rng.integers(0, 1 << 30)),
+                            room_seed=room, hand=hand, noise=float(rng.uniform(2, 9)))
+        learned = render_tray([], mount=mount, background=bg, lighting=light, seed=int(rng.integers(0, 1 << 30)),
+                              room_seed=room) if mount == "under" and rng.random() < 0.5 else None
+        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+        cands = outline_candidates(find_dice(frame, mount, learned, lab))
+        if learned is None:
+            cands += pip_candidates(lab)
+        for c in cands[:8]:
+            xs.append(aug_patch(frame, c.box, rng, angle=float(rng.uniform(0, 360)),
                                 shift=(float(rng.normal(0, 0.05)), float(rng.normal(0, 0.05))),
                                 scale=float(rng.uniform(0.9, 1.2)), photometric=False))
-            ys.append(none_class if d.tilt > 0 else g["seen_index"] - 1)
-    return np.asarray(xs, np.float32), np.asarray(ys, np.int64)
+    return np.asarray(xs, np.float32).reshape(-1, SIZE, SIZE, 3), np.full(len(xs), none_class, np.int64)

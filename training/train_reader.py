@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.data import Photo, load_photos, photo_samples, real_patches, render_samples
+from training.data import Photo, empty_samples, load_photos, photo_samples, real_patches, render_samples
 from training.net import Adam, Net, softmax
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,7 +139,7 @@ def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], rende
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--epochs", type=int, default=7)
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--per-die", type=int, default=4)
     ap.add_argument("--render-frames", type=int, default=900)
     ap.add_argument("--silent-aim", type=float, default=0.002)
@@ -157,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         x, y = photo_samples([p], rng, per_die=args.per_die)
         cache[(p.dataset, p.group, p.path.name)] = (x.astype(np.float16), y)
     rx, ry = render_samples(args.render_frames, rng)
+    ex, ey = empty_samples(args.render_frames // 2, rng)
+    rx, ry = np.concatenate([rx, ex]), np.concatenate([ry, ey])
     renders = (rx.astype(np.float16), ry)
     print(f"data: {len(photos)} photos, {len(rx)} rendered patches ({time.time() - t0:.0f} s)")
 
