@@ -31,6 +31,8 @@ class Candidate:
     rect: tuple | None = None                # the outline's rotated rectangle (cv2.minAreaRect), if any
     crop_pips: int | None = None             # pips counted in the outline's own crop (`count_pips`)
     off_centre: bool = False                 # a pip face inside an outline but away from its middle
+    low: bool = False                        # a pip face in the lower part of the outline around it: seen from
+                                             # above at an angle, a die's front face (its top face above it)
     fill: float | None = None                # how much of its rotated rectangle the outline fills (a die
                                              # lying flat: about 0.9; a part or a merge of shapes: less)
 

@@ -526,6 +526,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
             if near:
                 o = near[0]
                 off = math.hypot(o.box[0] - pc.box[0], o.box[1] - pc.box[1])
+                # from above at an angle a die's outline holds its top face high and its front face low
+                pc.low = mount == "over" and any(pc.box[1] - c.box[1] > 0.15 * c.box[3] for c in near)
                 if pc.pips == 1 and (off >= 0.2 * max(o.box[2:]) or max(o.box[2:]) > 1.25 * max(pc.box[2:])):
                     pc.off_centre = True  # one pip in a larger outline, or off its middle: a side face, a part
                 elif off < 0.2 * max(o.box[2:]):
@@ -576,8 +578,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
             # crop's count: on photos of unseen dice sets the two agreed on a side face or a part of a face
             cnn_sure = p.confidence >= clf.certain_at and (finder_conf >= 0.3 or c.crop_pips == cnn_seen)
             certain = cnn_sure or (finder_conf >= 0.6 and p.confidence >= 0.5) or crop_sure
-            if c.off_centre:
-                certain = False  # the side face of a die seen at an angle (its one pip), or a part of a face
+            if c.off_centre or c.low:
+                certain = False  # a side face of a die seen at an angle (its one pip, its front face), a part
             elif cnn_seen == 1 and c.source == "pips":
                 # a box around one lone pip may be a part of a bigger face (a pip of a speckled 2): a 1 needs
                 # the pip finder's own checks (a clean wide ring of face around the pip)
