@@ -6,7 +6,7 @@
 import { dieElement } from "./dice.js";
 import {
   $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, findSet, gameText, glyphOf, h, info, loc, phaseLabel, playerName,
-  render, retryAfter, setFaces, setRenderer, t, toast,
+  render, retryAfter, sameSnapshot, setFaces, setRenderer, t, toast,
 } from "./core.js";
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
@@ -81,7 +81,11 @@ function connect() {
     const snap = JSON.parse(newest);
     newest = null;
     drawnAt = performance.now();
-    if (S.snap && snap.seq < S.snap.seq && snap.game_id === S.snap.game_id) return;  // an answer was newer
+    if (S.snap && snap.game_id === S.snap.game_id) {
+      if (snap.seq < S.snap.seq) return;  // an answer was newer
+      // the event of this phone's own action, already drawn from the box's answer: nothing to draw again
+      if (snap.seq === S.snap.seq && sameSnapshot(snap, S.snap)) return;
+    }
     S.snap = snap;
     render();
   };

@@ -64,9 +64,23 @@ let renderer = () => {};
 export function setRenderer(fn) { renderer = fn; }
 export function render() { renderer(); }
 
-// A new snapshot from an answer: ignored when an event already brought a newer one of the same game.
+// Whether two snapshots say the same thing (key order aside: the box's answers and its events encode the
+// same snapshot with their keys in different orders).
+export function sameSnapshot(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameSnapshot(a[k], b[k]));
+}
+
+// A new snapshot from an answer: ignored when an event already brought it, or a newer one of the same game.
 export function apply(snap) {
-  if (S.snap && snap.seq < S.snap.seq && snap.game_id === S.snap.game_id) return;
+  if (S.snap && snap.game_id === S.snap.game_id) {
+    if (snap.seq < S.snap.seq) return;
+    if (snap.seq === S.snap.seq && sameSnapshot(snap, S.snap)) return;  // the event brought it first
+  }
   S.snap = snap;
   render();
 }
