@@ -11,8 +11,8 @@ APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk
 RUN_ARGS ?=
 # Test workers (pytest-xdist, handing out one test at a time; tests/conftest.py puts the longest first). The
 # browser tests partly wait (on Chromium, the event stream, the box's threads): one more worker than cores
-# overlaps those waits without starving the long games (2 idle cores: 2 workers 178 s, 3 143 s, 4 157 s,
-# 6 188 s). `make test TEST_WORKERS=0` runs in one process.
+# overlaps those waits without starving the long games (2 idle cores, 2026-11-23: 2 workers 119 s, 3 workers
+# 108-119 s, 4 workers 127 s). `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols
