@@ -450,42 +450,41 @@ class Table:
         """The dice set to read now: the game's (whose dice are being rolled), else the configured one."""
         return self._engine_view().get("dice_set") or self.dice_set
 
+    def _dice_input(self) -> dict:
+        """The pending decision's input when it waits for dice (engine.core: `{"type": "dice", ...}`), else {}."""
+        wanted = (self._engine_view().get("pending") or {}).get("input") or {}
+        return wanted if wanted.get("type") == "dice" else {}
+
     def tray_request(self) -> tuple[str, int | None]:
         """(dice set, how many dice) the game waits for on the tray now; the count is None when any will do."""
         with self._lock:
-            dice_set = self.current_dice_set()
-            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
-            count = wanted.get("count") if wanted.get("type") == "dice" else None
-            return dice_set, count if isinstance(count, int) else None
+            count = self._dice_input().get("count")
+            return self.current_dice_set(), count if isinstance(count, int) else None
 
     def tray_colours(self) -> list[str]:
         """The colours of the dice the game waits for: one per die in order (Regidice's pool) or the colours
         allowed (King of Tokyo's black dice); [] when the game does not say (the demo tray's colours)."""
         with self._lock:
-            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
-            colours = wanted.get("colours") if wanted.get("type") == "dice" else None
+            colours = self._dice_input().get("colours")
             return [c for c in colours if isinstance(c, str)] if isinstance(colours, list) else []
 
     def hidden_roller(self) -> str | None:
         """The player whose throw the game waits for when it hides that throw from the others, else None."""
         with self._lock:
-            wanted = (self._engine_view().get("pending") or {}).get("input") or {}
-            if wanted.get("type") == "dice" and wanted.get("hidden"):
-                player = wanted.get("player")
-                return str(player) if player is not None else None
-            return None
+            wanted = self._dice_input()
+            player = wanted.get("player") if wanted.get("hidden") else None
+            return str(player) if player is not None else None
 
     def tray_sets(self) -> dict[str, int | None]:
         """{dice set: how many} of the throw the game waits for, when it mixes sets (the pending input's
         `sets`, e.g. attack dice with an effect die); a single set otherwise; nothing ({}) while the game
         waits for a choice rather than dice (the demo tray then throws nothing)."""
         with self._lock:
-            pending = self._engine_view().get("pending")
-            wanted = (pending or {}).get("input") or {}
-            sets = wanted.get("sets") if wanted.get("type") == "dice" else None
+            wanted = self._dice_input()
+            sets = wanted.get("sets")
             if isinstance(sets, dict) and sets:
                 return {str(k): (v if isinstance(v, int) else None) for k, v in sets.items()}
-            if pending is not None and wanted.get("type") != "dice" and not self.tray.observing():
+            if not wanted and self._engine_view().get("pending") is not None and not self.tray.observing():
                 return {}  # the game waits for a choice, not for dice (a Main phase): nothing to throw
             dice_set, count = self.tray_request()
             return {dice_set: count}
