@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -250,6 +251,115 @@ def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int
     return [c + [x0, y0] for c in cs if _squarish(c, min_area) and cv2.contourArea(c) <= 0.8 * area]
 
 
+@dataclass(frozen=True)
+class Outline:
+    """A die's outline found again around a blob (the attributes the face reader takes from a blob)."""
+
+    contour: np.ndarray
+    rect: tuple[tuple[float, float], tuple[float, float], float]
+    area: float
+    solidity: float
+    mask_box: tuple[int, int, int, int]
+
+
+def _face_shape_ok(area: float, solidity: float, rect: Any, pentagon: bool) -> bool:
+    """A flat die's outline: solid, and a square filling its rotated rectangle (a pentagon fills ~0.7)."""
+    (_, _), (rw, rh), _ = rect
+    fill = area / max(rw * rh, 1.0)
+    elong = max(rw, rh) / max(min(rw, rh), 1.0)
+    return solidity > 0.88 and (fill <= 0.82 if pentagon else (elong < 1.25 and fill >= 0.85))
+
+
+def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
+    """The whole square face around a blob found only in part. A dark die under the tray is as dark as the
+    room where the room's own light rises behind it (both about the same grey): neither the frame-wide
+    threshold nor any local one parts them there, and the die's crop is cut off centre (the corner number is
+    lost; a partial blob's rectangle is also turned off the die's by up to ~15 degrees). Its outline is still
+    a crisp edge. The ink inside the blob is painted over with the body's grey; the die's turn is where the
+    edges' directions agree (their fourth angular harmonic), tried a degree and a half either side and at
+    the blob's own; turned upright, each side is the strongest edge across the blob's middle at or beyond
+    the blob's extent on that side (less a tenth: a blob may hold a sliver of glow), the two pairs of sides
+    the same distance apart (a square). The turn whose four sides are the strongest wins. None unless every
+    side found is a clear edge against the room's gradients."""
+    (bcx, bcy), (rw, rh), ang = blob.rect
+    ext = float(max(rw, rh))
+    H, W = img.shape[:2]
+    half = int(0.95 * ext) + 6
+    x0, y0 = int(round(bcx)) - half, int(round(bcy)) - half
+    if x0 < 0 or y0 < 0 or x0 + 2 * half + 1 > W or y0 + 2 * half + 1 > H or ext < 12:
+        return None
+    n = 2 * half + 1
+    grey = cv2.cvtColor(img[y0:y0 + n, x0:x0 + n], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # the ink's edges are no sides: inside the blob, ink (far from the body's grey) is painted over with it
+    inside = np.zeros((n, n), np.uint8)
+    contour = blob.contour.reshape(-1, 1, 2).astype(np.float32) - [x0, y0]
+    cv2.drawContours(inside, [np.round(contour).astype(np.int32)], -1, 1, -1)
+    core = cv2.erode(inside, _K3, iterations=2) > 0
+    if not core.any():
+        return None
+    body = float(np.median(grey[core]))
+    far = np.abs(grey - body)
+    ink = cv2.dilate(((far > max(20.0, _otsu(far[core]))) & core).astype(np.uint8), _K3, iterations=3) > 0
+    grey[ink & (cv2.dilate(inside, _K3) > 0)] = body
+    grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    gx0, gy0 = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    z = np.sum((gx0 + 1j * gy0) ** 4)
+    phi = float(np.degrees(np.angle(z)) / 4.0)  # an edge normal's direction, modulo a quarter turn
+    c = (bcx - x0, bcy - y0)
+    tol = max(2, int(round(0.1 * ext)))
+
+    def fit(a: float) -> tuple[float, int, int, int, np.ndarray, float] | None:
+        """(the four sides' response, side, left, top, the turn, the room's level) with the frame turned by a."""
+        R = cv2.getRotationMatrix2D(c, a, 1.0)
+        pts = cv2.transform(contour, R).reshape(-1, 2)
+        (bx0, by0), (bx1, by1) = pts.min(0), pts.max(0)
+        up = cv2.warpAffine(grey, R, (n, n), flags=cv2.INTER_LINEAR)
+        gx = np.abs(cv2.Sobel(up, cv2.CV_32F, 1, 0))
+        gy = np.abs(cv2.Sobel(up, cv2.CV_32F, 0, 1))
+
+        def band(lo: float, hi: float) -> slice:
+            m = 0.2 * (hi - lo)
+            return slice(max(0, int(lo + m)), min(n, int(hi - m) + 1))
+
+        px = gx[band(by0, by1)].mean(0)   # vertical sides: across the blob's middle rows
+        py = gy[:, band(bx0, bx1)].mean(1)
+        floor = float(np.median(np.concatenate([px, py]))) + 1.0
+
+        def pair(p: np.ndarray, a0: float, a1: float, s: int) -> tuple[float, int]:
+            """The best (response, low side) of two edges s apart that hold [a0, a1]."""
+            lo, hi = max(int(math.floor(a1 - tol - s)), 0), min(int(math.ceil(a0 + tol)), n - 1 - s)
+            if hi < lo:
+                return -1.0, 0
+            v = np.minimum(p[lo:hi + 1], p[lo + s:hi + s + 1])  # both sides must be edges
+            k = int(np.argmax(v))
+            return float(v[k]), lo + k
+
+        best = None
+        for s in range(max(int(math.floor(max(bx1 - bx0, by1 - by0))) - 1, 8), int(math.ceil(1.4 * ext)) + 1):
+            vx, ax = pair(px, bx0, bx1, s)
+            vy, ay = pair(py, by0, by1, s)
+            if vx >= 0 and vy >= 0 and (best is None or min(vx, vy) > best[0]):
+                best = (min(vx, vy), s, ax, ay, R, floor)
+        return best
+
+    fits = [f for f in (fit(a) for a in {round(b + d, 1) for b in (ang, phi, -phi) for d in (-1.5, 0.0, 1.5)})
+            if f is not None]
+    if not fits:
+        return None
+    score, s, ax, ay, R, floor = max(fits, key=lambda f: f[0])
+    if score < 4.0 * floor:
+        return None
+    # the square's corners back in the frame
+    sq = np.array([[ax, ay], [ax + s, ay], [ax + s, ay + s], [ax, ay + s]], np.float32)
+    corners = cv2.transform(sq.reshape(-1, 1, 2), cv2.invertAffineTransform(R)).reshape(-1, 2) + [x0, y0]
+    cx, cy = corners.mean(0)
+    out = np.round(corners).astype(np.int32).reshape(-1, 1, 2)
+    side = float(s)
+    turn = float(np.degrees(np.arctan2(R[1, 0], R[0, 0])))
+    return Outline(out, ((float(cx), float(cy)), (side, side), -turn), 0.93 * side * side, 1.0,
+                   cv2.boundingRect(out))
+
+
 class FaceReader:
     """Reads faces of one dice set at one mount (templates are built once)."""
 
@@ -403,9 +513,13 @@ class FaceReader:
         return key, s1, (ranked[1][1] if len(ranked) > 1 else -1.0)
 
     # ------------------------------------------------------------- reading
-    def read(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float) -> Reading | None:
+    def read(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float,
+             background: np.ndarray | None = None) -> Reading | None:
         """One die's reading from its blob. `lab`: the frame in Lab, or None: each crop is then cut from the
-        BGR frame and converted alone (the box's read with a learned background converts no whole frame)."""
+        BGR frame and converted alone (the box's read with a learned background converts no whole frame).
+        `background`: the box's learned empty frame, to find again the whole of a die found only in part."""
+        if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
+            blob = (None if self.pentagon else refit_square(img, blob)) or blob
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
         inner, band = _INNER, _BAND

@@ -424,7 +424,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         fr = face_reader(ds, mount, taught)
         sizes = [math.sqrt(b.area) for b in blobs]
         typical = float(np.median(sizes)) if sizes else 0.0
-        readings = [r for r in (fr.read(img, lab, b, typical) for b in blobs) if r is not None]
+        readings = [r for r in (fr.read(img, lab, b, typical, background) for b in blobs) if r is not None]
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = _with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out: list[Reading] = []

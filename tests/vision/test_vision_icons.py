@@ -4,6 +4,8 @@ background, as the box reads; each must come out right and certain, never certai
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from vision_specs import HERO, NUMERALS12
@@ -72,3 +74,17 @@ def test_a_symbol_with_no_number_stays_certain_through_the_vote():
     assert vote([[heart], [heart], [heart]])[0].certain
     unread = Reading(None, "?", "black", 0.9, (100.0, 100.0), (70, 70, 60, 60), True)
     assert not vote([[unread], [unread], [unread]])[0].certain
+
+
+@pytest.mark.parametrize("die, room", [
+    (DieSpec(411.5, 133.2, 52.9, 127.2, 6, HERO, "black"), 18),
+    (DieSpec(63.9, 161.1, 45.9, 7.3, 5, HERO, "black"), 23)])
+def test_a_black_die_found_in_part_is_read_whole(die, room):
+    """A black die under the tray in dim light, where the room behind part of it is as grey as the die: the
+    difference to the learned room finds only the rest of it. Its square is found again from its edges, so
+    its corner number is read and the die is certain and right."""
+    frame = render_tray([die], mount="under", lighting="dim", seed=room, room_seed=room)
+    empty = render_tray([], mount="under", lighting="dim", seed=room + 7919, room_seed=room)
+    (r,) = read_dice(frame, HERO, "under", background=empty)
+    assert r.certain and r.face == ground_truth([die], "under")[0]["face"] and r.value == die.value
+    assert math.hypot(r.center[0] - die.x, r.center[1] - die.y) < 0.08 * die.size
