@@ -274,7 +274,10 @@ def _sharp_outline(frame: np.ndarray, lab: np.ndarray | None, b: Blob) -> bool:
         return True
     ring = cv2.subtract(cv2.dilate(m, _K9), outer)
     around = ring if cv2.countNonZero(ring) else cv2.bitwise_not(outer)
-    contrast = abs(_masked_median(L, inner) - _masked_median(L, around))
+    # the contrast the outline itself parts: the face just inside it (a die's big symbol, such as a white
+    # starburst on a black die, is no part of its outline's step)
+    rim = cv2.subtract(inner, cv2.erode(inner, _K9))
+    contrast = abs(_masked_median(L, rim if cv2.countNonZero(rim) else inner) - _masked_median(L, around))
     gb = g[band > 0]
     g90 = float(np.partition(gb, int(0.9 * (len(gb) - 1)))[int(0.9 * (len(gb) - 1))])  # its 90th percentile
     return g90 >= max(4.0, 0.12 * contrast)
