@@ -110,6 +110,7 @@ def pentagon_angle(contour: np.ndarray, cx: float, cy: float) -> float:
     return float(np.degrees(vertex) + 90.0)
 _CORE = _inner_mask(N, 0.16)
 _BAND = _inner_mask(N, 0.08) & ~_inner_mask(N, 0.2)
+_RIM = _inner_mask(N, 0.03) & ~_inner_mask(N, 0.08)
 
 
 def canonical_crop(img: np.ndarray, center: tuple[float, float], side: float, angle_deg: float,
@@ -184,6 +185,18 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.nd
     has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad) and \
         float(np.percentile(core, 99.5)) > max(30.0, med_ink + 10 * 1.4826 * mad)
     return t, has_ink, hi - med_ink
+
+
+def _two_toned(values: np.ndarray) -> bool:
+    """Whether lightness values fall in two clear groups (each at least a fifth of them, their means far
+    apart against their own spreads), as a band holding both a die's body and a big symbol's ink does."""
+    v = values.astype(np.float32)
+    t = _otsu(v)
+    lo, hi = v[v <= t], v[v > t]
+    if min(len(lo), len(hi)) < 0.2 * len(v):
+        return False
+    gap = float(hi.mean() - lo.mean())
+    return gap > 40.0 and gap > 2.5 * (float(lo.std()) + float(hi.std()))
 
 
 def _blob_geometry(blob: Any, pentagon: bool = False) -> tuple[float, float, float, float]:
@@ -534,6 +547,15 @@ class FaceReader:
             cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab)
         ink, face_med = ink_map(crop_lab, band)
         t, has_ink, spread = _ink_threshold(ink, inner, band)
+        if not has_ink and not numeral:
+            # a symbol as big as the face (Mage Wars' starburst, white on a black die) fills half the band:
+            # its median falls between body and ink, equally far from both, and the face looks blank. The
+            # body is the rim just inside the outline, outside the symbol's points. Only where the band is
+            # clearly of two tones (a blank face cut a little large has its dark edge in the rim).
+            ink2, med2 = ink_map(crop_lab, _RIM)
+            t2, has2, spread2 = _ink_threshold(ink2, inner, _RIM)
+            if has2 and _two_toned(crop_lab[..., 0][_BAND]):
+                ink, face_med, t, has_ink, spread = ink2, med2, t2, has2, spread2
         inkmask = (ink > t) & inner
         # body colour: crop pixels that are not ink
         body = crop_bgr[inner & ~inkmask] if has_ink else crop_bgr[inner]

@@ -88,3 +88,14 @@ def test_a_black_die_found_in_part_is_read_whole(die, room):
     (r,) = read_dice(frame, HERO, "under", background=empty)
     assert r.certain and r.face == ground_truth([die], "under")[0]["face"] and r.value == die.value
     assert math.hypot(r.center[0] - die.x, r.center[1] - die.y) < 0.08 * die.size
+
+
+def test_a_starburst_as_big_as_a_black_die():
+    """A white starburst filling most of a black die's face, on the glass: the die's outline is a faint step
+    (black body, dark room) beside a bright symbol, and the band where the body's colour is taken is half
+    burst, half body. It is found, read and certain."""
+    die = DieSpec(361.3, 351.2, 56.7, 179.0, 3, STARS, "black")  # the 1* on the glass
+    frame = render_tray([die], mount="under", lighting="glare", seed=29, room_seed=29)
+    empty = render_tray([], mount="under", lighting="glare", seed=29 + 7919, room_seed=29)
+    (r,) = read_dice(frame, STARS, "under", background=empty)
+    assert r.certain and r.face == "3"
