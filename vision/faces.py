@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -280,21 +281,17 @@ def _face_shape_ok(area: float, solidity: float, rect: Any, pentagon: bool) -> b
     (_, _), (rw, rh), _ = rect
     fill = area / max(rw * rh, 1.0)
     elong = max(rw, rh) / max(min(rw, rh), 1.0)
-    return solidity > 0.88 and (fill <= 0.82 if pentagon else (elong < 1.25 and fill >= 0.85))
+    # (a regular pentagon's rectangle is 1.05 as long as wide: a d12 face run together with a glare spot
+    # or found in part is longer, and its turn from the outline is wrong)
+    return solidity > 0.88 and ((fill <= 0.82 and elong < 1.15) if pentagon else (elong < 1.25 and fill >= 0.85))
 
 
-def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
-    """The whole square face around a blob found only in part. A dark die under the tray is as dark as the
-    room where the room's own light rises behind it (both about the same grey): neither the frame-wide
-    threshold nor any local one parts them there, and the die's crop is cut off centre (the corner number is
-    lost; a partial blob's rectangle is also turned off the die's by up to ~15 degrees). Its outline is still
-    a crisp edge. The ink inside the blob is painted over with the body's grey; the die's turn is where the
-    edges' directions agree (their fourth angular harmonic), tried a degree and a half either side and at
-    the blob's own; turned upright, each side is the strongest edge across the blob's middle at or beyond
-    the blob's extent on that side (less a tenth: a blob may hold a sliver of glow), the two pairs of sides
-    the same distance apart (a square). The turn whose four sides are the strongest wins. None unless every
-    side found is a clear edge against the room's gradients."""
-    (bcx, bcy), (rw, rh), ang = blob.rect
+def _inkless_window(img: np.ndarray, blob: Any) -> tuple[np.ndarray, int, int, np.ndarray, float] | None:
+    """A square window around a blob (about twice its size, so a die found in part is all in it), grey,
+    with the ink inside the blob (far from the body's grey) painted over with the body's grey, and blurred
+    by a pixel: the die's outline is left as the window's strong edges. (window, its left, its top, the
+    blob's contour in it, the blob's rectangle's longer side); None near the frame's edge."""
+    (bcx, bcy), (rw, rh), _ = blob.rect
     ext = float(max(rw, rh))
     H, W = img.shape[:2]
     half = int(0.95 * ext) + 6
@@ -315,6 +312,26 @@ def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
     ink = cv2.dilate(((far > max(20.0, _otsu(far[core]))) & core).astype(np.uint8), _K3, iterations=3) > 0
     grey[ink & (cv2.dilate(inside, _K3) > 0)] = body
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    return grey, x0, y0, contour, ext
+
+
+def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
+    """The whole square face around a blob found only in part. A dark die under the tray is as dark as the
+    room where the room's own light rises behind it (both about the same grey): neither the frame-wide
+    threshold nor any local one parts them there, and the die's crop is cut off centre (the corner number is
+    lost; a partial blob's rectangle is also turned off the die's by up to ~15 degrees). Its outline is still
+    a crisp edge. The ink inside the blob is painted over with the body's grey; the die's turn is where the
+    edges' directions agree (their fourth angular harmonic), tried a degree and a half either side and at
+    the blob's own; turned upright, each side is the strongest edge across the blob's middle at or beyond
+    the blob's extent on that side (less a tenth: a blob may hold a sliver of glow), the two pairs of sides
+    the same distance apart (a square). The turn whose four sides are the strongest wins. None unless every
+    side found is a clear edge against the room's gradients."""
+    win = _inkless_window(img, blob)
+    if win is None:
+        return None
+    grey, x0, y0, contour, ext = win
+    n = grey.shape[0]
+    (bcx, bcy), _, ang = blob.rect
     gx0, gy0 = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
     z = np.sum((gx0 + 1j * gy0) ** 4)
     phi = float(np.degrees(np.angle(z)) / 4.0)  # an edge normal's direction, modulo a quarter turn
@@ -371,6 +388,80 @@ def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
     turn = float(np.degrees(np.arctan2(R[1, 0], R[0, 0])))
     return Outline(out, ((float(cx), float(cy)), (side, side), -turn), 0.93 * side * side, 1.0,
                    cv2.boundingRect(out))
+
+
+def refit_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
+    """The whole d12 face around a blob found only in part (a black die against a room as grey as it; see
+    `refit_square`). A regular pentagon's five outward side normals are a fifth of a turn apart; the edges'
+    directions give them to a tenth of a turn (their tenth angular harmonic: a side's gradient points in or
+    out), so both fifths are tried, each a degree and a half either way. For each side, the edge response
+    along its normal across the side's middle is a profile; the pentagon (centre, apothem) that holds the
+    blob (less a tenth) and whose weakest side is strongest wins. None unless all five are clear edges."""
+    win = _inkless_window(img, blob)
+    if win is None:
+        return None
+    grey, x0, y0, contour, ext = win
+    n = grey.shape[0]
+    (bcx, bcy), _, _ = blob.rect
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    mag2 = gx * gx + gy * gy
+    phase = np.arctan2(gy, gx)
+    beta0 = float(np.degrees(np.angle(np.sum(mag2 * np.exp(10j * phase)))) / 10.0)
+    cx, cy = bcx - x0, bcy - y0
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    px, py = xx - cx, yy - cy
+    pts = contour.reshape(-1, 2) - [cx, cy]
+    tol = max(2.0, 0.1 * ext)
+    m = int(round(0.3 * ext))
+    dd = np.arange(-m, m + 1, dtype=np.float32)
+    DX, DY = np.meshgrid(dd, dd)
+    A = np.arange(int(0.3 * ext), int(0.65 * ext) + 1, dtype=np.float32)
+    def profiles(beta: float) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
+        """Per side: the edge response along its outward normal (index: distance + n), and (normal, the
+        blob's reach along it)."""
+        a = np.radians(beta + 72.0 * np.arange(5, dtype=np.float32))
+        nx, ny = np.cos(a)[:, None, None], np.sin(a)[:, None, None]
+        band = np.abs(py[None] * nx - px[None] * ny) <= 0.2 * ext
+        idx = np.clip(np.round(px[None] * nx + py[None] * ny + n).astype(np.int32), 0, 2 * n)
+        idx += (np.arange(5, dtype=np.int32) * (2 * n + 1))[:, None, None]
+        edge = np.abs(gx[None] * nx + gy[None] * ny)
+        size = 5 * (2 * n + 1)
+        prof = (np.bincount(idx[band], edge[band], size) / np.maximum(np.bincount(idx[band], None, size), 1))
+        reach = (pts @ np.stack([np.cos(a), np.sin(a)])).max(0) - tol
+        return list(prof.reshape(5, -1)), [(float(np.cos(a[k])), float(np.sin(a[k])), float(reach[k]))
+                                           for k in range(5)]
+
+    @lru_cache(maxsize=8)
+    def quick(beta: float) -> float:
+        """The five sides' strongest edges at or beyond the blob, each alone: which turn to fit."""
+        profs, sides = profiles(beta)
+        return sum(float(p[max(0, int(math.ceil(h + n))):].max(initial=0.0)) for p, (_, _, h) in zip(profs, sides,
+                                                                                                      strict=True))
+
+    j = max((0, 1), key=lambda j: quick(beta0 + 36.0 * j))
+    beta = max((beta0 + 36.0 * j + d for d in (-1.5, 0.0, 1.5)), key=quick)
+    profs, sides = profiles(beta)
+    ok = np.ones((len(dd), len(dd), len(A)), bool)
+    resp = []
+    for prof, (nx, ny, h) in zip(profs, sides, strict=True):
+        # side k of the pentagon centred at (dx, dy) with apothem a lies at dx*nx + dy*ny + a
+        sk = (DX * nx + DY * ny)[..., None] + A[None, None, :]
+        ok &= sk >= h
+        resp.append(prof[np.clip(np.round(sk + n).astype(np.int32), 0, 2 * n)])
+    score = np.where(ok, np.min(resp, axis=0), -1.0)
+    i = int(np.argmax(score))
+    iy, ix, ia = np.unravel_index(i, score.shape)
+    best = (float(score.flat[i]), beta, float(dd[ix]), float(dd[iy]), float(A[ia]),
+            float(np.median(np.concatenate(profs))) + 1.0)
+    score_, beta, dx, dy, apothem, floor = best
+    if score_ < 4.0 * floor:
+        return None
+    r = apothem / math.cos(math.radians(36.0))
+    ang = np.radians(beta + 36.0 + 72.0 * np.arange(5))
+    verts = np.stack([cx + dx + r * np.cos(ang), cy + dy + r * np.sin(ang)], 1) + [x0, y0]
+    out = np.round(verts).astype(np.int32).reshape(-1, 1, 2)
+    area = float(cv2.contourArea(verts.astype(np.float32)))
+    return Outline(out, cv2.minAreaRect(verts.astype(np.float32)), area, 1.0, cv2.boundingRect(out))
 
 
 class FaceReader:
@@ -532,7 +623,7 @@ class FaceReader:
         BGR frame and converted alone (the box's read with a learned background converts no whole frame).
         `background`: the box's learned empty frame, to find again the whole of a die found only in part."""
         if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
-            blob = (None if self.pentagon else refit_square(img, blob)) or blob
+            blob = (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob)) or blob
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
         inner, band = _INNER, _BAND
@@ -561,13 +652,10 @@ class FaceReader:
         body = crop_bgr[inner & ~inkmask] if has_ink else crop_bgr[inner]
         body_bgr = np.median(body, 0) if len(body) else np.median(crop_bgr.reshape(-1, 3), 0)
         colour = classify_colour(body_bgr, ref_v=255.0)
-        # shape sanity: square, solid, not much bigger than its neighbours
-        elong = max(rw, rh) / max(min(rw, rh), 1.0)
-        # a square die fills its rotated rectangle (about 0.93); a die found in part, against a room as dark
-        # as its body, fills it less even when its outline is smooth
-        fill = blob.area / max(rw * rh, 1.0)
-        # (a pentagon fills its rectangle by about 0.7: a square die read as a d12 would fill it by 0.9)
-        shape_ok = blob.solidity > 0.88 and (fill <= 0.82 if self.pentagon else (elong < 1.25 and fill >= 0.85))
+        # shape sanity: square (a square die fills its rotated rectangle by about 0.93; a die found in part,
+        # against a room as dark as its body, fills it less even when its outline is smooth), or a regular
+        # pentagon (it fills its rectangle by about 0.7: a square die read as a d12 would fill it by 0.9)
+        shape_ok = _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
         size_ok = True  # (a stack seen from above is one die; the size of neighbours proves nothing)
         # body uniformity (a cocked die shows two shades)
         # (the ink's anti-aliased rim left out: thin strokes of a small die are mostly rim)

@@ -99,3 +99,14 @@ def test_a_starburst_as_big_as_a_black_die():
     empty = render_tray([], mount="under", lighting="glare", seed=29 + 7919, room_seed=29)
     (r,) = read_dice(frame, STARS, "under", background=empty)
     assert r.certain and r.face == "3"
+
+
+def test_a_black_d12_found_in_part_is_read_whole():
+    """The d12 alike: a black pentagon partly as grey as the room is found again from its five edges, its
+    number read at the right turn, certain and right (its partial outline was read as a 2, unsure)."""
+    die = DieSpec(411.5, 133.2, 52.9, 127.2, 12, NUMERALS12, "black")
+    frame = render_tray([die], mount="under", lighting="dim", seed=18, room_seed=18)
+    empty = render_tray([], mount="under", lighting="dim", seed=18 + 7919, room_seed=18)
+    (r,) = read_dice(frame, NUMERALS12, "under", background=empty)
+    assert r.certain and r.value == 12
+    assert math.hypot(r.center[0] - die.x, r.center[1] - die.y) < 0.08 * die.size
