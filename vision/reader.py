@@ -25,6 +25,7 @@ from .classify import load as load_classifier
 from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour, faces_in_blob
 from .finder import (
+    Candidate,
     attach_pip_counts,
     body_colour,
     count_pips,
@@ -502,14 +503,11 @@ def classifier_for(ds: DiceSet) -> FaceClassifier | None:
     return None
 
 
-def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount: str, background: np.ndarray | None,
-                     clf: FaceClassifier) -> list[Reading]:
-    """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
-
-    Two readers look at each die: the CNN and the pip finder (which counts pips and has its own checks of
-    layout, clutter, a cocked top face...). A die is certain when they name the same face and at least
-    one of them is sure of it (the CNN above its calibrated threshold, or the pip finder's own checks);
-    when they disagree, or the pip finder saw no pips there, it is uncertain with the surer one's guess."""
+def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str,
+                    background: np.ndarray | None) -> tuple[list[Candidate], np.ndarray | None]:
+    """Every place a die may be (outline candidates with their crop counts; in a still photo also the pip
+    finder's faces, each joined to the outline around it), before the classifier decides. Returns the
+    candidates and the frame in Lab (converted here when a still photo needed it, else as given)."""
     blobs = find_dice(img, mount, background, lab)
     cands = outline_candidates(blobs)
     for c in cands:  # a quick count in the crop of each outline (cheap: a 48 px patch)
@@ -537,6 +535,18 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
                     pc.rect, pc.crop_pips, pc.fill = o.rect, o.crop_pips, o.fill
             kept.append(pc)
         cands += kept
+    return cands, lab
+
+
+def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount: str, background: np.ndarray | None,
+                     clf: FaceClassifier) -> list[Reading]:
+    """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
+
+    Two readers look at each die: the CNN and the pip finder (which counts pips and has its own checks of
+    layout, clutter, a cocked top face...). A die is certain when they name the same face and at least
+    one of them is sure of it (the CNN above its calibrated threshold, or the pip finder's own checks);
+    when they disagree, or the pip finder saw no pips there, it is uncertain with the surer one's guess."""
+    cands, lab = find_candidates(img, lab, mount, background)
     if not cands:
         return []
     faces = [c.face for c in cands if c.face is not None]
