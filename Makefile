@@ -15,7 +15,7 @@ RUN_ARGS ?=
 # 108-119 s, 4 workers 127 s). `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 3
 
-.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols
+.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals
 
 venv: $(STAMP)
 
@@ -74,6 +74,12 @@ train-reader-suite: venv
 train-symbols: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.symbols
+
+# The numeral-face classifier (vision/models/numerals.onnx: d12, d20...): numpy-trained on d20-numerals photos
+# and renders, seeded, about 15 minutes on one core. Never in CI: the tests use the model shipped in the package.
+train-numerals: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.numerals
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts

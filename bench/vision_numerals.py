@@ -1,16 +1,24 @@
 """Reading numeral dice (Mage Wars' d12 effect die and its kin) on real photos and on renders; prints figures.
 
-Real photos, never trained on (the reader has no learned numeral model; it matches drawn numeral templates):
+The reader joins two readers of numeral faces: drawn templates (`vision/faces.py`) and a CNN
+(`vision/numerals.py`, trained by `training/numerals.py`). `--reader` measures either alone or both joined
+(the reader's own way).
+
+Real photos:
 - ../shared/datasets/d20-numerals: single d20s photographed from above (MIT labels over CC0 photos by Mario
-  Lurig, relabelled by rsandrini; see that folder's LICENSE and SOURCE.txt);
+  Lurig, relabelled by rsandrini; see that folder's LICENSE and SOURCE.txt). The CNN trained on most of its
+  "train" photos: only the held-back ones (its "test" split and every fifth train photo, as
+  training/numerals.py holds them back) are measured, and they calibrated the CNN's certainty;
 - ../shared/datasets/polyhedral-numerals: one numeral die per photo in a black tray, d12 and d20 used here
-  (burksbuilds/dicetower-dev, MIT; see that folder's LICENSE and SOURCE.txt).
-Renders: the d12 effect die (engine/magewars describes it) alone and thrown with attack dice, both mounts.
+  (burksbuilds/dicetower-dev, MIT; see that folder's LICENSE and SOURCE.txt). Never trained on.
+Renders: the d12 effect die (engine/magewars describes it) alone and thrown with attack dice, both mounts
+(seeds 0..N-1: the CNN's training renders come from other random streams).
 
-For each die: right (a reading whose face is the label), uncertain (flagged for the players), silent (certain
-and wrong: the figure that must stay near 0) and missed (no die found).
+For each die, the reading nearest its labelled centre (within its box): right (certain, the label), uncertain
+(flagged for the players), silent (certain and wrong: the figure that must stay near 0) and missed (no
+reading there). Certain readings elsewhere in a photo are counted apart (phantom).
 
-    python bench/vision_numerals.py [--limit N]
+    python bench/vision_numerals.py [--limit N] [--reader both|templates|cnn]
 """
 
 from __future__ import annotations
@@ -29,8 +37,10 @@ if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().p
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import vision.faces  # noqa: E402
 from engine.games import get_rules  # noqa: E402
 from vision.mixed import read_mixed  # noqa: E402
+from vision.numerals import combine  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render import DieSpec, ground_truth, render_tray  # noqa: E402
 
@@ -46,11 +56,17 @@ def numerals(n: int, shape: str) -> dict:
 class Tally:
     def __init__(self, name: str) -> None:
         self.name, self.dice, self.right, self.uncertain, self.silent, self.missed, self.ms = name, 0, 0, 0, 0, 0, []
-        self.guess_right = 0
+        self.guess_right, self.phantom = 0, 0
 
-    def add(self, readings: list, truth: str | None, ms: float) -> None:
+    def add(self, readings: list, truth: str | None, ms: float, at: tuple[float, float, float] | None = None) -> None:
+        """`at` (cx, cy, radius): the labelled die; the reading nearest it within the radius is its reading."""
         self.dice += 1
         self.ms.append(ms)
+        if at is not None:
+            cx, cy, rad = at
+            near = [r for r in readings if np.hypot(r.center[0] - cx, r.center[1] - cy) < rad]
+            self.phantom += sum(r.certain for r in readings if r not in near)
+            readings = sorted(near, key=lambda r: np.hypot(r.center[0] - cx, r.center[1] - cy))[:1]
         if not readings:
             self.missed += 1
             return
@@ -67,18 +83,22 @@ class Tally:
         n = max(self.dice, 1)
         return (f"{self.name:<34} dice {self.dice:4d}  right {100 * self.right / n:5.1f}%  uncertain "
                 f"{100 * self.uncertain / n:5.1f}% (best guess right {100 * self.guess_right / n:4.1f}%)  silent {100 * self.silent / n:4.1f}%  missed "
-                f"{100 * self.missed / n:4.1f}%  median {np.median(self.ms) if self.ms else 0:6.1f} ms")
+                f"{100 * self.missed / n:4.1f}%  phantom {self.phantom:3d}  median {np.median(self.ms) if self.ms else 0:6.1f} ms")
 
 
-def photos(folder: str, dies: set[str], limit: int) -> list[tuple[Path, str, str]]:
+def photos(folder: str, dies: set[str], limit: int, held_back: bool = False) -> list[tuple[Path, str, str, tuple]]:
+    """(image, die, value, (cx, cy, radius)); `held_back`: only the photos training/numerals.py holds back."""
     out = []
-    for label in sorted((DATA / folder / "labels").glob("*.json")):
+    for i, label in enumerate(sorted((DATA / folder / "labels").glob("*.json"))):
         data = json.loads(label.read_text())
         if len(data["dice"]) != 1 or data["dice"][0]["die"] not in dies:
             continue
+        if held_back and not (data.get("split") == "test" or i % 5 == 0):
+            continue
         image = DATA / folder / "images" / (label.stem + ".jpg")
+        d = data["dice"][0]
         if image.exists():
-            out.append((image, data["dice"][0]["die"], str(data["dice"][0]["value"])))
+            out.append((image, d["die"], str(d["value"]), (d["cx"], d["cy"], 0.6 * max(d["w"], d["h"]))))
     step = max(1, len(out) // limit) if limit else 1
     return out[::step]
 
@@ -86,13 +106,13 @@ def photos(folder: str, dies: set[str], limit: int) -> list[tuple[Path, str, str
 def bench_photos(limit: int) -> list[Tally]:
     sets = {"d20": numerals(20, "triangle"), "d12": numerals(12, "pentagon")}
     tallies = []
-    for folder, dies in (("d20-numerals", {"d20"}), ("polyhedral-numerals", {"d12", "d20"})):
-        tally = Tally(f"photos {folder} (over)")
-        for image, die, value in photos(folder, dies, limit):
+    for folder, dies, held in (("d20-numerals", {"d20"}, True), ("polyhedral-numerals", {"d12", "d20"}, False)):
+        tally = Tally(f"photos {folder}{' held back' if held else ''} (over)")
+        for image, die, value, at in photos(folder, dies, limit, held):
             frame = cv2.imread(str(image))
             t0 = time.perf_counter()
             readings = read_dice(frame, sets[die], "over")
-            tally.add(readings, value, 1000 * (time.perf_counter() - t0))
+            tally.add(readings, value, 1000 * (time.perf_counter() - t0), at)
         tallies.append(tally)
     return tallies
 
@@ -126,8 +146,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=0, help="at most about N photos per dataset (0: all)")
     ap.add_argument("--renders", type=int, default=60, help="rendered throws per mount")
+    ap.add_argument("--reader", choices=("both", "templates", "cnn"), default="both",
+                    help="numeral faces read by both joined (the reader's way), the templates alone or the CNN alone")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.reader == "templates":
+        vision.faces.numeral_classifier = lambda: None
+    elif args.reader == "cnn":
+        vision.faces.combine_numeral = lambda seen, conf, guess: (
+            combine(None, 0.0, guess) if guess is not None else (seen, conf, True))
     for tally in bench_photos(args.limit) + bench_renders(args.renders):
         print(tally.line(), flush=True)
 
