@@ -8,11 +8,11 @@ import math
 
 import numpy as np
 import pytest
-from vision_specs import HERO, NUMERALS12
+from vision_specs import HERO, NUMERALS12, SYMBOLS
 
 from vision.corners import corner_centre
 from vision.glyphs import split_corner
-from vision.reader import read_dice
+from vision.reader import face_reader, read_dice
 from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import score
@@ -110,3 +110,13 @@ def test_a_black_d12_found_in_part_is_read_whole():
     (r,) = read_dice(frame, NUMERALS12, "under", background=empty)
     assert r.certain and r.value == 12
     assert math.hypot(r.center[0] - die.x, r.center[1] - die.y) < 0.08 * die.size
+
+
+@pytest.mark.parametrize("s1, margin, certain", [(0.72, 0.045, False), (0.72, 0.08, True), (0.9, 0.045, True)])
+def test_a_weak_symbol_match_that_is_barely_best_is_never_certain(s1, margin, certain):
+    """A symbol face is certain on a strong match or a clear margin; a weak match (correlation under 0.75)
+    only a little better than another symbol is not (a small black die's energy bolt was read as a heart)."""
+    fr = face_reader(SYMBOLS, "over")
+    fr._match = lambda ink: (fr._groups.index([4]), s1, margin, [0])  # the energy symbol's group
+    key, conf = fr._read_icon(np.ones((48, 48), np.float32), True, 1.0)
+    assert key == 4 and (conf >= 0.6) == certain
