@@ -115,6 +115,7 @@ def pentagon_angle(contour: np.ndarray, cx: float, cy: float) -> float:
 _CORE = _inner_mask(N, 0.16)
 _BAND = _inner_mask(N, 0.08) & ~_inner_mask(N, 0.2)
 _RIM = _inner_mask(N, 0.03) & ~_inner_mask(N, 0.08)
+_HIRES_FACE = _inner_mask(CORNER_M, 0.07).astype(np.float32)  # the corner reader's crop less its rim
 
 
 def canonical_crop(img: np.ndarray, center: tuple[float, float], side: float, angle_deg: float,
@@ -689,7 +690,9 @@ class FaceReader:
                 big = (canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
                     canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)).astype(np.float32)
                 d = np.abs(big - face_med)
-                return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1)
+                # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
+                # left in, they pulled the number's window off the number
+                return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1) * _HIRES_FACE
 
             seen, conf = self._read_icon(ink, has_ink, t, spread, hires, side)
             if seen is not None and self.mount == "under" and not self.taught:
