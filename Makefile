@@ -58,16 +58,16 @@ test: venv system-deps lint
 screenshots: venv system-deps
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 tests/e2e
 
-# The face classifier (vision/models/pips.onnx): numpy-trained, seeded, a few minutes on one core. Never in
-# CI: the tests use the model shipped in the package. The suite adds the cross-validation models that
-# bench/vision_accuracy.py measures (build/reader-models/).
+# The face classifier (vision/models/pips.onnx): torch-trained (CPU build, 2 threads), seeded, about ten
+# minutes. Never in CI: the tests use the model shipped in the package. The suite adds the cross-validation
+# models that bench/vision_accuracy.py measures (build/reader-models/).
 train-reader: venv
 	$(BIN)/pip install -q -e '.[train]'
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader
+	OMP_NUM_THREADS=2 nice -n 10 $(BIN)/python -m training.train_reader --threads 2
 
 train-reader-suite: venv
 	$(BIN)/pip install -q -e '.[train]'
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader --suite
+	OMP_NUM_THREADS=2 nice -n 10 $(BIN)/python -m training.train_reader --threads 2 --suite
 
 # A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
 # not shipped yet (see training/symbols.py for how far it got).

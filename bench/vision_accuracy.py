@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 
 from device.dice_sets import ids, spec  # noqa: E402
-from training.data import load_photos, real_patches  # noqa: E402
-from training.train_reader import FOLDS, PHOTO_SETS, fold_of  # noqa: E402
-from vision.classify import FaceClassifier  # noqa: E402
+from training.data import load_photos  # noqa: E402
+from training.splits import FOLDS, PHOTO_SETS, fold_of  # noqa: E402
+from vision.classify import FaceClassifier, crop_patch, normalise_batch  # noqa: E402
 from vision.dicesets import get_set  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render import ground_truth, random_dice, render_tray  # noqa: E402
@@ -64,8 +64,19 @@ def read_photos(photos, pick_model, limit: int | None = None) -> tuple[Score, li
     return total, ms
 
 
+def given_crops(photos, clf: FaceClassifier) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled die cut out as the reader cuts it for this model (its size, padding, normalisation)."""
+    xs, ys = [], []
+    for ph in photos:
+        img = cv2.imread(str(ph.path))
+        if img is not None:
+            xs += [crop_patch(img, d.box, pad=clf.pad, size=clf.size) for d in ph.dice]
+            ys += [d.value - 1 for d in ph.dice]
+    return normalise_batch(np.stack(xs), clf.norm), np.asarray(ys)
+
+
 def classify_given_boxes(photos, clf: FaceClassifier) -> str:
-    x, y, _ = real_patches(photos)
+    x, y = given_crops(photos, clf)
     probs, _ = clf.run(x)
     pred = probs.argmax(1)
     conf = probs.max(1)

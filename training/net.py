@@ -1,8 +1,11 @@
 """A small CNN written with numpy (forward, backward, Adam) and its export to ONNX.
 
-Why not torch: PyPI's Linux torch wheel pulls the CUDA runtime (gigabytes) onto a 2-core machine shared by
+Why numpy: PyPI's Linux torch wheel pulls the CUDA runtime (gigabytes) onto a 2-core machine shared by
 the whole team, and the model is tiny (about 70k weights): numpy's BLAS trains it in minutes on one core.
-The exported graph is plain Conv/Relu/MaxPool/Gemm, which OpenCV's `cv2.dnn` runs on the Pi.
+The exported graph is plain Conv/Relu/MaxPool/Gemm, which OpenCV's `cv2.dnn` runs on the Pi. The pip
+classifier has since moved to torch (`torch_net.py`: the train extra pins the CPU build, which removes the
+reason above, and batch norm with fresh augmentation every epoch read real photos better); the symbol
+trainer (`symbols.py`) still uses this one.
 
 Layout inside numpy is NHWC; convolutions are 3x3 'same' by im2col.
 """

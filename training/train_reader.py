@@ -1,15 +1,20 @@
-"""Train the pip-d6 face classifier (numpy CNN, see `net.py`) and export it to ONNX for `vision/`.
+"""Train the pip-d6 face classifier (torch on the CPU, see `torch_net.py`) and export it to ONNX for `vision/`.
 
-    nice -n 10 env OMP_NUM_THREADS=1 python -m training.train_reader            # the shipped model
-    nice -n 10 env OMP_NUM_THREADS=1 python -m training.train_reader --suite    # + cross-validation models
+    nice -n 10 python -m training.train_reader --threads 2            # the shipped model
+    nice -n 10 python -m training.train_reader --threads 2 --suite    # + cross-validation models
 
-Reproducible from `--seed`. Data: every labelled die of webcam-d6 and roboflow-d6 (augmented: rotation,
-shift, scale, blur, gain, noise, JPEG), "not a die" patches cut from the same photos, and renders of pip dice
-(colours, marbled/speckled/translucent bodies, both mounts, cocked dice as "not a die").
+Reproducible from `--seed` (same machine, same torch). Data: every labelled die of webcam-d6 and roboflow-d6
+cut out once as a canvas (`canvas.py`) and augmented afresh every epoch (turn, shift, scale, stretch; shrink,
+blur, gain, noise, hot pixels; channels permuted and inverted), "not a die" made from the same canvases (half
+dice, a part of a face, a box far too wide) and from the photos' background, and renders of pip dice
+(colours, marbled/speckled/translucent bodies, both mounts, cocked dice as "not a die") with the reader's
+own candidates on empty renders.
 
 Calibration: a held-back part of the training photos (whole photos, never trained on) fits the softmax
 temperature and the confidence above which a die is reported certain: the lowest level at which the held-back
-dice are wrong-but-certain at most `--silent-aim` of the time (and never below 0.9).
+dice are wrong-but-certain at most `--silent-aim` of the time (and never below 0.9). After export, cv2.dnn must
+give torch's logits on those dice (the reader's own path), and the shipped model leaves a few crops with their
+logits in tests/vision/data for a test that the file still reads as trained.
 
 `--suite` also trains the models the accuracy bench needs, into build/reader-models/: `cv<k>` (2 folds by
 photo over both datasets: each photo is tested by the one model that never saw it) and `lodo-<dataset>`
@@ -21,73 +26,34 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import zlib
 from pathlib import Path
 
+import cv2
 import numpy as np
+import torch
 
-from training.data import Photo, empty_samples, load_photos, photo_samples, real_patches, render_samples
-from training.net import Adam, Net, softmax
+from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
+from training.data import Photo, load_photos
+from training.splits import CLASSES, FOLDS, PHOTO_SETS, fold_of, is_calibration
+from training.torch_net import Setup, export_onnx, logits_of, train
+from vision.classify import FaceClassifier, crop_patch, normalise_batch
 
 REPO = Path(__file__).resolve().parents[1]
-PHOTO_SETS = ("webcam-d6", "roboflow-d6")
-CLASSES = ["1", "2", "3", "4", "5", "6", "none"]
-FOLDS = 2
+CANVAS = 128   # canvas side (the box spans a third of it: about the 48 px input's box at most)
+REFERENCE = REPO / "tests" / "vision" / "data" / "pips_reference.npz"
+
+__all__ = ["CLASSES", "FOLDS", "PHOTO_SETS", "fold_of", "is_calibration", "main"]
 
 
-def fold_of(photo: Photo) -> int:
-    """Cross-validation fold of a photo: from its source photo's name, stable on every machine."""
-    return zlib.crc32(f"{photo.dataset}/{photo.group}".encode()) % FOLDS
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(1, keepdims=True)
 
 
-def is_calibration(photo: Photo) -> bool:
-    """About one photo in seven of the training photos is held back for calibration."""
-    return zlib.crc32(f"calib/{photo.dataset}/{photo.group}".encode()) % 7 == 0
-
-
-def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, log=print) -> Net:
-    rng = np.random.default_rng(seed)
-    net = Net(len(CLASSES), seed=seed)
-    opt = Adam(net.params, wd=5e-4)
-    n = len(x)
-    batch = 128
-    steps = epochs * ((n + batch - 1) // batch)
-    step = 0
-    # classes weighted to equal total weight: "none" is plentiful, 1s are many in webcam-d6
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    wcls = (counts.sum() / np.maximum(counts, 1) / len(CLASSES)).astype(np.float32)
-    for ep in range(epochs):
-        order = rng.permutation(n)
-        t0, tot, right = time.time(), 0.0, 0
-        for i in range(0, n, batch):
-            idx = order[i:i + batch]
-            xb = x[idx].astype(np.float32)
-            flip = rng.random(len(idx)) < 0.5
-            xb[flip] = xb[flip, :, ::-1]
-            inv = rng.random(len(idx)) < 0.5          # both polarities: light pips on dark dice
-            xb[inv] = -xb[inv]
-            xb = xb[..., rng.permutation(3)]          # any hue: the channels in any order
-            grey = rng.random(len(idx)) < 0.15        # and colourless
-            xb[grey] = xb[grey].mean(-1, keepdims=True)
-            yb = y[idx]
-            lr = 0.5 * 2e-3 * (1 + np.cos(np.pi * step / steps))
-            logits, _, cache = net.forward(xb, keep=True, drop=0.2, rng=rng)
-            p = softmax(logits)
-            w = wcls[yb]
-            tot += float(-(np.log(p[np.arange(len(yb)), yb] + 1e-9) * w).sum())
-            right += int((p.argmax(1) == yb).sum())
-            d = p.copy()
-            d[np.arange(len(yb)), yb] -= 1
-            d *= (w / w.sum())[:, None]
-            opt.step(net.params, net.backward(d.astype(np.float32), cache), lr)
-            step += 1
-        log(f"  epoch {ep + 1}/{epochs}: loss {tot / n:.4f}  train acc {right / n:.4f}  ({time.time() - t0:.0f} s)")
-    return net
-
-
-def calibrate(net: Net, x: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
-    """(temperature, certain_at, figures) from held-back real patches (all are dice: none is an error)."""
-    logits, _ = net.predict(x)
+def calibrate(logits: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
+    """(temperature, certain_at, figures) from the logits of held-back real dice (all are dice: none is an
+    error)."""
     best_t, best_nll = 1.0, float("inf")
     for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 60)):
         p = softmax(logits / t)
@@ -112,55 +78,79 @@ def calibrate(net: Net, x: np.ndarray, y: np.ndarray, silent_aim: float) -> tupl
     return best_t, certain_at, figs
 
 
-def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], renders: tuple[np.ndarray, np.ndarray],
-          photo_cache: dict, out_dir: Path, seed: int, epochs: int, silent_aim: float, note: dict) -> dict:
+def real_crops(photos: list[Photo], s: Setup) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled die of the photos cut out as the reader cuts it (uint8 BGR), and its class."""
+    xs, ys = [], []
+    for ph in photos:
+        img = cv2.imread(str(ph.path))
+        if img is None:
+            continue
+        for d in ph.dice:
+            xs.append(crop_patch(img, d.box, pad=s.pad, size=s.size))
+            ys.append(d.value - 1)
+    return np.asarray(xs, np.uint8).reshape(-1, s.size, s.size, 3), np.asarray(ys, np.int64)
+
+
+def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], renders: Canvases, canvases: dict,
+          out_dir: Path, s: Setup, seed: int, silent_aim: float, note: dict) -> dict:
     t0 = time.time()
-    xs = [photo_cache[(p.dataset, p.group, p.path.name)][0] for p in train_photos]
-    ys = [photo_cache[(p.dataset, p.group, p.path.name)][1] for p in train_photos]
-    x = np.concatenate(xs + [renders[0]])
-    y = np.concatenate(ys + [renders[1]])
-    print(f"[{name}] training on {len(x)} patches ({sum(len(p.dice) for p in train_photos)} real dice from "
-          f"{len(train_photos)} photos, {len(renders[0])} rendered), classes {np.bincount(y).tolist()}")
-    net = train(x, y, seed, epochs)
-    cx, cy, _ = real_patches(calib_photos)
-    temp, certain_at, figs = calibrate(net, cx, cy, silent_aim)
+    data = Canvases.join([canvases[(p.dataset, p.path.name)] for p in train_photos] + [renders])
+    print(f"[{name}] training on {len(data)} canvases ({sum(len(p.dice) for p in train_photos)} real dice from "
+          f"{len(train_photos)} photos, {len(renders)} rendered), classes {np.bincount(data.y).tolist()}", flush=True)
+    net = train(data, s, seed)
+    crops, cy = real_crops(calib_photos, s)
+    x = normalise_batch(crops, s.norm)
+    logits = logits_of(net, x)
+    temp, certain_at, figs = calibrate(logits, cy, silent_aim)
     print(f"[{name}] calibration on {len(cy)} held-back real dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    net.to_onnx(str(out_dir / f"{name}.onnx"))
-    meta = {"classes": CLASSES, "kind": "pips", "temperature": temp, "certain_at": certain_at,
-            "calibration": figs, "seed": seed, "epochs": epochs, "trained_on": note,
+    onnx_path = out_dir / f"{name}.onnx"
+    export_onnx(net, s, str(onnx_path))
+    meta = {"classes": CLASSES, "kind": "pips", "size": s.size, "pad": s.pad, "norm": s.norm,
+            "temperature": temp, "certain_at": certain_at,
+            "calibration": figs, "seed": seed, "epochs": s.epochs, "setup": repr(s), "trained_on": note,
             "train_seconds": round(time.time() - t0, 1),
             "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
                        "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py)"}
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    # the exported graph must answer as torch does (batch norm folded, the layout NCHW): checked on the
+    # held-back dice through cv2.dnn, the reader's own path
+    dnn = FaceClassifier(onnx_path, meta)
+    dnn.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+    got = dnn.net.forward("logits")
+    diff = float(np.abs(got - logits).max())
+    if diff > 1e-3 * max(1.0, float(np.abs(logits).max())):
+        raise RuntimeError(f"[{name}] cv2.dnn and torch disagree on the exported model (max |diff| {diff:.4g})")
+    if name == "pips":
+        # a few held-back crops and their logits, for a test that the shipped file still reads as trained
+        pick = np.linspace(0, len(crops) - 1, 6).astype(int)
+        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(REFERENCE, crops=crops[pick], logits=logits[pick].astype(np.float32))
     return meta
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--per-die", type=int, default=4)
+    ap.add_argument("--epochs", type=int, default=Setup.epochs)
     ap.add_argument("--render-frames", type=int, default=900)
     ap.add_argument("--silent-aim", type=float, default=0.002)
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (the machine is shared)")
     ap.add_argument("--suite", action="store_true", help="also train the cross-validation models for the bench")
-    ap.add_argument("--only", default="", help="comma-separated model names of the suite to train")
+    ap.add_argument("--only", default="", help="comma-separated model names to train (pips, cv0, lodo-...)")
     ap.add_argument("--out", type=Path, default=REPO / "vision" / "models")
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "reader-models")
     args = ap.parse_args(argv)
 
+    torch.set_num_threads(args.threads)
+    s = Setup(epochs=args.epochs)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
-    cache = {}
-    for p in photos:
-        x, y = photo_samples([p], rng, per_die=args.per_die)
-        cache[(p.dataset, p.group, p.path.name)] = (x.astype(np.float16), y)
-    rx, ry = render_samples(args.render_frames, rng)
-    ex, ey = empty_samples(args.render_frames // 2, rng)
-    rx, ry = np.concatenate([rx, ex]), np.concatenate([ry, ey])
-    renders = (rx.astype(np.float16), ry)
-    print(f"data: {len(photos)} photos, {len(rx)} rendered patches ({time.time() - t0:.0f} s)")
+    canvases = {(p.dataset, p.path.name): photo_canvases([p], CANVAS, rng) for p in photos}
+    renders = Canvases.join([render_canvases(args.render_frames, CANVAS, rng),
+                             empty_canvases(args.render_frames // 2, CANVAS, rng)])
+    print(f"data: {len(photos)} photos, {len(renders)} rendered canvases ({time.time() - t0:.0f} s)", flush=True)
 
     jobs: list[tuple[str, list[Photo], Path, dict]] = [("pips", photos, args.out, {"photos": list(PHOTO_SETS)})]
     if args.suite:
@@ -170,13 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         for ds in PHOTO_SETS:
             jobs.append((f"lodo-{ds}", [p for p in photos if p.dataset != ds], args.suite_out,
                          {"photos": [d for d in PHOTO_SETS if d != ds], "left_out": ds}))
-    only = {s for s in args.only.split(",") if s}
+    only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if only and name not in only:
             continue
         train_p = [p for p in pool if not is_calibration(p)]
         calib_p = [p for p in pool if is_calibration(p)]
-        build(name, train_p, calib_p, renders, cache, out, args.seed, args.epochs, args.silent_aim, note)
+        build(name, train_p, calib_p, renders, canvases, out, s, args.seed, args.silent_aim, note)
     print(f"done in {time.time() - t0:.0f} s")
     return 0
 

@@ -5,8 +5,9 @@ A die's box is cut out of the frame and normalised the same way at training and 
 pips on dark dice all become contrast). The network answers one class per face plus a last class "not a die" (an empty
 patch, a half die, a cocked die, two dice). Its penultimate layer is an embedding the per-box memory uses.
 
-The model's sidecar JSON holds the class names, the softmax temperature fitted on held-back real photos,
-and the confidence above which a die is reported certain (chosen on those photos so that wrong-but-certain
+The model's sidecar JSON holds the class names, the crop it was trained on (`size`, `pad`, `norm`: "rgb" as
+above or "grey", one channel; older files lack them and mean 32, 1.10, "rgb"), the softmax temperature fitted
+on held-back real photos, and the confidence above which a die is reported certain (chosen on those photos so that wrong-but-certain
 stays under the aim); see `training/` for how they are made.
 """
 
@@ -92,9 +93,16 @@ def normalise_patch(patch: np.ndarray) -> np.ndarray:
     return p / (float(p.std()) + 4.0)  # +4: a flat patch stays flat instead of amplifying noise
 
 
-def normalise_batch(patches: np.ndarray) -> np.ndarray:
-    """`normalise_patch` for a stack of patches (n, size, size, 3) at once (one numpy pass, not n)."""
+def normalise_batch(patches: np.ndarray, norm: str = "rgb") -> np.ndarray:
+    """`normalise_patch` for a stack of patches (n, size, size, 3) at once (one numpy pass, not n). `norm`
+    "grey": one channel (n, size, size, 1), the patch's brightness less its mean over its spread."""
     n = len(patches)
+    if norm == "grey":
+        g = cv2.cvtColor(np.ascontiguousarray(patches).reshape(-1, patches.shape[2], 3), cv2.COLOR_BGR2GRAY)
+        f = g.reshape(n, -1).astype(np.float32)
+        f -= f.mean(1, keepdims=True)
+        f *= (1.0 / (np.sqrt(np.einsum("ij,ij->i", f, f) / f.shape[1]) + 4.0))[:, None]
+        return f.reshape(n, patches.shape[1], patches.shape[2], 1)
     p = patches.reshape(n, -1, 3).astype(np.float32)
     # channel means as a matrix product: numpy's reduction over the middle axis is several times slower
     p -= np.full((1, p.shape[1]), 1.0 / p.shape[1], np.float32) @ p
@@ -126,13 +134,16 @@ class FaceClassifier:
         self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         self.classes: list[str] = list(meta["classes"])
         self.size = int(meta.get("size", SIZE))  # the input side this model was trained at
+        self.pad = float(meta.get("pad", PAD))   # and the crop's padding and normalisation
+        self.norm = str(meta.get("norm", "rgb"))
+        self.channels = 1 if self.norm == "grey" else 3
         self.temperature = float(meta.get("temperature", 1.0))
         self.certain_at = float(meta.get("certain_at", 0.99))
         self.meta = meta
         self._outs = self.net.getUnconnectedOutLayersNames()
 
     def run(self, batch: np.ndarray, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities, embeddings) for a (n, size, size, 3) float32 batch of normalised crops. `allowed`
+        """(probabilities, embeddings) for a (n, size, size, channels) float32 batch of normalised crops. `allowed`
         (a bool per class): the softmax is taken over those classes only (the faces of the set being read,
         and "none"), as the model was trained; the others get probability 0."""
         if len(batch) == 0:
@@ -155,10 +166,10 @@ class FaceClassifier:
         above)."""
         if not boxes:
             return []
-        crops = np.stack([crop_patch(img, b, size=self.size) for b in boxes])
+        crops = np.stack([crop_patch(img, b, pad=self.pad, size=self.size) for b in boxes])
         if mirror:
             crops = crops[:, :, ::-1]
-        probs, emb = self.run(normalise_batch(crops), allowed)
+        probs, emb = self.run(normalise_batch(crops, self.norm), allowed)
         out = []
         for p, e in zip(probs, emb, strict=True):
             order = np.argsort(-p)
@@ -172,9 +183,9 @@ class FaceClassifier:
         is grown or nudged, a part of a face does not (the larger box shows the rest of the face)."""
         if not boxes:
             return np.zeros((0, len(LOOKS), len(self.classes)), np.float32)
-        crops = [crop_patch(img, (cx + dx * w, cy + dy * h, w * s, h * s), size=self.size)
+        crops = [crop_patch(img, (cx + dx * w, cy + dy * h, w * s, h * s), pad=self.pad, size=self.size)
                  for cx, cy, w, h in boxes for s, dx, dy in LOOKS]
-        probs, _ = self.run(normalise_batch(np.stack(crops)))
+        probs, _ = self.run(normalise_batch(np.stack(crops), self.norm))
         return probs.reshape(len(boxes), len(LOOKS), -1)
 
 
@@ -201,5 +212,5 @@ def load(kind: str) -> FaceClassifier | None:
     if not onnx_path.exists() or not meta_path.exists():
         return None
     clf = FaceClassifier(onnx_path, json.loads(meta_path.read_text(encoding="utf-8")))
-    clf.run(np.zeros((1, clf.size, clf.size, 3), np.float32))  # the first forward builds the graph: do it now
+    clf.run(np.zeros((1, clf.size, clf.size, clf.channels), np.float32))  # the first forward builds the graph: do it now
     return clf

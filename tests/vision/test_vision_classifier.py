@@ -4,6 +4,7 @@ memory of confirmed dice."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from vision.classify import (
     crop_patch,
     crop_rect,
     load,
+    normalise_batch,
     normalise_crop,
     quarter_turns,
 )
@@ -208,3 +210,15 @@ def test_the_enlarged_read_is_certain_only_where_the_first_read_agrees():
     out = same_at_both_scales(zoomed, first, 1.5)
     assert [r.certain for r in out] == [True, False, False]  # agrees / another face there / nothing there
     assert [r.value for r in out] == [3, 2, 6] and out[1].confidence <= 0.5
+
+
+def test_shipped_model_reads_as_it_was_trained():
+    """The ONNX file run by cv2.dnn gives the logits torch gave at training for a few stored held-back crops
+    (`training/train_reader.py` writes them with the model): the export (batch norm folded, NCHW layout) and
+    the reader's normalisation are the trained ones."""
+    ref = np.load(Path(__file__).parent / "data" / "pips_reference.npz")
+    clf = load("pips")
+    clf.net.setInput(np.ascontiguousarray(normalise_batch(ref["crops"], clf.norm).transpose(0, 3, 1, 2)))
+    got = clf.net.forward("logits")
+    assert np.allclose(got, ref["logits"], atol=1e-3 * max(1.0, float(np.abs(ref["logits"]).max())))
+    assert [int(i) for i in got.argmax(1)] == [int(i) for i in ref["logits"].argmax(1)]
