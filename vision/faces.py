@@ -644,14 +644,14 @@ class FaceReader:
             cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab)
         ink, face_med = ink_map(crop_lab, band)
         t, has_ink, spread = _ink_threshold(ink, inner, band)
-        if not has_ink and not numeral:
+        if not has_ink and not numeral and _two_toned(crop_lab[..., 0][_BAND]):
             # a symbol as big as the face (Mage Wars' starburst, white on a black die) fills half the band:
             # its median falls between body and ink, equally far from both, and the face looks blank. The
             # body is the rim just inside the outline, outside the symbol's points. Only where the band is
             # clearly of two tones (a blank face cut a little large has its dark edge in the rim).
             ink2, med2 = ink_map(crop_lab, _RIM)
             t2, has2, spread2 = _ink_threshold(ink2, inner, _RIM)
-            if has2 and _two_toned(crop_lab[..., 0][_BAND]):
+            if has2:
                 ink, face_med, t, has_ink, spread = ink2, med2, t2, has2, spread2
         inkmask = (ink > t) & inner
         # body colour: crop pixels that are not ink
