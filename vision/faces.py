@@ -376,11 +376,14 @@ def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
                 best = (min(vx, vy), s, ax, ay, R, floor)
         return best
 
-    fits = [f for f in (fit(a) for a in {round(b + d, 1) for b in (ang, phi, -phi) for d in (-1.5, 0.0, 1.5)})
-            if f is not None]
+    # the best of the three turns, then a degree and a half either side of it
+    tried = {a: fit(a) for a in {round(ang, 1), round(phi, 1), round(-phi, 1)}}
+    fits = [(a, f) for a, f in tried.items() if f is not None]
     if not fits:
         return None
-    score, s, ax, ay, R, floor = max(fits, key=lambda f: f[0])
+    a0 = max(fits, key=lambda af: af[1][0])[0]
+    fits += [(a, f) for a in (a0 - 1.5, a0 + 1.5) if (f := fit(a)) is not None]
+    score, s, ax, ay, R, floor = max((f for _, f in fits), key=lambda f: f[0])
     if score < 4.0 * floor:
         return None
     # the square's corners back in the frame
