@@ -168,7 +168,8 @@ def main() -> int:
         print(sc.line(name))
     print("== renders under the tray with a learned background (the box's own case), d6, dice 16-90 px")
     print(renders("d6", "under", args.frames, seed=2, learned=True, size=(16, 90)).line("d6 under, learned bg"))
-    print("numeral dice (d20-numerals, polyhedral-numerals): no numeral classifier yet; not measured")
+    print("numeral dice on photos (d20-numerals held back, polyhedral-numerals unseen): measured by "
+          "bench/vision_numerals.py (the numeral CNN joined with the templates; --reader templates|cnn alone)")
     return 0
 
 

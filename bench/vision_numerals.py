@@ -40,7 +40,6 @@ import numpy as np  # noqa: E402
 import vision.faces  # noqa: E402
 from engine.games import get_rules  # noqa: E402
 from vision.mixed import read_mixed  # noqa: E402
-from vision.numerals import combine  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render import DieSpec, ground_truth, render_tray  # noqa: E402
 
@@ -152,11 +151,12 @@ def main() -> None:
     cv2.setNumThreads(1)
     if args.reader == "templates":
         vision.faces.numeral_classifier = lambda: None
-    elif args.reader == "cnn":
-        vision.faces.combine_numeral = lambda seen, conf, guess: (
-            combine(None, 0.0, guess) if guess is not None else (seen, conf, True))
+    elif args.reader == "cnn":  # the templates read nothing: the reader asks the CNN of every die
+        vision.faces.FaceReader._read_numeral = lambda self, *a, **k: (None, 0.1)
+        vision.faces.FaceReader._read_icon = lambda self, *a, **k: (None, 0.1)
     for tally in bench_photos(args.limit) + bench_renders(args.renders):
-        print(tally.line(), flush=True)
+        if tally.dice:
+            print(tally.line(), flush=True)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ from .corners import CornerReader
 from .corners import M as CORNER_M
 from .dicesets import DiceSet
 from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, face_glyph, split_corner
+from .numerals import NumeralGuess, read_numeral
 from .numerals import classifier as numeral_classifier
 from .numerals import combine as combine_numeral
-from .numerals import read_numeral
 from .reading import Reading
 
 N = 48  # canonical face crop side (px)
@@ -673,15 +673,19 @@ class FaceReader:
         uni = float(np.mean(np.abs(body_l - np.median(body_l)) > 18)) if len(body_l) else 1.0
         uniform_ok = uni < 0.12
 
-        guess = read_numeral(self._numeral_cnn, img, blob, self.ds, self.mount == "under") \
-            if self._numeral_cnn is not None else None
+        def cnn() -> NumeralGuess | None:  # the numeral CNN's reading (a few ms: only where it is needed)
+            return read_numeral(self._numeral_cnn, img, blob, self.ds, self.mount == "under",
+                                ang if numeral else None) if self._numeral_cnn is not None else None
+
+        guess = None
         if not has_ink and not any(f.glyph == "blank" for f in self.ds.faces) and not self.taught:
             # every face of this set carries ink: an inkless blob is a die only if it is square
             # (a round LED reflection or lamp is not), or the numeral CNN reads a face there (a d20's outline
             # is a hexagon)
-            if blob.area / max(rw * rh, 1.0) < 0.86 and not self.pentagon and \
-                    not (guess is not None and guess.index is not None):
-                return None
+            if blob.area / max(rw * rh, 1.0) < 0.86 and not self.pentagon:
+                guess = cnn()
+                if guess is None or guess.index is None:
+                    return None
         if self.ds.kind == "pips" and not self.taught:
             seen, conf = self._count_pips(inkmask, has_ink, side)
         elif numeral:
@@ -704,6 +708,8 @@ class FaceReader:
             conf *= 0.4
         if not uniform_ok:
             conf *= 0.5
+        if guess is None and not (seen is not None and conf >= 0.6):
+            guess = cnn()  # the templates are unsure: the CNN may know (vision/numerals.py)
         seen, conf, keep = combine_numeral(seen, conf, guess)
         if not keep:
             return None  # the numeral CNN is sure this is no die, the templates are not sure of a face

@@ -2,9 +2,10 @@
 
 The network sees the whole die cut out square around its blob (`die_square`), and learnt numbers upright
 (within about a quarter of a right angle). A die lies at any angle, so the reader shows it the crop at eight
-angles, 45 degrees apart (`looks`), and keeps the angle whose face it is surest of (`pick`). A 6 and a 9 are
-then told apart by the mark under them, as players do. Seen from below (the glass face, mirrored), the crop
-is flipped first, so one drawing per number is learnt.
+angles, 45 degrees apart (`looks`), and keeps the angle whose face it is surest of (`pick`); a 6 and a 9 are
+then told apart only by the mark under them, as players do. A d12 is shown at its five vertex-up turns
+instead (`faces.pentagon_angle`: its number stands upright towards a vertex), where they never meet. Seen
+from below (the glass face, mirrored), the crop is flipped first, so one drawing per number is learnt.
 
 Classes: the numerals "1".."20" and "none" (not a die: a part of a die, a cocked die, the room). A set is read
 with the softmax over its own numerals and "none" only. The sidecar JSON holds the temperature and the
@@ -28,6 +29,7 @@ SIZE = 40      # the network's input side
 PAD = 0.8      # the crop's side over the die outline's: the middle of the die, where its top face's number is
 NONE = "none"
 LOOKS = 8      # angles a crop is shown at (two cuts, 45 degrees apart, each in its four quarter turns)
+P_TURNS = 5    # a d12's turns (one per vertex)
 
 
 def die_square(blob: Any) -> tuple[float, float, float]:
@@ -67,16 +69,22 @@ def unmarked_turns(ds: DiceSet) -> set[int]:
     return {n for n, m in ((6, 9), (9, 6)) if f"text:{n}" in glyphs and any(g.startswith(f"text:{m}") for g in glyphs)}
 
 
-def looks(img: np.ndarray, cx: float, cy: float, side: float, mirror: bool = False, pad: float = PAD) -> np.ndarray:
-    """(LOOKS, SIZE, SIZE, 3): the die's square at 0, 90, 180, 270 and 45, 135, 225, 315 degrees."""
+def looks(img: np.ndarray, cx: float, cy: float, side: float, mirror: bool = False, pad: float = PAD,
+          upright: float | None = None) -> np.ndarray:
+    """(LOOKS, SIZE, SIZE, 3): the die's square at 0, 90, 180, 270 and 45, 135, 225, 315 degrees; or, given
+    `upright` (a d12's angle with a vertex straight up: its number is upright towards one of its five
+    vertices), (P_TURNS, ...) at those five turns exactly."""
+    if upright is not None:
+        return np.stack([numeral_crop(img, cx, cy, side, upright + 360.0 * k / P_TURNS, mirror, pad)
+                         for k in range(P_TURNS)])
     cuts = np.stack([numeral_crop(img, cx, cy, side, a, mirror, pad) for a in (0.0, 45.0)])
     return quarter_turns(cuts)
 
 
-def pick(probs: np.ndarray, none: int) -> np.ndarray:
-    """Probabilities (n * LOOKS, classes) of each crop's looks -> (n, classes): per crop, the look whose likeliest
-    face (not "none") is likeliest."""
-    p = probs.reshape(-1, LOOKS, probs.shape[1])
+def pick(probs: np.ndarray, none: int, n_looks: int = LOOKS) -> np.ndarray:
+    """Probabilities (n * n_looks, classes) of each crop's looks -> (n, classes): per crop, the look whose
+    likeliest face (not "none") is likeliest."""
+    p = probs.reshape(-1, n_looks, probs.shape[1])
     face = np.delete(p, none, axis=2).max(2)
     return p[np.arange(len(p)), face.argmax(1)]
 
@@ -93,22 +101,26 @@ def classifier() -> FaceClassifier | None:
     return load_classifier("numerals")
 
 
-def read_numeral(clf: FaceClassifier, img: np.ndarray, blob: Any, ds: DiceSet, mirror: bool) -> NumeralGuess | None:
+def read_numeral(clf: FaceClassifier, img: np.ndarray, blob: Any, ds: DiceSet, mirror: bool,
+                 upright: float | None = None) -> NumeralGuess | None:
     """The CNN's reading of one blob of a numeral set: the face seen (on the glass when `mirror`), or None when
-    the set's numerals are not all known to the model."""
+    the set's numerals are not all known to the model. `upright`: a d12's vertex-up angle (see `looks`)."""
     faces = numeral_faces(ds)
     if not faces or any(str(n) not in clf.classes for n in faces):
         return None
     allowed = np.array([c == NONE or (c.isdigit() and int(c) in faces) for c in clf.classes])
     cx, cy, side = die_square(blob)
-    probs, _ = clf.run(normalise_batch(looks(img, cx, cy, side, mirror, float(clf.meta.get("pad", PAD)))), allowed)
-    p = pick(probs, clf.classes.index(NONE))[0]
+    crops = looks(img, cx, cy, side, mirror, float(clf.meta.get("pad", PAD)), upright)
+    probs, _ = clf.run(normalise_batch(crops), allowed)
+    p = pick(probs, clf.classes.index(NONE), len(crops))[0]
     k = int(p.argmax())
     label = clf.classes[k]
     conf = float(p[k])
     if label == NONE:
         return NumeralGuess(None, conf, conf >= clf.certain_at)
-    return NumeralGuess(faces[int(label)], conf, conf >= clf.certain_at and int(label) not in unmarked_turns(ds))
+    # at the d12's five turns a 6 is never half a turn from the 9
+    ambiguous = upright is None and int(label) in unmarked_turns(ds)
+    return NumeralGuess(faces[int(label)], conf, conf >= clf.certain_at and not ambiguous)
 
 
 def combine(seen: int | None, conf: float, guess: NumeralGuess | None) -> tuple[int | None, float, bool]:
