@@ -105,6 +105,7 @@ class Pip:
     area: float = 0.0
     n_merged: int = 1
     fill: float = 1.0
+    extra: bool = False  # found among the extra candidates of a busy frame (`detect_pips`)
 
     @property
     def roundness(self) -> float:
@@ -228,7 +229,7 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     Speed: positions are (i + 0.5) * 2^level - 0.5, so doubled they are integers and squared distances are
     exact in int32. Whether two candidates may clash at all, and within which squared radius, depends only
     on their (diameter, polarity) classes: a small integer table (-1: never; ceil of the radius, exact for
-    integer distances) gives the whole n x n clash matrix in one gather and one comparison."""
+    integer distances) gives a kept candidate's clashes in one gather and one comparison."""
     n = len(X)
     x2 = np.rint(2.0 * X).astype(np.int32)
     y2 = np.rint(2.0 * Y).astype(np.int32)
@@ -242,9 +243,6 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     table[0::2, 0::2] = radius2
     table[1::2, 1::2] = radius2
     cls = 2 * di.ravel() + pos.astype(np.intp)
-    dx = x2[:, None] - x2[None, :]
-    dy = y2[:, None] - y2[None, :]
-    clash = dx * dx + dy * dy < table[cls][:, cls]
     suppressed = np.zeros(n, bool)
     kept: list[int] = []
     for i in range(n):
@@ -253,7 +251,11 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
         kept.append(i)
         if len(kept) >= max_n:
             break
-        suppressed |= clash[i]
+        # the clash matrix's row i, made only for the kept candidates and only for the weaker ones after it
+        # (the whole n x n matrix cost more than the rest of the pip search once n reached a few thousand)
+        dx = x2[i + 1:] - x2[i]
+        dy = y2[i + 1:] - y2[i]
+        suppressed[i + 1:] |= dx * dx + dy * dy < table[cls[i]][cls[i + 1:]]
     return kept
 
 
@@ -367,33 +369,43 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
                face_lab, float(area), 1, float(fill))
 
 
-def detect_pips(planes: Planes, min_contrast: float = 18.0, max_candidates: int = 160) -> list[Pip]:
-    """All pips in a Lab frame (both polarities, lightness and chroma)."""
+def detect_pips(planes: Planes, min_contrast: float = 18.0, max_candidates: int = 160, extra: int = 0) -> list[Pip]:
+    """All pips in a Lab frame (both polarities, lightness and chroma). `extra`: candidates looked at beyond the
+    strongest `max_candidates` (a busy frame's board or table can spend those all); a pip they find counts only
+    where none of the strongest ones lies, so the pips of an ordinary frame are measured exactly as without."""
     lab, L = planes.lab, planes.L
     pips: list[Pip] = []
+    later: list[Pip] = []
     max_r = min(L.shape[:2]) / 14.0  # a 1-pip of a 200 px die at 640x480
     # adaptive candidate threshold: a few times the typical response of this frame's texture
     small = cv2.resize(L, (L.shape[1] // 4, L.shape[0] // 4), interpolation=cv2.INTER_AREA)
     r = cv2.blur(small, (9, 9)).astype(np.int16) - small.astype(np.int16)
     sd = 1.4826 * float(np.median(np.abs(r - np.median(r)))) + 1.0
     thr = max(min_contrast * 0.7, 4.0 * sd)
-    for c in _candidates(L, thr, max_candidates):
+    # (the candidates come strongest first, and the first `max_candidates` of a longer list are the same)
+    for i, c in enumerate(_candidates(L, thr, max_candidates + extra)):
         p = _verify(L, lab, c, 0, min_contrast, max_r)
         if p is not None:
-            pips.append(p)
+            (pips if i < max_candidates else later).append(p)
     # chroma channel: coloured pips on a face of about the same lightness (yellow on white, red on black)
     chroma = planes.chroma
     if int(chroma.max()) > min_contrast:
-        for c in _candidates(chroma, max(thr, min_contrast * 0.6), max_candidates // 4):
-            if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2 for p in pips):
+        strong = max_candidates // 4
+        for i, c in enumerate(_candidates(chroma, max(thr, min_contrast * 0.6), strong + extra // 4)):
+            if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2
+                   for p in (pips if i < strong else (*pips, *later))):
                 continue
             p = _verify(chroma, lab, c, 1, min_contrast * 1.2, max_r)
             if p is not None:
-                pips.append(p)
-    # duplicates (same blob found at two scales or polarities): keep the stronger
+                (pips if i < strong else later).append(p)
+    # duplicates (same blob found at two scales or polarities): keep the stronger (any of the strongest
+    # candidates' pips before the extra ones')
     pips.sort(key=lambda p: -abs(p.contrast))
+    later.sort(key=lambda p: -abs(p.contrast))
+    for p in later:
+        p.extra = True
     out: list[Pip] = []
-    for p in pips:
+    for p in (*pips, *later):
         if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * max(p.r, q.r)) ** 2 and
                max(p.r, q.r) < 1.7 * min(p.r, q.r) for q in out):
             continue
@@ -796,10 +808,22 @@ def lab_to_bgr(lab: tuple[float, float, float]) -> np.ndarray:
     return cv2.cvtColor(px, cv2.COLOR_Lab2BGR)[0, 0].astype(np.float32)
 
 
+PIXELS_PER_CANDIDATE = 512   # one pip candidate looked at per this many pixels of the frame ...
+MIN_CANDIDATES, MAX_CANDIDATES = 160, 800  # ... within these bounds (the time a frame may take)
+
+
+def pip_budget(shape: tuple[int, ...]) -> int:
+    """How many pip candidates (the strongest first) a frame of this shape is searched for. Why by area: a
+    busy frame (dice on a printed board, on a speckled table, crowded) offers hundreds of pip-like blobs, and
+    a fixed cap of 160 spent them all on the board, missing the dice's own pips (photo bench, roboflow-d6:
+    the reader missed 23% of dice with the fixed cap; see docs/dice-sets.md)."""
+    return int(min(MAX_CANDIDATES, max(MIN_CANDIDATES, shape[0] * shape[1] / PIXELS_PER_CANDIDATE)))
+
+
 def pip_dice(lab: np.ndarray) -> list[Face]:
     """Top faces (with their side faces attached) of every pip die in the frame."""
     planes = Planes.of(lab)
-    pips = detect_pips(planes)
+    pips = detect_pips(planes, extra=pip_budget(lab.shape) - MIN_CANDIDATES)
     faces = group_faces(pips, planes)
     dice = faces_to_dice(faces)
     multi = [f.pips[0].r for f in dice if f.count >= 2 and f.residual < 0.3]
@@ -814,6 +838,8 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
     for f in dice:
         if f.count == 1:
             f.faint = faint_neighbours(planes, f.pips[0], pips)
+        if f.count < 3 and any(p.extra for p in f.pips):
+            continue  # one or two blobs on a busy frame (dots printed on a board, specks): no die on their own
         if f.count == 1 and not f.others:
             p = f.pips[0]
             # a lone blob is a 1 only if it is a clean round pip, not smaller than the other dice's pips

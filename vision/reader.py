@@ -417,7 +417,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
             big = cv2.resize(img, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
             again = _read_classified(big, cv2.cvtColor(big, cv2.COLOR_BGR2Lab), ds, mount, None, clf)
             if _sure_count(again) > _sure_count(readings):
-                img, scale, readings = big, scale * zoom, same_at_both_scales(again, readings, zoom)
+                img, scale, readings = big, scale * zoom, same_at_both_scales(again, readings, zoom) + \
+                    missed_when_enlarged(readings, again, zoom)
     elif ds.kind == "pips" and not taught:
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
         readings = _read_pip_set(img, lab, ds, mount, background)
@@ -489,6 +490,22 @@ def same_at_both_scales(zoomed: list[Reading], first: list[Reading], zoom: float
             if not any(f.value == r.value and f.face == r.face for f in near):
                 r = replace(r, certain=False, confidence=min(r.confidence, 0.5))
         out.append(r)
+    return out
+
+
+def missed_when_enlarged(first: list[Reading], zoomed: list[Reading], zoom: float) -> list[Reading]:
+    """The first read's dice that the enlarged read has nothing on (no reading within half a die of them),
+    moved to the enlarged photo's coordinates. Why: the enlarged read is kept for the dice it is surer of, but
+    it loses some the first read had (on unseen photos: dice crowded together, dice on a busy board, whose
+    enlarged boxes the classifier called "not a die"); those keep their first reading."""
+    out = []
+    for f in first:
+        cx, cy, half = f.center[0] * zoom, f.center[1] * zoom, 0.5 * max(f.box[2], f.box[3]) * zoom
+        if any(abs(r.center[0] - cx) < half and abs(r.center[1] - cy) < half for r in zoomed):
+            continue
+        bx, by, bw, bh = f.box
+        out.append(replace(f, center=(cx, cy), box=(int(round(bx * zoom)), int(round(by * zoom)),
+                                                    int(round(bw * zoom)), int(round(bh * zoom)))))
     return out
 
 
