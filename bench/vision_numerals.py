@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 import vision.faces  # noqa: E402
 from engine.games import get_rules  # noqa: E402
 from vision.mixed import read_mixed  # noqa: E402
-from vision.reader import read_dice  # noqa: E402
+from vision.reader import face_reader, read_dice  # noqa: E402
 from vision.render import DieSpec, ground_truth, render_tray  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -141,10 +141,34 @@ def bench_renders(count: int) -> list[Tally]:
     return tallies
 
 
+def bench_speed(count: int) -> str:
+    """ms of one core per d12 read alone under the tray with the learned background (the box's case), with
+    and without the CNN, interleaved frame by frame (the load of a shared machine hits both alike)."""
+    d12 = get_rules("magewars").describe()["dice_sets"]["d12"]
+    fr = face_reader(d12, "under")
+    cnn = fr._numeral_cnn
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for seed in range(count):
+        rng = np.random.default_rng(10_000 + seed)
+        die = DieSpec(320, 240, float(rng.uniform(40, 80)), float(rng.uniform(0, 360)), int(rng.integers(1, 13)), d12,
+                      str(rng.choice(["blue", "red", "white", "black"])))
+        frame = render_tray([die], mount="under", seed=seed, room_seed=seed)
+        empty = render_tray([], mount="under", seed=seed + 7919, room_seed=seed)
+        for with_cnn in (False, True, False, True):
+            fr._numeral_cnn = cnn if with_cnn else None
+            t0 = time.perf_counter()
+            read_dice(frame, d12, "under", background=empty)
+            times[with_cnn].append(1000 * (time.perf_counter() - t0))
+    fr._numeral_cnn = cnn
+    return (f"speed, one d12 under the tray with the learned background ({count} frames, median ms): templates "
+            f"alone {np.median(times[False]):.2f}, with the CNN {np.median(times[True]):.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=0, help="at most about N photos per dataset (0: all)")
     ap.add_argument("--renders", type=int, default=60, help="rendered throws per mount")
+    ap.add_argument("--speed", type=int, default=0, help="also time N frames of one d12, with and without the CNN")
     ap.add_argument("--reader", choices=("both", "templates", "cnn"), default="both",
                     help="numeral faces read by both joined (the reader's way), the templates alone or the CNN alone")
     args = ap.parse_args()
@@ -157,6 +181,8 @@ def main() -> None:
     for tally in bench_photos(args.limit) + bench_renders(args.renders):
         if tally.dice:
             print(tally.line(), flush=True)
+    if args.speed:
+        print(bench_speed(args.speed))
 
 
 if __name__ == "__main__":
