@@ -290,6 +290,29 @@ def _face_shape_ok(area: float, solidity: float, rect: Any, pentagon: bool) -> b
     return solidity > 0.88 and ((fill <= 0.82 and elong < 1.15) if pentagon else (elong < 1.25 and fill >= 0.85))
 
 
+def _found_in_part(blob: Any, pentagon: bool) -> bool:
+    """An outline clearly short of a whole face (a square filling its rectangle by under 0.82, or longer
+    than 1.12, or hollow; any pentagon failing the shape check), whose refit from its edges is taken as it
+    is. (An outline only just short of the shape check, such as a small die's rounded corners in glare,
+    takes its refit only where that keeps its turn and centre: refitted freely, a 33 px die was turned 7
+    degrees off and read wrong, certain.)"""
+    (_, _), (rw, rh), _ = blob.rect
+    fill = blob.area / max(rw * rh, 1.0)
+    elong = max(rw, rh) / max(min(rw, rh), 1.0)
+    if pentagon:
+        return not _face_shape_ok(blob.area, blob.solidity, blob.rect, True)
+    return fill < 0.82 or elong > 1.12 or blob.solidity <= 0.88
+
+
+def _near(refit: Outline, blob: Any) -> bool:
+    """A refit square that keeps the blob's turn (within 3 degrees) and centre (within a tenth of its side):
+    all an outline only just short of the shape check may take from its refit."""
+    (bx, by), (rw, rh), ba = blob.rect
+    (fx, fy), _, fa = refit.rect
+    turn = abs((fa - ba + 45.0) % 90.0 - 45.0)
+    return turn <= 3.0 and math.hypot(fx - bx, fy - by) <= 0.1 * max(rw, rh)
+
+
 def _inkless_window(img: np.ndarray, blob: Any) -> tuple[np.ndarray, int, int, np.ndarray, float] | None:
     """A square window around a blob (about twice its size, so a die found in part is all in it), grey,
     with the ink inside the blob (far from the body's grey) painted over with the body's grey, and blurred
@@ -632,7 +655,9 @@ class FaceReader:
         BGR frame and converted alone (the box's read with a learned background converts no whole frame).
         `background`: the box's learned empty frame, to find again the whole of a die found only in part."""
         if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
-            blob = (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob)) or blob
+            refit = refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob)
+            if refit is not None and (_found_in_part(blob, self.pentagon) or _near(refit, blob)):
+                blob = refit
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
         inner, band = _INNER, _BAND
