@@ -735,7 +735,7 @@ class FaceReader:
             conf *= 0.5
         if guess is None and not (seen is not None and conf >= 0.6):
             guess = cnn()  # the templates are unsure: the CNN may know (vision/numerals.py)
-        seen, conf, keep = combine_numeral(seen, conf, guess)
+        seen, conf, keep = combine_numeral(seen, conf, guess, templates_first=self.pentagon)
         if not keep:
             return None  # the numeral CNN is sure this is no die, the templates are not sure of a face
         if seen is None:

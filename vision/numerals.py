@@ -123,11 +123,14 @@ def read_numeral(clf: FaceClassifier, img: np.ndarray, blob: Any, ds: DiceSet, m
     return NumeralGuess(faces[int(label)], conf, conf >= clf.certain_at and not ambiguous)
 
 
-def combine(seen: int | None, conf: float, guess: NumeralGuess | None) -> tuple[int | None, float, bool]:
+def combine(seen: int | None, conf: float, guess: NumeralGuess | None,
+            templates_first: bool = False) -> tuple[int | None, float, bool]:
     """The drawn templates' reading (face seen, confidence; certain at 0.6) joined with the CNN's: (face seen,
     confidence, keep the blob). Both naming the same face: the surer of the two. The templates unsure and the
-    CNN sure: the CNN's face. Both sure of different faces: unsure, the templates' guess shown. The CNN sure
-    that the blob is no die: dropped unless the templates are sure of a face (then unsure)."""
+    CNN sure: the CNN's face. Both sure of different faces: unsure, the templates' guess shown. Both unsure:
+    the likelier guess, or with `templates_first` (a d12, whose templates are cut by its own geometry) the
+    templates' whenever they have one (on the d12 renders their unsure guesses are the better ones). The
+    CNN sure that the blob is no die: dropped unless the templates are sure of a face (then unsure)."""
     if guess is None:
         return seen, conf, True
     if guess.index is None:
@@ -140,5 +143,5 @@ def combine(seen: int | None, conf: float, guess: NumeralGuess | None) -> tuple[
         return seen, 0.5 if guess.sure else conf, True
     if guess.sure:
         return guess.index, guess.confidence, True
-    return (seen, conf, True) if seen is not None and conf >= min(guess.confidence, 0.59) else \
+    return (seen, conf, True) if seen is not None and (templates_first or conf >= min(guess.confidence, 0.59)) else \
         (guess.index, min(guess.confidence, 0.59), True)
