@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 
 from training.data import load_photos  # noqa: E402
-from training.train_reader import FOLDS, fold_of  # noqa: E402
+from training.splits import FOLDS, fold_of  # noqa: E402
 from vision.classify import FaceClassifier  # noqa: E402
 from vision.classify import load as load_classifier  # noqa: E402
 from vision.faces import classify_colour  # noqa: E402
