@@ -75,9 +75,9 @@ train-symbols: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.symbols
 
-# The numeral-face classifier (vision/models/numerals.onnx: d12, d20...): numpy-trained on d20-numerals photos
-# and renders, seeded, about 30 minutes on a loaded core (--trainer torch: the train extra's torch instead). Never in
-# CI: the tests use the model shipped in the package.
+# The numeral-face classifier (vision/models/numerals.onnx: d12, d20...): trained with the train extra's torch on
+# d20-numerals photos and renders, seeded, about 8 minutes on one core. Never in CI: the tests use the model
+# shipped in the package.
 train-numerals: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.numerals
