@@ -31,7 +31,7 @@ class Setup:
     convs: tuple[int, ...] = (16, 32, 48)
     hidden: int = 64
     bn: bool = True
-    epochs: int = 20
+    epochs: int = 40
     lr: float = 3e-3
     wd: float = 5e-4
     batch: int = 128
