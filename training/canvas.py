@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from training.data import RENDER_COLOURS, Photo, _overlaps
+from training.data import RENDER_COLOURS, Photo, overlaps_any
 from vision.dicesets import PIP_D6
 from vision.finder import outline_candidates, pip_candidates
 from vision.reader import find_dice
@@ -87,7 +87,7 @@ def photo_canvases(photos: list[Photo], side: int, rng: np.random.Generator,
             for _ in range(20):
                 s = min(max(d.box[2], d.box[3]) * float(rng.uniform(0.8, 1.3)), 0.9 * min(W, H))
                 box = (float(rng.uniform(s / 2, W - s / 2)), float(rng.uniform(s / 2, H - s / 2)), s, s)
-                if not _overlaps(box, ph.dice, 1.3):
+                if not overlaps_any(box, ph.dice, 1.3):
                     xs.append(canvas(img, box, side))
                     ys.append(6)
                     src.append(1)
