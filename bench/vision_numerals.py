@@ -39,11 +39,12 @@ import numpy as np  # noqa: E402
 
 import vision.faces  # noqa: E402
 from engine.games import get_rules  # noqa: E402
+from training.data import datasets_root  # noqa: E402
 from vision.mixed import read_mixed  # noqa: E402
 from vision.reader import face_reader, read_dice  # noqa: E402
 from vision.render import DieSpec, ground_truth, render_tray  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DATA = datasets_root()
 
 
 def numerals(n: int, shape: str) -> dict:

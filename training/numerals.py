@@ -40,7 +40,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.data import photometric_noise
+from training.calibration import certain_threshold, fit_temperature
+from training.data import datasets_root, photometric_noise
 from training.net import Adam, Net, softmax
 from vision.classify import normalise_batch
 from vision.glyphs import face_glyph
@@ -49,7 +50,6 @@ from vision.reader import find_dice
 from vision.render import COLOURS, INKS, DieSpec, default_ink, render_tray
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent.parent / "shared" / "datasets"
 CLASSES = [str(i) for i in range(1, 21)] + [NONE]
 CONVS = (16, 32, 48)
 BACKGROUNDS = ["wood", "felt", "white", "grey", "black", "blue", "red"]
@@ -57,14 +57,6 @@ LIGHTS = ["neutral", "warm", "cold", "dim", "glare"]
 MATERIALS = ["plain", "plain", "marbled", "speckled", "translucent"]
 SPREAD = 25.0  # degrees a training crop is turned off its upright angle, at most
 ALIGN = 24     # angles a training photo is tried at to find its upright one
-
-
-def datasets_root() -> Path:
-    """../shared/datasets next to the worktrees (or the main checkout)."""
-    for p in (DATA, REPO.parent / "shared" / "datasets", Path("/work/shared/datasets")):
-        if p.exists():
-            return p
-    raise FileNotFoundError("../shared/datasets not found")
 
 
 def numeral_set(n: int, shape: str, marks: bool = False) -> dict:
@@ -406,23 +398,11 @@ def calibrate(net: Net, x: np.ndarray, y: np.ndarray, allowed: np.ndarray, silen
     def probs(t: float) -> np.ndarray:
         return pick(softmax(np.where(mask, logits / t, -1e9)), none)
 
-    best_t, best_nll = 1.0, float("inf")
-    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 40)):
-        p = probs(float(t))
-        nll = float(-np.log(p[np.arange(len(y)), y] + 1e-12).mean())
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
+    best_t, best_nll = fit_temperature(probs, y, 40)
     p = probs(best_t)
     conf, pred = p.max(1), p.argmax(1)
-    face = pred != none
-    wrong = face & (pred != y)
-    is_die = y != none
-    dice = int(is_die.sum())
-    certain_at = 0.9995
-    for thr in np.linspace(0.5, 0.9995, 400):
-        if (wrong & (conf >= thr)).sum() <= silent_aim * dice:
-            certain_at = float(thr)
-            break
+    wrong = (pred != none) & (pred != y)
+    certain_at = certain_threshold(conf, wrong, silent_aim * int((y != none).sum()), np.linspace(0.5, 0.9995, 400))
     figs = figures(p, y, certain_at)
     figs["nll"] = round(best_nll, 4)
     return best_t, certain_at, figs

@@ -43,6 +43,7 @@ import cv2
 import numpy as np
 
 from device.dice_sets import ids, spec
+from training.calibration import certain_threshold, fit_temperature
 from training.data import photometric_noise
 from training.net import Adam, Net, softmax
 from vision.classify import PAD, best_turn, crop_rect, normalise_batch, quarter_turns
@@ -241,22 +242,13 @@ def calibrate(logits: np.ndarray, y: np.ndarray, allowed: np.ndarray, none: int,
     def probs(t: float) -> np.ndarray:
         return best_turn(masked_softmax(logits / t, allowed4), none)
 
-    best_t, best_nll = 1.0, float("inf")
-    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 40)):
-        p = probs(float(t))
-        nll = float(-np.log(p[np.arange(len(y)), y] + 1e-12).mean())
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
+    best_t, best_nll = fit_temperature(probs, y, 40)
     p = probs(best_t)
     conf, pred = p.max(1), p.argmax(1)
     face = pred != none
     wrong = face & (pred != y)
     dice = int((y != none).sum())
-    certain_at = 0.9995
-    for thr in np.linspace(0.5, 0.9995, 400):
-        if (wrong & (conf >= thr)).sum() <= silent_aim * dice:
-            certain_at = float(thr)
-            break
+    certain_at = certain_threshold(conf, wrong, silent_aim * dice, np.linspace(0.5, 0.9995, 400))
     sel = face & (conf >= certain_at)
     is_die = y != none
     figs = {"held_back_boxes": int(len(y)), "dice": dice,

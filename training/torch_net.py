@@ -170,15 +170,13 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     is_die = torch.from_numpy(data.y < 6) & torch.from_numpy(data.source != 3)
     # each class (after the share turned into "none") weighs the same; renders weigh `render_weight`
     w = torch.where(torch.from_numpy(data.source >= 2), s.render_weight, 1.0)
-    n = len(y)
-    per_epoch = n
+    per_epoch = len(y)
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=s.lr, total_steps=steps, pct_start=0.15)
     counts = torch.bincount(y, minlength=7).float()
     counts[6] += s.neg_frac * counts[:6].sum()
     wcls = counts.sum() / counts.clamp(min=1) / 7
-    step = 0
     for ep in range(s.epochs):
         net.train()
         order = torch.multinomial(w, per_epoch, replacement=True, generator=g)
@@ -192,7 +190,6 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
             loss.backward()
             opt.step()
             sched.step()
-            step += 1
             tot += float(loss.detach()) * len(yb)
             right += int((logits.argmax(1) == yb).sum())
         if log:

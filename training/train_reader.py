@@ -32,8 +32,10 @@ import cv2
 import numpy as np
 import torch
 
+from training.calibration import certain_threshold, fit_temperature
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.data import Photo, load_photos
+from training.net import softmax
 from training.splits import CLASSES, FOLDS, PHOTO_SETS, fold_of, is_calibration
 from training.torch_net import Setup, export_onnx, logits_of, train
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
@@ -42,36 +44,15 @@ REPO = Path(__file__).resolve().parents[1]
 CANVAS = 128   # canvas side (the box spans a third of it: about the 48 px input's box at most)
 REFERENCE = REPO / "tests" / "vision" / "data" / "pips_reference.npz"
 
-__all__ = ["CLASSES", "FOLDS", "PHOTO_SETS", "fold_of", "is_calibration", "main"]
-
-
-def softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(1, keepdims=True)
-    p = np.exp(z)
-    return p / p.sum(1, keepdims=True)
-
-
 def calibrate(logits: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
     """(temperature, certain_at, figures) from the logits of held-back real dice (all are dice: none is an
-    error)."""
-    best_t, best_nll = 1.0, float("inf")
-    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 60)):
-        p = softmax(logits / t)
-        nll = float(-np.log(p[np.arange(len(y)), y] + 1e-12).mean())
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
+    error); certain_at is never below 0.9."""
+    best_t, best_nll = fit_temperature(lambda t: softmax(logits / t), y, 60)
     p = softmax(logits / best_t)
     conf = p.max(1)
     pred = p.argmax(1)
     wrong = pred != y
-    certain_at = 0.9
-    for thr in np.linspace(0.9, 0.9995, 200):
-        sel = conf >= thr
-        if wrong[sel].sum() <= silent_aim * len(y):
-            certain_at = float(thr)
-            break
-    else:
-        certain_at = 0.9995
+    certain_at = certain_threshold(conf, wrong, silent_aim * len(y), np.linspace(0.9, 0.9995, 200))
     sel = conf >= certain_at
     figs = {"held_back_dice": int(len(y)), "accuracy": float((~wrong).mean()),
             "certain": float(sel.mean()), "silent": float((wrong & sel).mean()), "nll": best_nll}

@@ -1,0 +1,33 @@
+"""Calibration shared by the trainers: the softmax temperature, and the confidence above which a die is certain.
+
+Both are fitted on held-back data the model never trained on. The temperature is the one, on a log grid from
+0.3 to 5, that gives the held-back labels the lowest negative log-likelihood; the threshold is the lowest on a
+grid at which wrong-but-certain answers stay within what the aim allows (the reader's "certain means right").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+
+def fit_temperature(probs_at: Callable[[float], np.ndarray], y: np.ndarray, steps: int) -> tuple[float, float]:
+    """(temperature, its negative log-likelihood): `probs_at(t)` gives the held-back probabilities (n, classes)
+    at temperature t, however the trainer turns logits into them (turns, masks); `y` the true classes."""
+    best_t, best_nll = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), steps)):
+        p = probs_at(float(t))
+        nll = float(-np.log(p[np.arange(len(y)), y] + 1e-12).mean())
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t, best_nll
+
+
+def certain_threshold(conf: np.ndarray, wrong: np.ndarray, max_wrong: float, grid: np.ndarray) -> float:
+    """The lowest confidence of `grid` at which at most `max_wrong` of the wrong answers are at or above it;
+    the grid's top (0.9995) when none is."""
+    for thr in grid:
+        if (wrong & (conf >= thr)).sum() <= max_wrong:
+            return float(thr)
+    return 0.9995
