@@ -446,6 +446,7 @@ def refit_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
     dd = np.arange(-m, m + 1, dtype=np.float32)
     DX, DY = np.meshgrid(dd, dd)
     A = np.arange(int(0.3 * ext), int(0.65 * ext) + 1, dtype=np.float32)
+
     def profiles(beta: float) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
         """Per side: the edge response along its outward normal (index: distance + n), and (normal, the
         blob's reach along it)."""
@@ -481,10 +482,9 @@ def refit_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
     score = np.where(ok, np.min(resp, axis=0), -1.0)
     i = int(np.argmax(score))
     iy, ix, ia = np.unravel_index(i, score.shape)
-    best = (float(score.flat[i]), beta, float(dd[ix]), float(dd[iy]), float(A[ia]),
-            float(np.median(np.concatenate(profs))) + 1.0)
-    score_, beta, dx, dy, apothem, floor = best
-    if score_ < 4.0 * floor:
+    dx, dy, apothem = float(dd[ix]), float(dd[iy]), float(A[ia])
+    floor = float(np.median(np.concatenate(profs))) + 1.0
+    if float(score.flat[i]) < 4.0 * floor:
         return None
     r = apothem / math.cos(math.radians(36.0))
     ang = np.radians(beta + 36.0 + 72.0 * np.arange(5))
