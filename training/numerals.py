@@ -1,10 +1,9 @@
 """Train the numeral-face classifier (`vision/models/numerals.onnx`): d12, d20 and other dice with plain numbers.
 
     nice -n 15 env OMP_NUM_THREADS=1 python -m training.numerals [--seed 5] [--frames 1500] [--epochs 12]
-        [--trainer torch|numpy]
 
-The shipped model is the torch trainer's with these defaults (seed 5, about 8 minutes on one shared core;
-the numpy trainer with --first-epochs 5 --epochs 20 --realign 6 took 28 and named fewer unseen dice);
+Needs the `train` extra (torch, CPU build). The shipped model was trained with these defaults (seed 5, about
+8 minutes on one shared core; an earlier numpy trainer took 28 minutes and named fewer unseen dice);
 its crops come from the reader's own finder, so a later finder may give other crops.
 
 Data:
@@ -36,18 +35,22 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from training.calibration import certain_threshold, fit_temperature
 from training.data import datasets_root, photometric_noise
-from training.net import Adam, Net, softmax
+from training.net import softmax
 from vision.classify import normalise_batch
 from vision.glyphs import face_glyph
 from vision.numerals import LOOKS, NONE, PAD, SIZE, die_square, looks, numeral_crop, pick
 from vision.reader import find_dice
 from vision.render import COLOURS, INKS, DieSpec, default_ink, render_tray
+
+if TYPE_CHECKING:  # torch is in the train extra only
+    from training.torch_net import FaceNet
 
 REPO = Path(__file__).resolve().parents[1]
 CLASSES = [str(i) for i in range(1, 21)] + [NONE]
@@ -138,7 +141,7 @@ def photo_dice(photos: list[tuple[Path, int]], rng: np.random.Generator) -> tupl
     return dice, xs, ys
 
 
-def align(net: Net, dice: list) -> np.ndarray:
+def align(net: FaceNet, dice: list) -> np.ndarray:
     """Each photo's upright angle (deg): of ALIGN angles, the one at which `net` gives its label most."""
     angles = np.arange(ALIGN) * 360.0 / ALIGN
     out = np.zeros(len(dice))
@@ -287,49 +290,12 @@ def render_samples(n_frames: int, rng: np.random.Generator, augment: bool = True
     return np.asarray(xs, np.uint8), np.asarray(ys, np.int64)
 
 
-def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, net: Net | None = None, lr0: float = 3e-3,
-          log=print) -> Net:
-    """Train `net` (a new one when None) on the crops, `epochs` passes with a cosine learning rate from `lr0`."""
-    rng = np.random.default_rng(seed)
-    net = net or Net(len(CLASSES), seed=seed, convs=CONVS, size=SIZE)
-    opt = Adam(net.params, wd=5e-4)
-    n, batch = len(x), 128
-    steps = epochs * ((n + batch - 1) // batch)
-    step = 0
-    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
-    # classes weighted towards equal weight (capped: the numbers the photos lack are rarer)
-    wcls = np.minimum(counts.sum() / np.maximum(counts, 1) / len(CLASSES), 4.0).astype(np.float32)
-    for ep in range(epochs):
-        order = rng.permutation(n)
-        t0, tot, right = time.time(), 0.0, 0
-        for i in range(0, n, batch):
-            idx = order[i:i + batch]
-            xb = normalise_batch(x[idx])
-            inv = rng.random(len(idx)) < 0.3         # both polarities: light numbers on dark dice and dark on light
-            xb[inv] = -xb[inv]
-            xb = np.ascontiguousarray(xb[..., rng.permutation(3)])  # any hue: the channels in any order
-            yb = y[idx]
-            lr = 0.5 * lr0 * (1 + np.cos(np.pi * step / steps))
-            logits, _, cache = net.forward(xb, keep=True, drop=0.2, rng=rng)
-            p = softmax(logits)
-            w = wcls[yb]
-            tot += float(-(np.log(p[np.arange(len(yb)), yb] + 1e-9) * w).sum())
-            right += int((p.argmax(1) == yb).sum())
-            d = p.copy()
-            d[np.arange(len(yb)), yb] -= 1
-            d *= (w / w.sum())[:, None]
-            opt.step(net.params, net.backward(d.astype(np.float32), cache), lr)
-            step += 1
-        log(f"  epoch {ep + 1}/{epochs}: loss {tot / n:.4f}  train acc {right / n:.4f}  ({time.time() - t0:.0f} s)",
-            flush=True)
-    return net
-
-
-def train_torch(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, net=None, lr0: float = 3e-3, log=print):
-    """`train` with torch (`training.torch_net.FaceNet`: the same layers with batch norm, folded at export):
-    the same crops, weights and colour augmentation, AdamW with a one-cycle rate. Several times faster on
-    one core than the numpy net, and it learns more in the same time."""
-    # torch is in the train extra only; the numpy trainer runs without it
+def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, net=None, lr0: float = 3e-3, log=print):
+    """Train `net` (a new `training.torch_net.FaceNet` when None: batch norm, folded at export) on the crops,
+    `epochs` passes of AdamW with a one-cycle rate from `lr0`. Classes are weighted towards equal weight
+    (capped at 4: the numbers the photos lack are rarer); each batch is shown in both polarities (light
+    numbers on dark dice and dark on light) and with its colour channels in any order (any hue)."""
+    # torch is in the train extra only, which the reader never needs: imported here, where training starts
     import torch
     import torch.nn.functional as F
 
@@ -370,25 +336,20 @@ def train_torch(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, net=None, 
     return net
 
 
-def predict(net, x: np.ndarray) -> np.ndarray:
-    """Logits of normalised crops (n, SIZE, SIZE, 3) from either trainer's net."""
-    if isinstance(net, Net):
-        return net.predict(x)[0]
+def predict(net: FaceNet, x: np.ndarray) -> np.ndarray:
+    """Logits of normalised crops (n, SIZE, SIZE, 3)."""
     from training.torch_net import logits_of  # torch: the train extra only
 
     return logits_of(net, x)
 
 
-def export(net, path: Path) -> None:
-    if isinstance(net, Net):
-        net.to_onnx(str(path))
-        return
+def export(net: FaceNet, path: Path) -> None:
     from training.torch_net import Setup, export_onnx  # torch: the train extra only
 
     export_onnx(net, Setup(size=SIZE, pad=PAD, convs=CONVS), str(path))
 
 
-def calibrate(net: Net, x: np.ndarray, y: np.ndarray, allowed: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
+def calibrate(net: FaceNet, x: np.ndarray, y: np.ndarray, allowed: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
     """(temperature, certain_at, figures) on held-back blobs (`x`: LOOKS crops of each, as the reader takes them):
     a die certain must be right; a blob that is no die read as a sure face counts as wrong."""
     none = len(CLASSES) - 1
@@ -432,7 +393,6 @@ def allowed_for(n: np.ndarray) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--trainer", choices=("numpy", "torch"), default="torch")
     ap.add_argument("--frames", type=int, default=1500, help="rendered training frames")
     ap.add_argument("--calib-frames", type=int, default=300, help="rendered frames held back for calibration")
     ap.add_argument("--per-photo", type=int, default=8, help="jittered crops of each training photo's die")
@@ -452,22 +412,21 @@ def main(argv: list[str] | None = None) -> int:
     base_y = np.concatenate([np.asarray(ny, np.int64), ry])
     print(f"data: {len(dice)} of {len(train_photos)} training photos' dice found, {args.frames} rendered frames -> "
           f"{len(base_x)} crops ({time.time() - t0:.0f} s)", flush=True)
-    fit = train_torch if args.trainer == "torch" else train
-    net = fit(base_x, base_y, args.seed, args.first_epochs)
+    net = train(base_x, base_y, args.seed, args.first_epochs)
     angles = align(net, dice)
     print(f"photos aligned ({time.time() - t0:.0f} s)", flush=True)
     px, py = photo_samples(dice, angles, rng, args.per_photo)
     x = np.concatenate([np.asarray(px, np.uint8), base_x])
     y = np.concatenate([np.asarray(py, np.int64), base_y])
     print(f"with the photos: {len(x)} crops, per class {np.bincount(y, minlength=len(CLASSES)).tolist()}", flush=True)
-    net = fit(x, y, args.seed + 1, args.epochs, net)
+    net = train(x, y, args.seed + 1, args.epochs, net)
     if args.realign:
         # the first model hardly read a photo: turn them again with the model that learnt from them, go on
         angles = align(net, dice)
         px, py = photo_samples(dice, angles, rng, args.per_photo)
         x = np.concatenate([np.asarray(px, np.uint8), base_x])
         print(f"photos aligned again ({time.time() - t0:.0f} s)", flush=True)
-        net = fit(x, y, args.seed + 2, args.realign, net, lr0=1e-3)
+        net = train(x, y, args.seed + 2, args.realign, net, lr0=1e-3)
     hx, hy = held_photos(held)
     crng = np.random.default_rng(args.seed + 1_000_003)
     cx, cy = render_samples(args.calib_frames, crng, augment=False)
@@ -482,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     export(net, args.out / "numerals.onnx")
     meta = {"classes": CLASSES, "kind": "numerals", "size": SIZE, "pad": PAD, "temperature": temp, "certain_at": certain_at,
-            "calibration": figs, "calibration_photos_alone": photo_figs, "seed": args.seed, "trainer": args.trainer, "first_epochs": args.first_epochs, "epochs": args.epochs, "realign": args.realign,
+            "calibration": figs, "calibration_photos_alone": photo_figs, "seed": args.seed, "trainer": "torch", "first_epochs": args.first_epochs, "epochs": args.epochs, "realign": args.realign,
             "frames": args.frames, "per_photo": args.per_photo, "train_seconds": round(time.time() - t0, 1),
             "sources": "d20-numerals (labels MIT by rsandrini, photos CC0 by Mario Lurig; see "
                        "shared/datasets/d20-numerals/LICENSE and SOURCE.txt) and this repository's renders"}
