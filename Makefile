@@ -15,7 +15,8 @@ RUN_ARGS ?=
 # 108-119 s, 4 workers 127 s). `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 3
 
-.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals
+.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals \
+	train-finder train-finder-suite
 
 venv: $(STAMP)
 
@@ -68,6 +69,18 @@ train-reader: venv
 train-reader-suite: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=2 nice -n 10 $(BIN)/python -m training.train_reader --threads 2 --suite
+
+# The learned die finder (vision/models/finder.onnx, run in still photos and first frames): torch-trained (CPU
+# build, one thread: two threads on the shared machine waited on each other), seeded, about 10 minutes. Never in
+# CI: the tests use the model shipped in the package. The suite adds the fold models that bench/vision_finder.py
+# and bench/vision_accuracy.py measure (build/finder-models/, split as the classifier's).
+train-finder: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1
+
+train-finder-suite: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --suite
 
 # A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
 # not shipped yet (see training/symbols.py for how far it got).

@@ -1,0 +1,46 @@
+"""The learned die finder (`vision/detector.py`): the shipped network, its place in the reader, bad frames."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import detector
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_shipped_finder_is_small_and_described():
+    onnx_path, meta_path = detector.MODELS / "finder.onnx", detector.MODELS / "finder.json"
+    assert onnx_path.stat().st_size < 1_000_000
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    assert "webcam-d6 (MIT" in meta["sources"] and "roboflow-d6 (CC BY 4.0" in meta["sources"]
+    assert {"scale", "max_side", "stride", "threshold", "seed"} <= set(meta)
+
+
+def test_shipped_finder_gives_its_stored_outputs():
+    # a 96x96 window of a webcam-d6 photo (MIT, matteop65/Dice_Detection_Recognition) at the reader's scale,
+    # and the maps torch gave for it at training: cv2.dnn must read the shipped file the same way
+    ref = np.load(DATA / "finder_reference.npz")
+    det = detector.load()
+    blob = (ref["window"].astype(np.float32) - 128.0) / 64.0
+    got = det.raw(np.ascontiguousarray(blob.transpose(2, 0, 1)[None]))
+    assert got.shape == ref["maps"].shape
+    np.testing.assert_allclose(got, ref["maps"], atol=1e-3 * max(1.0, float(np.abs(ref["maps"]).max())))
+    # and that window holds a die: a heatmap peak near its middle
+    found = detector.decode(got, 1.0, det.stride, det.threshold, det.top_k)
+    assert any(abs(d.box[0] - 48) < 24 and abs(d.box[1] - 48) < 24 for d in found)
+
+
+@pytest.mark.parametrize("frame", [
+    np.zeros((480, 640, 3), np.uint8),                 # black
+    np.full((480, 640, 3), 128, np.uint8),             # flat grey
+    np.zeros((0, 0, 3), np.uint8),                     # empty
+    np.full((5, 7, 3), 200, np.uint8),                 # tiny
+    np.full((40, 33, 3), 90, np.uint8),                # small, sides no multiple of 32
+], ids=["black", "grey", "empty", "tiny", "odd"])
+def test_bad_frames_give_no_boxes_and_no_error(frame):
+    assert detector.load().detect(frame) == []
