@@ -136,6 +136,7 @@ def main() -> int:
     ap.add_argument("--sets", default="", help="comma-separated dice set ids for the renders (default: all)")
     ap.add_argument("--errors", action="store_true", help="list silent errors")
     ap.add_argument("--renders-only", action="store_true", help="skip the photos (no suite models needed)")
+    ap.add_argument("--seed", type=int, default=1, help="the renders' seed (dice, poses, colours; default 1)")
     ap.add_argument("--photos-only", action="store_true", help="skip the renders")
     ap.add_argument("--photo-sets", default=",".join(PHOTO_SETS), help="comma-separated photo datasets")
     ap.add_argument("--no-lodo", action="store_true", help="skip leave-one-dataset-out")
@@ -156,7 +157,7 @@ def main() -> int:
     for set_id in sets:
         for mount, learned in (("under", False), ("over", False), ("under", True)):
             readable = Score()
-            sc = renders(set_id, mount, args.frames, learned=learned, readable=readable)
+            sc = renders(set_id, mount, args.frames, seed=args.seed, learned=learned, readable=readable)
             name = f"{set_id} {mount}{', learned bg' if learned else ''}"
             print(sc.line(name))
             if readable.dice < sc.dice:

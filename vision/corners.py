@@ -15,7 +15,7 @@ here knows a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -26,6 +26,7 @@ from .glyphs import CORNER_XY, face_glyph
 M = 64          # side (px) of the high-resolution face crop the number is read in
 HALF = 0.14     # half side of the window compared, in face units (the number is 0.22 high)
 SLACK = 0.05    # how far (face units) the number may lie from where the outline puts it
+TURN_CLEAR = 0.05  # a turn whose window fits this much better than every other's is the face's turn
 SCALES = (0.92, 1.0)  # the face's drawing at these scales (an outline found with its shadow is too large)
 
 
@@ -56,27 +57,32 @@ class CornerReader:
     face keys, e.g. top-face indices; values: their glyphs)."""
 
     def __init__(self, glyphs: Mapping[int, str], mirrored: bool, where: tuple[float, float] = CORNER_XY,
-                 half: float = HALF):
+                 half: float = HALF, angles: Sequence[float] | None = None, shared: bool = True):
         """`where`: the number's centre on the upright face (a corner, or the middle of a symbol that has
-        its number cut out of it); `half`: half the side of the window compared (face units)."""
+        its number cut out of it); `half`: half the side of the window compared (face units); `angles`: the
+        turns a face may lie at, in degrees about its centre as `cv2.getRotationMatrix2D` takes them (a
+        d12's five vertex-up turns), instead of the four quarter turns; `shared`: the drawings share a
+        symbol and differ by their numbers (False: they differ all over, as digits alone on a face do)."""
+        self._shared = shared
         self.keys = list(glyphs)
         self.mirrored = mirrored
         self.where = where
         self.half = half
+        self.angles = list(angles) if angles is not None else None
         h = int(round(half * M))
         self._h = h
         self._pad = int(round((half + SLACK) * M)) + 1
-        # the drawing of each face at each quarter turn, cut around the corner where its number sits, and per
-        # turn where the drawings differ (the numbers; a symbol reaching into the corner is the same in all)
+        # the drawing of each face at each turn, cut around where its number sits, and per turn where the
+        # drawings differ (the numbers; a symbol reaching into the corner is the same in all)
         self._windows: dict[tuple[int, int, float], np.ndarray] = {}
         self._differ: dict[int, np.ndarray] = {}
         # (dict assignment is atomic: readers in two threads at worst blur a window twice)
         self._blur_cache: dict[tuple[int, int, float, float], np.ndarray | None] = {}
-        for turn in range(4):
-            cx, cy = corner_centre(turn, mirrored, where)
+        for turn in range(len(self.angles) if self.angles is not None else 4):
+            cx, cy = self._centre(turn)
             x, y = int(round(cx * M - 0.5)), int(round(cy * M - 0.5))
             for key, glyph in glyphs.items():
-                t = np.ascontiguousarray(np.rot90(face_glyph(glyph, M, mirrored), turn), np.float32)
+                t = self._turned(face_glyph(glyph, M, mirrored), turn)
                 for sc in SCALES:
                     # the face drawn a little smaller or larger about its centre (the outline's side is
                     # found to a few percent: a shadow or the die's edge in it)
@@ -88,10 +94,31 @@ class CornerReader:
             spread = np.max(ws, 0) - np.min(ws, 0)
             self._differ[turn] = cv2.dilate((spread > 0.2).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
 
-    def read(self, ink: np.ndarray, side_px: float, turns: Sequence[int]) -> CornerMatch | None:
+    def _turned(self, g: np.ndarray, turn: int) -> np.ndarray:
+        """A drawing at one of the reader's turns."""
+        if self.angles is None:
+            return np.ascontiguousarray(np.rot90(g, turn), np.float32)
+        R = cv2.getRotationMatrix2D((M / 2 - 0.5, M / 2 - 0.5), self.angles[turn], 1.0)
+        return cv2.warpAffine(np.ascontiguousarray(g, np.float32), R, (M, M))
+
+    def _centre(self, turn: int) -> tuple[float, float]:
+        """Where the number lies on a face at one of the reader's turns (face units)."""
+        if self.angles is None:
+            return corner_centre(turn, self.mirrored, self.where)
+        x, y = self.where
+        if self.mirrored:
+            x = 1.0 - x
+        a = np.radians(self.angles[turn])
+        c, s = float(np.cos(a)), float(np.sin(a))
+        return 0.5 + c * (x - 0.5) + s * (y - 0.5), 0.5 - s * (x - 0.5) + c * (y - 0.5)
+
+    def read(self, ink: np.ndarray, side_px: float, turns: Sequence[int],
+             only: Mapping[int, Collection[int]] | None = None, scales: Sequence[float] = SCALES) -> CornerMatch | None:
         """`ink`: the face's ink (M x M, 0..1) cut along its outline as the symbol match saw it; `side_px`:
         the face's side in the frame (small faces are blurrier: the drawings are blurred alike); `turns`:
-        the quarter turns the symbol match left possible. None when nothing can be compared.
+        the quarter turns the symbol match left possible; `only` (if given): per turn, the keys compared
+        there (the others were far off in the symbol match); `scales`: the drawing's sizes tried (of
+        SCALES; one when the face's side was found from its own edges). None when nothing can be compared.
 
         Each drawing is first placed where it fits the window best (the whole window: the symbol's part
         helps to align), then scored by the correlation over the pixels where the drawings differ only."""
@@ -103,17 +130,34 @@ class CornerReader:
                                  cv2.BORDER_CONSTANT, value=0.0)
         r = int(round((self.half + SLACK) * M))
         n = 2 * self._h + 1
-        scores: dict[tuple[int, int], float] = {}
+        regions = {}
         for turn in turns:
-            cx, cy = corner_centre(turn, self.mirrored, self.where)
+            cx, cy = self._centre(turn)
             x, y = int(round(cx * M - 0.5)) + p, int(round(cy * M - 0.5)) + p
             region = obs[y - r:y + r + 1, x - r:x + r + 1]
-            if float(region.std()) < 1e-3:
-                continue
+            if float(region.std()) >= 1e-3:
+                regions[turn] = region
+        if len(regions) > 1 and self._shared:
+            # several turns left open (a symbol that looks alike turned): the whole window, the symbol's
+            # part and the number's clear patch, says which, when it says so clearly (one drawing is enough
+            # for that: they differ by their numbers only); the numbers are then read there only (a claw's
+            # stroke in the wrong corner looked like a 1)
+            fits = {}
+            for turn, region in regions.items():
+                keys = self.keys if only is None else sorted(only.get(turn, ()))
+                w = self._blurred(keys[0], turn, 1.0, sigma) if keys else None
+                if w is not None:
+                    fits[turn] = float(cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))[1])
+            ranked = sorted(fits.items(), key=lambda kv: -kv[1])
+            if len(ranked) > 1 and ranked[0][1] - ranked[1][1] >= TURN_CLEAR:
+                regions = {ranked[0][0]: regions[ranked[0][0]]}
+        scores: dict[tuple[int, int], float] = {}
+        fits = {}
+        for turn, region in regions.items():
             differ = self._differ[turn]
-            for key in self.keys:
+            for key in (self.keys if only is None else only.get(turn, ())):
                 fit, best = -2.0, 0.0
-                for sc in SCALES:
+                for sc in scales:
                     w = self._blurred(key, turn, sc, sigma)
                     if w is None:
                         continue
@@ -122,8 +166,15 @@ class CornerReader:
                         fit, best = f, _ncc(region[ly:ly + n, lx:lx + n][differ], w[differ])
                 if fit > -2.0:
                     scores[(key, turn)] = best
+                    fits[turn] = max(fits.get(turn, -2.0), fit)
         if not scores:
             return None
+        if len(fits) > 1 and not self._shared:
+            # drawings that differ all over (look-alike digits): the turn whose best drawing fits best,
+            # when clearly so
+            ranked = sorted(fits.items(), key=lambda kv: -kv[1])
+            if ranked[0][1] - ranked[1][1] >= TURN_CLEAR:
+                scores = {kt: v for kt, v in scores.items() if kt[1] == ranked[0][0]}
         (key, turn), best = max(scores.items(), key=lambda kv: kv[1])
         other = max((s for (k, _), s in scores.items() if k != key), default=-1.0)
         return CornerMatch(key, turn, best, best - other)

@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .corners import CornerReader
+from .corners import SCALES, CornerReader
 from .corners import M as CORNER_M
 from .dicesets import DiceSet
 from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, face_glyph, split_corner
@@ -29,7 +29,11 @@ CORNER_MARGIN = 0.117  # ... and its margin over every other number
 NUMERAL_BLUR = 1.0  # px of blur before a d12 face is compared (its number's strokes are 2-3 px)
 NUMERAL_MIN = 0.45  # a d12 face's correlation with its drawing
 NUMERAL_MARGIN = 0.06  # ... and its margin over every other face
+NUMERAL_CLOSE = 0.1  # faces (at a turn) matching this close to the best are compared again at a higher resolution
+NUMERAL_DETAIL_MARGIN = 0.117  # a d12's number compared at a higher resolution: its margin over every other
 TURN_SLACK = 0.04  # a quarter turn whose symbol match is this close to the best one may be the face's turn
+SELF_ALIKE = 0.8  # ... and so may every turn at which the symbol's drawing matches itself this well
+ALIKE_SHIFT = 3   # ... shifted by up to this many pixels (of the 48 px face)
 
 COLOUR_NAMES = ("red", "yellow", "blue", "black", "white", "green", "purple", "other")
 
@@ -116,6 +120,7 @@ _CORE = _inner_mask(N, 0.16)
 _BAND = _inner_mask(N, 0.08) & ~_inner_mask(N, 0.2)
 _RIM = _inner_mask(N, 0.03) & ~_inner_mask(N, 0.08)
 _HIRES_FACE = _inner_mask(CORNER_M, 0.07).astype(np.float32)  # the corner reader's crop less its rim
+_HIRES_PENTAGON = _pentagon_mask(CORNER_M, 0.88).astype(np.float32)  # ... a d12's face less its rim
 
 
 def canonical_crop(img: np.ndarray, center: tuple[float, float], side: float, angle_deg: float,
@@ -132,13 +137,22 @@ def canonical_crop(img: np.ndarray, center: tuple[float, float], side: float, an
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def _rank(a: np.ndarray, q: float) -> np.ndarray:
+    """The element at rank q (0..1) of `a` along its first axis (per channel for an (n, c) array): the
+    median (q = 0.5) or a high percentile of a face's few hundred pixels, as np.partition picks it. Why:
+    np.median and np.percentile interpolate and check their arguments, several times the cost on arrays
+    this small, and a face is read with about eight of them."""
+    k = min(len(a) - 1, max(0, int(q * (len(a) - 1) + 0.5)))
+    return np.partition(a, k, axis=0)[k]
+
+
 def ink_map(crop_lab: np.ndarray, band: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel distance from the face's own median colour, and that median (L, a, b). `band`: where the
     body colour is taken (default: a band just inside a square outline)."""
     f = crop_lab.astype(np.float32)
     # the body colour from a band just inside the outline: a big symbol covers most of the middle of a
     # small die, where the median would be the ink's
-    med = np.median(f[_BAND if band is None else band], 0)
+    med = _rank(f[_BAND if band is None else band], 0.5)
     d = np.abs(f - med)
     ink = d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
     return ink, med
@@ -180,15 +194,15 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.nd
     the whole face look as large as the ink)."""
     band = ink[band_mask]
     inner = ink[inner]
-    med_ink = float(np.median(band))
-    mad = float(np.median(np.abs(band - med_ink))) + 1.0
-    hi = float(np.percentile(inner, 99.5))
+    med_ink = float(_rank(band, 0.5))
+    mad = float(_rank(np.abs(band - med_ink), 0.5)) + 1.0
+    hi = float(_rank(inner, 0.995))
     t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
     # ink must reach into the middle of the face too: a blank face's only "ink" is the rim of its outline
     # at the crop's edge, and every drawn face has its symbol or number there
     core = ink[_CORE if core_mask is None else core_mask]
     has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad) and \
-        float(np.percentile(core, 99.5)) > max(30.0, med_ink + 10 * 1.4826 * mad)
+        float(_rank(core, 0.995)) > max(30.0, med_ink + 10 * 1.4826 * mad)
     return t, has_ink, hi - med_ink
 
 
@@ -340,6 +354,94 @@ def _inkless_window(img: np.ndarray, blob: Any) -> tuple[np.ndarray, int, int, n
     grey[ink & (cv2.dilate(inside, _K3) > 0)] = body
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
     return grey, x0, y0, contour, ext
+
+
+SNAP_RING = (0.41, 0.66)  # where a square face's sides are looked for: from its centre, in blob sides
+SNAP_OUTER = 0.7          # an outer square at least this clear (against the clearest) is the face's
+
+
+
+def snap_square(img: np.ndarray, cx: float, cy: float, side: float, ang: float) -> tuple[float, float, float,
+                                                                                        float] | None:
+    """A square face's side taken from its own crisp sides, near a blob's (centre and turn kept). Why: the
+    foreground blob is the die's face give or take the difference's blur and hysteresis: a bright die over a
+    dark room grew by a tenth and more (a green King of Tokyo die's blob was 1.12-1.18 of its face), a
+    dark one shrank by a few percent, and the templates, drawn on the face's own side, then meet the ink
+    at the wrong size (a digit's strokes are two or three pixels). The face is cut 1.4 times larger along
+    the blob's turn (correcting that turn from the edges paid nothing on the render bench). Across the
+    face's middle, the edge strength that three in four lines share gives
+    a profile per axis; the square about the blob's centre (found to a pixel or so: a centre moved by a
+    side picked at the rim's other step turned a claw's match half round) whose weakest side is
+    strongest wins, the outermost of those nearly as strong (a die's rim is often two steps, face to rim to
+    room: the outer one is the face's own side). None (keep the blob's) unless all four are clear edges."""
+    n = int(min(64, max(24, round(1.4 * side))))
+    k = 1.4 * side / n  # frame px per crop px
+    grey = cv2.cvtColor(canonical_crop(img, (cx, cy), 1.4 * side, ang, n), cv2.COLOR_BGR2GRAY)
+    off = (np.arange(n, dtype=np.float32) + 0.5) * k - 0.7 * side  # crop px -> offset from the centre
+    mid = np.abs(off) <= 0.3 * side
+    # the vertical sides: an edge in three in four of the face's middle rows (a symbol's stroke reaching
+    # towards a side, such as a sword's blade, crosses only a few of them)
+    gx = np.abs(cv2.Sobel(grey, cv2.CV_16S, 1, 0)[mid])
+    gy = np.abs(cv2.Sobel(grey, cv2.CV_16S, 0, 1)[:, mid])
+    q = len(gx) // 4
+    px = np.partition(gx, q, axis=0)[q].astype(np.float32)
+    py = np.partition(gy, q, axis=1)[:, q].astype(np.float32)
+    hs = np.arange(SNAP_RING[0] * side, SNAP_RING[1] * side, 0.5 * k, dtype=np.float32)
+    # each axis's weakest side at half side h, over the profile's own floor; the square's weakest of all
+    both = np.minimum(*(np.minimum(np.interp(-hs, off, prof), np.interp(hs, off, prof)) / (float(_rank(prof, 0.5)) + 1.0)
+                        for prof in (px, py)))
+    top = float(both.max())
+    if top < 3.0:
+        return None
+    h = float(hs[int(np.nonzero(both >= SNAP_OUTER * top)[0].max())])  # the outermost nearly as clear
+    return cx, cy, 2.0 * h, ang
+
+
+APOTHEM = 0.62 * math.cos(math.radians(36.0))  # a d12 face's apothem, in face sides (as the renderer draws it)
+
+
+def snap_pentagon(img: np.ndarray, cx: float, cy: float, side: float, ang: float) -> tuple[float, float, float] | None:
+    """A d12 face's centre and side taken from its five crisp sides, near a blob's (`ang`: its vertex-up
+    turn). Why: as `snap_square`: a bright die's blob is larger than its face (a green d12 of 33 px gave a
+    38 px blob, and its 5 was read as the 10). Along each side's outward normal, across the side's middle,
+    the lightness step that three in four lines across it share is that side's edge, looked for between
+    SNAP_RING's bounds of the blob's side from its centre; the centre and apothem that fit the five best
+    follow. None (keep the blob's) unless all five are clear edges that fit one regular pentagon."""
+    H, W = img.shape[:2]
+    m = int(0.8 * side) + 2
+    x0, y0 = max(0, int(cx) - m), max(0, int(cy) - m)
+    grey = cv2.cvtColor(img[y0:min(H, int(cy) + m + 1), x0:min(W, int(cx) + m + 1)],
+                        cv2.COLOR_BGR2GRAY).astype(np.float32)
+    rs = np.arange(SNAP_RING[0] * side, SNAP_RING[1] * side, 0.5, dtype=np.float32)
+    ts = np.linspace(-0.22 * side, 0.22 * side, 9, dtype=np.float32)
+    a = np.radians(ang - 54.0 + 72.0 * np.arange(5))
+    nx, ny = np.cos(a), np.sin(a)
+    # (5, len(ts), len(rs)) sample points: centre + r * normal + t * tangent
+    px = (cx - x0) + nx[:, None, None] * rs[None, None, :] - ny[:, None, None] * ts[None, :, None]
+    py = (cy - y0) + ny[:, None, None] * rs[None, None, :] + nx[:, None, None] * ts[None, :, None]
+    if px.min() < 0 or py.min() < 0 or px.max() > grey.shape[1] - 1 or py.max() > grey.shape[0] - 1:
+        return None
+    k = len(ts) * 5
+    samples = cv2.remap(grey, px.reshape(k, -1).astype(np.float32), py.reshape(k, -1).astype(np.float32),
+                        cv2.INTER_LINEAR).reshape(5, len(ts), -1)
+    steps = np.percentile(np.abs(np.diff(samples, axis=2)), 25, axis=1)  # (5, len(rs) - 1)
+    floor = float(np.median(steps)) + 0.5
+    d = np.empty(5)
+    for j in range(5):
+        i = int(np.argmax(steps[j]))
+        if steps[j, i] < 3.0 * floor:
+            return None
+        f = 0.0
+        if 0 < i < steps.shape[1] - 1:
+            den = steps[j, i - 1] - 2 * steps[j, i] + steps[j, i + 1]
+            f = 0.5 * float(steps[j, i - 1] - steps[j, i + 1]) / float(den) if den < 0 else 0.0
+        d[j] = float(rs[i]) + 0.25 + 0.5 * f
+    # side j at n_j . (dx, dy) + apothem = d_j: least squares
+    A = np.stack([nx, ny, np.ones(5)], 1)
+    (dx, dy, apothem), *_ = np.linalg.lstsq(A, d, rcond=None)
+    if float(np.abs(A @ np.array([dx, dy, apothem]) - d).max()) > 0.06 * side:
+        return None
+    return cx + float(dx), cy + float(dy), float(apothem) / APOTHEM
 
 
 def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
@@ -494,6 +596,28 @@ def refit_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
     return Outline(out, cv2.minAreaRect(verts.astype(np.float32)), area, 1.0, cv2.boundingRect(out))
 
 
+WEAK_MATCH = 0.6  # a face matching its best symbol this poorly is never certain, however far ahead it is
+LOOKALIKE = 0.85  # symbols whose templates correlate this well are told apart at a higher resolution
+LOOKALIKE_CLOSE = 0.1  # ... those of them whose match is this close to the best one's
+
+
+def _template_vec(g: np.ndarray) -> np.ndarray:
+    """A drawing as the symbol match compares it: blurred, inside the face's rim, zero mean, unit norm."""
+    t = cv2.GaussianBlur(np.ascontiguousarray(g, np.float32), (0, 0), 1.5)
+    v = t.ravel()[_INNER.ravel()].astype(np.float32)
+    v = v - v.mean()
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def _drawings_window(glyphs: list[str]) -> tuple[tuple[float, float], float]:
+    """The centre (upright face units) and half side of the square that holds every one of these drawings'
+    ink, with a little room: where look-alike faces are compared."""
+    ink = np.max([face_glyph(g, CORNER_M) for g in glyphs], 0) > 0.2
+    ys, xs = np.nonzero(ink)
+    x0, x1, y0, y1 = xs.min() / CORNER_M, (xs.max() + 1) / CORNER_M, ys.min() / CORNER_M, (ys.max() + 1) / CORNER_M
+    return ((x0 + x1) / 2, (y0 + y1) / 2), 0.5 * max(x1 - x0, y1 - y0) + 0.03
+
+
 class FaceReader:
     """Reads faces of one dice set at one mount (templates are built once)."""
 
@@ -510,6 +634,8 @@ class FaceReader:
         self._corners: dict[int, CornerReader] = {}
         self._nbank = np.zeros((0, 1), np.float32)
         self._nkeys: list[int] = []
+        self._nturns: list[int] = []
+        self._ndetail: CornerReader | None = None
         if ds.kind != "pips" or self.taught:
             self._build_bank()
         if self.pentagon and not self.taught:
@@ -529,12 +655,14 @@ class FaceReader:
         # groups: (faces it may be, keyed by the top face index) and its templates
         self._groups: list[list[int]] = []
         self._corners: dict[int, CornerReader] = {}
-        sources: list[tuple[int, np.ndarray]] = []
+        # (group, drawing, the faces that drawing stands for)
+        sources: list[tuple[int, np.ndarray, tuple[int, ...]]] = []
+        self._merged: set[int] = set()
         if self.taught:
             for idx, arrs in self.taught.items():
                 self._groups.append([int(idx)])
                 for a in arrs:
-                    sources.append((len(self._groups) - 1, np.asarray(a, np.float32)))
+                    sources.append((len(self._groups) - 1, np.asarray(a, np.float32), (int(idx),)))
         else:
             by_symbol: dict[str, list[int]] = {}
             for f in self.ds.faces:
@@ -543,12 +671,21 @@ class FaceReader:
                 # the template shows what the camera sees: the glass face (under) keyed by the top face index
                 top = self.ds.top_of(f.index) if self.mount == "under" else f.index
                 by_symbol.setdefault(split_corner(f.glyph)[0], []).append(top)
-            for symbol, tops in by_symbol.items():
+            drawn = {sym: cv2.resize(face_glyph(sym, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
+                     for sym in by_symbol}
+            for members in self._lookalikes(by_symbol, drawn):
+                tops = [t for sym in members for t in by_symbol[sym]]
                 self._groups.append(tops)
                 gi = len(self._groups) - 1
-                g = cv2.resize(face_glyph(symbol, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
-                sources.append((gi, g))
+                sources += [(gi, drawn[sym], tuple(by_symbol[sym])) for sym in members]
                 seen = {t: self.ds.face(self.ds.bottom_of(t) if self.mount == "under" else t).glyph for t in tops}
+                if len(members) > 1:
+                    # look-alike drawings (digits alone on a face): told apart at a higher resolution over
+                    # the window that holds them
+                    where, half = _drawings_window(list(seen.values()))
+                    self._corners[gi] = CornerReader(seen, mirrored, where, half=half, shared=False)
+                    self._merged.add(gi)
+                    continue
                 where = {split_corner(gl)[1] for gl in seen.values()}
                 if len({(self.ds.face(t).name, self.ds.face(t).value) for t in tops}) > 1 and \
                         len(where) == 1 and None not in where and not self.pentagon:
@@ -556,7 +693,8 @@ class FaceReader:
                         CornerReader(seen, mirrored, NUMBER_IN_ICON_XY, half=0.22)
         self._says = [frozenset(g) if self.taught else frozenset((self.ds.face(k).name, self.ds.face(k).value)
                                                                   for k in g) for g in self._groups]
-        for gi, g in sources:
+        keys: list[tuple[int, ...]] = []
+        for gi, g, faces in sources:
             for a in steps:
                 if self.pentagon:
                     R = cv2.getRotationMatrix2D((N / 2 - 0.5, N / 2 - 0.5), a, 1.0)
@@ -572,20 +710,68 @@ class FaceReader:
                 vecs.append(v / nv)
                 ids.append(gi)
                 turns.append(0 if self.pentagon else a // 90)
+                keys.append(faces)
         self._bank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
         self._bank_ids = ids
         self._bank_turns = turns
+        self._bank_keys = keys
+        # per group, the quarter turns at which one of its drawings looks like itself at another, give or
+        # take a shift of a few pixels (a claw's three slanted strokes half a turn round are the same strokes
+        # a little aside: a die's centre found 2-3 px off flipped its turn, and its corner number was then
+        # looked for in the wrong corner): the symbol match cannot tell those turns apart, the number can
+        self._alike_turns: dict[int, dict[int, set[int]]] = {}
+        if not self.pentagon:
+            for gi, g, _ in sources:
+                alike = self._alike_turns.setdefault(gi, {})
+                blurred = [cv2.GaussianBlur(np.ascontiguousarray(np.rot90(g, t), np.float32), (0, 0), 1.5)
+                           for t in range(4)]
+                for t1 in range(4):
+                    padded = cv2.copyMakeBorder(blurred[t1], ALIKE_SHIFT, ALIKE_SHIFT, ALIKE_SHIFT, ALIKE_SHIFT,
+                                                cv2.BORDER_CONSTANT, value=0.0)
+                    for t2 in range(4):
+                        if t2 != t1 and float(cv2.matchTemplate(padded, blurred[t2], cv2.TM_CCOEFF_NORMED).max()) \
+                                >= SELF_ALIKE:
+                            alike.setdefault(t1, set()).add(t2)
 
-    def _match(self, ink: np.ndarray) -> tuple[int | None, float, float, list[int]]:
-        """(group, best NCC, margin to the best other group, the quarter turns within reach of the best)."""
+    def _lookalikes(self, by_symbol: dict[str, list[int]], drawn: dict[str, np.ndarray]) -> list[list[str]]:
+        """The symbols as groups: each alone, except look-alikes, merged. Why: at the symbol match's
+        resolution and blur, digits drawn alone on a face are blobs of one size in the middle (King of
+        Tokyo's 1, 2 and 3 correlate 0.88-0.90 with each other, so the right one beat the others by
+        thousandths and now and then lost). Symbols that each name one face and whose drawings correlate at
+        least LOOKALIKE at some quarter turn are one group; `CornerReader` then compares the candidates'
+        drawings over the window that holds them, at a higher resolution, letting them shift a little."""
+        syms = list(by_symbol)
+        if self.pentagon:
+            return [[s] for s in syms]
+        one = [len({(self.ds.face(t).name, self.ds.face(t).value) for t in by_symbol[s]}) == 1 for s in syms]
+        vecs = [np.stack([_template_vec(np.rot90(drawn[s], k)) for k in range(4)]) for s in syms]
+        parent = list(range(len(syms)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                i = parent[i]
+            return i
+
+        for i in range(len(syms)):
+            for j in range(i + 1, len(syms)):
+                if one[i] and one[j] and float((vecs[i] @ vecs[j].T).max()) >= LOOKALIKE:
+                    parent[root(j)] = root(i)
+        out: dict[int, list[str]] = {}
+        for i, s in enumerate(syms):
+            out.setdefault(root(i), []).append(s)
+        return list(out.values())
+
+    def _match(self, ink: np.ndarray) -> tuple[int | None, float, float, dict[int, set[int]]]:
+        """(group, best NCC, margin to the best other group, per quarter turn within reach of the best the
+        faces worth reading the number of there)."""
         if self._bank is None or len(self._bank) == 0:
-            return None, 0.0, 0.0, []
+            return None, 0.0, 0.0, {}
         ink = cv2.GaussianBlur(np.ascontiguousarray(ink, np.float32), (0, 0), 1.5)
         v = ink.ravel()[_INNER.ravel()].astype(np.float32)
         v = v - v.mean()
         nv = np.linalg.norm(v)
         if nv < 1e-6:
-            return None, 0.0, 0.0, []
+            return None, 0.0, 0.0, {}
         sc = (self._bank @ (v / nv)).tolist()
         best: dict[int, float] = {}
         for gi, s in zip(self._bank_ids, sc, strict=True):
@@ -596,15 +782,22 @@ class FaceReader:
         # the runner-up is the best group that reads as something else (two look-alike sides whose tops
         # are the same face, like the attack die's two starbursts seen from below, are one answer)
         s2 = max((s for gi, s in ranked[1:] if self._says[gi] != self._says[g1]), default=-1.0)
-        turns = sorted({t for gi, t, s in zip(self._bank_ids, self._bank_turns, sc, strict=True)
-                        if gi == g1 and s >= s1 - TURN_SLACK})
+        # the turns (and, in a group of look-alikes, the faces) close to the best: the number is read there
+        # only, and at the turns where the symbol looks the same
+        slack = LOOKALIKE_CLOSE if g1 in self._merged else TURN_SLACK
+        alike = self._alike_turns.get(g1, {})
+        turns: dict[int, set[int]] = {}
+        for gi, t, k, s in zip(self._bank_ids, self._bank_turns, self._bank_keys, sc, strict=True):
+            if gi == g1 and s >= s1 - slack:
+                for t2 in (t, *alike.get(t, ())):
+                    turns.setdefault(t2, set()).update(k)
         return g1, s1, s1 - s2, turns
 
     def _build_numerals(self) -> None:
         """Templates of a pentagonal die's faces (seen from below: mirrored, keyed by the top face), each at
         its five upright turns, over the pentagon's inside only."""
         mirrored = self.mount == "under"
-        vecs, keys = [], []
+        vecs, keys, turns = [], [], []
         mask = _P_INNER.ravel()
         for f in self.ds.faces:
             top = self.ds.top_of(f.index) if mirrored else f.index
@@ -618,35 +811,56 @@ class FaceReader:
                 if nv > 1e-6:
                     vecs.append(v / nv)
                     keys.append(top)
+                    turns.append(k)
         self._nbank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
         self._nkeys = keys
+        self._nturns = turns
+        seen = {(self.ds.top_of(f.index) if mirrored else f.index): f.glyph for f in self.ds.faces}
+        where, half = _drawings_window(list(seen.values()))
+        self._ndetail = CornerReader(seen, mirrored, where, half=half,
+                                     angles=[-360.0 * k / P_STEPS for k in range(P_STEPS)], shared=False)
 
-    def _read_numeral(self, ink: np.ndarray, has_ink: bool, t: float) -> tuple[int | None, float]:
+    def _read_numeral(self, ink: np.ndarray, has_ink: bool, t: float,
+                      hires: Callable[[], np.ndarray] | None = None, side: float = 0.0,
+                      snapped: bool = False) -> tuple[int | None, float]:
         """(top face key, confidence) of a pentagonal face cut with a vertex up: its ink against every face
-        at the five turns. The turns are the vertices', so a 6 and a 9 (half a turn apart) never meet."""
+        at the five turns. The turns are the vertices', so a 6 and a 9 (half a turn apart) never meet.
+        Then the faces the whole-face match leaves close are compared again on `hires()` (`corners.M` px)
+        over the window that holds the numbers, letting them shift a few pixels (`CornerReader`): at 48 px
+        and blurred, two numbers of one size differ by a few hundredths of correlation."""
         if not has_ink or len(self._nbank) == 0:
             return None, 0.1
-        key, s1, s2 = self._numeral_scores(ink, t)
+        key, s1, s2, close = self._numeral_scores(ink, t)
         if key is None:
             return None, 0.1
         conf = max(0.0, min(1.0, (s1 - NUMERAL_MIN) / 0.25, (s1 - s2) / NUMERAL_MARGIN))
+        if self._ndetail is not None and hires is not None and s1 >= NUMERAL_MIN:
+            cm = self._ndetail.read(hires(), side, sorted(close), close, (1.0,) if snapped else SCALES)
+            if cm is not None:
+                need = NUMERAL_DETAIL_MARGIN * min(1.5, max(1.0, 45.0 / max(side, 1.0)))
+                return cm.key, max(0.0, min(1.0, (cm.score - CORNER_MIN) / 0.25, cm.margin / need))
         return key, conf
 
-    def _numeral_scores(self, ink: np.ndarray, t: float) -> tuple[int | None, float, float]:
-        """The best face key, its correlation, and the best other face's."""
+    def _numeral_scores(self, ink: np.ndarray, t: float) -> tuple[int | None, float, float, dict[int, set[int]]]:
+        """The best face key, its correlation, the best other face's, and per turn the faces whose match
+        there is within NUMERAL_CLOSE of the best (the ones worth comparing again at a higher resolution)."""
         norm = cv2.GaussianBlur(np.clip(ink / max(2 * t, 1.0), 0, 1).astype(np.float32), (0, 0), NUMERAL_BLUR)
         v = norm.ravel()[_P_INNER.ravel()]
         v = v - v.mean()
         nv = float(np.linalg.norm(v))
         if nv < 1e-6:
-            return None, 0.0, 0.0
-        sc = self._nbank @ (v / nv)
+            return None, 0.0, 0.0, {}
+        sc = (self._nbank @ (v / nv)).tolist()
         best: dict[int, float] = {}
-        for k, s in zip(self._nkeys, sc.tolist(), strict=True):
+        for k, s in zip(self._nkeys, sc, strict=True):
             best[k] = max(best.get(k, -2.0), s)
         ranked = sorted(best.items(), key=lambda kv: -kv[1])
         key, s1 = ranked[0]
-        return key, s1, (ranked[1][1] if len(ranked) > 1 else -1.0)
+        close: dict[int, set[int]] = {}
+        for k, turn, s in zip(self._nkeys, self._nturns, sc, strict=True):
+            if s >= s1 - NUMERAL_CLOSE:
+                close.setdefault(turn, set()).add(k)
+        return key, s1, (ranked[1][1] if len(ranked) > 1 else -1.0), close
 
     # ------------------------------------------------------------- reading
     def read(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float,
@@ -660,6 +874,10 @@ class FaceReader:
                 blob = refit
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
+        # (under the tray only: from above a die's shadow and the floor's texture make edges of their own)
+        snapped = snap_square(img, cx, cy, side, ang) if not self.pentagon and self.mount == "under" else None
+        if snapped is not None:
+            cx, cy, side, ang = snapped
         inner, band = _INNER, _BAND
         numeral = self.pentagon and not self.taught
         if numeral:
@@ -667,6 +885,11 @@ class FaceReader:
             # only the pentagon's inside is the face (the crop's corners are the room)
             ang = pentagon_angle(blob.contour, cx, cy)
             inner, band = _P_INNER, _P_BAND
+            if self.mount == "under":
+                fit = snap_pentagon(img, cx, cy, side, ang)
+                if fit is not None:
+                    cx, cy, side = fit
+                    snapped = (cx, cy, side, ang)
         crop_bgr = canonical_crop(img, (cx, cy), side, ang)
         crop_lab = canonical_crop(lab, (cx, cy), side, ang) if lab is not None else \
             cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab)
@@ -684,18 +907,19 @@ class FaceReader:
         inkmask = (ink > t) & inner
         # body colour: crop pixels that are not ink
         body = crop_bgr[inner & ~inkmask] if has_ink else crop_bgr[inner]
-        body_bgr = np.median(body, 0) if len(body) else np.median(crop_bgr.reshape(-1, 3), 0)
+        body_bgr = _rank(body if len(body) else crop_bgr.reshape(-1, 3), 0.5)
         colour = classify_colour(body_bgr, ref_v=255.0)
         # shape sanity: square (a square die fills its rotated rectangle by about 0.93; a die found in part,
         # against a room as dark as its body, fills it less even when its outline is smooth), or a regular
         # pentagon (it fills its rectangle by about 0.7: a square die read as a d12 would fill it by 0.9)
-        shape_ok = _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
+        # (four crisp sides found around the blob, a square: a die lying flat, whatever its blob's shape)
+        shape_ok = snapped is not None or _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
         size_ok = True  # (a stack seen from above is one die; the size of neighbours proves nothing)
         # body uniformity (a cocked die shows two shades)
         # (the ink's anti-aliased rim left out: thin strokes of a small die are mostly rim)
         near_ink = cv2.dilate(inkmask.astype(np.uint8), _K3) > 0
         body_l = crop_lab[..., 0][inner & ~near_ink].astype(np.float32)
-        uni = float(np.mean(np.abs(body_l - np.median(body_l)) > 18)) if len(body_l) else 1.0
+        uni = float(np.mean(np.abs(body_l - _rank(body_l, 0.5)) > 18)) if len(body_l) else 1.0
         uniform_ok = uni < 0.12
 
         def cnn() -> NumeralGuess | None:  # the numeral CNN's reading (a few ms: only where it is needed)
@@ -711,22 +935,24 @@ class FaceReader:
                 guess = cnn()
                 if guess is None or guess.index is None:
                     return None
+        def hires() -> np.ndarray:
+            """The face's ink cut again at `corners.M` px (numbers are told apart there)."""
+            big = (canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
+                canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)).astype(np.float32)
+            d = np.abs(big - face_med)
+            # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
+            # left in, they pulled the number's window off the number
+            return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1) * \
+                (_HIRES_PENTAGON if numeral else _HIRES_FACE)
+
         if self.ds.kind == "pips" and not self.taught:
             seen, conf = self._count_pips(inkmask, has_ink, side)
         elif numeral:
-            seen, conf = self._read_numeral(ink, has_ink, t)
+            seen, conf = self._read_numeral(ink, has_ink, t, hires, side, snapped is not None)
             if seen is not None and self.mount == "under":
                 seen = self.ds.bottom_of(seen)  # keyed by the top face, as the icon templates
         else:
-            def hires() -> np.ndarray:
-                big = (canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
-                    canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)).astype(np.float32)
-                d = np.abs(big - face_med)
-                # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
-                # left in, they pulled the number's window off the number
-                return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1) * _HIRES_FACE
-
-            seen, conf = self._read_icon(ink, has_ink, t, spread, hires, side)
+            seen, conf = self._read_icon(ink, has_ink, t, spread, hires, side, snapped is not None)
             if seen is not None and self.mount == "under" and not self.taught:
                 seen = self.ds.bottom_of(seen)  # _match keys templates by top index; undo for uniform path
         if not (shape_ok and size_ok):
@@ -810,7 +1036,8 @@ class FaceReader:
         return count, conf
 
     def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float, spread: float = 0.0,
-                   hires: Callable[[], np.ndarray] | None = None, side: float = 0.0) -> tuple[int | None, float]:
+                   hires: Callable[[], np.ndarray] | None = None, side: float = 0.0,
+                   snapped: bool = False) -> tuple[int | None, float]:
         """(face key, confidence) of an icon or numeral face: the symbol by its template, then, where faces
         share the symbol, the corner number from `hires()` (the face's ink cut again at `corners.M` px)."""
         blank = [f for f in self.ds.faces if f.glyph == "blank"]
@@ -835,16 +1062,20 @@ class FaceReader:
         need = 0.28 if self.pentagon else 0.12
         conf = max(0.0, min(1.0, (s1 - 0.35) / 0.35)) * max(0.0, min(1.0, margin / need))
         conf = math.sqrt(conf)
-        if s1 < 0.75 and margin < 0.07:
+        if s1 < WEAK_MATCH or (s1 < 0.75 and margin < 0.07):
             # a weak match that is barely the best (a small black die's energy bolt was read as a heart,
             # certain, at 0.71 and 0.044) is never certain: on renders of other seeds this cost 1% of the
-            # King of Tokyo dice that were certain and right
+            # King of Tokyo dice that were certain and right. Nor is a poor one however far ahead (a small
+            # black attack die's white starburst, cut along its own edge, showed its cut-out 1 as ink and
+            # matched the plain 2 at 0.54, far ahead of the starburst)
             conf = min(conf, 0.55)
         group = self._groups[gi]
         if len(group) == 1 or len({(self.ds.face(k).name, self.ds.face(k).value) for k in group}) == 1:
             return group[0], conf
         corner = self._corners.get(gi)
-        cm = corner.read(hires(), side, turns) if corner is not None and hires is not None else None
+        # (a face whose side was found from its own edges is compared at that size only)
+        cm = corner.read(hires(), side, sorted(turns), turns, (1.0,) if snapped else SCALES) \
+            if corner is not None and hires is not None else None
         if cm is None:
             return group[0], min(conf, 0.3)  # the symbol is known, the face is not
         # the number must match the drawing well and clearly better than every other number
