@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -444,6 +444,58 @@ def snap_pentagon(img: np.ndarray, cx: float, cy: float, side: float, ang: float
     return cx + float(dx), cy + float(dy), float(apothem) / APOTHEM
 
 
+REGROW = 2.0  # a blob found in part is looked for again in a window this many of its sides either way
+
+
+def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None:
+    """The whole square face around a blob that is only a part of it, from the learned background at full
+    resolution and a threshold of this window's own. Why: a big dark die under the tray, its body a little
+    lighter than a dark room and as grey as a lamp's glow beside it, was found by the frame-wide foreground
+    as its white number alone (an 87 px King of Tokyo die as a 24 x 32 px blob); no edge search around so
+    small a blob reaches its sides. Here every pixel of the window that differs from the room (both
+    smoothed) by three times the room's own noise (the median difference along the window's border) is
+    the die's, the part joined
+    to the blob is its face, and its hull, a square clearly larger than the blob and clear of the window's
+    border, is taken. None otherwise."""
+    (bcx, bcy), (rw, rh), _ = blob.rect
+    ext = float(max(rw, rh))
+    H, W = img.shape[:2]
+    half = int(REGROW * ext) + 4
+    x0, y0 = max(0, int(bcx) - half), max(0, int(bcy) - half)
+    x1, y1 = min(W, int(bcx) + half + 1), min(H, int(bcy) + half + 1)
+    if background.shape[:2] != (H, W) or x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    d = cv2.absdiff(cv2.GaussianBlur(img[y0:y1, x0:x1], (0, 0), 2.0),
+                    cv2.GaussianBlur(background[y0:y1, x0:x1], (0, 0), 2.0))
+    d = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
+    rim = np.concatenate([d[:3].ravel(), d[-3:].ravel(), d[:, :3].ravel(), d[:, -3:].ravel()])
+    thr = max(6.0, 3.0 * (float(_rank(rim, 0.5)) + 1.0))  # the room's own noise, at the window's border
+    m = cv2.morphologyEx((d > thr).astype(np.uint8), cv2.MORPH_CLOSE, _K5E)
+    inside = np.zeros_like(m)
+    cv2.drawContours(inside, [blob.contour.reshape(-1, 1, 2).astype(np.int32) - [x0, y0]], -1, 1, -1)
+    n, lab = cv2.connectedComponents(m)
+    hits = np.bincount(lab[(inside > 0) & (m > 0)], minlength=n)
+    hits[0] = 0
+    if n < 2 or not hits.any():
+        return None
+    part = (lab == int(hits.argmax())).astype(np.uint8)
+    ys, xs = np.nonzero(part)
+    if xs.min() == 0 or ys.min() == 0 or xs.max() == part.shape[1] - 1 or ys.max() == part.shape[0] - 1:
+        return None  # runs out of the window: no die (a sleeve, a lamp)
+    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    c = max(cs, key=cv2.contourArea) + [x0, y0]
+    # a die is convex: where its body looks like the room (a lamp's glow) its part has a bay; its hull is
+    # the face, when that hull is a square the part mostly fills
+    hull = cv2.convexHull(c)
+    area = float(cv2.contourArea(hull))
+    rect = cv2.minAreaRect(hull)
+    (_, _), (w, h), _ = rect
+    if max(w, h) < 1.3 * ext or max(w, h) > 1.25 * max(min(w, h), 1.0) or area < 0.85 * w * h or \
+            float(cv2.contourArea(c)) < 0.65 * area:
+        return None
+    return Outline(hull, rect, area, 1.0, cv2.boundingRect(hull))
+
+
 def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
     """The whole square face around a blob found only in part. A dark die under the tray is as dark as the
     room where the room's own light rises behind it (both about the same grey): neither the frame-wide
@@ -618,6 +670,22 @@ def _drawings_window(glyphs: list[str]) -> tuple[tuple[float, float], float]:
     return ((x0 + x1) / 2, (y0 + y1) / 2), 0.5 * max(x1 - x0, y1 - y0) + 0.03
 
 
+def one_reading_per_die(readings: list[Reading]) -> list[Reading]:
+    """Readings of blobs that are one die (centres within a third of the surer one's box apart) merged into
+    the surer reading. Why: a big die can come out of the finder as two blobs (its number and its body, each
+    of them found again whole by `regrow` or `refit_square`), and the game would count it twice. When two
+    certain readings of one die disagree, the die is uncertain."""
+    out: list[Reading] = []
+    for r in sorted(readings, key=lambda r: -r.confidence):
+        same = [i for i, q in enumerate(out) if math.dist(q.center, r.center) < max(q.box[2], q.box[3]) / 3.0]
+        if not same:
+            out.append(r)
+        elif r.certain and (r.value, r.face) != (out[same[0]].value, out[same[0]].face):
+            q = out[same[0]]
+            out[same[0]] = replace(q, confidence=min(q.confidence, 0.5), certain=False)
+    return out
+
+
 class FaceReader:
     """Reads faces of one dice set at one mount (templates are built once)."""
 
@@ -784,8 +852,9 @@ class FaceReader:
         s2 = max((s for gi, s in ranked[1:] if self._says[gi] != self._says[g1]), default=-1.0)
         # the turns (and, in a group of look-alikes, the faces) close to the best: the number is read there
         # only, and at the turns where the symbol looks the same
+        # (look-alikes are compared at each of their own near turns: their symmetries are no help there)
         slack = LOOKALIKE_CLOSE if g1 in self._merged else TURN_SLACK
-        alike = self._alike_turns.get(g1, {})
+        alike = self._alike_turns.get(g1, {}) if g1 not in self._merged else {}
         turns: dict[int, set[int]] = {}
         for gi, t, k, s in zip(self._bank_ids, self._bank_turns, self._bank_keys, sc, strict=True):
             if gi == g1 and s >= s1 - slack:
@@ -869,8 +938,9 @@ class FaceReader:
         BGR frame and converted alone (the box's read with a learned background converts no whole frame).
         `background`: the box's learned empty frame, to find again the whole of a die found only in part."""
         if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
-            refit = refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob)
-            if refit is not None and (_found_in_part(blob, self.pentagon) or _near(refit, blob)):
+            whole = regrow(img, background, blob) if not self.pentagon else None
+            refit = whole or (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob))
+            if refit is not None and (whole is not None or _found_in_part(blob, self.pentagon) or _near(refit, blob)):
                 blob = refit
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)

@@ -23,7 +23,7 @@ import numpy as np
 from .classify import FaceClassifier
 from .classify import load as load_classifier
 from .dicesets import DiceSet, DiceSetLike, get_set
-from .faces import FaceReader, classify_colour, faces_in_blob
+from .faces import FaceReader, classify_colour, faces_in_blob, one_reading_per_die
 from .finder import (
     Candidate,
     attach_pip_counts,
@@ -429,7 +429,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         fr = face_reader(ds, mount, taught)
         sizes = [math.sqrt(b.area) for b in blobs]
         typical = float(np.median(sizes)) if sizes else 0.0
-        readings = [r for r in (fr.read(img, lab, b, typical, background) for b in blobs) if r is not None]
+        readings = one_reading_per_die([r for r in (fr.read(img, lab, b, typical, background) for b in blobs)
+                                        if r is not None])
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = _with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out: list[Reading] = []

@@ -10,8 +10,9 @@ import pytest
 from vision_specs import NUMERALS12, SIX_OPPOSITE, SYMBOLS
 
 from vision.dicesets import get_set
-from vision.faces import FaceReader, Outline, pentagon_angle, snap_pentagon, snap_square
+from vision.faces import FaceReader, Outline, one_reading_per_die, pentagon_angle, snap_pentagon, snap_square
 from vision.reader import find_dice, read_dice
+from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import score
 
@@ -99,3 +100,28 @@ def test_a_symbol_alike_half_a_turn_round_leaves_its_turn_to_the_number(turn, sh
     r = FaceReader(get_set(CLAWS), "under").read(frame, None, outline, side, empty)
     assert r is not None
     assert r.value == 5 or not r.certain
+
+
+def test_a_big_dark_die_found_as_its_number_alone_is_found_whole():
+    """An 87 px black die in a dark room, half of it against a lamp's glow as grey as its body: the frame's
+    foreground finds its white number only (a 24 x 32 px blob), too small for any edge search to reach its
+    sides. The learned room, compared at full resolution with the window's own noise, gives its whole face
+    back, and it is read right and certain, once."""
+    # the energy on top, the plain 1 on the glass (as on a King of Tokyo die)
+    die = DieSpec(491.6, 124.1, 87.1, 108.5, 4, SYMBOLS, "black")
+    frame, empty = under([die], 38, "dim")
+    (r,) = read_dice(frame, SYMBOLS, "under", background=empty)
+    assert r.face == "energy" and r.certain
+    assert math.hypot(r.center[0] - die.x, r.center[1] - die.y) < 0.08 * die.size
+
+
+def test_two_readings_of_one_die_are_one():
+    """Two blobs of one big die, each read whole, are one die for the game: the surer reading stays; two
+    certain readings that disagree leave it uncertain."""
+    a = Reading(2, "2", "black", 0.9, (100.0, 100.0), (60, 60, 80, 80), True)
+    b = Reading(2, "2", "black", 0.7, (104.0, 98.0), (66, 60, 76, 76), True)
+    far = Reading(3, "3", "black", 0.9, (200.0, 100.0), (160, 60, 80, 80), True)
+    assert one_reading_per_die([b, a, far]) == [a, far]
+    c = Reading(3, "3", "black", 0.8, (102.0, 101.0), (62, 61, 80, 80), True)
+    (merged,) = one_reading_per_die([a, c])
+    assert merged.value == 2 and not merged.certain
