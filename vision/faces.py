@@ -424,8 +424,9 @@ def snap_pentagon(img: np.ndarray, cx: float, cy: float, side: float, ang: float
     k = len(ts) * 5
     samples = cv2.remap(grey, px.reshape(k, -1).astype(np.float32), py.reshape(k, -1).astype(np.float32),
                         cv2.INTER_LINEAR).reshape(5, len(ts), -1)
-    steps = np.percentile(np.abs(np.diff(samples, axis=2)), 25, axis=1)  # (5, len(rs) - 1)
-    floor = float(np.median(steps)) + 0.5
+    # (the step three in four lines across the side share: a rank, as np.partition picks it)
+    steps = np.partition(np.abs(np.diff(samples, axis=2)), len(ts) // 4, axis=1)[:, len(ts) // 4]
+    floor = float(_rank(steps.ravel(), 0.5)) + 0.5
     d = np.empty(5)
     for j in range(5):
         i = int(np.argmax(steps[j]))
@@ -465,14 +466,17 @@ def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None
     x1, y1 = min(W, int(bcx) + half + 1), min(H, int(bcy) + half + 1)
     if background.shape[:2] != (H, W) or x1 - x0 < 8 or y1 - y0 < 8:
         return None
-    d = cv2.absdiff(cv2.GaussianBlur(img[y0:y1, x0:x1], (0, 0), 2.0),
-                    cv2.GaussianBlur(background[y0:y1, x0:x1], (0, 0), 2.0))
+    # (at half size, area-averaged, and smoothed a little more: the room's noise is what is judged here,
+    # not a pixel's; a quarter of the pixels)
+    w, h = (x1 - x0) // 2, (y1 - y0) // 2
+    d = cv2.absdiff(cv2.blur(cv2.resize(img[y0:y1, x0:x1], (w, h), interpolation=cv2.INTER_AREA), (3, 3)),
+                    cv2.blur(cv2.resize(background[y0:y1, x0:x1], (w, h), interpolation=cv2.INTER_AREA), (3, 3)))
     d = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
     rim = np.concatenate([d[:3].ravel(), d[-3:].ravel(), d[:, :3].ravel(), d[:, -3:].ravel()])
     thr = max(6.0, 3.0 * (float(_rank(rim, 0.5)) + 1.0))  # the room's own noise, at the window's border
     m = cv2.morphologyEx((d > thr).astype(np.uint8), cv2.MORPH_CLOSE, _K5E)
     inside = np.zeros_like(m)
-    cv2.drawContours(inside, [blob.contour.reshape(-1, 1, 2).astype(np.int32) - [x0, y0]], -1, 1, -1)
+    cv2.drawContours(inside, [(blob.contour.reshape(-1, 1, 2).astype(np.int32) - [x0, y0]) // 2], -1, 1, -1)
     n, lab = cv2.connectedComponents(m)
     hits = np.bincount(lab[(inside > 0) & (m > 0)], minlength=n)
     hits[0] = 0
@@ -483,7 +487,8 @@ def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None
     if xs.min() == 0 or ys.min() == 0 or xs.max() == part.shape[1] - 1 or ys.max() == part.shape[0] - 1:
         return None  # runs out of the window: no die (a sleeve, a lamp)
     cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    c = max(cs, key=cv2.contourArea) + [x0, y0]
+    c = max(cs, key=cv2.contourArea) * 2 + [x0 + 0.5, y0 + 0.5]  # a half-size pixel's centre, in the frame
+    c = np.round(c).astype(np.int32)
     # a die is convex: where its body looks like the room (a lamp's glow) its part has a bay; its hull is
     # the face, when that hull is a square the part mostly fills
     hull = cv2.convexHull(c)
@@ -494,6 +499,15 @@ def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None
             float(cv2.contourArea(c)) < 0.65 * area:
         return None
     return Outline(hull, rect, area, 1.0, cv2.boundingRect(hull))
+
+
+def pentagon_outline(cx: float, cy: float, side: float, ang: float) -> Outline:
+    """A regular d12 face (as the renderer draws it: circumradius 0.62 of its side) about (cx, cy), a vertex
+    up at `ang` (as `pentagon_angle` gives it), as an outline the face reader takes for a blob."""
+    a = np.radians(ang - 90.0 + 72.0 * np.arange(5))
+    verts = np.stack([cx + 0.62 * side * np.cos(a), cy + 0.62 * side * np.sin(a)], 1).astype(np.float32)
+    out = np.round(verts).astype(np.int32).reshape(-1, 1, 2)
+    return Outline(out, cv2.minAreaRect(verts), float(cv2.contourArea(verts)), 1.0, cv2.boundingRect(out))
 
 
 def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
@@ -536,21 +550,29 @@ def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
         py = gy[:, band(bx0, bx1)].mean(1)
         floor = float(np.median(np.concatenate([px, py]))) + 1.0
 
-        def pair(p: np.ndarray, a0: float, a1: float, s: int) -> tuple[float, int]:
-            """The best (response, low side) of two edges s apart that hold [a0, a1]."""
-            lo, hi = max(int(math.floor(a1 - tol - s)), 0), min(int(math.ceil(a0 + tol)), n - 1 - s)
-            if hi < lo:
-                return -1.0, 0
-            v = np.minimum(p[lo:hi + 1], p[lo + s:hi + s + 1])  # both sides must be edges
-            k = int(np.argmax(v))
-            return float(v[k]), lo + k
+        sizes = np.arange(max(int(math.floor(max(bx1 - bx0, by1 - by0))) - 1, 8), int(math.ceil(1.4 * ext)) + 1)
+        if not len(sizes):
+            return None
+        x = np.arange(n)
 
-        best = None
-        for s in range(max(int(math.floor(max(bx1 - bx0, by1 - by0))) - 1, 8), int(math.ceil(1.4 * ext)) + 1):
-            vx, ax = pair(px, bx0, bx1, s)
-            vy, ay = pair(py, by0, by1, s)
-            if vx >= 0 and vy >= 0 and (best is None or min(vx, vy) > best[0]):
-                best = (min(vx, vy), s, ax, ay, R, floor)
+        def pairs(p: np.ndarray, a0: float, a1: float) -> tuple[np.ndarray, np.ndarray]:
+            """Per size s: the best response of two edges s apart that hold [a0, a1] (both must be edges),
+            and its low side; -1 where none fits."""
+            lo = np.maximum(np.floor(a1 - tol - sizes).astype(int), 0)
+            hi = np.minimum(int(math.ceil(a0 + tol)), n - 1 - sizes)
+            far = np.minimum(x[None, :] + sizes[:, None], n - 1)
+            v = np.minimum(p[None, :], p[far])
+            v[(x[None, :] < lo[:, None]) | (x[None, :] > hi[:, None])] = -1.0
+            k = v.argmax(1)
+            return v[np.arange(len(sizes)), k], k
+
+        vx, ax = pairs(px, bx0, bx1)
+        vy, ay = pairs(py, by0, by1)
+        both = np.where((vx >= 0) & (vy >= 0), np.minimum(vx, vy), -1.0)
+        i = int(both.argmax())
+        if both[i] < 0:
+            return None
+        best = (float(both[i]), int(sizes[i]), int(ax[i]), int(ay[i]), R, floor)
         return best
 
     # the best of the three turns, then a degree and a half either side of it
@@ -671,13 +693,14 @@ def _drawings_window(glyphs: list[str]) -> tuple[tuple[float, float], float]:
 
 
 def one_reading_per_die(readings: list[Reading]) -> list[Reading]:
-    """Readings of blobs that are one die (centres within a third of the surer one's box apart) merged into
-    the surer reading. Why: a big die can come out of the finder as two blobs (its number and its body, each
+    """Readings of blobs that are one die (centres within a third of the smaller box's side apart) merged
+    into the surer reading (a blob of a rim or of several dice, with a box many dice wide, merges nothing). Why: a big die can come out of the finder as two blobs (its number and its body, each
     of them found again whole by `regrow` or `refit_square`), and the game would count it twice. When two
     certain readings of one die disagree, the die is uncertain."""
     out: list[Reading] = []
     for r in sorted(readings, key=lambda r: -r.confidence):
-        same = [i for i, q in enumerate(out) if math.dist(q.center, r.center) < max(q.box[2], q.box[3]) / 3.0]
+        same = [i for i, q in enumerate(out)
+                if math.dist(q.center, r.center) < min(max(q.box[2:]), max(r.box[2:])) / 3.0]
         if not same:
             out.append(r)
         elif r.certain and (r.value, r.face) != (out[same[0]].value, out[same[0]].face):
@@ -809,7 +832,9 @@ class FaceReader:
         least LOOKALIKE at some quarter turn are one group; `CornerReader` then compares the candidates'
         drawings over the window that holds them, at a higher resolution, letting them shift a little."""
         syms = list(by_symbol)
-        if self.pentagon:
+        if self.pentagon or self.mount != "under":
+            # (from above, an outline taken with its shadow, the higher-resolution comparison lost as many
+            # dice as it won on the bench's renders: left as it was)
             return [[s] for s in syms]
         one = [len({(self.ds.face(t).name, self.ds.face(t).value) for t in by_symbol[s]}) == 1 for s in syms]
         vecs = [np.stack([_template_vec(np.rot90(drawn[s], k)) for k in range(4)]) for s in syms]
@@ -884,6 +909,8 @@ class FaceReader:
         self._nbank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
         self._nkeys = keys
         self._nturns = turns
+        if not mirrored:
+            return  # (from above: see `_lookalikes`)
         seen = {(self.ds.top_of(f.index) if mirrored else f.index): f.glyph for f in self.ds.faces}
         where, half = _drawings_window(list(seen.values()))
         self._ndetail = CornerReader(seen, mirrored, where, half=half,
@@ -937,15 +964,35 @@ class FaceReader:
         """One die's reading from its blob. `lab`: the frame in Lab, or None: each crop is then cut from the
         BGR frame and converted alone (the box's read with a learned background converts no whole frame).
         `background`: the box's learned empty frame, to find again the whole of a die found only in part."""
+        # (under the tray only: from above a die's shadow and the floor's texture make edges of their own)
+        snap = not self.pentagon and self.mount == "under"
+        snapped = None
         if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
-            whole = regrow(img, background, blob) if not self.pentagon else None
-            refit = whole or (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob))
-            if refit is not None and (whole is not None or _found_in_part(blob, self.pentagon) or _near(refit, blob)):
-                blob = refit
+            # a blob short of a face: first its own square about its centre, when four clear sides hold the
+            # whole blob (a ragged outline of a die found nearly whole; the refits below cost 1-3 ms)
+            first = snap_square(img, *_blob_geometry(blob)) if snap else None
+            whole_p = None
+            if self.pentagon and self.mount == "under" and not self.taught:
+                bx, by, bside, _ = _blob_geometry(blob, True)
+                pang = pentagon_angle(blob.contour, bx, by)
+                fit = snap_pentagon(img, bx, by, bside, pang)
+                # (a regular pentagon is 1.18 of its side across)
+                if fit is not None and 1.18 * fit[2] >= 0.95 * max(blob.rect[1]):
+                    whole_p = pentagon_outline(fit[0], fit[1], fit[2], pang)
+            if first is not None and first[2] >= 0.95 * max(blob.rect[1]):
+                snapped = first
+            elif whole_p is not None:
+                blob = whole_p
+            else:
+                whole = regrow(img, background, blob) if not self.pentagon else None
+                refit = whole or (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob))
+                if refit is not None and (whole is not None or _found_in_part(blob, self.pentagon) or
+                                          _near(refit, blob)):
+                    blob = refit
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
-        # (under the tray only: from above a die's shadow and the floor's texture make edges of their own)
-        snapped = snap_square(img, cx, cy, side, ang) if not self.pentagon and self.mount == "under" else None
+        if snapped is None and snap:
+            snapped = snap_square(img, cx, cy, side, ang)
         if snapped is not None:
             cx, cy, side, ang = snapped
         inner, band = _INNER, _BAND
