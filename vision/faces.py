@@ -118,6 +118,7 @@ def pentagon_angle(contour: np.ndarray, cx: float, cy: float) -> float:
     return float(np.degrees(vertex) + 90.0)
 _CORE = _inner_mask(N, 0.16)
 _BAND = _inner_mask(N, 0.08) & ~_inner_mask(N, 0.2)
+_BAND_U8 = _BAND.astype(np.uint8)
 _RIM = _inner_mask(N, 0.03) & ~_inner_mask(N, 0.08)
 _HIRES_FACE = _inner_mask(CORNER_M, 0.07).astype(np.float32)  # the corner reader's crop less its rim
 _HIRES_PENTAGON = _pentagon_mask(CORNER_M, 0.88).astype(np.float32)  # ... a d12's face less its rim
@@ -146,13 +147,29 @@ def _rank(a: np.ndarray, q: float) -> np.ndarray:
     return np.partition(a, k, axis=0)[k]
 
 
+def _median_u8(a: np.ndarray, mask: np.ndarray) -> float:
+    """The median of a uint8 image under a uint8 mask, as `_rank(values, 0.5)` picks it, from the
+    histogram (no copy of the masked pixels). NaN when the mask is empty."""
+    return _hist_rank(cv2.calcHist([a], [0], mask, [256], [0, 256]).ravel(), 0.5)
+
+
+def _hist_rank(h: np.ndarray, q: float) -> float:
+    """The value at rank q (0..1) of the values a 256-bin histogram counts, as `_rank` picks it."""
+    c = np.cumsum(h)
+    n = int(c[-1])
+    if n == 0:
+        return float("nan")
+    return float(np.searchsorted(c, min(n - 1, max(0, int(q * (n - 1) + 0.5))) + 1))
+
+
 def ink_map(crop_lab: np.ndarray, band: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel distance from the face's own median colour, and that median (L, a, b). `band`: where the
     body colour is taken (default: a band just inside a square outline)."""
     f = crop_lab.astype(np.float32)
     # the body colour from a band just inside the outline: a big symbol covers most of the middle of a
     # small die, where the median would be the ink's
-    med = _rank(f[_BAND if band is None else band], 0.5)
+    m = _BAND_U8 if band is None else band.astype(np.uint8)
+    med = np.array([_median_u8(c, m) for c in cv2.split(crop_lab)], np.float32)
     d = np.abs(f - med)
     ink = d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
     return ink, med
@@ -1022,10 +1039,11 @@ class FaceReader:
             if has2:
                 ink, face_med, t, has_ink, spread = ink2, med2, t2, has2, spread2
         inkmask = (ink > t) & inner
-        # body colour: crop pixels that are not ink
-        body = crop_bgr[inner & ~inkmask] if has_ink else crop_bgr[inner]
-        body_bgr = _rank(body if len(body) else crop_bgr.reshape(-1, 3), 0.5)
-        colour = classify_colour(body_bgr, ref_v=255.0)
+        # body colour: crop pixels that are not ink (their median per channel, from histograms)
+        body = ((inner & ~inkmask) if has_ink else inner).astype(np.uint8)
+        if not body.any():
+            body = np.ones_like(body)
+        colour = classify_colour(tuple(_median_u8(c, body) for c in cv2.split(crop_bgr)), ref_v=255.0)
         # shape sanity: square (a square die fills its rotated rectangle by about 0.93; a die found in part,
         # against a room as dark as its body, fills it less even when its outline is smooth), or a regular
         # pentagon (it fills its rectangle by about 0.7: a square die read as a d12 would fill it by 0.9)
@@ -1035,8 +1053,14 @@ class FaceReader:
         # body uniformity (a cocked die shows two shades)
         # (the ink's anti-aliased rim left out: thin strokes of a small die are mostly rim)
         near_ink = cv2.dilate(inkmask.astype(np.uint8), _K3) > 0
-        body_l = crop_lab[..., 0][inner & ~near_ink].astype(np.float32)
-        uni = float(np.mean(np.abs(body_l - _rank(body_l, 0.5)) > 18)) if len(body_l) else 1.0
+        hist = cv2.calcHist([np.ascontiguousarray(crop_lab[..., 0])], [0], (inner & ~near_ink).astype(np.uint8),
+                            [256], [0, 256]).ravel()
+        n_body = float(hist.sum())
+        if n_body:
+            mid = int(_hist_rank(hist, 0.5))  # the fraction of body pixels more than 18 from its median
+            uni = float(hist[:max(0, mid - 18)].sum() + hist[mid + 19:].sum()) / n_body
+        else:
+            uni = 1.0
         uniform_ok = uni < 0.12
 
         def cnn() -> NumeralGuess | None:  # the numeral CNN's reading (a few ms: only where it is needed)
