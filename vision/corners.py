@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -77,7 +78,7 @@ class CornerReader:
         self._windows: dict[tuple[int, int, float], np.ndarray] = {}
         self._differ: dict[int, np.ndarray] = {}
         # (dict assignment is atomic: readers in two threads at worst blur a window twice)
-        self._blur_cache: dict[tuple[int, int, float, float], np.ndarray | None] = {}
+        self._blur_cache: dict[tuple, Any] = {}  # blurred windows, and their differing pixels (`_differing`)
         for turn in range(len(self.angles) if self.angles is not None else 4):
             cx, cy = self._centre(turn)
             x, y = int(round(cx * M - 0.5)), int(round(cy * M - 0.5))
@@ -163,7 +164,8 @@ class CornerReader:
                         continue
                     _, f, _, (lx, ly) = cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))
                     if f > fit:
-                        fit, best = f, _ncc(region[ly:ly + n, lx:lx + n][differ], w[differ])
+                        wd, wn = self._differing(key, turn, sc, sigma)
+                        fit, best = f, _ncc_with(region[ly:ly + n, lx:lx + n][differ], wd, wn)
                 if fit > -2.0:
                     scores[(key, turn)] = best
                     fits[turn] = max(fits.get(turn, -2.0), fit)
@@ -180,6 +182,18 @@ class CornerReader:
         return CornerMatch(key, turn, best, best - other)
 
 
+    def _differing(self, key: int, turn: int, sc: float, sigma: float) -> tuple[np.ndarray, float]:
+        """A blurred drawing's pixels where the drawings differ, less their mean, and their norm (kept)."""
+        k = (key, turn, sc, sigma, "differ")
+        hit = self._blur_cache.get(k)
+        if hit is None:
+            w = self._blurred(key, turn, sc, sigma)
+            v = w[self._differ[turn]].astype(np.float32) if w is not None else np.zeros(1, np.float32)
+            v = v - v.mean()
+            hit = (v, float(np.sqrt((v * v).sum())))
+            self._blur_cache[k] = hit
+        return hit
+
     def _blurred(self, key: int, turn: int, sc: float, sigma: float) -> np.ndarray | None:
         """A drawing's window blurred by `sigma` (None when it is flat), kept for the next die."""
         k = (key, turn, sc, sigma)
@@ -191,9 +205,9 @@ class CornerReader:
         return self._blur_cache[k]
 
 
-def _ncc(a: np.ndarray, b: np.ndarray) -> float:
-    """Normalised correlation of two equally long pixel lists (0 when either is flat)."""
+def _ncc_with(a: np.ndarray, b: np.ndarray, b_norm: float) -> float:
+    """Normalised correlation of two equally long pixel lists, `b` already less its mean and of norm
+    `b_norm` (kept per drawing: `CornerReader._differing`); 0 when either is flat."""
     a = a - a.mean()
-    b = b - b.mean()
-    d = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    d = float(np.sqrt((a * a).sum())) * b_norm
     return float((a * b).sum()) / d if d > 1e-9 else 0.0
