@@ -86,7 +86,7 @@ def test_a_symbol_alike_half_a_turn_round_leaves_its_turn_to_the_number(turn, sh
     """A claw's three slanted strokes half a turn round are the same strokes a little aside: with the die's
     centre found 3 px off, the symbol match named the wrong turn, the corner number was looked for in the
     wrong corner, and a claw's stroke there was read as a 1, certain. Both turns are compared, and the
-    corner whose whole window fits names the number."""
+    corner whose whole window fits names the number: the face is right, whichever way the centre is off."""
     die = DieSpec(300.0, 220.0, 60.0, turn + 4.7, 5, CLAWS, "purple")  # the claw with a 2 on the glass
     frame, empty = under([die], 18, "dim")
     side = 60.0
@@ -98,8 +98,7 @@ def test_a_symbol_alike_half_a_turn_round_leaves_its_turn_to_the_number(turn, sh
     outline = Outline(pts, ((cx, cy), (side, side), turn + 4.7 - 90.0), 0.93 * side * side, 1.0,
                       (int(cx - 35), int(cy - 35), 70, 70))
     r = FaceReader(get_set(CLAWS), "under").read(frame, None, outline, side, empty)
-    assert r is not None
-    assert r.value == 5 or not r.certain
+    assert r is not None and r.value == 5  # (before: half of these read as the 4, unsure)
 
 
 def test_a_big_dark_die_found_as_its_number_alone_is_found_whole():
