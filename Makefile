@@ -59,16 +59,17 @@ test: venv system-deps lint
 screenshots: venv system-deps
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxschedchunk 1 tests/e2e
 
-# The face classifier (vision/models/pips.onnx): torch-trained (CPU build, 2 threads), seeded, about ten
-# minutes. Never in CI: the tests use the model shipped in the package. The suite adds the cross-validation
-# models that bench/vision_accuracy.py measures (build/reader-models/).
+# The face classifier (vision/models/pips.onnx): torch-trained (CPU build, one thread: on a shared, loaded
+# machine two threads ran seven times slower), seeded, about ten minutes on a free core. Never in CI: the
+# tests use the model shipped in the package. The suite adds the cross-validation models that
+# bench/vision_accuracy.py measures (build/reader-models/).
 train-reader: venv
 	$(BIN)/pip install -q -e '.[train]'
-	OMP_NUM_THREADS=2 nice -n 10 $(BIN)/python -m training.train_reader --threads 2
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader --threads 1
 
 train-reader-suite: venv
 	$(BIN)/pip install -q -e '.[train]'
-	OMP_NUM_THREADS=2 nice -n 10 $(BIN)/python -m training.train_reader --threads 2 --suite
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader --threads 1 --suite
 
 # The learned die finder (vision/models/finder.onnx, run in still photos and first frames): torch-trained (CPU
 # build, one thread: two threads on the shared machine waited on each other), seeded, about 10 minutes. Never in

@@ -40,7 +40,10 @@ class Setup:
     # sampling weight of a rendered patch against a photo's die: renders drowned the photos (roboflow-d6 fold 0
     # given boxes: weight 1.0 61%, 0.3 70%, 0.1 71%); 0.2 keeps some for the tray seen from below
     render_weight: float = 0.2
+    # sampling weight of a die drawn as a cube in perspective (`cubes.py`) against a photo's die
+    cube_weight: float = 1.0
     smooth: float = 0.0
+    hue: float = 0.0          # share of patches whose colours turn about the grey axis (and change saturation)
 
     @property
     def channels(self) -> int:
@@ -93,6 +96,21 @@ def _blur(x: torch.Tensor, sigma: float) -> torch.Tensor:
     return F.conv2d(F.pad(x, (0, 0, r, r), mode="replicate"), k.view(1, 1, -1, 1).repeat(c, 1, 1, 1), groups=c)
 
 
+def _hue_turn(x: torch.Tensor, which: torch.Tensor, angle: torch.Tensor, sat: torch.Tensor) -> torch.Tensor:
+    """Patches (n, 3, s, s) 0-255 whose colours are turned by `angle` about the grey axis and their distance
+    from grey scaled by `sat` where `which`: brightness stays, hue moves (red pips on yellow become green on
+    blue), so no hue of the training dice is special."""
+    k = torch.full((3,), 1 / math.sqrt(3.0))
+    K = torch.tensor([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    eye = torch.eye(3)
+    c, s_ = torch.cos(angle)[:, None, None], torch.sin(angle)[:, None, None]
+    R = eye + s_ * K + (1 - c) * (K @ K)                       # Rodrigues, one per patch
+    P = torch.outer(k, k)                                       # projection on the grey axis
+    R = P + sat[:, None, None] * (R - P)
+    R = torch.where(which[:, None, None], R, eye)
+    return torch.einsum("nij,njhw->nihw", R, x).clamp(0, 255)
+
+
 def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: torch.Tensor, s: Setup,
             g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """A batch of canvases (n, 3, C, C) uint8 -> (normalised patches, labels). Geometry: a turn (small for
@@ -137,6 +155,8 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
     bl = coin(0.3)
     if bl.any():
         x[bl] = _blur(x[bl], float(u(0.3, 1.2, 1)) * s.size / 32)
+    if s.hue > 0:
+        x = _hue_turn(x, coin(s.hue), u(0, 2 * math.pi), u(0.3, 1.6))
     per_ch = coin(0.5)
     gain = torch.where(per_ch[:, None], u(0.6, 1.4, 3 * n).view(n, 3), u(0.6, 1.4)[:, None].expand(n, 3))
     x = x * gain[:, :, None, None] + u(-30, 30)[:, None, None, None]
@@ -169,8 +189,11 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     upright = torch.from_numpy(data.upright)
     is_die = torch.from_numpy(data.y < 6) & torch.from_numpy(data.source != 3)
     # each class (after the share turned into "none") weighs the same; renders weigh `render_weight`
-    w = torch.where(torch.from_numpy(data.source >= 2), s.render_weight, 1.0)
-    per_epoch = len(y)
+    src = torch.from_numpy(data.source)
+    w = torch.where(src == 4, s.cube_weight, torch.where(src >= 2, s.render_weight, 1.0))
+    # an epoch draws as many samples as there are canvases other than cubes: cubes change what is drawn, not
+    # how long training takes
+    per_epoch = int((data.source != 4).sum())
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=s.lr, total_steps=steps, pct_start=0.15)

@@ -222,3 +222,21 @@ def test_shipped_model_reads_as_it_was_trained():
     got = clf.net.forward("logits")
     assert np.allclose(got, ref["logits"], atol=1e-3 * max(1.0, float(np.abs(ref["logits"]).max())))
     assert [int(i) for i in got.argmax(1)] == [int(i) for i in ref["logits"].argmax(1)]
+
+
+def test_training_cubes_are_real_dice():
+    """The dice drawn as cubes for training (`training/cubes.py`) are dice a player would accept: each face
+    shows its number of pips, opposite faces sum to 7, and each canvas's class is its face-up value."""
+    from training.cubes import _side_values, cube_canvases, face_texture  # training only: not the package's
+
+    rng = np.random.default_rng(3)
+    white, black = np.float32([235, 235, 235]), np.float32([20, 20, 20])
+    for value in range(1, 7):
+        tex = face_texture(value, white, black, "plain", np.random.default_rng(value + 10), 0.09, 0.26)
+        dark = (tex.mean(2) < 128).astype(np.uint8)
+        assert cv2.connectedComponents(dark)[0] - 1 == value
+        faces = _side_values(value, rng)
+        assert sorted(faces) == [1, 2, 3, 4, 5, 6] and faces[0] == value
+        assert all(faces[k] + faces[k + 1] == 7 for k in (0, 2, 4))
+    c = cube_canvases(1, 64, np.random.default_rng(1))
+    assert c.x.shape == (1, 64, 64, 3) and 0 <= int(c.y[0]) < 6
