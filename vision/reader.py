@@ -276,8 +276,10 @@ def _sharp_outline(frame: np.ndarray, lab: np.ndarray | None, b: Blob) -> bool:
     ring = cv2.subtract(cv2.dilate(m, _K9), outer)
     around = ring if cv2.countNonZero(ring) else cv2.bitwise_not(outer)
     # the contrast the outline itself parts: the face just inside it (a die's big symbol, such as a white
-    # starburst on a black die, is no part of its outline's step)
-    rim = cv2.subtract(inner, cv2.erode(inner, _K9))
+    # starburst on a black die, is no part of its outline's step). The symbol sits at a fixed fraction of the
+    # face from its sides, so the rim's depth is too: 4 px from a 64 px blob on, 2 px on one of 32-47 px
+    depth = min(4, max(1, int(math.sqrt(max(b.area, 1.0)) / 16)))
+    rim = cv2.subtract(inner, cv2.erode(inner, _K9 if depth == 4 else np.ones((2 * depth + 1,) * 2, np.uint8)))
     contrast = abs(_masked_median(L, rim if cv2.countNonZero(rim) else inner) - _masked_median(L, around))
     gb = g[band > 0]
     g90 = float(np.partition(gb, int(0.9 * (len(gb) - 1)))[int(0.9 * (len(gb) - 1))])  # its 90th percentile
