@@ -8,6 +8,9 @@ CC BY 4.0, Epanemu/GameDiceRecognition via Roboflow):
 - cross-validation by photo: every photo is read with the fold model (build/reader-models/cv<k>) that was
   trained without it;
 - leave-one-dataset-out: every photo of a dataset is read with the model trained without that dataset.
+The learned die finder is picked the same way (build/finder-models/cv<k>, lodo-<dataset>, from
+`make train-finder-suite`): no photo is read with a finder or a classifier that trained on it
+(`--finder-models none`: the hand-made cues alone).
 For each: the whole reader (finder + classifier), and the classifier alone given the labelled boxes.
 Columns: acc (right value, certain or not), certain-right, uncertain, silent (wrong but certain), missed
 (no reading near a labelled die), phantom (readings matching no labelled die: note that some photos hold
@@ -34,12 +37,14 @@ from device.dice_sets import ids, spec  # noqa: E402
 from training.data import load_photos  # noqa: E402
 from training.splits import FOLDS, PHOTO_SETS, fold_of  # noqa: E402
 from vision.classify import FaceClassifier, crop_patch, normalise_batch  # noqa: E402
+from vision.detector import DieDetector  # noqa: E402
 from vision.dicesets import get_set  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render import ground_truth, random_dice, render_tray  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[1] / "build" / "reader-models"
+FINDERS = Path(__file__).resolve().parents[1] / "build" / "finder-models"
 BACKGROUNDS = ["wood", "felt", "white", "grey", "black", "blue", "red"]
 LIGHTS = ["neutral", "warm", "cold", "dim", "glare"]
 
@@ -48,7 +53,17 @@ def model(name: str, models: Path = MODELS) -> FaceClassifier:
     return FaceClassifier(models / f"{name}.onnx", json.loads((models / f"{name}.json").read_text()))
 
 
-def read_photos(photos, pick_model, limit: int | None = None) -> tuple[Score, list[float]]:
+def finder(name: str, finders: Path | None) -> DieDetector | None:
+    """A fold's learned die finder (None: `--finder-models none`, the hand-made cues alone)."""
+    if finders is None:
+        return None
+    path = finders / f"{name}.onnx"
+    if not path.exists():
+        raise SystemExit(f"{path} is missing: run `make train-finder-suite`, or pass --finder-models none")
+    return DieDetector(path, json.loads(path.with_suffix(".json").read_text()))
+
+
+def read_photos(photos, pick_model, limit: int | None = None, pick_finder=lambda ph: None) -> tuple[Score, list[float]]:
     total = Score()
     ms = []
     for ph in photos[:limit]:
@@ -57,7 +72,7 @@ def read_photos(photos, pick_model, limit: int | None = None) -> tuple[Score, li
             continue
         truth = [{"value": d.value, "center": (d.box[0], d.box[1])} for d in ph.dice]
         t0 = time.perf_counter()
-        readings = read_dice(frame, "d6", "over", classifier=pick_model(ph))
+        readings = read_dice(frame, "d6", "over", classifier=pick_model(ph), detector=pick_finder(ph))
         ms.append((time.perf_counter() - t0) * 1000)
         radius = max(12.0, 0.5 * float(np.median([max(d.box[2], d.box[3]) for d in ph.dice]))) if ph.dice else 20.0
         total.add(score(truth, readings, radius, tag=f"{ph.dataset}/{ph.path.stem}"))
@@ -143,7 +158,10 @@ def main() -> int:
     ap.add_argument("--no-cv", action="store_true", help="skip the cross-validation by photo")
     ap.add_argument("--models", type=Path, default=MODELS,
                     help="folder of the suite models (cv<k>, lodo-<dataset>; default build/reader-models)")
+    ap.add_argument("--finder-models", default=str(FINDERS),
+                    help="folder of the learned finder's suite models (default build/finder-models), or 'none'")
     args = ap.parse_args()
+    args.finders = None if args.finder_models == "none" else Path(args.finder_models)
 
     cv2.setNumThreads(1)
     if not args.renders_only:
@@ -183,7 +201,8 @@ def read_all_photos(args: argparse.Namespace) -> None:
     print("== leave-one-dataset-out (trained without the dataset it is measured on)")
     for name, phs in photos.items():
         m = model(f"lodo-{name}", args.models)
-        s, _ = read_photos(phs, lambda ph, m=m: m, args.limit)
+        f = finder(f"lodo-{name}", args.finders)
+        s, _ = read_photos(phs, lambda ph, m=m: m, args.limit, lambda ph, f=f: f)
         print(s.line(f"{name} reader"))
         print(f"  {name} classifier given boxes:", classify_given_boxes(phs[:args.limit], m))
         if args.errors:
@@ -194,10 +213,12 @@ def read_all_photos(args: argparse.Namespace) -> None:
 
 def read_cv(args: argparse.Namespace, photos: dict) -> None:
     cv = {k: model(f"cv{k}", args.models) for k in range(FOLDS)}
-    print(f"== real photos, cross-validation by photo ({FOLDS} folds; each photo read by the model that never saw it)")
+    finders = {k: finder(f"cv{k}", args.finders) for k in range(FOLDS)}
+    print(f"== real photos, cross-validation by photo ({FOLDS} folds; each photo read by the model that never saw it;"
+          f" learned finder: {args.finders or 'none'})")
     allcv = Score()
     for name, phs in photos.items():
-        s, ms = read_photos(phs, lambda ph: cv[fold_of(ph)], args.limit)
+        s, ms = read_photos(phs, lambda ph: cv[fold_of(ph)], args.limit, lambda ph: finders[fold_of(ph)])
         allcv.add(s)
         print(s.line(f"{name} reader"), f" {np.median(ms):.1f} ms/photo")
         for k in range(FOLDS):

@@ -19,8 +19,12 @@ Columns:
   whatever its size), `none` (the classifier called every candidate on it "not a die"), `later` (a face was
   named, but the reader kept no reading there: suppressed by another box, or too unsure);
 - recall by die side (px) and by die body (dark / mid / light lightness, and its colour name).
-Photos use the cross-validation models (a photo is classified by the fold model that never saw it); renders
-the shipped model. Prints figures; asserts nothing.
+Photos use the cross-validation models (a photo is classified by the fold model that never saw it, and its
+dice found by the learned finder's fold model that never saw it: build/finder-models/cv<k>, from
+`python -m training.train_finder --suite`; `--finder-models none`: the hand-made cues alone); renders the
+shipped models. `learned finder alone` lines: the learned finder's own boxes (above its threshold), their recall
+and precision (here a box that finds no die is a phantom the classifier must reject). Prints figures; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -43,13 +47,16 @@ from training.data import load_photos  # noqa: E402
 from training.splits import FOLDS, fold_of  # noqa: E402
 from vision.classify import FaceClassifier  # noqa: E402
 from vision.classify import load as load_classifier  # noqa: E402
+from vision.detector import DieDetector  # noqa: E402
+from vision.detector import load as load_detector  # noqa: E402
 from vision.faces import classify_colour  # noqa: E402
 from vision.finder import body_colour  # noqa: E402
 from vision.reader import find_candidates, read_dice  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[1] / "build" / "reader-models"
-SIDES = (0, 25, 35, 50, 75, 100, 10_000)
+FINDERS = Path(__file__).resolve().parents[1] / "build" / "finder-models"
+SIDES = (0, 25, 50, 10_000)
 BACKGROUNDS = ["wood", "felt", "white", "grey", "black", "blue", "red"]
 LIGHTS = ["neutral", "warm", "cold", "dim", "glare"]
 
@@ -107,16 +114,38 @@ def body_of(img: np.ndarray, box: tuple[float, float, float, float]) -> tuple[st
     return ("dark" if lum < 90 else "light" if lum > 170 else "mid"), classify_colour(bgr)
 
 
+def learned_alone(t: Tally, img: np.ndarray, truth: list[tuple[float, float, float, float]],
+                  det: DieDetector) -> None:
+    """The learned finder's own boxes: recall and precision (a box is useful when it finds some die)."""
+    t0 = time.thread_time()
+    boxes = [d.box for d in det.detect(img)]
+    t.ms.append((time.thread_time() - t0) * 1000)
+    t.frames += 1
+    t.cands += len(boxes)
+    useful: set[int] = set()
+    for die in truth:
+        hits = found_by(die, boxes)
+        useful.update(hits)
+        t.dice += 1
+        t.found += bool(hits)
+        t.near += any(abs(b[0] - die[0]) <= 0.5 * die[2] and abs(b[1] - die[1]) <= 0.5 * die[3] for b in boxes)
+        t.by[side_bucket(max(die[2:]))][0] += 1
+        t.by[side_bucket(max(die[2:]))][1] += bool(hits)
+    t.useful += len(useful)
+
+
 def measure(t: Tally, img: np.ndarray, truth: list[tuple[float, float, float, float]], mount: str,
-            background: np.ndarray | None, clf: FaceClassifier | None, with_reader: bool) -> None:
+            background: np.ndarray | None, clf: FaceClassifier | None, with_reader: bool,
+            det: DieDetector | None = None) -> None:
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
     t0 = time.thread_time()
-    cands, _ = find_candidates(img, lab, mount, background)
+    cands, _ = find_candidates(img, lab, mount, background, det if background is None else None)
     t.ms.append((time.thread_time() - t0) * 1000)
     boxes = [c.box for c in cands]
     preds = clf.predict(img, boxes) if clf is not None and boxes else []
     none = clf.classes.index("none") if clf is not None else -1
-    readings = read_dice(img, "d6", mount, background=background, classifier=clf) if with_reader else []
+    readings = read_dice(img, "d6", mount, background=background, classifier=clf, detector=det) \
+        if with_reader else []
     t.frames += 1
     t.cands += len(boxes)
     useful: set[int] = set()
@@ -143,20 +172,38 @@ def measure(t: Tally, img: np.ndarray, truth: list[tuple[float, float, float, fl
     t.useful += len(useful)
 
 
-def photos(name: str, models: Path, limit: int | None, with_reader: bool) -> Tally:
+def fold_detectors(finders: Path | None, prefix: str = "cv") -> dict:
+    """The learned finder's fold models by fold (`prefix` "cv": {k: cv<k>}; "lodo-": {dataset: lodo-<dataset>})."""
+    if finders is None:
+        return {}
+    names = {k: f"cv{k}" for k in range(FOLDS)} if prefix == "cv" else \
+        {p.stem[len(prefix):]: p.stem for p in sorted(finders.glob(f"{prefix}*.onnx"))}
+    return {k: DieDetector(finders / f"{n}.onnx", json.loads((finders / f"{n}.json").read_text()))
+            for k, n in names.items()}
+
+
+def photos(name: str, models: Path, limit: int | None, with_reader: bool,
+           finders: Path | None) -> tuple[Tally, Tally]:
     cv = {k: FaceClassifier(models / f"cv{k}.onnx", json.loads((models / f"cv{k}.json").read_text()))
           for k in range(FOLDS)}
-    t = Tally()
+    dets = fold_detectors(finders)
+    t, alone = Tally(), Tally()
     for ph in load_photos(name)[:limit]:
         img = cv2.imread(str(ph.path))
         if img is not None:
-            measure(t, img, [d.box for d in ph.dice], "over", None, cv[fold_of(ph)], with_reader)
-    return t
+            det = dets.get(fold_of(ph))
+            truth = [d.box for d in ph.dice]
+            measure(t, img, truth, "over", None, cv[fold_of(ph)], with_reader, det)
+            if det is not None:
+                learned_alone(alone, img, truth, det)
+    return t, alone
 
 
-def renders(mount: str, learned: bool, frames: int, with_reader: bool, size: tuple[float, float]) -> Tally:
+def renders(mount: str, learned: bool, frames: int, with_reader: bool, size: tuple[float, float],
+            use_detector: bool) -> Tally:
     rng = np.random.default_rng(1)
     clf = load_classifier("pips")
+    det = load_detector() if use_detector else None
     t = Tally()
     for i in range(frames):
         dice = random_dice(rng, int(rng.integers(1, 7)), dice_set="d6", size=size)
@@ -171,7 +218,7 @@ def renders(mount: str, learned: bool, frames: int, with_reader: bool, size: tup
             a = math.radians(d.angle)
             s = d.size * (abs(math.cos(a)) + abs(math.sin(a)))
             truth.append((float(d.x), float(d.y), s, s))
-        measure(t, frame, truth, mount, empty, clf, with_reader)
+        measure(t, frame, truth, mount, empty, clf, with_reader, det)
     return t
 
 
@@ -183,17 +230,24 @@ def main() -> int:
     ap.add_argument("--no-reader", action="store_true", help="skip the whole reader (no 'later'/'missed')")
     ap.add_argument("--photo-sets", default="roboflow-d6,webcam-d6")
     ap.add_argument("--no-renders", action="store_true")
+    ap.add_argument("--finder-models", default=str(FINDERS),
+                    help="folder of the learned finder's fold models (cv<k>), or 'none' (hand-made cues alone)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     rd = not args.no_reader
+    finders = None if args.finder_models == "none" else Path(args.finder_models)
+    print(f"learned finder: {finders or 'none (hand-made cues alone)'}")
     for name in [s for s in args.photo_sets.split(",") if s]:
-        t = photos(name, args.models, args.limit, rd)
+        t, alone = photos(name, args.models, args.limit, rd, finders)
         print(t.line(name))
         print(t.buckets())
+        if alone.frames:
+            print(alone.line("  learned finder alone"))
+            print(alone.buckets())
     if args.no_renders:
         return 0
     for mount, learned, size in (("under", True, (16, 90)), ("under", False, (30, 90)), ("over", False, (30, 90))):
-        t = renders(mount, learned, args.frames, rd, size)
+        t = renders(mount, learned, args.frames, rd, size, finders is not None)
         print(t.line(f"renders {mount}{' learned bg' if learned else ''}"))
         print(t.buckets())
     return 0

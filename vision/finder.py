@@ -1,12 +1,14 @@
 """Finder: where the dice are, as whole-die boxes, before any face is read.
 
-Two independent cues propose candidates, and the face classifier (which has a "not a die" class) decides:
+Independent cues propose candidates, and the face classifier (which has a "not a die" class) decides:
 - outline: the foreground against a background (learned from empty frames when the box has one, else a
   smooth surface fitted to the frame itself), split where a distance transform says dice touch, blurred or
   edge-cut shapes dropped (`reader.find_dice`);
 - pips: clusters of small round blobs of one size (`pips.pip_dice`), which find a die on any floor and give
-  the pip count the classifier must agree with before a pip die is certain.
-Every size comes from the image (blob geometry, pip radii), never from a pixel constant.
+  the pip count the classifier must agree with before a pip die is certain;
+- in a frame with no learned background (a still photo, the first frames), the learned finder
+  (`detector.py`): a small network trained on real photos that marks whole dice the other cues miss.
+Every size comes from the image (blob geometry, pip radii, the network's own map), never from a pixel constant.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .pips import Face, pip_dice
 @dataclass
 class Candidate:
     box: tuple[float, float, float, float]   # cx, cy, w, h (px) of the whole die
-    source: str                              # "outline" or "pips"
+    source: str                              # "outline", "pips" or "detector" (the learned finder)
     pips: int | None = None                  # pips the pip finder counted on its top face, if it saw them
     face: Face | None = None                 # the pip finder's face (its own confidence checks use it)
     rect: tuple | None = None                # the outline's rotated rectangle (cv2.minAreaRect), if any
@@ -119,9 +121,9 @@ def _inner(size: int) -> np.ndarray:
 
 
 def attach_pip_counts(cands: list[Candidate], pip_cands: list[Candidate]) -> None:
-    """Give each outline candidate the count of the pip face lying inside it (the top face)."""
+    """Give each outline (or detector) candidate the count of the pip face lying inside it (the top face)."""
     for c in cands:
-        if c.source != "outline":
+        if c.source not in ("outline", "detector"):
             continue
         cx, cy, w, h = c.box
         best = None
@@ -131,6 +133,23 @@ def attach_pip_counts(cands: list[Candidate], pip_cands: list[Candidate]) -> Non
                 best = (d, p)
         if best is not None:
             c.pips, c.face = best[1].pips, best[1].face
+
+
+def detector_candidates(found: list, cands: list[Candidate], pip_cands: list[Candidate]) -> list[Candidate]:
+    """The learned finder's detections (`detector.Detection`) as candidates, leaving out those the hand-made
+    cues already proposed (a candidate centred within a quarter of the die's side, of about its size: the
+    classifier would only read the same die twice). Each keeps the pip finder's count of a face inside it.
+    No crop count: the box is upright, not along the die's edges, so a count there is no second opinion."""
+    out = []
+    for d in found:
+        cx, cy, w, h = d.box
+        side = max(w, h)
+        if any(abs(c.box[0] - cx) < 0.25 * side and abs(c.box[1] - cy) < 0.25 * side and
+               0.75 * side <= max(c.box[2:]) <= 1.33 * side for c in cands):
+            continue
+        out.append(Candidate((cx, cy, w, h), "detector"))
+    attach_pip_counts(out, pip_cands)
+    return out
 
 
 def body_colour(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -173,6 +192,6 @@ def to_int_box(box: tuple[float, float, float, float]) -> tuple[int, int, int, i
     return (int(round(cx - w / 2)), int(round(cy - h / 2)), int(round(w)), int(round(h)))
 
 
-__all__ = ["Candidate", "outline_candidates", "pip_candidates", "attach_pip_counts", "body_colour", "suppress",
+__all__ = ["Candidate", "outline_candidates", "detector_candidates", "pip_candidates", "attach_pip_counts", "body_colour", "suppress",
            "to_int_box"]
 

@@ -22,6 +22,8 @@ import numpy as np
 
 from .classify import FaceClassifier
 from .classify import load as load_classifier
+from .detector import DieDetector
+from .detector import load as load_detector
 from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour, faces_in_blob, one_reading_per_die
 from .finder import (
@@ -29,6 +31,7 @@ from .finder import (
     attach_pip_counts,
     body_colour,
     count_pips,
+    detector_candidates,
     outline_candidates,
     pip_candidates,
     suppress,
@@ -39,6 +42,7 @@ from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
 from .reading import Reading
 
 MIN_DIE = 14        # px, smallest die side we look for (at working scale)
+DETECTOR_RANK = 0.8  # the learned finder's candidates' rank against the hand-made cues' (see _read_classified)
 MAX_DIE = 240
 
 
@@ -386,13 +390,16 @@ def face_reader(dice_set: DiceSetLike, mount: str, taught: dict | None = None) -
 
 def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = "under",
               background: np.ndarray | None = None, taught: dict | None = None,
-              classifier: FaceClassifier | None = None, memory: Memory | None = None) -> list[Reading]:
+              classifier: FaceClassifier | None = None, memory: Memory | None = None,
+              detector: DieDetector | str | None = "shipped") -> list[Reading]:
     """Readings for every die in the frame; `value` is always the TOP face's game value.
 
     `dice_set` is the set's description (a `DiceSetSpec` dict, or a parsed `DiceSet`), or "d6".
     `classifier` replaces the shipped CNN for this set (benchmarks measure models that never saw a photo).
     `memory` is the box's memory of confirmed dice (`vision.memory.Memory`), consulted when it knows the set
-    and was filled from the same mount."""
+    and was filled from the same mount. `detector`: the learned die finder that adds whole-die candidates in a
+    frame with no learned background ("shipped": the package's; a `DieDetector`: that one, as benchmarks
+    measure fold models; None: the hand-made cues alone)."""
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.size == 0:
         raise ValueError("read_dice needs a BGR image (h, w, 3)")
     if mount not in ("under", "over"):
@@ -407,17 +414,20 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
             background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
     ds = get_set(dice_set)
     clf = (classifier or classifier_for(ds)) if not taught else None
+    det = (load_detector() if detector == "shipped" else detector) if background is None else None
+    if isinstance(det, str):
+        raise ValueError("detector must be 'shipped', a DieDetector or None")
     if clf is not None:
         # with a learned background the classified read needs no Lab frame (the finder works on a smaller
         # one, the pip finder does not search the whole frame)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
-        readings = _read_classified(img, lab, ds, mount, background, clf)
+        readings = _read_classified(img, lab, ds, mount, background, clf, det)
         zoom = closer_look(readings, img.shape) if background is None else 1.0
         if zoom > 1.0:
             # the photo enlarged is read again; the read that is sure of more dice is kept (photo bench,
             # roboflow-d6 unseen: see docs/dice-sets.md)
             big = cv2.resize(img, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-            again = _read_classified(big, cv2.cvtColor(big, cv2.COLOR_BGR2Lab), ds, mount, None, clf)
+            again = _read_classified(big, cv2.cvtColor(big, cv2.COLOR_BGR2Lab), ds, mount, None, clf, det)
             if _sure_count(again) > _sure_count(readings):
                 img, scale, readings = big, scale * zoom, same_at_both_scales(again, readings, zoom) + \
                     missed_when_enlarged(readings, again, zoom)
@@ -523,11 +533,12 @@ def classifier_for(ds: DiceSet) -> FaceClassifier | None:
     return None
 
 
-def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str,
-                    background: np.ndarray | None) -> tuple[list[Candidate], np.ndarray | None]:
+def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str, background: np.ndarray | None,
+                    detector: DieDetector | None = None) -> tuple[list[Candidate], np.ndarray | None]:
     """Every place a die may be (outline candidates with their crop counts; in a still photo also the pip
-    finder's faces, each joined to the outline around it), before the classifier decides. Returns the
-    candidates and the frame in Lab (converted here when a still photo needed it, else as given)."""
+    finder's faces, each joined to the outline around it, and the learned `detector`'s boxes), before the
+    classifier decides. Returns the candidates and the frame in Lab (converted here when a still photo
+    needed it, else as given)."""
     blobs = find_dice(img, mount, background, lab)
     cands = outline_candidates(blobs)
     for c in cands:  # a quick count in the crop of each outline (cheap: a 48 px patch)
@@ -555,18 +566,22 @@ def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str,
                     pc.rect, pc.crop_pips, pc.fill = o.rect, o.crop_pips, o.fill
             kept.append(pc)
         cands += kept
+        if detector is not None:
+            # the learned finder's boxes where the hand-made cues have none of that size (the classifier
+            # judges them as any other; they carry the pip finder's count of a face inside them, if any)
+            cands += detector_candidates(detector.detect(img), cands, pip_cands)
     return cands, lab
 
 
 def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount: str, background: np.ndarray | None,
-                     clf: FaceClassifier) -> list[Reading]:
+                     clf: FaceClassifier, detector: DieDetector | None = None) -> list[Reading]:
     """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
 
     Two readers look at each die: the CNN and the pip finder (which counts pips and has its own checks of
     layout, clutter, a cocked top face...). A die is certain when they name the same face and at least
     one of them is sure of it (the CNN above its calibrated threshold, or the pip finder's own checks);
     when they disagree, or the pip finder saw no pips there, it is uncertain with the surer one's guess."""
-    cands, lab = find_candidates(img, lab, mount, background)
+    cands, lab = find_candidates(img, lab, mount, background, detector)
     if not cands:
         return []
     faces = [c.face for c in cands if c.face is not None]
@@ -575,9 +590,10 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     preds = clf.predict(img, boxes)
     none = clf.classes.index("none")
     # best candidates first: the box whose face the CNN names most surely (a box that cuts a die or holds
-    # two reads as a doubtful face, or as "not a die")
+    # two reads as a doubtful face, or as "not a die"); the learned finder's boxes rank behind the hand-made
+    # cues' at about the same confidence: theirs carry the crop counts that let a die be certain
     score = [(p.confidence if p.index != none else 0.5 * (1.0 - p.confidence)) * (0.5 if c.off_centre else 1.0)
-             for p, c in zip(preds, cands, strict=True)]
+             * (DETECTOR_RANK if c.source == "detector" else 1.0) for p, c in zip(preds, cands, strict=True)]
     order = sorted(range(len(cands)), key=lambda i: -score[i])
     kept = suppress(order, boxes)
     # a die the CNN names that no count in its own outline's crop confirms is looked at again, and compared
@@ -587,7 +603,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     weak = [i for i in kept if preds[i].index != none and cands[i].crop_pips is None and
             cands[i].pips == int(clf.classes[preds[i].index])]
     looks = dict(zip(weak, clf.second_looks(img, [boxes[i] for i in weak]), strict=True))
-    out = []
+    out: list[Reading] = []
     for i in kept:
         p, c = preds[i], cands[i]
         cnn_seen = int(clf.classes[p.index]) if p.index != none else None
