@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from pathlib import Path
 
 from training.data import Photo
 
@@ -19,3 +20,20 @@ def fold_of(photo: Photo) -> int:
 def is_calibration(photo: Photo) -> bool:
     """About one photo in seven of the training photos is held back for calibration."""
     return zlib.crc32(f"calib/{photo.dataset}/{photo.group}".encode()) % 7 == 0
+
+
+def model_jobs(shipped: str, photos: list[Photo], out: Path, suite: bool, suite_out: Path
+         ) -> list[tuple[str, list[Photo], Path, dict]]:
+    """(name, photos to train on, folder, note for the model's JSON) of each model to train: the shipped one on
+    every photo and, with `suite`, one per cross-validation fold and one per left-out dataset for the benches,
+    so that a bench never reads a photo with a model that trained on it. The pip classifier and the die
+    finder split alike, so a bench can pair each fold's classifier with that fold's finder."""
+    out_jobs = [(shipped, photos, out, {"photos": list(PHOTO_SETS)})]
+    if suite:
+        for k in range(FOLDS):
+            out_jobs.append((f"cv{k}", [p for p in photos if fold_of(p) != k], suite_out,
+                             {"photos": list(PHOTO_SETS), "held_out_fold": k, "folds": FOLDS}))
+        for ds in PHOTO_SETS:
+            out_jobs.append((f"lodo-{ds}", [p for p in photos if p.dataset != ds], suite_out,
+                             {"photos": [d for d in PHOTO_SETS if d != ds], "left_out": ds}))
+    return out_jobs

@@ -38,7 +38,7 @@ import torch
 from torch import nn
 
 from training.data import Photo, load_photos
-from training.splits import FOLDS, PHOTO_SETS, fold_of
+from training.splits import PHOTO_SETS, model_jobs
 from vision.detector import DieDetector, prepare
 
 REPO = Path(__file__).resolve().parents[1]
@@ -338,14 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     check = [photos[0], photos[-1]]
-    jobs: list[tuple[str, list[Photo], Path, dict]] = [("finder", photos, args.out, {"photos": list(PHOTO_SETS)})]
-    if args.suite:
-        for k in range(FOLDS):
-            jobs.append((f"cv{k}", [p for p in photos if fold_of(p) != k], args.suite_out,
-                         {"photos": list(PHOTO_SETS), "held_out_fold": k, "folds": FOLDS}))
-        for ds in PHOTO_SETS:
-            jobs.append((f"lodo-{ds}", [p for p in photos if p.dataset != ds], args.suite_out,
-                         {"photos": [d for d in PHOTO_SETS if d != ds], "left_out": ds}))
+    jobs = model_jobs("finder", photos, args.out, args.suite, args.suite_out)
     only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if not only or name in only:

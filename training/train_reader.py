@@ -43,7 +43,7 @@ from training.canvas import Canvases, empty_canvases, photo_canvases, render_can
 from training.cubes import cube_canvases
 from training.data import Photo, load_photos
 from training.net import softmax
-from training.splits import CLASSES, FOLDS, PHOTO_SETS, fold_of, is_calibration
+from training.splits import CLASSES, PHOTO_SETS, is_calibration, model_jobs
 from training.torch_net import Setup, export_onnx, logits_of, train
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
 
@@ -171,14 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         renders = Canvases.join([renders, cubes])
     print(f"data: {len(photos)} photos, {len(renders)} rendered canvases ({time.time() - t0:.0f} s)", flush=True)
 
-    jobs: list[tuple[str, list[Photo], Path, dict]] = [("pips", photos, args.out, {"photos": list(PHOTO_SETS)})]
-    if args.suite:
-        for k in range(FOLDS):
-            jobs.append((f"cv{k}", [p for p in photos if fold_of(p) != k], args.suite_out,
-                         {"photos": list(PHOTO_SETS), "held_out_fold": k, "folds": FOLDS}))
-        for ds in PHOTO_SETS:
-            jobs.append((f"lodo-{ds}", [p for p in photos if p.dataset != ds], args.suite_out,
-                         {"photos": [d for d in PHOTO_SETS if d != ds], "left_out": ds}))
+    jobs = model_jobs("pips", photos, args.out, args.suite, args.suite_out)
     only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if only and name not in only:
