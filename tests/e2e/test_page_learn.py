@@ -116,6 +116,8 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     page.goto(url)
     page.locator("#live.on").wait_for()
     page.locator("#pair").click()
+    # the box must hold the phone's request before its button is pressed (pressed earlier, it pairs no one)
+    page.wait_for_function("() => /Pair button/.test(document.getElementById('pairmsg').textContent)")
     page.locator("#panel-pair").click()  # the box's virtual Pair button (mock pins)
     page.locator("#pairbox").wait_for(state="hidden")
     expect(page.locator("#learntcard")).to_be_hidden()  # nothing learnt yet
