@@ -114,6 +114,17 @@ def body_of(img: np.ndarray, box: tuple[float, float, float, float]) -> tuple[st
     return ("dark" if lum < 90 else "light" if lum > 170 else "mid"), classify_colour(bgr)
 
 
+def count_die(t: Tally, die: tuple[float, float, float, float], boxes: list, useful: set[int]) -> list[int]:
+    """Count one labelled die as found (some box finds it) or near (a box's centre is on it); the boxes that
+    find it are added to `useful` and returned."""
+    hits = found_by(die, boxes)
+    useful.update(hits)
+    t.dice += 1
+    t.found += bool(hits)
+    t.near += any(abs(b[0] - die[0]) <= 0.5 * die[2] and abs(b[1] - die[1]) <= 0.5 * die[3] for b in boxes)
+    return hits
+
+
 def learned_alone(t: Tally, img: np.ndarray, truth: list[tuple[float, float, float, float]],
                   det: DieDetector) -> None:
     """The learned finder's own boxes: recall and precision (a box is useful when it finds some die)."""
@@ -124,11 +135,7 @@ def learned_alone(t: Tally, img: np.ndarray, truth: list[tuple[float, float, flo
     t.cands += len(boxes)
     useful: set[int] = set()
     for die in truth:
-        hits = found_by(die, boxes)
-        useful.update(hits)
-        t.dice += 1
-        t.found += bool(hits)
-        t.near += any(abs(b[0] - die[0]) <= 0.5 * die[2] and abs(b[1] - die[1]) <= 0.5 * die[3] for b in boxes)
+        hits = count_die(t, die, boxes, useful)
         t.by[side_bucket(max(die[2:]))][0] += 1
         t.by[side_bucket(max(die[2:]))][1] += bool(hits)
     t.useful += len(useful)
@@ -150,11 +157,7 @@ def measure(t: Tally, img: np.ndarray, truth: list[tuple[float, float, float, fl
     t.cands += len(boxes)
     useful: set[int] = set()
     for die in truth:
-        hits = found_by(die, boxes)
-        useful.update(hits)
-        t.dice += 1
-        t.found += bool(hits)
-        t.near += any(abs(b[0] - die[0]) <= 0.5 * die[2] and abs(b[1] - die[1]) <= 0.5 * die[3] for b in boxes)
+        hits = count_die(t, die, boxes, useful)
         for src in {cands[i].source for i in hits}:
             t.src[src] += 1
         for key in (side_bucket(max(die[2:])), *body_of(img, die)):
