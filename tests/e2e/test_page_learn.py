@@ -124,6 +124,7 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
 
     # 1. a throw the drawn templates are unsure of: the phone asks, the player fixes the wrong dice
     first = land(table, throw([5, 20, 35, 50, 65, 80], seed=21))
+    page.locator(f"#traycard[data-roll='{first['roll']}']").wait_for()
     expect(page.locator("#confirmbtn")).to_be_visible()
     before = tray_dice(page)
     unsure_before = sum(u for _, u in before)
@@ -140,6 +141,7 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     # 2. the same dice twice more, confirmed or fixed: every face has three examples now
     for n, (angles, seed) in enumerate((([30, 45, 60, 75, 10, 25], 22), ([50, 5, 20, 85, 40, 60], 24)), start=2):
         again = land(table, throw(angles, seed=seed))
+        page.locator(f"#traycard[data-roll='{again['roll']}']").wait_for()
         expect(page.locator("#confirmbtn")).to_be_visible()
         if [d["value"] for d in again["dice"]] == truth(again):
             page.locator("#confirmbtn").click()  # a plain accept of a right reading teaches as well
@@ -154,6 +156,9 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     # 3. the next throw of those dice (new places, new angles): read with the memory
     third = land(table, throw([70, 15, 80, 40, 55, 5], seed=23, shift=(9, -7)))
     want = truth(third)
+    # the page shows this throw, not the last one still lying there confirmed (under load the phone may not
+    # have drawn the new throw yet, and the last one's view had few enough unsure dice to pass the wait below)
+    page.locator(f"#traycard[data-roll='{third['roll']}']").wait_for()
     expect(page.locator("#tray .die")).to_have_count(6)
     page.wait_for_function("n => document.querySelectorAll('#tray .die.uncertain').length < n", arg=unsure_before)
     after = tray_dice(page)

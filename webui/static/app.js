@@ -297,6 +297,8 @@ function renderTray(snap) {
   const state = tray.state || "empty";
   $("traystate").textContent = dice.length || state === "moving" ? t("tray_" + state) : "";
   $("traycard").dataset.state = state;
+  // which throw the card shows (the box counts them): a script or test can tell a new throw from the last one
+  $("traycard").dataset.roll = String(tray.roll ?? "");
   $("traycard").hidden = Boolean(snap.camera && snap.camera.status === "off" && !dice.length);
   fill($("tray"), ...dice.map((d) => dieElement(d.value, {
     face: d.face || (faces && d.value ? faces[d.value - 1] : null), colour: d.colour,
