@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections import Counter
 
 import cv2
@@ -27,3 +29,20 @@ def test_read_prints_a_line_per_image_and_fails_only_the_broken_one(tmp_path, ca
     assert Counter(certain) <= Counter([2, 5, 6]), "a die reported certain is never wrong"
     assert len(first["dice"]) == 3
     assert second["image"] == str(broken) and second["error"]
+
+
+def test_a_reader_that_stops_listening_ends_the_command_quietly(tmp_path, monkeypatch, capsys):
+    """`dicesight read *.jpg --json | head -1`: once head has gone, the next line meets a closed pipe; the
+    command stops with 141 (128 + SIGPIPE, as a shell reports) and no traceback, instead of crashing."""
+    photo = tmp_path / "tray.png"
+    cv2.imwrite(str(photo), render_tray([DieSpec(x=200, y=200, size=70, angle=0, value=3)], mount="over",
+                                        background="felt", seed=1))
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the listener is gone before the first line
+    with os.fdopen(write_end, "w") as closed_pipe:
+        monkeypatch.setattr(sys, "stdout", closed_pipe)
+        code = main(["read", str(photo), "--dice", "d6", "--mount", "over", "--json",
+                     "--state-dir", str(tmp_path / "state")])
+        closed_pipe.write("later output goes nowhere, quietly\n")
+    assert code == 141
+    assert "Traceback" not in capsys.readouterr().err
