@@ -130,8 +130,8 @@ class FaceClassifier:
 
     def __init__(self, onnx_path: Path, meta: dict):
         self.net = cv2.dnn.readNetFromONNX(str(onnx_path))
-        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        # OpenCV's own backend on the CPU is the default: no setPreferableTarget (OpenCV 5's graph engine
+        # prints a warning on every load for it, on each `dicesight read`)
         self.classes: list[str] = list(meta["classes"])
         self.size = int(meta.get("size", SIZE))  # the input side this model was trained at
         self.pad = float(meta.get("pad", PAD))   # and the crop's padding and normalisation

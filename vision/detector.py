@@ -79,8 +79,8 @@ class DieDetector:
 
     def __init__(self, onnx_path: Path, meta: dict):
         self.net = cv2.dnn.readNetFromONNX(str(onnx_path))
-        self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        # OpenCV's own backend on the CPU is the default: no setPreferableTarget (OpenCV 5's graph engine
+        # prints a warning on every load for it, on each `dicesight read`)
         self.meta = meta
         self.scale = float(meta["scale"])          # input = frame x scale ...
         self.max_side = int(meta["max_side"])      # ... at most this long
