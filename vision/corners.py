@@ -136,19 +136,30 @@ class CornerReader:
             cx, cy = self._centre(turn)
             x, y = int(round(cx * M - 0.5)) + p, int(round(cy * M - 0.5)) + p
             region = obs[y - r:y + r + 1, x - r:x + r + 1]
-            if float(region.std()) >= 1e-3:
+            if float(cv2.meanStdDev(region)[1][0, 0]) >= 1e-3:  # (numpy's std: several times the time)
                 regions[turn] = region
+        # each drawing's best place in a region and its fit there, (key, turn, scale) -> (fit, (x, y)): the
+        # turn's check below and the numbers' scores place the same drawing at most once
+        placed: dict[tuple[int, int, float], tuple[float, tuple[int, int]]] = {}
+
+        def place(key: int, turn: int, sc: float, w: np.ndarray) -> tuple[float, tuple[int, int]]:
+            hit = placed.get((key, turn, sc))
+            if hit is None:
+                _, f, _, loc = cv2.minMaxLoc(cv2.matchTemplate(regions[turn], w, cv2.TM_CCOEFF_NORMED))
+                hit = placed[(key, turn, sc)] = (float(f), loc)
+            return hit
+
         if len(regions) > 1 and self._shared:
             # several turns left open (a symbol that looks alike turned): the whole window, the symbol's
             # part and the number's clear patch, says which, when it says so clearly (one drawing is enough
             # for that: they differ by their numbers only); the numbers are then read there only (a claw's
             # stroke in the wrong corner looked like a 1)
             fits = {}
-            for turn, region in regions.items():
+            for turn in regions:
                 keys = self.keys if only is None else sorted(only.get(turn, ()))
                 w = self._blurred(keys[0], turn, 1.0, sigma) if keys else None
                 if w is not None:
-                    fits[turn] = float(cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))[1])
+                    fits[turn] = place(keys[0], turn, 1.0, w)[0]
             ranked = sorted(fits.items(), key=lambda kv: -kv[1])
             if len(ranked) > 1 and ranked[0][1] - ranked[1][1] >= TURN_CLEAR:
                 regions = {ranked[0][0]: regions[ranked[0][0]]}
@@ -162,7 +173,7 @@ class CornerReader:
                     w = self._blurred(key, turn, sc, sigma)
                     if w is None:
                         continue
-                    _, f, _, (lx, ly) = cv2.minMaxLoc(cv2.matchTemplate(region, w, cv2.TM_CCOEFF_NORMED))
+                    f, (lx, ly) = place(key, turn, sc, w)
                     if f > fit:
                         wd, wn = self._differing(key, turn, sc, sigma)
                         fit, best = f, _ncc_with(region[ly:ly + n, lx:lx + n][differ], wd, wn)

@@ -118,7 +118,6 @@ def pentagon_angle(contour: np.ndarray, cx: float, cy: float) -> float:
     return float(np.degrees(vertex) + 90.0)
 _CORE = _inner_mask(N, 0.16)
 _BAND = _inner_mask(N, 0.08) & ~_inner_mask(N, 0.2)
-_BAND_U8 = _BAND.astype(np.uint8)
 _RIM = _inner_mask(N, 0.03) & ~_inner_mask(N, 0.08)
 _HIRES_FACE = _inner_mask(CORNER_M, 0.07).astype(np.float32)  # the corner reader's crop less its rim
 _HIRES_PENTAGON = _pentagon_mask(CORNER_M, 0.88).astype(np.float32)  # ... a d12's face less its rim
@@ -162,14 +161,33 @@ def _hist_rank(h: np.ndarray, q: float) -> float:
     return float(np.searchsorted(c, min(n - 1, max(0, int(q * (n - 1) + 0.5))) + 1))
 
 
+_FLAT: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _band_medians(crop: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Each channel's median (as `_rank(values, 0.5)` picks it) of an n x n x 3 uint8 crop under a boolean
+    mask, as float32; NaN where the mask is empty. Why: one partition of the masked pixels for the three
+    channels costs half of three histograms, and the reader's masks are a few fixed bands (their pixels'
+    positions kept, keyed by the mask's identity and checked against it)."""
+    hit = _FLAT.get(id(band))
+    if hit is None or hit[0] is not band:
+        if len(_FLAT) > 64:
+            _FLAT.clear()
+        hit = _FLAT[id(band)] = (band, np.flatnonzero(band))
+    v = crop.reshape(-1, crop.shape[2])[hit[1]]
+    if not len(v):
+        return np.full(crop.shape[2], np.nan, np.float32)
+    k = min(len(v) - 1, max(0, int(0.5 * (len(v) - 1) + 0.5)))
+    return np.partition(v, k, axis=0)[k].astype(np.float32)
+
+
 def ink_map(crop_lab: np.ndarray, band: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel distance from the face's own median colour, and that median (L, a, b). `band`: where the
     body colour is taken (default: a band just inside a square outline)."""
     f = crop_lab.astype(np.float32)
     # the body colour from a band just inside the outline: a big symbol covers most of the middle of a
     # small die, where the median would be the ink's
-    m = _BAND_U8 if band is None else band.astype(np.uint8)
-    med = np.array([_median_u8(c, m) for c in cv2.split(crop_lab)], np.float32)
+    med = _band_medians(crop_lab, _BAND if band is None else band)
     d = np.abs(f - med)
     ink = d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
     return ink, med
@@ -344,20 +362,27 @@ def _near(refit: Outline, blob: Any) -> bool:
     return turn <= 3.0 and math.hypot(fx - bx, fy - by) <= 0.1 * max(rw, rh)
 
 
-def _inkless_window(img: np.ndarray, blob: Any) -> tuple[np.ndarray, int, int, np.ndarray, float] | None:
+def _inkless_window(img: np.ndarray, blob: Any, around: bool = False) -> tuple[np.ndarray, int, int, np.ndarray,
+                                                                              float] | None:
     """A square window around a blob (about twice its size, so a die found in part is all in it), grey,
     with the ink inside the blob (far from the body's grey) painted over with the body's grey, and blurred
     by a pixel: the die's outline is left as the window's strong edges. (window, its left, its top, the
-    blob's contour in it, the blob's rectangle's longer side); None near the frame's edge."""
+    blob's contour in it, the blob's rectangle's longer side); None for a blob too small, or whose centre is
+    off the frame. Where the window runs off the frame, the frame's edge rows and columns are repeated (no
+    edges there: a die near the frame's edge, its window cut off, was otherwise never refitted)."""
     (bcx, bcy), (rw, rh), _ = blob.rect
     ext = float(max(rw, rh))
     H, W = img.shape[:2]
     half = int(0.95 * ext) + 6
     x0, y0 = int(round(bcx)) - half, int(round(bcy)) - half
-    if x0 < 0 or y0 < 0 or x0 + 2 * half + 1 > W or y0 + 2 * half + 1 > H or ext < 12:
-        return None
     n = 2 * half + 1
-    grey = cv2.cvtColor(img[y0:y0 + n, x0:x0 + n], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if ext < 12 or not (0 <= bcx < W and 0 <= bcy < H):
+        return None
+    cut = img[max(0, y0):min(H, y0 + n), max(0, x0):min(W, x0 + n)]
+    grey = cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if grey.shape != (n, n):
+        grey = cv2.copyMakeBorder(grey, max(0, -y0), max(0, y0 + n - H), max(0, -x0), max(0, x0 + n - W),
+                                  cv2.BORDER_REPLICATE)
     # the ink's edges are no sides: inside the blob, ink (far from the body's grey) is painted over with it
     inside = np.zeros((n, n), np.uint8)
     contour = blob.contour.reshape(-1, 1, 2).astype(np.float32) - [x0, y0]
@@ -365,7 +390,16 @@ def _inkless_window(img: np.ndarray, blob: Any) -> tuple[np.ndarray, int, int, n
     core = cv2.erode(inside, _K3, iterations=2) > 0
     if not core.any():
         return None
-    body = float(np.median(grey[core]))
+    if around:
+        # (`around`: the body's grey is taken just outside the blob: a blob that is the die's symbol alone,
+        # white on a black die as dark as the room, has the symbol's grey in its core)
+        ring = (cv2.dilate(inside, _K3, iterations=3) > 0) & ~(inside > 0)
+        if not ring.any():
+            return None
+        core = (inside > 0) | ring
+        body = float(np.median(grey[ring]))
+    else:
+        body = float(np.median(grey[core]))
     far = np.abs(grey - body)
     ink = cv2.dilate(((far > max(20.0, _otsu(far[core]))) & core).astype(np.uint8), _K3, iterations=3) > 0
     grey[ink & (cv2.dilate(inside, _K3) > 0)] = body
@@ -375,6 +409,8 @@ def _inkless_window(img: np.ndarray, blob: Any) -> tuple[np.ndarray, int, int, n
 
 SNAP_RING = (0.41, 0.66)  # where a square face's sides are looked for: from its centre, in blob sides
 SNAP_OUTER = 0.7          # an outer square at least this clear (against the clearest) is the face's
+SNAP_SHRUNK = 0.84        # a face snapped to under this of its blob's side, and unsure, is read at both sides
+SNAP_GROWN = 1.1          # ... and so is one snapped to over this (the edge of a lamp's glow behind a dark die)
 
 
 
@@ -527,7 +563,7 @@ def pentagon_outline(cx: float, cy: float, side: float, ang: float) -> Outline:
     return Outline(out, cv2.minAreaRect(verts), float(cv2.contourArea(verts)), 1.0, cv2.boundingRect(out))
 
 
-def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
+def refit_square(img: np.ndarray, blob: Any, around: bool = False) -> Outline | None:
     """The whole square face around a blob found only in part. A dark die under the tray is as dark as the
     room where the room's own light rises behind it (both about the same grey): neither the frame-wide
     threshold nor any local one parts them there, and the die's crop is cut off centre (the corner number is
@@ -538,7 +574,7 @@ def refit_square(img: np.ndarray, blob: Any) -> Outline | None:
     the blob's extent on that side (less a tenth: a blob may hold a sliver of glow), the two pairs of sides
     the same distance apart (a square). The turn whose four sides are the strongest wins. None unless every
     side found is a clear edge against the room's gradients."""
-    win = _inkless_window(img, blob)
+    win = _inkless_window(img, blob, around)
     if win is None:
         return None
     grey, x0, y0, contour, ext = win
@@ -902,6 +938,11 @@ class FaceReader:
             if gi == g1 and s >= s1 - slack:
                 for t2 in (t, *alike.get(t, ())):
                     turns.setdefault(t2, set()).update(k)
+        if g1 in self._merged:
+            # look-alikes: at each turn left open, every one of them is compared again (at this resolution
+            # they differ by a few hundredths: a die's centre 3 px off put the right digit more than
+            # LOOKALIKE_CLOSE behind the others, and it was never compared)
+            turns = {t: set(self._groups[g1]) for t in turns}
         return g1, s1, s1 - s2, turns
 
     def _build_numerals(self) -> None:
@@ -979,12 +1020,17 @@ class FaceReader:
 
     # ------------------------------------------------------------- reading
     def read(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float,
-             background: np.ndarray | None = None) -> Reading | None:
+             background: np.ndarray | None = None, snap: bool = True, again: bool = True) -> Reading | None:
         """One die's reading from its blob. `lab`: the frame in Lab, or None: each crop is then cut from the
         BGR frame and converted alone (the box's read with a learned background converts no whole frame).
-        `background`: the box's learned empty frame, to find again the whole of a die found only in part."""
+        `background`: the box's learned empty frame, to find again the whole of a die found only in part.
+        `snap`: a square face's side may be taken from its own crisp sides (`snap_square`; False: the
+        blob's side as it is). `again`: an unsure face whose outline may be wrong is read a second time
+        along another outline (`_second_look`)."""
+        given = blob
+        squared = False  # the blob was replaced by the square refitted from its window's edges
         # (under the tray only: from above a die's shadow and the floor's texture make edges of their own)
-        snap = not self.pentagon and self.mount == "under"
+        snap = snap and not self.pentagon and self.mount == "under"
         snapped = None
         if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
             # a blob short of a face: first its own square about its centre, when four clear sides hold the
@@ -1008,10 +1054,13 @@ class FaceReader:
                 if refit is not None and (whole is not None or _found_in_part(blob, self.pentagon) or
                                           _near(refit, blob)):
                     blob = refit
+                    squared = whole is None and not self.pentagon
         (_, _), (rw, rh), _ = blob.rect
         cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
         if snapped is None and snap:
             snapped = snap_square(img, cx, cy, side, ang)
+        shrunk = snapped is not None and snapped[2] < SNAP_SHRUNK * side
+        grown = snapped is not None and snapped[2] > SNAP_GROWN * side
         if snapped is not None:
             cx, cy, side, ang = snapped
         inner, band = _INNER, _BAND
@@ -1038,8 +1087,12 @@ class FaceReader:
             # clearly of two tones (a blank face cut a little large has its dark edge in the rim).
             ink2, med2 = ink_map(crop_lab, _RIM)
             t2, has2, spread2 = _ink_threshold(ink2, inner, _RIM)
-            if has2:
-                ink, face_med, t, has_ink, spread = ink2, med2, t2, has2, spread2
+            # (on a die's square, the band's two clear tones are ink enough: the rim's own spread, where
+            # the die's dark edge runs through it, made a big white starburst on a blue die look inkless;
+            # the symbol match judges what the ink is. A blob of no die's shape, such as a patch of floor
+            # from above, keeps the rim's verdict)
+            if has2 or snapped is not None or _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
+                ink, face_med, t, has_ink, spread = ink2, med2, t2, True, spread2
         inkmask = (ink > t) & inner
         # body colour: crop pixels that are not ink (their median per channel, from histograms)
         body = ((inner & ~inkmask) if has_ink else inner).astype(np.uint8)
@@ -1080,12 +1133,14 @@ class FaceReader:
                     return None
         def hires() -> np.ndarray:
             """The face's ink cut again at `corners.M` px (numbers are told apart there)."""
-            big = (canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
-                canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)).astype(np.float32)
-            d = np.abs(big - face_med)
+            big = canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
+                canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)
+            # (the body's median is whole numbers: the distance is taken in uint8, exactly, and only the
+            # ink's sum in float)
+            d0, d1, d2 = cv2.split(cv2.absdiff(big, np.broadcast_to(face_med.astype(np.uint8), big.shape)))
             # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
             # left in, they pulled the number's window off the number
-            return np.clip((d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])) / max(2 * t, 1.0), 0, 1) * \
+            return np.clip((d0 + 1.5 * (d1.astype(np.float32) + d2)) / max(2 * t, 1.0), 0, 1) * \
                 (_HIRES_PENTAGON if numeral else _HIRES_FACE)
 
         if self.ds.kind == "pips" and not self.taught:
@@ -1117,8 +1172,43 @@ class FaceReader:
             if self.mount == "under" and not self.taught and self.ds.top_is_ambiguous(seen):
                 conf = min(conf, 0.5)  # the side on the glass looks like another whose top differs
         x, y, w, h = blob.mask_box
-        return Reading(value, face, colour, float(max(0.0, min(1.0, conf))), (float(cx), float(cy)),
-                       (int(x), int(y), int(w), int(h)), bool(seen is not None and conf >= 0.6))
+        out = Reading(value, face, colour, float(max(0.0, min(1.0, conf))), (float(cx), float(cy)),
+                      (int(x), int(y), int(w), int(h)), bool(seen is not None and conf >= 0.6))
+        if again and not out.certain:
+            # (a face snapped small and clean is a light die's whole face, its blob grown by the room's glow:
+            # read at the blob's side, the room in its rim looked like a starburst's tones; a big symbol's
+            # sides leave ink in the crop, as a small black die's starburst leaves its number)
+            second = self._second_look(img, lab, given, typical, background, (shrunk and has_ink) or grown,
+                                       numeral and blob is given and snapped is None, squared)
+            if second is not None and second.confidence > out.confidence:
+                return second
+        return out
+
+    def _second_look(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float,
+                     background: np.ndarray | None, resized: bool, loose_pentagon: bool,
+                     squared: bool = False) -> Reading | None:
+        """An unsure face read again along another outline (the caller keeps the surer reading). `resized`:
+        its sides were found far inside the blob, and may be a big symbol's (a small black die's white
+        starburst against a room about as dark as its body), or far outside it, and may be a lamp's glow
+        behind a dark die (an 83 px King of Tokyo die snapped at 92): read at the blob's own side.
+        `loose_pentagon`: a d12 face under the tray whose blob passed as a whole pentagon but whose sides were not found
+        crisp (a black die against a room as dark, its far vertex lost: the blob's centre 4 px off): read
+        along the pentagon refitted from the window's edges (`refit_pentagon`). `squared`: its blob was
+        replaced by `refit_square`'s square, whose window took the body's grey from the blob's core: a blob
+        that is a black die's white symbol alone (the die as dark as the room) has the symbol's grey there,
+        and the square found was the symbol's; refitted again with the body's grey from just outside the
+        blob."""
+        if squared:
+            refit = refit_square(img, blob, around=True)
+            if refit is not None:
+                return self.read(img, lab, refit, typical, background, again=False)
+        if resized:
+            return self.read(img, lab, blob, typical, background, snap=False, again=False)
+        if loose_pentagon and self.mount == "under" and background is not None:
+            refit = refit_pentagon(img, blob)
+            if refit is not None:
+                return self.read(img, lab, refit, typical, background, again=False)
+        return None
 
     def _count_pips(self, inkmask: np.ndarray, has_ink: bool, side: float) -> tuple[int | None, float]:
         if not has_ink:
@@ -1216,13 +1306,26 @@ class FaceReader:
         if len(group) == 1 or len({(self.ds.face(k).name, self.ds.face(k).value) for k in group}) == 1:
             return group[0], conf
         corner = self._corners.get(gi)
-        # (a face whose side was found from its own edges is compared at that size only)
-        cm = corner.read(hires(), side, sorted(turns), turns, (1.0,) if snapped else SCALES) \
-            if corner is not None and hires is not None else None
-        if cm is None:
+        if corner is None or hires is None:
             return group[0], min(conf, 0.3)  # the symbol is known, the face is not
+        big = hires()
+        # (a face whose side was found from its own edges is compared at that size first)
+        cm = corner.read(big, side, sorted(turns), turns, (1.0,) if snapped else SCALES)
+        if cm is None:
+            return group[0], min(conf, 0.3)
         # the number must match the drawing well and clearly better than every other number
         # a small die's number is a few pixels high: it must stand out more before it is believed
         need = CORNER_MARGIN * min(1.5, max(1.0, 45.0 / max(side, 1.0)))
-        conf_n = max(0.0, min(1.0, (cm.score - CORNER_MIN) / 0.25, cm.margin / need))
+
+        def sure(m: Any) -> float:
+            return max(0.0, min(1.0, (m.score - CORNER_MIN) / 0.25, m.margin / need))
+
+        conf_n = sure(cm)
+        if snapped and conf_n < 0.6:
+            # unsure at the side found from its edges: a light die's bevel makes that side a few percent
+            # large (a white 36 px die snapped at 38: its 5 and 6 parted by 0.012 there, by 0.057 with the
+            # drawing at 0.92), so the smaller drawing is tried too and the surer verdict kept
+            again = corner.read(big, side, sorted(turns), turns, SCALES)
+            if again is not None and sure(again) > conf_n:
+                cm, conf_n = again, sure(again)
         return cm.key, min(conf, conf_n)

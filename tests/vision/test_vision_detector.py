@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import detector
+from vision import detector, reader
 from vision.reader import read_dice
 
 DATA = Path(__file__).parent / "data"
@@ -76,3 +76,23 @@ def test_the_box_under_the_tray_with_its_background_runs_no_detector(monkeypatch
     grey = np.full((120, 160, 3), 60, np.uint8)
     assert read_dice(grey, "d6", "under", background=grey.copy()) == []
 
+
+
+def test_the_enlarged_second_read_asks_the_learned_finder_for_surer_boxes(monkeypatch):
+    # the crop's die is small (about 34 px), so the reader reads the photo again enlarged; there the network
+    # proposes only the boxes it is surer of (on busy photos its weaker boxes there were mostly phantoms)
+    img, meta = _crop_case()
+    cx, cy, side = meta["die"]
+    det = detector.load()
+    runs = []
+    real = detector.DieDetector.detect
+
+    def counted(self, frame, threshold=None):
+        runs.append((frame.shape[:2], threshold))
+        return real(self, frame, threshold)
+    monkeypatch.setattr(detector.DieDetector, "detect", counted)
+    found = [r for r in read_dice(img, "d6", "over", detector=det)
+             if abs(r.center[0] - cx) < side / 2 and abs(r.center[1] - cy) < side / 2]
+    assert runs == [(img.shape[:2], None), ((192, 192), reader.ENLARGED_AT)]
+    assert reader.ENLARGED_AT > det.threshold
+    assert len(found) == 1
