@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from training.canvas import Canvases, canvas
+from training.data import jpeg_again
 
 Box = tuple[float, float, float, float]
 
@@ -295,13 +296,53 @@ def cube_canvases(n: int, side: int, rng: np.random.Generator) -> Canvases:
             scene = cv2.filter2D(scene, -1, kern / max(kern.sum(), 1e-6))
         img = np.clip(scene + rng.normal(0, rng.uniform(0, 5), scene.shape).astype(np.float32), 0, 255)
         img = img.astype(np.uint8)
-        cut = canvas(img, box, side)
-        if rng.random() < 0.4:
-            ok, buf = cv2.imencode(".jpg", cut, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
-            if ok:
-                cut = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        xs.append(cut)
+        xs.append(jpeg_again(canvas(img, box, side), rng, 0.4))
         ys.append(top - 1)
         up.append(slant > math.radians(12))
     return Canvases(np.asarray(xs, np.uint8).reshape(n, side, side, 3), np.asarray(ys, np.int64),
                     np.asarray(up, bool), np.full(n, 4, np.int64))
+
+
+def cube_backgrounds(n: int, side: int, rng: np.random.Generator) -> Canvases:
+    """`n` "not a die" canvases from scenes like `cube_canvases`' (a floor with its grain, stripes or print,
+    one to three dice drawn as cubes with their shadows, blur, noise, JPEG), each cut by a box of a die's size
+    centred where no die is: floor, shadows, the edge of a die or the gap between two, as the finders propose
+    them on real photos (their phantom dice)."""
+    xs = []
+    while len(xs) < n:
+        scene = floor(rng)
+        az, el = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, 1.4)
+        light = np.array([math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el)])
+        size = float(rng.uniform(40, 95))
+        slant = math.radians(float(rng.uniform(0, 50)))
+        style = _style(rng)
+        centres = []
+        for _ in range(int(rng.integers(1, 4))):
+            c = (float(rng.uniform(0.2, 0.8) * SCENE), float(rng.uniform(0.2, 0.8) * SCENE))
+            sh = np.zeros((SCENE, SCENE), np.float32)
+            cv2.circle(sh, (int(c[0] - 0.35 * size * light[0]), int(c[1] + 0.2 * size)), int(0.7 * size), 1.0, -1)
+            scene *= 1 - cv2.GaussianBlur(sh, (0, 0), 0.15 * size)[..., None] * rng.uniform(0.1, 0.5)
+            st = style if rng.random() < 0.6 else _style(rng)
+            box, _ = draw_cube(scene, c, size * rng.uniform(0.85, 1.15), int(rng.integers(1, 7)), rng, slant, light, st)
+            centres.append(box)
+        scene *= rng.uniform(0.75, 1.2, 3).astype(np.float32)
+        if rng.random() < 0.3:
+            scene = cv2.GaussianBlur(scene, (0, 0), float(rng.uniform(0.5, 2.0)))
+        img = np.clip(scene + rng.normal(0, rng.uniform(0, 5), scene.shape).astype(np.float32), 0, 255)
+        img = img.astype(np.uint8)
+        for _ in range(5):
+            s = size * float(rng.uniform(0.5, 1.3))
+            if rng.random() < 0.8:  # mostly beside a die: its edge, its shadow, the gap to the next one
+                d = centres[int(rng.integers(0, len(centres)))]
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.65, 1.2) * (s + max(d[2], d[3])) / 2
+                b = (d[0] + r * math.cos(a), d[1] + r * math.sin(a), s, s)
+            else:
+                b = (float(rng.uniform(s / 2, SCENE - s / 2)), float(rng.uniform(s / 2, SCENE - s / 2)), s, s)
+            # no die's centre within 0.55 of the two sides: at most a part of a die (as the half dice that
+            # `torch_net.augment` makes), never a die
+            if all(abs(b[0] - d[0]) > 0.55 * (s + d[2]) / 2 or abs(b[1] - d[1]) > 0.55 * (s + d[3]) / 2
+                   for d in centres):
+                xs.append(jpeg_again(canvas(img, b, side), rng, 0.4))
+                break
+    return Canvases(np.asarray(xs[:n], np.uint8).reshape(n, side, side, 3), np.full(n, 6, np.int64),
+                    np.zeros(n, bool), np.full(n, 6, np.int64))

@@ -100,11 +100,18 @@ def photometric_noise(patch: np.ndarray, rng: np.random.Generator, small_dice: b
     if small_dice and rng.random() < 0.15:
         hot = rng.random(p.shape[:2]) < rng.uniform(0.005, 0.03)
         p[hot] = np.where(rng.random((int(hot.sum()), 1)) < 0.5, 0, 255).astype(np.uint8)
-    if rng.random() < 0.3:
-        ok, buf = cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+    return jpeg_again(p, rng, 0.3)
+
+
+def jpeg_again(img: np.ndarray, rng: np.random.Generator, chance: float, worst: int = 30) -> np.ndarray:
+    """`img` saved as a JPEG of quality `worst`..89 and read back, with probability `chance` (phone photos
+    and the camera's stills carry its blocks and ringing); the draws are made in the same order every time, so
+    a seeded training set does not change with it."""
+    if rng.random() < chance:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(worst, 90))])
         if ok:
-            p = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return p
+            return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
 
 
 def overlaps_any(box: tuple[float, float, float, float], dice: tuple[Die, ...], frac: float) -> bool:

@@ -190,10 +190,12 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     is_die = torch.from_numpy(data.y < 6) & torch.from_numpy(data.source != 3)
     # each class (after the share turned into "none") weighs the same; renders weigh `render_weight`
     src = torch.from_numpy(data.source)
-    w = torch.where(src == 4, s.cube_weight, torch.where(src >= 2, s.render_weight, 1.0))
-    # an epoch draws as many samples as there are canvases other than cubes: cubes change what is drawn, not
-    # how long training takes
-    per_epoch = int((data.source != 4).sum())
+    # (the finders' false boxes on photos weigh as a photo's die, the cube scenes' backgrounds as a cube)
+    drawn = (src == 4) | (src == 6)
+    w = torch.where(drawn, s.cube_weight, torch.where((src == 2) | (src == 3), s.render_weight, 1.0))
+    # an epoch draws as many samples as there are canvases other than the drawn ones (cubes, their scenes'
+    # backgrounds): those change what is drawn, not how long training takes
+    per_epoch = int(((data.source != 4) & (data.source != 6)).sum())
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=s.lr, total_steps=steps, pct_start=0.15)

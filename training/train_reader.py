@@ -40,12 +40,15 @@ import torch
 
 from training.calibration import certain_threshold, fit_temperature
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
-from training.cubes import cube_canvases
+from training.cubes import cube_backgrounds, cube_canvases
 from training.data import Photo, load_photos
+from training.negatives import phantom_canvases
 from training.net import softmax
 from training.splits import CLASSES, PHOTO_SETS, is_calibration, model_jobs
 from training.torch_net import Setup, export_onnx, logits_of, train
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
+from vision.detector import DieDetector
+from vision.detector import load as load_detector
 
 REPO = Path(__file__).resolve().parents[1]
 CANVAS = 128   # canvas side (the box spans a third of it: about the 48 px input's box at most)
@@ -80,11 +83,14 @@ def real_crops(photos: list[Photo], s: Setup) -> tuple[np.ndarray, np.ndarray]:
 
 
 def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], renders: Canvases, canvases: dict,
-          out_dir: Path, s: Setup, seed: int, silent_aim: float, note: dict) -> dict:
+          out_dir: Path, s: Setup, seed: int, silent_aim: float, note: dict, phantoms: Canvases | None = None) -> dict:
     t0 = time.time()
-    data = Canvases.join([canvases[(p.dataset, p.path.name)] for p in train_photos] + [renders])
+    data = Canvases.join([canvases[(p.dataset, p.path.name)] for p in train_photos] + [renders] +
+                         ([phantoms] if phantoms is not None else []))
     print(f"[{name}] training on {len(data)} canvases ({sum(len(p.dice) for p in train_photos)} real dice from "
-          f"{len(train_photos)} photos, {len(renders)} rendered), classes {np.bincount(data.y).tolist()}", flush=True)
+          f"{len(train_photos)} photos, {len(renders)} rendered, "
+          f"{len(phantoms) if phantoms is not None else 0} finders' false boxes), "
+          f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, seed)
     crops, cy = real_crops(calib_photos, s)
     x = normalise_batch(crops, s.norm)
@@ -118,6 +124,18 @@ def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], rende
     return meta
 
 
+def finder_for(name: str, folder: Path) -> DieDetector | None:
+    """The learned die finder trained on the same photos as the classifier `name` (the shipped one for the
+    shipped classifier, else the fold's from `make train-finder-suite`), whose false boxes on those photos
+    become "not a die" (`negatives.py`)."""
+    if name == "pips":
+        return load_detector()
+    path = folder / f"{name}.onnx"
+    if not path.exists():
+        raise SystemExit(f"{path} is missing: run `make train-finder-suite`, or pass --phantoms 0")
+    return DieDetector(path, json.loads(path.with_suffix(".json").read_text(encoding="utf-8")))
+
+
 def cached(folder: Path | None, name: str, sources: list[str], make):
     """`make()`, or what it made before with the same name and the same source files (kept in `folder`)."""
     if folder is None:
@@ -141,6 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--render-frames", type=int, default=900)
     ap.add_argument("--cubes", type=int, default=4000, help="dice drawn as cubes in perspective (training/cubes.py)")
     ap.add_argument("--cube-weight", type=float, default=Setup.cube_weight)
+    # off by default: both made the classifier read fewer faces right (see training/negatives.py)
+    ap.add_argument("--phantoms", type=float, default=0.0,
+                    help="the finders' false boxes on each training photo taught as 'not a die', at most this many per "
+                         "labelled die (0: none; training/negatives.py)")
+    ap.add_argument("--cube-backgrounds", type=int, default=0,
+                    help="'not a die' boxes cut from cube scenes where no die is (training/cubes.py)")
+    ap.add_argument("--finder-models", type=Path, default=REPO / "build" / "finder-models",
+                    help="the learned finder's fold models (make train-finder-suite), for --phantoms")
     ap.add_argument("--hue", type=float, default=Setup.hue, help="share of patches with their hue turned")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the canvases here between runs (experiments: the same seed, the same canvases)")
@@ -169,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         cubes = cached(args.cache, f"cubes-{args.cubes}-{args.seed}", ["training/cubes.py"],
                        lambda: cube_canvases(args.cubes, CANVAS, np.random.default_rng([args.seed, 4])))
         renders = Canvases.join([renders, cubes])
+    if args.cube_backgrounds:
+        renders = Canvases.join([renders, cached(
+            args.cache, f"cubebg-{args.cube_backgrounds}-{args.seed}", ["training/cubes.py"],
+            lambda: cube_backgrounds(args.cube_backgrounds, CANVAS, np.random.default_rng([args.seed, 6])))])
     print(f"data: {len(photos)} photos, {len(renders)} rendered canvases ({time.time() - t0:.0f} s)", flush=True)
 
     jobs = model_jobs("pips", photos, args.out, args.suite, args.suite_out)
@@ -179,7 +209,17 @@ def main(argv: list[str] | None = None) -> int:
         note = {**note, "cubes": args.cubes, "render_frames": args.render_frames}
         train_p = [p for p in pool if not is_calibration(p)]
         calib_p = [p for p in pool if is_calibration(p)]
-        build(name, train_p, calib_p, renders, canvases, out, s, args.seed, args.silent_aim, note)
+        phantoms = None
+        if args.phantoms:
+            note["phantoms_per_die"] = args.phantoms
+            note["cube_backgrounds"] = args.cube_backgrounds
+            phantoms = cached(args.cache, f"phantoms-{name}-{args.phantoms}-{args.seed}",
+                              ["training/negatives.py", "vision/finder.py", "vision/reader.py", "vision/pips.py",
+                               "training/splits.py"],
+                              lambda tp=train_p, nm=name: phantom_canvases(
+                                  tp, finder_for(nm, args.finder_models), CANVAS,
+                                  np.random.default_rng([args.seed, 5, zlib.crc32(nm.encode())]), args.phantoms))
+        build(name, train_p, calib_p, renders, canvases, out, s, args.seed, args.silent_aim, note, phantoms)
     print(f"done in {time.time() - t0:.0f} s")
     return 0
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 from vision_specs import HERO
-from visionkit import DATASETS
+from visionkit import DATASETS, layout
 
 from vision.classify import (
     MODELS,
@@ -240,3 +240,23 @@ def test_training_cubes_are_real_dice():
         assert all(faces[k] + faces[k + 1] == 7 for k in (0, 2, 4))
     c = cube_canvases(1, 64, np.random.default_rng(1))
     assert c.x.shape == (1, 64, 64, 3) and 0 <= int(c.y[0]) < 6
+
+
+def test_training_negatives_are_the_finders_boxes_away_from_labelled_dice(tmp_path):
+    """`training/negatives.py` teaches "not a die" with the boxes the reader's finders propose on a training
+    photo: none of them lies on a labelled die, and a die nobody labelled is among them (why it is off by
+    default: it would be taught as "not a die")."""
+    from training.data import Die, Photo, overlaps_any  # training only: not the package's
+    from training.negatives import FAR, false_boxes, phantom_canvases
+
+    dice = layout(4, size=60, seed=3)  # one row of four dice: a 520 x 180 tray holds them
+    frame = render_tray(dice, mount="over", background="wood", seed=5, width=520, height=180)
+    path = tmp_path / "tray.png"
+    cv2.imwrite(str(path), frame)
+    photo = Photo("renders", path, "tray", tuple(Die(d.value, (d.x, d.y, d.size, d.size)) for d in dice[:3]))
+    boxes = false_boxes(frame, photo, None)
+    assert boxes and not any(overlaps_any(b, photo.dice, FAR) for b in boxes)
+    left = dice[3]
+    assert any(abs(b[0] - left.x) < 0.25 * left.size and abs(b[1] - left.y) < 0.25 * left.size for b in boxes)
+    c = phantom_canvases([photo], None, 64, np.random.default_rng(1), per_die=1.0)
+    assert 1 <= len(c) <= 3 and (c.y == 6).all() and c.x.shape[1:] == (64, 64, 3)
