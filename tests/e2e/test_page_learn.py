@@ -136,6 +136,10 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     expect(card.locator(".learntn")).to_have_text("6 dice learnt")
     expect(card.locator(".learntface")).to_have_count(6)  # every face of the set, learnt or still wanted
     expect(page.locator("#rolls [data-n='1']")).to_be_visible()
+    # the fixed roll is listed as the barbarian's dice it was (swords, hearts, pow), not as pips
+    names = {1: "sword", 2: "sword", 3: "sword", 4: "heart", 5: "heart", 6: "pow"}
+    assert page.locator("#rolls [data-n='1'] .die").evaluate_all("els => els.map(e => e.dataset.face)") == \
+        [names[v] for v in truth(first)]
     assert [d["value"] for d in table.snapshot()["rolls"][0]["dice"]] == truth(first)
 
     # 2. the same dice twice more, confirmed or fixed: every face has three examples now

@@ -343,7 +343,13 @@ function renderTray(snap) {
 async function submitDice(values, link = null) {
   const input = diceInput(S.snap) || {};
   const base = input.action ? { ...input.action } : { type: "roll" };
-  await act({ ...base, dice: values, source: "manual", ...(link ? { tray: link } : {}) });
+  // A free roll (no game's own dice action) of a set with drawn faces keeps each die's face with its number,
+  // as a camera roll does: the roll stays drawn as the dice were (hero icons, not pips), whatever set the box
+  // is given later; the box also learns a confirmed die by its face (device.learnt.face_index)
+  const faces = input.action ? null : S.snap.dice_faces || setFaces(S.snap.dice_set);
+  const dice = faces ? values.map((v) => (typeof v === "number" && faces[v - 1] ? { value: v, face: faces[v - 1] } : v))
+    : values;
+  await act({ ...base, dice, source: "manual", ...(link ? { tray: link } : {}) });
   S.entry = [];
   S.fix = null;
   renderEntry(S.snap);
