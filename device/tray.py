@@ -80,6 +80,9 @@ class TrayService:
                                       "message": "", "private_to": None, "roll": 0}
         # (set id, crop) of each die of the throw on the tray, for learning once players confirm it
         self._crops: list[tuple[str, Any] | None] = []
+        # the photo (JPEG, each die marked as read) and the readings of a throw waiting for a phone's
+        # confirmation: they join the roll the players confirm or fix, as a camera roll's own evidence does
+        self._unsure: tuple[bytes | None, list[dict]] | None = None
         self._rolls = 0
         self._camera: dict[str, Any] = {
             "status": "off" if camera is None else "starting",
@@ -144,6 +147,7 @@ class TrayService:
         with self._lock:
             if list(dice) != self._tray["dice"]:
                 self._crops = []  # no crops for dice put there by hand: nothing to learn from them
+                self._unsure = None
                 self._rolls += 1
                 self._tray["roll"] = self._rolls
             self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
@@ -256,10 +260,12 @@ class TrayService:
                         self._rolls += 1
                         self._tray["roll"] = self._rolls
                         self._crops = crops
+                        self._unsure = None
             elif status.state in ("empty", "moving"):
                 # Dice picked up or thrown again: an unconfirmed reading is gone with them.
                 self._tray.update(dice=[], needs_confirmation=False, message="", private_to=None)
                 self._crops = []
+                self._unsure = None
         if status.new_roll and dice:
             self.record_roll(status.readings, dice, image)
         elif changed:
@@ -293,6 +299,15 @@ class TrayService:
             crops, self._crops = self._crops, []
             return crops
 
+    def unsure_evidence(self, roll: int) -> tuple[bytes | None, dict] | None:
+        """(the photo, the evidence) of throw `roll` while it lies on the tray waiting for a confirmation, else
+        None. Not handed out once only: a confirmation the game refuses (a die too many) is sent again."""
+        with self._lock:
+            if self._unsure is None or roll != self._tray.get("roll"):
+                return None
+            jpeg, dice = self._unsure
+            return jpeg, {"readings": dice, "confirmed": True}
+
     def fault(self, kind: str, message: str | None) -> None:
         """Report a fault of the tray's work done elsewhere (keeping learnt dice), or clear it (None)."""
         if message is None:
@@ -306,7 +321,9 @@ class TrayService:
             self._changed()  # on the page only (the roll-off reads it from the tray)
             return
         if self.always_confirm or not all(r.certain for r in readings):
+            jpeg = evidence_jpeg(image, readings) if image is not None else None
             with self._lock:
+                self._unsure = (jpeg, dice)
                 self._tray["needs_confirmation"] = True
                 self._tray["message"] = ("Teaching: confirm or fix the dice." if self.always_confirm else
                                          "Not sure of every die: confirm or fix the dice.")

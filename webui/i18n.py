@@ -193,6 +193,7 @@ JS_STRINGS = {
     "total": _l("Total"),
     "by_camera": _l("camera"),
     "by_hand": _l("by hand"),
+    "by_camera_confirmed": _l("camera, confirmed on a phone"),
     "photo": _l("Photo"),
     "pair": _l("Pair this phone"),
     "pair_wait": _l("Now press the Pair button on the box (%(s)s s left)"),

@@ -352,3 +352,31 @@ def test_dicesight_read_uses_what_the_box_learnt(tmp_path: Path, capsys) -> None
     plain, learnt = certain(tmp_path / "empty"), certain(tmp_path / "box")
     assert all(v == face for v, face in learnt)
     assert len(learnt) >= len(plain) + 2
+
+
+def test_a_confirmed_reading_keeps_the_trays_photo_and_what_the_camera_read(box) -> None:
+    """DESIGN: a roll read by the camera carries its evidence (the readings and a JPEG of the tray). An unsure
+    reading that a phone confirms or fixes is such a roll too, and the one most worth checking later: the
+    stored roll names the tray's photo and keeps what the camera read beside the players' dice. A fix the game
+    refuses keeps no photo and leaves it for the next try; dice entered by hand, tied to no throw, get none."""
+    from engine.core import IllegalAction
+
+    table, camera = box
+    tray = settle(table, camera, frame([(180, 240, 10.0, 6), (460, 240, 40.0, 4)]))
+    assert tray["needs_confirmation"] and len(tray["dice"]) == 2
+    link = {"roll": tray["roll"], "dice": [0, 1]}
+    with pytest.raises(IllegalAction):
+        table.submit({"type": "roll", "dice": [9, 4], "source": "manual", "tray": link})
+    assert not any((table.store.state_dir).rglob("*.jpg"))  # the refused fix left no photo behind
+    snap = table.submit({"type": "roll", "dice": [6, 4], "source": "manual", "tray": link})
+    roll = snap["rolls"][0]
+    assert roll["dice"] == [{"value": 6}, {"value": 4}]  # the players' dice, not the reading
+    path = table.image_path(roll["image"])
+    assert path is not None and cv2.imread(str(path)).shape[2] == 3  # the tray's photo, a real JPEG
+    evidence = table.store.evidence(table.game_id, 1)
+    assert evidence["confirmed"] is True and evidence["image"] == roll["image"]
+    assert [d["value"] for d in evidence["readings"]] == [d["value"] for d in tray["dice"]]  # as the camera read
+    # dice entered by hand with no tie to a throw: no photo
+    snap = table.submit({"type": "roll", "dice": [3], "source": "manual"})
+    latest = snap["rolls"][0]  # (newest first)
+    assert latest["n"] == 2 and "image" not in latest

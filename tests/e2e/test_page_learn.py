@@ -140,6 +140,12 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     names = {1: "sword", 2: "sword", 3: "sword", 4: "heart", 5: "heart", 6: "pow"}
     assert page.locator("#rolls [data-n='1'] .die").evaluate_all("els => els.map(e => e.dataset.face)") == \
         [names[v] for v in truth(first)]
+    # ...read by the camera and fixed on the phone: it keeps the tray's photo (loaded, not a broken image)
+    expect(page.locator("#rolls [data-n='1'] .src")).to_have_text("camera, confirmed on a phone")
+    photo = page.locator("#rolls [data-n='1'] .photo img")
+    expect(photo).to_have_count(1)
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=photo.element_handle())
+    shot(page, "60-learn-fixed-roll", at="#rollscard")
     assert [d["value"] for d in table.snapshot()["rolls"][0]["dice"]] == truth(first)
 
     # 2. the same dice twice more, confirmed or fixed: every face has three examples now

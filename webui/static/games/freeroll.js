@@ -22,7 +22,8 @@ export function render(slots, snap, ctx) {
     h("span", { class: "rn", text: `#${r.n}` }),
     h("span", { class: "dice small" }, r.dice.map((d) => dieElement(d.value, { face: d.face, colour: d.colour, label: t("die_value", { v: d.value }) }))),
     h("span", { class: "rt" }, h("small", { text: t("total") }), h("b", { text: String(r.total) })),
-    h("small", { class: "src", text: r.source === "camera" ? t("by_camera") : t("by_hand") }),
+    // a reading the camera was unsure of, confirmed or fixed on a phone, keeps the tray's photo (device.table)
+    h("small", { class: "src", text: t(r.source === "camera" ? "by_camera" : r.image ? "by_camera_confirmed" : "by_hand") }),
     r.image ? ctx.rollPhoto(r.image, snap) : null,
   )));
 }
