@@ -1,10 +1,10 @@
 """Real dice the reader once reported certain and wrong (a "silent" error), read again with the shipped models.
 
-Crops of roboflow-d6 photos (CC BY 4.0, Epanemu/GameDiceRecognition via Roboflow; sources and windows in
-data/silent_crops.json). The bench found these errors on the whole photos with models that never trained on
-that dataset (its leave-one-dataset-out models, not in the repository); these windows of the photos make the
-shipped models fail the same way with the reader before the rule each case tests (vision/reader.py,
-`_read_classified`).
+Crops of roboflow-d6 photos, or a whole photo where no crop failed the same way (CC BY 4.0,
+Epanemu/GameDiceRecognition via Roboflow; sources and windows in data/silent_crops.json). The bench found these
+errors on the whole photos with models that never trained on that dataset (its leave-one-dataset-out models, not
+in the repository); these pictures make the shipped models fail the same way with the reader before the rule
+each case tests (vision/reader.py: `_read_classified`, `side_parts`).
 """
 
 from __future__ import annotations
