@@ -45,6 +45,7 @@ from vision.detector import DieDetector, prepare
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "vision" / "data" / "finder_reference.npz"
+SHIPPED = REPO / "vision" / "models"
 SOURCES = ("webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
            "Epanemu/GameDiceRecognition, Roboflow export)")
 
@@ -285,6 +286,12 @@ def torch_out(net: FinderNet, blob: np.ndarray) -> np.ndarray:
         return net(torch.from_numpy(blob)).numpy()
 
 
+def reference_path(out_dir: Path) -> Path:
+    """Where the shipped model's reference window and outputs go: tests/vision/data when the model replaces the
+    shipped one, else beside the model, so that a trial run (`--out /tmp/...`) leaves the tests' data alone."""
+    return REFERENCE if out_dir.resolve() == SHIPPED.resolve() else out_dir / REFERENCE.name
+
+
 def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, note: dict,
           check: list[Photo]) -> dict:
     t0 = time.time()
@@ -326,8 +333,9 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
         win = np.ascontiguousarray(small[y0:y0 + 96, x0:x0 + 96])
         blob = (win.astype(np.float32) - 128.0) / 64.0
         blob = np.ascontiguousarray(blob.transpose(2, 0, 1)[None])
-        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(REFERENCE, window=win, maps=torch_out(net, blob).astype(np.float32),
+        ref = reference_path(out_dir)
+        ref.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(ref, window=win, maps=torch_out(net, blob).astype(np.float32),
                             source=np.array(f"{check[0].dataset}/{check[0].path.name}"))
     return meta
 
