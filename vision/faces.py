@@ -581,8 +581,13 @@ def refit_square(img: np.ndarray, blob: Any, around: bool = False) -> Outline | 
     n = grey.shape[0]
     (bcx, bcy), _, ang = blob.rect
     gx0, gy0 = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    z = np.sum((gx0 + 1j * gy0) ** 4)
-    phi = float(np.degrees(np.angle(z)) / 4.0)  # an edge normal's direction, modulo a quarter turn
+    # the edges' fourth angular harmonic, the sum of (gx + i gy)^4, in real arithmetic: its real part
+    # (gx^2 - gy^2)^2 - 4 gx^2 gy^2 and imaginary part 4 gx gy (gx^2 - gy^2), as dot products (19 us against
+    # 140-190 us for numpy's complex power on a 100 px window; the same readings on 2520 render frames)
+    d = (gx0 * gx0 - gy0 * gy0).ravel()
+    xy = (gx0 * gy0).ravel()
+    re, im = float(np.dot(d, d)) - 4.0 * float(np.dot(xy, xy)), 4.0 * float(np.dot(xy, d))
+    phi = float(np.degrees(math.atan2(im, re)) / 4.0)  # an edge normal's direction, modulo a quarter turn
     c = (bcx - x0, bcy - y0)
     tol = max(2, int(round(0.1 * ext)))
 
