@@ -185,6 +185,8 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     expect(zh.locator("#learnt .learntn")).to_have_text("已學會 18 顆骰子")
     expect(zh.locator("#learnt .forget")).to_have_count(0)  # forgetting is a paired phone's
     shot(zh, "63-learn-card-zh", at="#learntcard")
+    expect(zh.locator("#rolls [data-n='1'] .src")).to_have_text("攝影機，已在手機上確認")
+    shot(zh, "63-learn-rolls-zh", at="#rollscard")
 
     # forget the set (two taps): the card goes, and so does what the reader knew
     page.locator("#learnt .forget").click()
