@@ -340,13 +340,22 @@ function renderTray(snap) {
 
 // Dice entered by hand (or confirmed from the tray) answer the pending dice input. `link` ties each die to
 // the tray's die it is ({roll, dice: [tray index or null]}), so the box learns from the dice players confirm.
+// The face each number names, for a set whose numbered faces stand at their own value's place (hero dice, a d12,
+// King of Tokyo's 1-3), else null: there the tray's values and the pad's places agree; on Mage Wars' attack
+// dice a 1 is two faces (the 1 and the 1 in a starburst, at places 3 and 5) and place 1 is a blank.
+function facesByValue(setId) {
+  const set = findSet(setId);
+  const faces = setFaces(setId);
+  return set && faces && set.faces.every((f, i) => f.value == null || f.value === i + 1) ? faces : null;
+}
+
 async function submitDice(values, link = null) {
   const input = diceInput(S.snap) || {};
   const base = input.action ? { ...input.action } : { type: "roll" };
   // A free roll (no game's own dice action) of a set with drawn faces keeps each die's face with its number,
   // as a camera roll does: the roll stays drawn as the dice were (hero icons, not pips), whatever set the box
   // is given later; the box also learns a confirmed die by its face (device.learnt.face_index)
-  const faces = input.action ? null : S.snap.dice_faces || setFaces(S.snap.dice_set);
+  const faces = input.action ? null : facesByValue(S.snap.dice_set);
   const dice = faces ? values.map((v) => (typeof v === "number" && faces[v - 1] ? { value: v, face: faces[v - 1] } : v))
     : values;
   await act({ ...base, dice, source: "manual", ...(link ? { tray: link } : {}) });
