@@ -91,6 +91,16 @@ def confirm_if_shown(page, values: list[int | str]) -> bool:
     return bool(page.evaluate(CONFIRM_IF_SHOWN, values))
 
 
+def pair_with_box(page, table) -> None:
+    """Pair the phone as a player does: tap "Pair this phone", wait until the box holds the request (the page
+    counts down), and press the box's Pair button (pressed earlier, it admits no one)."""
+    page.locator("#live.on").wait_for()
+    page.locator("#pair").click()
+    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
+    table.press("pair")
+    page.locator("#pairbox").wait_for(state="hidden")
+
+
 @contextmanager
 def demo_box(state_dir: Path, seed: int, speed: float = 1.0) -> Iterator[str]:
     """`dicesight run --camera demo` in a child process, as a user starts it (mock pins, loopback, a free

@@ -11,7 +11,7 @@ import urllib.request
 from collections import Counter
 
 import pytest
-from pagekit import confirm_if_shown, shot
+from pagekit import confirm_if_shown, pair_with_box, shot
 from playwright.sync_api import expect
 from realbox import demo_table, throw_demo
 
@@ -40,11 +40,7 @@ def test_first_roll_from_the_demo_tray(table, serve_table, phone):
     url = serve_table(table)
     page = phone("en-US")
     page.goto(url)
-    page.locator("#live.on").wait_for()
-    page.locator("#pair").click()
-    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
-    table.press("pair")
-    page.locator("#pairbox").wait_for(state="hidden")
+    pair_with_box(page, table)
     page.locator("#players article[data-player='p1']").wait_for()
     assert state(url)["pending"]["input"]["dice_sets"] == ["kingoftokyo"]
     assert table.tray_request() == ("kingoftokyo", 6)  # the box reads the set the game names

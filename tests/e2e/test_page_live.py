@@ -4,9 +4,9 @@ the banners when the camera or the connection is down, the virtual panel, and ev
 from __future__ import annotations
 
 import pytest
-from pagekit import shot
+from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
-from realbox import make_table, set_camera, set_tray
+from realbox import make_table, reading, set_camera, set_tray
 
 pytestmark = pytest.mark.e2e
 
@@ -153,3 +153,24 @@ def test_panel_leds_are_labelled_in_the_page_language(box, table, phone):
     expect(labels.nth(2)).to_have_text("굴림")  # free roll's Roll phase, on the third LED
     assert not any("phase" in text.lower() for text in labels.all_inner_texts())
     shot(page, "25-panel-leds-ko", at="#panelcard")
+
+
+@pytest.mark.parametrize("dice_set, read, stored", [
+    ("dicethrone:barbarian", [reading(6, False, face="pow"), reading(2, True, face="sword")],
+     [{"value": 6, "face": "pow"}, {"value": 2, "face": "sword"}]),
+    ("magewars-attack", [reading(1, False, face="1"), reading(2, True, face="2")],
+     [{"value": 1}, {"value": 2}]),  # never {"value": 1, "face": "blank"}
+])
+def test_a_confirmed_free_roll_keeps_the_faces_a_number_names(box, table, phone, dice_set, read, stored):
+    """A free roll confirmed on a phone keeps each die's face only where a number names one face of the box's
+    set (webui/static/app.js `facesByValue`): a hero die's 6 is its pow, but on Mage Wars' attack dice a 1 is
+    two faces (the plain 1 and the 1 in a starburst) and the set's first face is a blank, so there the number
+    alone is sent, as before."""
+    table.dice_set = dice_set
+    page = phone("en-US")
+    page.goto(box)
+    pair_with_box(page, table)
+    set_tray(table, "settled", read, needs_confirmation=True)
+    page.locator("#confirmbtn").click()
+    expect(page.locator("#rolls [data-n='1']")).to_be_visible()
+    assert table.snapshot()["rolls"][0]["dice"] == stored
