@@ -42,9 +42,14 @@ from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
 from .reading import Reading
 
 MIN_DIE = 14        # px, smallest die side we look for (at working scale)
+# one whole die's outline: its rotated rectangle at most DIE_LONG times as long as wide, its area at least DIE_FILL
+# of that rectangle (a blob outside these is split, and a split's parts are judged by them)
+DIE_LONG = 1.45
+DIE_FILL = 0.72
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
 # its own threshold (0.3): on the enlarged photo it proposed many more boxes on busy floors and specks, which the
-# classifier did not all reject (figures in the commit that set it)
+# classifier did not all reject (whole reader, fold models, roboflow-d6 never trained on, after DETECTOR_ALONE:
+# phantoms 1528 -> 1466, from the previous session's bench)
 ENLARGED_AT = 0.4
 DETECTOR_RANK = 0.8  # the learned finder's candidates' rank against the hand-made cues' (see _read_classified)
 # A box only the learned finder proposes, with no pip count inside it, is reported (unsure, as always) only when
@@ -284,7 +289,7 @@ def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
     img3 = cv2.cvtColor(255 - np.clip(dist * (255.0 / dmax), 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(img3, markers)
     out = _parts(markers, m, n)
-    if any(_elongation(c) > 1.45 for c in out):
+    if any(_elongation(c) > DIE_LONG for c in out):
         # a part as long as two dice: OpenCV floods by the step between neighbours, not by height, so a label
         # that reaches the blob's rim (one flat ring of distance 1) can run round it and take much of the other
         # die. Then each pixel goes to its nearest core instead, if that makes every part shaped like a die.
@@ -292,7 +297,7 @@ def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
         core = np.zeros(n + 1, np.int32)  # the Voronoi's labels (zero runs of 1 - peaks) -> the peaks' labels
         core[nearest[peaks > 0]] = markers0[peaks > 0]
         near = _parts(core[nearest], m, n)
-        if all(_elongation(c) <= 1.45 for c in near):
+        if all(_elongation(c) <= DIE_LONG for c in near):
             out = near
     return [c + [x - pad, y - pad] for c in out] or [blob.contour]
 
@@ -300,7 +305,7 @@ def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
 def _die_shaped(c: np.ndarray) -> bool:
     """A part that passes find_dice's own test of one whole die: not elongated, filling its rectangle."""
     (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-    return max(rw, rh) <= 1.45 * max(min(rw, rh), 1.0) and cv2.contourArea(c) >= 0.72 * rw * rh
+    return max(rw, rh) <= DIE_LONG * max(min(rw, rh), 1.0) and cv2.contourArea(c) >= DIE_FILL * rw * rh
 
 
 def _elongation(c: np.ndarray) -> float:
@@ -448,9 +453,9 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
             if parts:
                 out += parts
                 continue
-        if elong > 1.45 or dist_ratio < 0.72 or b.solidity < 0.88:
+        if elong > DIE_LONG or dist_ratio < DIE_FILL or b.solidity < 0.88:
             parts = _split_blob(b, (H, W))
-            if elong < HOOK_SQUARE and all(_elongation(c) > 1.45 for c in parts):
+            if elong < HOOK_SQUARE and all(_elongation(c) > DIE_LONG for c in parts):
                 # a square outline parted into slivers only: one dark die on a dark floor, its mask a hook of
                 # rim and pips (no die is a sliver; two dice run together part into squares)
                 parts = [b.contour]
