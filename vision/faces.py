@@ -14,7 +14,7 @@ import numpy as np
 from .corners import SCALES, CornerReader
 from .corners import M as CORNER_M
 from .dicesets import DiceSet
-from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, face_glyph, split_corner
+from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, corner_number, face_glyph, split_corner
 from .numerals import NumeralGuess, read_numeral
 from .numerals import classifier as numeral_classifier
 from .numerals import combine as combine_numeral
@@ -735,12 +735,6 @@ LOOKALIKE = 0.85  # symbols whose templates correlate this well are told apart a
 LOOKALIKE_CLOSE = 0.1  # ... those of them whose match is this close to the best one's
 
 
-def _corner_number(glyph: str) -> str | None:
-    """The number printed in a face's corner ("icon:sword+corner:2" -> "2"), or None."""
-    part = next((p for p in glyph.split("+") if p.startswith("corner:")), None)
-    return part.split(":", 1)[1] if part is not None else None
-
-
 def _template_vec(g: np.ndarray) -> np.ndarray:
     """A drawing as the symbol match compares it: blurred, inside the face's rim, zero mean, unit norm."""
     t = cv2.GaussianBlur(np.ascontiguousarray(g, np.float32), (0, 0), 1.5)
@@ -817,7 +811,7 @@ class FaceReader:
         sources: list[tuple[int, np.ndarray, tuple[int, ...]]] = []
         self._merged: set[int] = set()
         self._number_checks = {}
-        numbers = sorted({n for n in (_corner_number(f.glyph) for f in self.ds.faces) if n is not None})
+        numbers = sorted({n for n in (corner_number(f.glyph) for f in self.ds.faces) if n is not None})
         if self.taught:
             for idx, arrs in self.taught.items():
                 self._groups.append([int(idx)])
@@ -974,7 +968,7 @@ class FaceReader:
         palm beside a 3 was read as the barbarian's lone pow, a 6, certain). The number is a second reader
         of the same face; a face stays certain only when both agree."""
         checker = CornerReader({i: f"{symbol}+corner:{n}" for i, n in enumerate(numbers)}, mirrored)
-        own = {t: numbers.index(str(_corner_number(gl))) for t, gl in seen.items()}
+        own = {t: numbers.index(str(corner_number(gl))) for t, gl in seen.items()}
         return checker, own
 
     def _build_numerals(self) -> None:
@@ -1372,7 +1366,7 @@ class FaceReader:
             return conf
         reader, own = check
         # (the drawing at its own size only: the second size changed no verdict on 1280 of the set's own dice,
-        # and the check costs about 0.25 ms a die as it is, most of it OpenCV's per-call overhead)
+        # and the check costs about 0.2 ms a die as it is, most of it OpenCV's per-call overhead)
         cm = reader.read(big if big is not None else hires(), side, turns, None, (1.0,))
         # the number must be there, not only be the least unlike (another printing's number in another corner
         # left noise: correlations of 0.04-0.05 that named the right number by chance). Read as the face's

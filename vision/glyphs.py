@@ -156,6 +156,15 @@ def split_corner(glyph: str) -> tuple[str, str | None]:
     return glyph, None
 
 
+def corner_number(glyph: str) -> str | None:
+    """The number printed in a face's corner ("icon:sword+corner:2" -> "2"), or None (see `split_corner`)."""
+    for part in glyph.split("+"):
+        kind, _, arg = part.partition(":")
+        if kind == "corner":
+            return arg
+    return None
+
+
 def face_glyph(glyph: str, size: int = 96, mirrored: bool = False) -> np.ndarray:
     """The ink mask (float32 0..1, size x size) of one face; `mirrored` for a face seen through glass."""
     return _glyph_cached(glyph, int(size), bool(mirrored))
