@@ -142,11 +142,11 @@ class Table:
         evidence = action.pop("evidence", None)
         # which die of the tray each die of this roll is (a phone's confirm or fix): for learning, not rules
         link = action.pop("tray", None)
-        if image is None and evidence is None and isinstance(link, dict) and isinstance(link.get("roll"), int) \
-                and not isinstance(link.get("roll"), bool):
+        roll = link.get("roll") if isinstance(link, dict) else None
+        if image is None and evidence is None and type(roll) is int:  # (a throw's number; not True)
             # a confirmed or fixed camera reading keeps the tray's photo and what the camera read, as a camera
             # roll does (DESIGN: a roll read by the camera carries its evidence); the dice are the players'
-            got = self.tray.unsure_evidence(link["roll"])
+            got = self.tray.unsure_evidence(roll)
             if got is not None:
                 image, evidence = got
         staged = self.store.stage_image(image) if isinstance(image, bytes | bytearray) else image
