@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from vision_specs import HERO, NUMERALS12, SYMBOLS
 
+from device.dice_sets import ids, spec
 from vision.corners import corner_centre
 from vision.dicesets import get_set
 from vision.faces import FaceReader
@@ -124,16 +125,12 @@ def test_a_weak_symbol_match_that_is_barely_best_is_never_certain(s1, margin, ce
     assert key == 4 and (conf >= 0.6) == certain
 
 
-HEROES = [f"dicethrone:{h}" for h in ("artificer", "barbarian", "cursed_pirate", "gunslinger", "huntress", "monk",
-                                      "moon_elf", "ninja", "paladin", "pyromancer", "samurai", "seraph",
-                                      "shadow_thief", "tactician", "treant", "vampire_lord")]
+HEROES = [i for i in ids() if i.startswith("dicethrone:")]  # every hero whose dice the games describe
 COLOURS = ["white", "red", "black", "blue", "green", "purple", "yellow"]
 
 
 def hero_throw(drawn: str, k: int, frame: int) -> tuple[list[DieSpec], np.ndarray, np.ndarray]:
     """Five dice drawn as hero `drawn`'s faces, under the tray, and the learned empty room."""
-    from device.dice_sets import spec  # (the box's data: the heroes' dice as their game describes them)
-
     rng = np.random.default_rng(1000 * k + frame)
     dice = random_dice(rng, 5, dice_set=get_set(spec(drawn)), size=(30, 90), colours=COLOURS)
     return (dice, render_tray(dice, mount="under", seed=frame, room_seed=frame),
@@ -143,12 +140,10 @@ def hero_throw(drawn: str, k: int, frame: int) -> tuple[list[DieSpec], np.ndarra
 @pytest.mark.parametrize("step", [1, 5])
 def test_dice_the_set_does_not_draw_are_never_certain_and_wrong(step):
     """Another printing (a die whose drawings the set's data does not describe; here each hero's dice read as
-    another hero's) must come out unsure, never certain and wrong. The symbol match alone made 26% of such
-    dice certain and wrong (a monk's palm beside a 3 read as the barbarian's pow, a 6): a face is certain only
+    another hero's) must come out unsure, never certain and wrong. The symbol match alone made about a quarter
+    of such dice certain and wrong (a monk's palm beside a 3 read as the barbarian's pow, a 6): a face is certain only
     when its corner number, read among every number the set prints, is the face's own (DESIGN: certain must
     mean right)."""
-    from device.dice_sets import spec
-
     read = wrong = 0
     for k, drawn in enumerate(HEROES):
         read_as = spec(HEROES[(k + step) % len(HEROES)])
@@ -167,8 +162,6 @@ def test_each_heros_own_dice_stay_certain_with_the_number_check():
     """The number check costs the set's own dice nothing: every hero's dice (30-90 px, every colour) under the
     tray are read right and certain as before (a check that refused its own numbers would make the phone ask
     for every die)."""
-    from device.dice_sets import spec
-
     total = certain_right = silent = 0
     for k, hero in enumerate(HEROES):
         for frame in range(2):
