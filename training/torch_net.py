@@ -195,7 +195,7 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     w = torch.where(drawn, s.cube_weight, torch.where((src == 2) | (src == 3), s.render_weight, 1.0))
     # an epoch draws as many samples as there are canvases other than the drawn ones (cubes, their scenes'
     # backgrounds): those change what is drawn, not how long training takes
-    per_epoch = int(((data.source != 4) & (data.source != 6)).sum())
+    per_epoch = int((~drawn).sum())
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=s.lr, total_steps=steps, pct_start=0.15)

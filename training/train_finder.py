@@ -39,13 +39,11 @@ import torch
 from torch import nn
 
 from training.data import Photo, jpeg_again, load_photos
+from training.provenance import REPO, SHIPPED, reference_path
 from training.scenes import scenes
 from training.splits import PHOTO_SETS, model_jobs
 from vision.detector import DieDetector, prepare
 
-REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO / "tests" / "vision" / "data" / "finder_reference.npz"
-SHIPPED = REPO / "vision" / "models"
 SOURCES = ("webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
            "Epanemu/GameDiceRecognition, Roboflow export)")
 
@@ -286,12 +284,6 @@ def torch_out(net: FinderNet, blob: np.ndarray) -> np.ndarray:
         return net(torch.from_numpy(blob)).numpy()
 
 
-def reference_path(out_dir: Path) -> Path:
-    """Where the shipped model's reference window and outputs go: tests/vision/data when the model replaces the
-    shipped one, else beside the model, so that a trial run (`--out /tmp/...`) leaves the tests' data alone."""
-    return REFERENCE if out_dir.resolve() == SHIPPED.resolve() else out_dir / REFERENCE.name
-
-
 def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, note: dict,
           check: list[Photo]) -> dict:
     t0 = time.time()
@@ -333,7 +325,7 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
         win = np.ascontiguousarray(small[y0:y0 + 96, x0:x0 + 96])
         blob = (win.astype(np.float32) - 128.0) / 64.0
         blob = np.ascontiguousarray(blob.transpose(2, 0, 1)[None])
-        ref = reference_path(out_dir)
+        ref = reference_path(out_dir, "finder_reference.npz")
         ref.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(ref, window=win, maps=torch_out(net, blob).astype(np.float32),
                             source=np.array(f"{check[0].dataset}/{check[0].path.name}"))
@@ -352,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--specks", type=float, default=Setup.specks, help="share of windows given salt-and-pepper")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
     ap.add_argument("--only", default="", help="comma-separated model names to train (finder, cv0, lodo-...)")
-    ap.add_argument("--out", type=Path, default=REPO / "vision" / "models")
+    ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "finder-models")
     args = ap.parse_args(argv)
 

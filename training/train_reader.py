@@ -52,30 +52,15 @@ from training.cubes import cube_backgrounds, cube_canvases
 from training.data import Photo, load_photos
 from training.negatives import phantom_canvases
 from training.net import softmax
+from training.provenance import BASE_SOURCES, CUBE_SOURCES, PHANTOM_SOURCES, REPO, SHIPPED, reference_path
 from training.splits import CLASSES, PHOTO_SETS, is_calibration, model_jobs
 from training.torch_net import Setup, export_onnx, logits_of, train
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
 from vision.detector import DieDetector
 from vision.detector import load as load_detector
 
-REPO = Path(__file__).resolve().parents[1]
 CANVAS = 128   # canvas side (the box spans a third of it: about the 48 px input's box at most)
-REFERENCE = REPO / "tests" / "vision" / "data" / "pips_reference.npz"
-SHIPPED = REPO / "vision" / "models"
-# The files whose code makes each set of cached canvases (`--cache`): a change to any of them must make them
-# afresh. The empty renders' "not a die" boxes are the reader's own candidates and the phantoms the finders'
-# false boxes, so every vision module counts, not vision/render.py alone: between 9bca436 and 1d41cde the
-# finder's changes turned 682 empty-render boxes into 680, which a cache keyed on render.py alone would keep.
-VISION_SOURCES = sorted(str(f.relative_to(REPO)) for f in (REPO / "vision").glob("*.py"))
-BASE_SOURCES = ["training/canvas.py", "training/data.py", *VISION_SOURCES]
-CUBE_SOURCES = ["training/cubes.py", "training/canvas.py", "training/data.py", *VISION_SOURCES]
-PHANTOM_SOURCES = ["training/negatives.py", "training/splits.py", *BASE_SOURCES]
 
-
-def reference_path(out_dir: Path) -> Path:
-    """Where the shipped model's reference crops and logits go: tests/vision/data when the model replaces the
-    shipped one, else beside the model, so that a trial run (`--out /tmp/...`) leaves the tests' data alone."""
-    return REFERENCE if out_dir.resolve() == SHIPPED.resolve() else out_dir / REFERENCE.name
 
 def calibrate(logits: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
     """(temperature, certain_at, figures) from the logits of held-back real dice (all are dice: none is an
@@ -142,7 +127,7 @@ def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], rende
     if name == "pips":
         # a few held-back crops and their logits, for a test that the shipped file still reads as trained
         pick = np.linspace(0, len(crops) - 1, 6).astype(int)
-        ref = reference_path(out_dir)
+        ref = reference_path(out_dir, "pips_reference.npz")
         ref.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(ref, crops=crops[pick], logits=logits[pick].astype(np.float32))
     return meta
@@ -204,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     ap.add_argument("--suite", action="store_true", help="also train the cross-validation models for the bench")
     ap.add_argument("--only", default="", help="comma-separated model names to train (pips, cv0, lodo-...)")
-    ap.add_argument("--out", type=Path, default=REPO / "vision" / "models")
+    ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "reader-models")
     args = ap.parse_args(argv)
 
@@ -235,13 +220,13 @@ def main(argv: list[str] | None = None) -> int:
     for name, pool, out, note in jobs:
         if only and name not in only:
             continue
-        note = {**note, "cubes": args.cubes, "render_frames": args.render_frames}
+        note = {**note, "cubes": args.cubes, "render_frames": args.render_frames,
+                **({"cube_backgrounds": args.cube_backgrounds} if args.cube_backgrounds else {})}
         train_p = [p for p in pool if not is_calibration(p)]
         calib_p = [p for p in pool if is_calibration(p)]
         phantoms = None
         if args.phantoms:
             note["phantoms_per_die"] = args.phantoms
-            note["cube_backgrounds"] = args.cube_backgrounds
             # (the finder model whose false boxes they are counts as a source too; a missing one is
             # reported by finder_for)
             fp = finder_path(name, args.finder_models)

@@ -65,23 +65,22 @@ def test_canvases_are_the_same_whatever_the_hash_seed() -> None:
                                                   ("training.cubes", "CUBE_SOURCES"),
                                                   ("training.negatives", "PHANTOM_SOURCES")])
 def test_cache_key_names_every_module_that_makes_the_canvases(module: str, sources: str) -> None:
-    pytest.importorskip("torch")   # train_reader's own import: the train extra
-    from training import train_reader  # training only: not the package's
+    from training import provenance  # training only: not the package's (no torch: it runs in CI)
 
     code = (f"import json, sys, {module}\n"
             "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()\n"
             "    if n.split('.')[0] in ('training', 'vision') and getattr(m, '__file__', None))))")
     loaded = {str(Path(f).resolve().relative_to(REPO)) for f in _run(code, "0")}  # type: ignore[union-attr]
     loaded = {f for f in loaded if not f.endswith("__init__.py")}
-    missing = loaded - set(getattr(train_reader, sources))
+    missing = loaded - set(getattr(provenance, sources))
     assert not missing, f"{sources} misses {sorted(missing)}: a cached canvas would outlive a change to them"
 
 
 def test_a_trial_run_leaves_the_tests_reference_alone(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
-    from training import train_finder, train_reader  # training only: not the package's
+    from training.provenance import SHIPPED, reference_path  # training only: not the package's
 
-    assert train_reader.reference_path(train_reader.SHIPPED) == train_reader.REFERENCE
-    assert train_reader.reference_path(tmp_path) == tmp_path / "pips_reference.npz"
-    assert train_finder.reference_path(train_finder.SHIPPED) == train_finder.REFERENCE
-    assert train_finder.reference_path(tmp_path) == tmp_path / "finder_reference.npz"
+    data = Path(__file__).parent / "data"
+    for name in ("pips_reference.npz", "finder_reference.npz"):
+        assert reference_path(SHIPPED, name) == data / name  # the shipped model: the tests' own file
+        assert (data / name).exists()                          # (which the tests read)
+        assert reference_path(tmp_path, name) == tmp_path / name
