@@ -187,6 +187,11 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     shot(zh, "63-learn-card-zh", at="#learntcard")
     expect(zh.locator("#rolls [data-n='1'] .src")).to_have_text("攝影機，已在手機上確認")
     shot(zh, "63-learn-rolls-zh", at="#rollscard")
+    ko = phone("ko-KR")
+    ko.goto(url)
+    ko.locator("#live.on").wait_for()
+    expect(ko.locator("#rolls [data-n='1'] .src")).to_have_text("카메라, 휴대폰에서 확인")
+    shot(ko, "63-learn-rolls-ko", at="#rollscard")
 
     # forget the set (two taps): the card goes, and so does what the reader knew
     page.locator("#learnt .forget").click()
@@ -194,4 +199,4 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     page.locator("#learnt .forget").click()
     expect(page.locator("#learntcard")).to_be_hidden()
     assert not table.tray.memory.knows(SET)
-    assert page.js_errors == [] and zh.js_errors == []
+    assert page.js_errors == [] and zh.js_errors == [] and ko.js_errors == []
