@@ -3,7 +3,8 @@
 A die's box is cut out of the frame and normalised the same way at training and at reading time
 (`normalise_crop`): the box (padded a little) is resized to 32x32, channel by channel less its mean and scaled by its spread (so red pips on dark red, yellow on green, light
 pips on dark dice all become contrast). The network answers one class per face plus a last class "not a die" (an empty
-patch, a half die, a cocked die, two dice). Its penultimate layer is an embedding the per-box memory uses.
+patch, a half die, a cocked die, two dice). Its penultimate layer (the embedding) is returned too, for
+benches and experiments; the per-box memory compares pictures of the faces instead (`vision/memory.py` says why).
 
 The model's sidecar JSON holds the class names, the crop it was trained on (`size`, `pad`, `norm`: "rgb" as
 above or "grey", one channel; older files lack them and mean 32, 1.10, "rgb"), the softmax temperature fitted
