@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # torch is in the train extra only
 REPO = Path(__file__).resolve().parents[1]
 CLASSES = [str(i) for i in range(1, 21)] + [NONE]
 CONVS = (16, 32, 48)
+HIDDEN = 64      # (its own: the pip classifier's Setup grew wider)
 BACKGROUNDS = ["wood", "felt", "white", "grey", "black", "blue", "red"]
 LIGHTS = ["neutral", "warm", "cold", "dim", "glare"]
 MATERIALS = ["plain", "plain", "marbled", "speckled", "translucent"]
@@ -304,7 +305,7 @@ def train(x: np.ndarray, y: np.ndarray, seed: int, epochs: int, net=None, lr0: f
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = net or FaceNet(Setup(size=SIZE, pad=PAD, convs=CONVS), classes=len(CLASSES))
+    net = net or FaceNet(Setup(size=SIZE, pad=PAD, convs=CONVS, hidden=HIDDEN), classes=len(CLASSES))
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     wcls = torch.tensor(np.minimum(counts.sum() / np.maximum(counts, 1) / len(CLASSES), 4.0), dtype=torch.float32)
     n, batch = len(x), 128
@@ -346,7 +347,7 @@ def predict(net: FaceNet, x: np.ndarray) -> np.ndarray:
 def export(net: FaceNet, path: Path) -> None:
     from training.torch_net import Setup, export_onnx  # torch: the train extra only
 
-    export_onnx(net, Setup(size=SIZE, pad=PAD, convs=CONVS), str(path))
+    export_onnx(net, Setup(size=SIZE, pad=PAD, convs=CONVS, hidden=HIDDEN), str(path))
 
 
 def calibrate(net: FaceNet, x: np.ndarray, y: np.ndarray, allowed: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
