@@ -43,6 +43,7 @@ import numpy as np
 from training.calibration import certain_threshold, fit_temperature
 from training.data import datasets_root, photometric_noise
 from training.net import softmax
+from training.provenance import made_with
 from vision.classify import normalise_batch
 from vision.glyphs import face_glyph
 from vision.numerals import LOOKS, NONE, PAD, SIZE, die_square, looks, numeral_crop, pick
@@ -443,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     export(net, args.out / "numerals.onnx")
     meta = {"classes": CLASSES, "kind": "numerals", "size": SIZE, "pad": PAD, "temperature": temp, "certain_at": certain_at,
             "calibration": figs, "calibration_photos_alone": photo_figs, "seed": args.seed, "trainer": "torch", "first_epochs": args.first_epochs, "epochs": args.epochs, "realign": args.realign,
-            "frames": args.frames, "per_photo": args.per_photo, "train_seconds": round(time.time() - t0, 1),
+            "frames": args.frames, "per_photo": args.per_photo, "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": "d20-numerals (labels MIT by rsandrini, photos CC0 by Mario Lurig; see "
                        "shared/datasets/d20-numerals/LICENSE and SOURCE.txt) and this repository's renders"}
     (args.out / "numerals.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")

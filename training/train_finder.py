@@ -39,7 +39,7 @@ import torch
 from torch import nn
 
 from training.data import Photo, jpeg_again, load_photos
-from training.provenance import REPO, SHIPPED, reference_path
+from training.provenance import REPO, SHIPPED, made_with, reference_path
 from training.scenes import scenes
 from training.splits import PHOTO_SETS, model_jobs
 from vision.detector import DieDetector, prepare
@@ -300,7 +300,7 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
                           f"(a 640x640 photo: 320x320; 640x480: 320x256); trained on {s.crop} px windows",
             "input": "BGR, (pixel - 128) / 64, NCHW, sides padded to a multiple of 32 by repeating the edge",
             "threshold": s.threshold, "top_k": s.top_k, "seed": seed, "setup": asdict(s), "trained_on": note,
-            "train_seconds": round(time.time() - t0, 1), "sources": SOURCES}
+            "train_seconds": round(time.time() - t0, 1), "made_with": made_with(), "sources": SOURCES}
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     # the exported graph must answer as torch does, through cv2.dnn (the reader's own path), on whole photos
     dnn = DieDetector(onnx_path, meta)

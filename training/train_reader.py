@@ -52,7 +52,15 @@ from training.cubes import cube_backgrounds, cube_canvases
 from training.data import Photo, load_photos
 from training.negatives import phantom_canvases
 from training.net import softmax
-from training.provenance import BASE_SOURCES, CUBE_SOURCES, PHANTOM_SOURCES, REPO, SHIPPED, reference_path
+from training.provenance import (
+    BASE_SOURCES,
+    CUBE_SOURCES,
+    PHANTOM_SOURCES,
+    REPO,
+    SHIPPED,
+    made_with,
+    reference_path,
+)
 from training.splits import CLASSES, PHOTO_SETS, is_calibration, model_jobs
 from training.torch_net import Setup, export_onnx, logits_of, train
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
@@ -111,7 +119,7 @@ def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], rende
     meta = {"classes": CLASSES, "kind": "pips", "size": s.size, "pad": s.pad, "norm": s.norm,
             "temperature": temp, "certain_at": certain_at,
             "calibration": figs, "seed": seed, "epochs": s.epochs, "setup": repr(s), "trained_on": note,
-            "train_seconds": round(time.time() - t0, 1),
+            "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
                        "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "
                        "cubes (training/cubes.py)"}

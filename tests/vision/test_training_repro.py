@@ -84,3 +84,24 @@ def test_a_trial_run_leaves_the_tests_reference_alone(tmp_path: Path) -> None:
         assert reference_path(SHIPPED, name) == data / name  # the shipped model: the tests' own file
         assert (data / name).exists()                          # (which the tests read)
         assert reference_path(tmp_path, name) == tmp_path / name
+
+
+def test_a_model_says_what_made_it(tmp_path: Path) -> None:
+    # numerals.onnx retrained at its own commit differed from the shipped file, and its JSON could not say
+    # whether the libraries or the tree had differed: each model's JSON now records both (`made_with`)
+    import numpy as np
+
+    from training.provenance import made_with
+
+    outside = made_with(tmp_path)  # not a git checkout
+    assert outside["commit"] is None and outside["uncommitted_changes"] is None
+    assert outside["libraries"]["numpy"] == np.__version__
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    subprocess.run([*git, "add", "a.py"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a"], check=True)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    assert made_with(tmp_path)["commit"] == head and made_with(tmp_path)["uncommitted_changes"] is False
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert made_with(tmp_path)["uncommitted_changes"] is True
