@@ -46,6 +46,8 @@ MIN_DIE = 14        # px, smallest die side we look for (at working scale)
 # of that rectangle (a blob outside these is split, and a split's parts are judged by them)
 DIE_LONG = 1.45
 DIE_FILL = 0.72
+# a blob's rotated rectangle at most this elongated is square enough to be one die (see find_dice's hooks)
+HOOK_SQUARE = 1.2
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
 # its own threshold (0.3): on the enlarged photo it proposed many more boxes on busy floors and specks, which the
 # classifier did not all reject (whole reader, fold models, roboflow-d6 never trained on, after DETECTOR_ALONE:
@@ -478,9 +480,6 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
             out.append(b)
     return out
 
-
-# A blob's rotated rectangle at most this elongated is square enough to be one die (see find_dice's hooks).
-HOOK_SQUARE = 1.2
 
 _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
 
