@@ -3,8 +3,9 @@
     nice -n 10 python -m training.train_reader            # the shipped model
     nice -n 10 python -m training.train_reader --suite    # + cross-validation models
 
-Reproducible from `--seed` (same machine, same torch, same `--threads`) and the commit: the shipped pips.onnx
-retrained at 9bca436 came out byte-identical. A later vision/ gives other data, as the "not a die" boxes of empty
+Reproducible from `--seed` (same machine, same torch, same `--threads`) and the commit: the pips.onnx shipped at
+9bca436, retrained at that commit, came out byte-identical (the model's JSON now records its commit and libraries:
+`made_with`). A later vision/ gives other data, as the "not a die" boxes of empty
 renders are the reader's own candidates (at 1d41cde 680 of them instead of 682, and a model whose best guess differs
 on 104 of 1219 real dice).
 
