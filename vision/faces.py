@@ -339,7 +339,7 @@ def _face_shape_ok(area: float, solidity: float, rect: Any, pentagon: bool) -> b
     return solidity > 0.88 and ((fill <= 0.82 and elong < 1.15) if pentagon else (elong < 1.25 and fill >= 0.85))
 
 
-def _found_in_part(blob: Any, pentagon: bool) -> bool:
+def found_in_part(blob: Any, pentagon: bool) -> bool:
     """An outline clearly short of a whole face (a square filling its rectangle by under 0.82, or longer
     than 1.12, or hollow; any pentagon failing the shape check), whose refit from its edges is taken as it
     is. (An outline only just short of the shape check, such as a small die's rounded corners in glare,
@@ -509,8 +509,10 @@ def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None
     small a blob reaches its sides. Here every pixel of the window that differs from the room (both
     smoothed) by three times the room's own noise (the median difference along the window's border) is
     the die's, the part joined
-    to the blob is its face, and its hull, a square clearly larger than the blob and clear of the window's
-    border, is taken. None otherwise."""
+    to the blob is its face, and its hull, a square clearly larger than the blob (1.69 times its area: 1.3
+    times a square blob's side; it was 1.3 times the blob's longest side, which a die at 45 degrees found as a
+    long part, 48 x 28 px of a 55 px die, never passed) and clear of the window's border, is taken. None
+    otherwise."""
     (bcx, bcy), (rw, rh), _ = blob.rect
     ext = float(max(rw, rh))
     H, W = img.shape[:2]
@@ -548,7 +550,7 @@ def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None
     area = float(cv2.contourArea(hull))
     rect = cv2.minAreaRect(hull)
     (_, _), (w, h), _ = rect
-    if max(w, h) < 1.3 * ext or max(w, h) > 1.25 * max(min(w, h), 1.0) or area < 0.85 * w * h or \
+    if area < 1.69 * blob.area or max(w, h) > 1.25 * max(min(w, h), 1.0) or area < 0.85 * w * h or \
             float(cv2.contourArea(c)) < 0.65 * area:
         return None
     return Outline(hull, rect, area, 1.0, cv2.boundingRect(hull))
@@ -1077,7 +1079,7 @@ class FaceReader:
             else:
                 whole = regrow(img, background, blob) if not self.pentagon else None
                 refit = whole or (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob))
-                if refit is not None and (whole is not None or _found_in_part(blob, self.pentagon) or
+                if refit is not None and (whole is not None or found_in_part(blob, self.pentagon) or
                                           _near(refit, blob)):
                     blob = refit
                     squared = whole is None and not self.pentagon

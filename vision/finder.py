@@ -37,6 +37,7 @@ class Candidate:
                                              # above at an angle, a die's front face (its top face above it)
     fill: float | None = None                # how much of its rotated rectangle the outline fills (a die
                                              # lying flat: about 0.9; a part or a merge of shapes: less)
+    blob: object | None = None               # the outline itself (`reader.Blob`: a part of a die is refitted)
 
 
 def outline_candidates(blobs: list) -> list[Candidate]:
@@ -45,7 +46,7 @@ def outline_candidates(blobs: list) -> list[Candidate]:
         x, y, w, h = b.mask_box
         rw, rh = b.rect[1]
         out.append(Candidate((x + w / 2.0, y + h / 2.0, float(w), float(h)), "outline", rect=b.rect,
-                             fill=float(b.area / max(rw * rh, 1.0))))
+                             fill=float(b.area / max(rw * rh, 1.0)), blob=b))
     return out
 
 
