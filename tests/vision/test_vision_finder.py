@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import pips
-from vision.finder import pip_candidates
+from vision.finder import glare_spot, pip_candidates
 from vision.reader import missed_when_enlarged
 from vision.reading import Reading
 
@@ -68,3 +69,18 @@ def test_nothing_is_added_when_the_enlarged_read_covers_every_die():
     first = [_reading(100, 100, 30), _reading(300, 200, 30)]
     zoomed = [_reading(152, 148, 45), _reading(447, 303, 45)]
     assert missed_when_enlarged(first, zoomed, 1.5) == []
+
+
+@pytest.mark.parametrize("profile, glare", [("disc", False), ("glow", True)])
+def test_a_light_spot_that_peaks_in_its_middle_is_a_glare_not_a_pip(profile, glare):
+    """A pip is a disc of one level with a sharp rim; a lamp's reflection peaks in its middle and fades out.
+    The pip finder finds both as a lone light pip on a dark floor; `glare_spot` tells them apart."""
+    yy, xx = np.mgrid[0:120, 0:120]
+    d = np.hypot(xx - 60.0, yy - 60.0)
+    spot = np.where(d < 8, 200.0, 0.0) if profile == "disc" else 200.0 * np.exp(-0.5 * (d / 5.0) ** 2)
+    img = np.clip(30.0 + spot, 0, 255).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (0, 0), 0.7) if profile == "disc" else img
+    lab = cv2.cvtColor(cv2.merge([img, img, img]), cv2.COLOR_BGR2Lab)
+    faces = [f for f in pips.pip_dice(lab) if f.count == 1]
+    assert faces, "the pip finder sees the spot"
+    assert all(glare_spot(lab[..., 0], f) == glare for f in faces)
