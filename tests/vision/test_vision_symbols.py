@@ -241,7 +241,7 @@ def test_a_black_pip_die_parted_into_shapes_no_die_has_is_also_read_whole():
 ])
 def test_black_regidice_dice_the_render_bench_missed_are_read(seed, i, at, face, certain):
     """Black Regidice dice under the tray with the learned room that the render bench missed (1 in 140 on
-    seed 1, 7 in about 840 on seeds 1-6, against an aim of 99.5%). A pip die's outline found only in part
+    seed 1, 7 of 876 on seeds 1-6, against an aim of 99.5%). A pip die's outline found only in part
     is refitted square from the background or its edges (`reader.refitted`), and a square outline filling
     its rectangle, with a crop count, is kept as a guess even where the CNN says "not a die" (`flat_die`):
     the page asks about it instead of the die going missing."""
