@@ -16,7 +16,7 @@ RUN_ARGS ?=
 TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals \
-	train-finder train-finder-suite
+	train-finder train-finder-suite blender-dice
 
 venv: $(STAMP)
 
@@ -82,6 +82,17 @@ train-finder: venv
 train-finder-suite: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --suite
+
+# Pip dice rendered by Blender's path tracer (training/blender_dice.py; Debian's blender, Cycles on the CPU), for
+# `train_reader --blender 1-30`: 100 frames (about 335 dice) per seed folder in build/blender-dice, seeded, about
+# 9 minutes a folder on one core of the shared machine; BLENDER_JOBS folders at once. Never in CI.
+BLENDER_SEEDS ?= 1-30
+BLENDER_JOBS ?= 2
+blender-dice: venv
+	@command -v blender > /dev/null || { \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
+	nice -n 10 $(BIN)/python -m training.blender_canvases --seeds $(BLENDER_SEEDS) --jobs $(BLENDER_JOBS)
 
 # A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
 # not shipped yet (see training/symbols.py for how far it got).

@@ -31,7 +31,8 @@ REACH = 3.0   # canvas side in box sides
 class Canvases:
     """`x` (n, side, side, 3) uint8; `y` class (0-5 faces, 6 none); `upright` (a die seen obliquely keeps its
     top face up: only small turns); `source` (0 photo die, 1 photo background, 2 render, 3 empty render, 4 cube,
-    5 a finder's false box on a photo (`negatives.py`), 6 a cube scene's background)."""
+    5 a finder's false box on a photo (`negatives.py`), 6 a cube scene's background, 7 a die Blender rendered
+    (`blender_canvases.py`))."""
 
     x: np.ndarray
     y: np.ndarray

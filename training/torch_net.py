@@ -46,6 +46,8 @@ class Setup:
     render_weight: float = 0.2
     # sampling weight of a die drawn as a cube in perspective (`cubes.py`) against a photo's die
     cube_weight: float = 1.0
+    # sampling weight of a die rendered by Blender (`blender_dice.py`) against a photo's die
+    blender_weight: float = 1.0
     smooth: float = 0.0
     hue: float = 0.0          # share of patches whose colours turn about the grey axis (and change saturation)
 
@@ -195,10 +197,11 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     # each class (after the share turned into "none") weighs the same; renders weigh `render_weight`
     src = torch.from_numpy(data.source)
     # (the finders' false boxes on photos weigh as a photo's die, the cube scenes' backgrounds as a cube)
-    drawn = (src == 4) | (src == 6)
-    w = torch.where(drawn, s.cube_weight, torch.where((src == 2) | (src == 3), s.render_weight, 1.0))
+    drawn = (src == 4) | (src == 6) | (src == 7)
+    w = torch.where(drawn, torch.where(src == 7, s.blender_weight, s.cube_weight),
+                    torch.where((src == 2) | (src == 3), s.render_weight, 1.0))
     # an epoch draws as many samples as there are canvases other than the drawn ones (cubes, their scenes'
-    # backgrounds): those change what is drawn, not how long training takes
+    # backgrounds, Blender's dice): those change what is drawn, not how long training takes
     per_epoch = int((~drawn).sum())
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)

@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 import torch
 
+from training.blender_canvases import blender_canvases, ensure, seed_list
 from training.calibration import certain_threshold, fit_temperature
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.cubes import cube_backgrounds, cube_canvases
@@ -123,7 +124,8 @@ def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], rende
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
                        "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "
-                       "cubes (training/cubes.py)"}
+                       "cubes (training/cubes.py)" +
+                       ("; pip dice rendered by Blender (training/blender_dice.py)" if note.get("blender_seeds") else "")}
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     # the exported graph must answer as torch does (batch norm folded, the layout NCHW): checked on the
     # held-back dice through cv2.dnn, the reader's own path
@@ -183,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--render-frames", type=int, default=900)
     ap.add_argument("--cubes", type=int, default=4000, help="dice drawn as cubes in perspective (training/cubes.py)")
     ap.add_argument("--cube-weight", type=float, default=Setup.cube_weight)
+    ap.add_argument("--blender", default="",
+                    help="Blender-rendered dice (training/blender_dice.py): the seeds of their 100-frame folders under "
+                         "build/blender-dice, e.g. 1-20 (rendered first where missing; off by default)")
+    ap.add_argument("--blender-weight", type=float, default=Setup.blender_weight)
     # off by default: both made the classifier read fewer faces right (see training/negatives.py)
     ap.add_argument("--phantoms", type=float, default=0.0,
                     help="the finders' false boxes on each training photo taught as 'not a die', at most this many per "
@@ -203,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
-    s = Setup(epochs=args.epochs, cube_weight=args.cube_weight, hue=args.hue)
+    s = Setup(epochs=args.epochs, cube_weight=args.cube_weight, hue=args.hue, blender_weight=args.blender_weight)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
 
@@ -222,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         renders = Canvases.join([renders, cached(
             args.cache, f"cubebg-{args.cube_backgrounds}-{args.seed}", CUBE_SOURCES,
             lambda: cube_backgrounds(args.cube_backgrounds, CANVAS, np.random.default_rng([args.seed, 6])))])
+    if args.blender:
+        folders = ensure(seed_list(args.blender))
+        renders = Canvases.join([renders, blender_canvases(folders, CANVAS, np.random.default_rng([args.seed, 7]))])
     print(f"data: {len(photos)} photos, {len(renders)} rendered canvases ({time.time() - t0:.0f} s)", flush=True)
 
     jobs = model_jobs("pips", photos, args.out, args.suite, args.suite_out)
@@ -230,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         if only and name not in only:
             continue
         note = {**note, "cubes": args.cubes, "render_frames": args.render_frames,
+                **({"blender_seeds": args.blender, "blender_weight": args.blender_weight} if args.blender else {}),
                 **({"cube_backgrounds": args.cube_backgrounds} if args.cube_backgrounds else {})}
         train_p = [p for p in pool if not is_calibration(p)]
         calib_p = [p for p in pool if is_calibration(p)]
