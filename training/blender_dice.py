@@ -12,18 +12,21 @@ that are holes, whose walls shade and catch the light while the face around them
 that blur where a face ends; translucent and glossy bodies that carry the room and the floor in them; soft
 shadows and light that falls across several touching dice at once. Each frame is a few dice resting flat on
 a random floor (wood, felt, a plain table), of one or two dice sets (plain, marbled, speckled or translucent
-bodies; pips painted light on dark, dark on light, or of a hue close to the body's), lit by a random sun, lamp
-and sky, seen from straight above to 60 degrees off the vertical, at a focal length and distance that make
-the dice 25-90 px across in a 480x360 frame. Every die's box (the box of its projected mesh, as the photos'
-labels box a die) and its face-up value go to `labels.jsonl`, with the camera's tilt off the vertical.
+bodies; pips painted light on dark, dark on light (white dice most of all), or of a hue close to the body's),
+lit by a random sun, lamp and sky, seen from straight above to 75 degrees off the vertical (oblique views most
+often), at a focal length and distance that make the dice 25-90 px across in a 480x360 frame. Every die's box
+(the box of its projected mesh, as the photos' labels box a die) and its face-up value go to `labels.jsonl`,
+with the camera's tilt off the vertical.
 
 Reproducible from `--seed`: every random draw comes from one seeded `random.Random`, and Cycles' own sampling
-seed is set from it (same Blender, same machine, the same pixels).
+seed is set from it (same Blender, same machine, the same pixels). A folder's `done` names this file's digest:
+another version of the script draws other dice from the same seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -59,9 +62,13 @@ def hsv(h: float, s: float, v: float) -> tuple[float, float, float, float]:
 def dice_colours(rnd: random.Random) -> tuple[tuple, tuple]:
     """(body, pips): light pips on a dark body most often (as the world's dice sets), dark on light, or a
     hue close to the body's."""
-    kind = rnd.choices(["light-on-dark", "dark-on-light", "hue"], [0.5, 0.3, 0.2])[0]
+    kind = rnd.choices(["white", "light-on-dark", "dark-on-light", "hue"], [0.3, 0.35, 0.15, 0.2])[0]
     h = rnd.random()
-    if kind == "light-on-dark":
+    if kind == "white":   # white or ivory with black pips, now and then red or blue ones
+        body = hsv(rnd.uniform(0.08, 0.15), rnd.uniform(0, 0.15), rnd.uniform(0.85, 1.0))
+        pip = hsv(0, 0, rnd.uniform(0.0, 0.1)) if rnd.random() < 0.8 else \
+            hsv(rnd.choice([0.0, 0.62]), rnd.uniform(0.7, 1.0), rnd.uniform(0.4, 0.8))
+    elif kind == "light-on-dark":
         body = hsv(h, rnd.uniform(0.3, 1.0), rnd.uniform(0.05, 0.55))
         pip = hsv(rnd.random(), rnd.uniform(0, 0.4), rnd.uniform(0.8, 1.0)) if rnd.random() < 0.7 else \
             hsv(rnd.choice([0.12, 0.15, 0.0]), rnd.uniform(0.5, 0.9), rnd.uniform(0.7, 1.0))
@@ -140,8 +147,8 @@ def _cut_die(rnd: random.Random, body: bpy.types.Material, pips: bpy.types.Mater
     bpy.ops.mesh.primitive_cube_add(size=SIDE, location=(0, 0, 0))
     die = bpy.context.active_object
     die.data.materials.append(body)
-    spread = rnd.uniform(0.25, 0.32) * SIDE        # pip centres from the face centre, per layout step
-    r = rnd.uniform(0.09, 0.14) * SIDE             # pip radius on the face
+    spread = rnd.uniform(0.27, 0.32) * SIDE        # pip centres from the face centre, per layout step
+    r = rnd.uniform(0.10, 0.16) * SIDE             # pip radius on the face
     depth = rnd.uniform(0.25, 0.6)                 # how deep the cut is, in radii
     cutters = []
     for normal, value in FACE_VALUE.items():
@@ -167,7 +174,7 @@ def _cut_die(rnd: random.Random, body: bpy.types.Material, pips: bpy.types.Mater
     cutter = bpy.context.active_object
     cutter.data.materials.append(pips)
     bevel = die.modifiers.new("bevel", "BEVEL")
-    bevel.width = rnd.uniform(0.06, 0.3) * SIDE / 2
+    bevel.width = rnd.uniform(0.08, 0.4) * SIDE / 2
     bevel.segments = 3
     boolean = die.modifiers.new("pips", "BOOLEAN")
     boolean.operation = "DIFFERENCE"
@@ -297,7 +304,7 @@ def render_frame(rnd: random.Random, index: int, out: Path, samples: int) -> dic
     cam = bpy.data.objects.new("cam", cam_data)
     scene.collection.objects.link(cam)
     scene.camera = cam
-    tilt = math.radians(rnd.uniform(0, 60))
+    tilt = math.radians(75 * math.sqrt(rnd.random()))   # oblique views most often, as phones see dice
     az = rnd.uniform(0, 2 * math.pi)
     die_px = rnd.uniform(25, 90)
     # pixels per unit at distance d: WIDTH * lens / (sensor * d)
@@ -352,7 +359,9 @@ def main(argv: list[str]) -> int:
             if i % 20 == 0:
                 print(f"frame {i}/{args.frames} ({time.time() - t0:.0f} s)", flush=True)
     (args.out / "done").write_text(json.dumps({"frames": args.frames, "seed": args.seed, "samples": args.samples,
-                                               "blender": bpy.app.version_string}), encoding="utf-8")
+                                               "blender": bpy.app.version_string,
+                                               "script_sha256": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}),
+                               encoding="utf-8")
     return 0
 
 
