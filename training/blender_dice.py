@@ -2,7 +2,7 @@
 
 Run inside Blender, not in the package's Python (bpy exists only there; Debian: `apt-get install blender`):
 
-    blender -b --factory-startup -noaudio -P training/blender_dice.py -- --out build/blender-dice/s1 --frames 400 --seed 1
+    blender -b --factory-startup -noaudio -P training/blender_dice.py -- --out build/blender-dice/s1 --frames 100 --seed 1
 
 `training/blender_canvases.py` starts this for you and turns its frames into canvases.
 
@@ -26,6 +26,7 @@ another version of the script draws other dice from the same seed.
 from __future__ import annotations
 
 import argparse
+import colorsys
 import hashlib
 import json
 import math
@@ -54,14 +55,13 @@ FACE_UP = {1: (0, 0), 6: (math.pi, 0), 2: (0, -math.pi / 2), 5: (0, math.pi / 2)
 
 def hsv(h: float, s: float, v: float) -> tuple[float, float, float, float]:
     """A linear RGBA colour from hue, saturation, value (Blender's colour inputs are linear)."""
-    import colorsys
     r, g, b = colorsys.hsv_to_rgb(h % 1.0, s, v)
     return (r ** 2.2, g ** 2.2, b ** 2.2, 1.0)
 
 
 def dice_colours(rnd: random.Random) -> tuple[tuple, tuple]:
-    """(body, pips): light pips on a dark body most often (as the world's dice sets), dark on light, or a
-    hue close to the body's."""
+    """(body, pips): white or ivory dice with dark pips, light pips on a dark body, dark pips on a light body,
+    or pips of a hue close to the body's (the mix roboflow-d6's photos show, white dice most of all)."""
     kind = rnd.choices(["white", "light-on-dark", "dark-on-light", "hue"], [0.3, 0.35, 0.15, 0.2])[0]
     h = rnd.random()
     if kind == "white":   # white or ivory with black pips, now and then red or blue ones
@@ -156,10 +156,7 @@ def _cut_die(rnd: random.Random, body: bpy.types.Material, pips: bpy.types.Mater
         u = Vector((normal[1], normal[2], normal[0])) if normal[0] == 0 else Vector((0, 1, 0))
         v = n.cross(u)
         for a, b in LAYOUT[value]:
-            if value == 1:
-                rr = r * rnd.uniform(1.0, 1.5)
-            else:
-                rr = r
+            rr = r * rnd.uniform(1.0, 1.5) if value == 1 else r   # a 1's pip is often larger
             # a sphere of radius R whose cap cuts a circle of radius rr to depth d: R = (rr^2 + d^2) / 2d
             d = depth * rr
             R = (rr * rr + d * d) / (2 * d)
@@ -298,7 +295,7 @@ def render_frame(rnd: random.Random, index: int, out: Path, samples: int) -> dic
         lob.location = (rnd.uniform(-15, 15), rnd.uniform(-15, 15), rnd.uniform(8, 25))
         lob.rotation_euler = (Vector((0, 0, 0)) - lob.location).to_track_quat("-Z", "Y").to_euler()
         scene.collection.objects.link(lob)
-    # the camera: from straight above to 60 degrees off, at a distance that sets the dice's size
+    # the camera: from straight above to 75 degrees off, at a distance that sets the dice's size
     cam_data = bpy.data.cameras.new("cam")
     cam_data.lens = rnd.uniform(28, 60)
     cam = bpy.data.objects.new("cam", cam_data)
@@ -313,7 +310,8 @@ def render_frame(rnd: random.Random, index: int, out: Path, samples: int) -> dic
     cam.location = target + Vector((math.sin(tilt) * math.cos(az), math.sin(tilt) * math.sin(az),
                                     math.cos(tilt))) * dist
     cam.rotation_euler = (target - cam.location).to_track_quat("-Z", "Y").to_euler()
-    cam.rotation_euler.rotate_axis("Z", rnd.uniform(-math.pi, math.pi)) if tilt < math.radians(15) else None
+    if tilt < math.radians(15):   # seen from nearly straight above, the frame may be turned any way
+        cam.rotation_euler.rotate_axis("Z", rnd.uniform(-math.pi, math.pi))
     # render
     scene.render.engine = "CYCLES"
     scene.cycles.device = "CPU"
