@@ -7,6 +7,7 @@ Dice Throne hero dice under the tray, and the renderer (the demo tray draws a fr
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -19,10 +20,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from device.dice_sets import spec  # noqa: E402
+from vision.classify import (
+    MODELS,  # noqa: E402
+    normalise_crop,  # noqa: E402
+)
 from vision.classify import load as load_classifier  # noqa: E402
-from vision.classify import normalise_crop  # noqa: E402
 from vision.faces import FaceReader  # noqa: E402
 from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402
+from vision.onnx_net import CLASSIC, load_net  # noqa: E402
 from vision.reader import face_reader, find_dice, read_dice  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 from vision.watcher import motion_between, small_grey  # noqa: E402
@@ -53,6 +58,34 @@ def stage_split(frame: np.ndarray, mount: str, repeat: int) -> None:
     w_clf, _ = timeit(lambda: clf.predict(frame, boxes), repeat)
     print(f"    finder: outline {w_out:6.2f} ms + pips {w_pip:6.2f} ms;  classifier: {len(boxes)} candidates "
           f"{w_clf:6.2f} ms (crops {w_crop:5.2f} ms)")
+
+
+def engines(repeat: int) -> None:
+    """Each shipped network on OpenCV's default engine and on the classic one the reader loads it with
+    (`vision/onnx_net.py`): OpenCV 5 has two; OpenCV 4 only the classic one (one line then)."""
+    choices = [("default", None)] + ([("classic", CLASSIC)] if CLASSIC is not None else [])
+    rng = np.random.default_rng(0)
+    for name in ("pips", "numerals", "finder"):
+        onnx_path = MODELS / f"{name}.onnx"
+        if not onnx_path.exists():
+            continue
+        if name == "finder":
+            shape, what = (1, 3, 256, 320), "a 640x512 frame (320x256 in)"
+        else:
+            size = int(json.loads((MODELS / f"{name}.json").read_text(encoding="utf-8")).get("size", 32))
+            shape, what = (6, 3, size, size), f"6 crops {size}x{size}"
+        batch = rng.random(shape, dtype=np.float32)
+        cells = []
+        for label, engine in choices:
+            net = load_net(onnx_path, engine)
+            outs = net.getUnconnectedOutLayersNames()
+
+            def forward(net=net, outs=outs, batch=batch) -> None:
+                net.setInput(batch)
+                net.forward(outs)
+
+            cells.append(f"{label} {timeit(forward, repeat)[1]:5.2f} ms")
+        print(f"cv2.dnn engines: {name:<8} {what:<28} cpu " + ";  ".join(cells))
 
 
 def hero_under(repeat: int) -> None:
@@ -110,6 +143,7 @@ def main() -> int:
         motion_between(small_grey(b), prev)
 
     w, c = timeit(gate, args.repeat * 10)
+    engines(args.repeat)
     print(f"motion gate (small grey + change) 640x480   {w:7.2f} ms wall  {c:7.2f} ms cpu   aim <= 0.5 ms")
     for mount in ("over", "under"):
         for n in (5, 20):

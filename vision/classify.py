@@ -23,6 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.onnx_net import load_net
+
 SIZE = 32            # side of the network's input
 PAD = 1.10           # the crop is the box grown by this factor (the die's outline stays inside)
 MODELS = Path(__file__).resolve().parent / "models"
@@ -130,9 +132,7 @@ class FaceClassifier:
     """One dice kind's CNN. `predict(img, boxes)` classifies every box in one batch."""
 
     def __init__(self, onnx_path: Path, meta: dict):
-        self.net = cv2.dnn.readNetFromONNX(str(onnx_path))
-        # OpenCV's own backend on the CPU is the default: no setPreferableTarget (OpenCV 5's graph engine
-        # prints a warning on every load for it, on each `dicesight read`)
+        self.net = load_net(onnx_path)
         self.classes: list[str] = list(meta["classes"])
         self.size = int(meta.get("size", SIZE))  # the input side this model was trained at
         self.pad = float(meta.get("pad", PAD))   # and the crop's padding and normalisation

@@ -22,6 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.onnx_net import load_net
+
 MODELS = Path(__file__).resolve().parent / "models"
 MULTIPLE = 32      # the network halves the input five times: its sides are padded to a multiple of this
 
@@ -78,9 +80,7 @@ class DieDetector:
     """The shipped (or a benchmark's) die detector. `detect(frame)` -> boxes of whole dice, best first."""
 
     def __init__(self, onnx_path: Path, meta: dict):
-        self.net = cv2.dnn.readNetFromONNX(str(onnx_path))
-        # OpenCV's own backend on the CPU is the default: no setPreferableTarget (OpenCV 5's graph engine
-        # prints a warning on every load for it, on each `dicesight read`)
+        self.net = load_net(onnx_path)
         self.meta = meta
         self.scale = float(meta["scale"])          # input = frame x scale ...
         self.max_side = int(meta["max_side"])      # ... at most this long
