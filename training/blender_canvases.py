@@ -63,6 +63,24 @@ def blender_canvases(folders: list[Path], side: int, rng: np.random.Generator) -
                     np.asarray(up, bool), np.full(n, SOURCE, np.int64))
 
 
+def blender_frames(folders: list[Path]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The folders' frames whole (BGR) and their dice boxes (n, 4: cx, cy, w, h), as the die finder trains on
+    photos (`train_finder --blender`). A die the frame's edge cuts has no label (`blender_dice.box_of`), so a
+    frame with one is left out: its unlabelled part would teach the finder that a die there is floor."""
+    imgs, boxes = [], []
+    for folder in folders:
+        for line in (folder / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row.get("cut", 0):
+                continue
+            img = cv2.imread(str(folder / row["image"]))
+            if img is None:
+                continue
+            imgs.append(img)
+            boxes.append(np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4))
+    return imgs, boxes
+
+
 def seed_list(spec: str) -> list[int]:
     """'1-4,9' -> [1, 2, 3, 4, 9]."""
     out: list[int] = []

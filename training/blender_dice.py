@@ -229,8 +229,9 @@ def place_dice(rnd: random.Random, count: int) -> list[tuple[float, float]]:
     return spots
 
 
-def box_of(scene: bpy.types.Scene, cam: bpy.types.Object, ob: bpy.types.Object) -> list[float] | None:
-    """The die's box (cx, cy, w, h in pixels) from its mesh's vertices projected into the frame."""
+def extent(scene: bpy.types.Scene, cam: bpy.types.Object, ob: bpy.types.Object) -> list[float] | None:
+    """The die's mesh projected into the frame: (x0, y0, x1, y1) in pixels, which may reach past the frame's
+    edges; None when part of it lies behind the camera."""
     mw = ob.matrix_world
     xs, ys = [], []
     if not ob.data.vertices:
@@ -241,10 +242,29 @@ def box_of(scene: bpy.types.Scene, cam: bpy.types.Object, ob: bpy.types.Object) 
             return None
         xs.append(p.x * WIDTH)
         ys.append((1 - p.y) * HEIGHT)
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return [min(xs), min(ys), max(xs), max(ys)]
+
+
+def box_of(scene: bpy.types.Scene, cam: bpy.types.Object, ob: bpy.types.Object) -> list[float] | None:
+    """The die's box (cx, cy, w, h in pixels) when the whole die lies in the frame, else None."""
+    e = extent(scene, cam, ob)
+    if e is None:
+        return None
+    x0, y0, x1, y1 = e
     if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > HEIGHT:
         return None
     return [(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0]
+
+
+def cut_by_frame(scene: bpy.types.Scene, cam: bpy.types.Object, ob: bpy.types.Object) -> bool:
+    """Whether part of the die shows in the frame and part lies beyond its edge (such a die has no label)."""
+    e = extent(scene, cam, ob)
+    if e is None:
+        return False
+    x0, y0, x1, y1 = e
+    inside = x0 >= 0 and y0 >= 0 and x1 <= WIDTH and y1 <= HEIGHT
+    apart = x1 <= 0 or y1 <= 0 or x0 >= WIDTH or y0 >= HEIGHT
+    return not inside and not apart
 
 
 def render_frame(rnd: random.Random, index: int, out: Path, samples: int) -> dict:
@@ -334,10 +354,11 @@ def render_frame(rnd: random.Random, index: int, out: Path, samples: int) -> dic
         box = box_of(scene, cam, ob)
         if box is not None:
             labels.append({"value": value, "box": [round(v, 2) for v in box]})
+    cut = sum(cut_by_frame(scene, cam, ob) for ob, _ in dice)
     name = f"frame_{index:05d}.png"
     scene.render.filepath = str(out / name)
     bpy.ops.render.render(write_still=True)
-    return {"image": name, "tilt": round(math.degrees(tilt), 1), "dice": labels}
+    return {"image": name, "tilt": round(math.degrees(tilt), 1), "dice": labels, "cut": cut}
 
 
 def main(argv: list[str]) -> int:

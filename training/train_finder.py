@@ -38,6 +38,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from training.blender_canvases import blender_frames, ensure, seed_list
 from training.data import Photo, jpeg_again, load_photos
 from training.provenance import REPO, SHIPPED, made_with, reference_path
 from training.scenes import scenes
@@ -80,6 +81,11 @@ class Setup:
     # share of training windows given salt-and-pepper specks (as many roboflow-d6 photos carry); 0.2 in the
     # scene runs above (off by default, so that the shipped model's training stays as it was)
     specks: float = 0.0
+    # Blender's renders (`training/blender_dice.py`, folders build/blender-dice/s<seed>) sampled alongside the
+    # photos, shrunk `blender_zoom` times more than a photo (their dice are 60-120 px across, the photos'
+    # smallest 20-30 px). Off by default: see docs/dice-sets.md for what they did to unseen photos
+    blender: tuple[int, ...] = ()
+    blender_zoom: float = 0.5
 
 
 # ----------------------------------------------------------------------------- the network
@@ -123,15 +129,18 @@ class FinderNet(nn.Module):
 class Photos:
     """The training photos in memory (BGR uint8) with their dice boxes (n, 4: cx, cy, w, h)."""
 
-    def __init__(self, photos: list[Photo], extra: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])):
+    def __init__(self, photos: list[Photo], extra: tuple[list[np.ndarray], list[np.ndarray]] = ([], []),
+                 zoom: float = 1.0):
         self.img: list[np.ndarray] = list(extra[0])
         self.box: list[np.ndarray] = list(extra[1])
+        self.zoom: list[float] = [zoom] * len(self.img)  # per image: its shrink factor's factor (`sample`)
         for p in photos:
             im = cv2.imread(str(p.path))
             if im is None:
                 continue
             self.img.append(im)
             self.box.append(np.array([d.box for d in p.dice], np.float32).reshape(-1, 4))
+            self.zoom.append(1.0)
 
     def __len__(self) -> int:
         return len(self.img)
@@ -141,7 +150,7 @@ def sample(ph: Photos, s: Setup, rng: np.random.Generator) -> tuple[np.ndarray, 
     """One training window (crop, crop, 3) uint8 and its dice boxes in window pixels."""
     i = int(rng.integers(len(ph)))
     img, boxes = ph.img[i], ph.box[i].copy()
-    f = s.scale * math.exp(rng.uniform(math.log(s.zoom[0]), math.log(s.zoom[1])))
+    f = s.scale * ph.zoom[i] * math.exp(rng.uniform(math.log(s.zoom[0]), math.log(s.zoom[1])))
     h, w = img.shape[:2]
     nw, nh = max(8, int(round(w * f))), max(8, int(round(h * f)))
     small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
@@ -288,8 +297,10 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
           check: list[Photo]) -> dict:
     t0 = time.time()
     ph = Photos(photos, scenes(s.scenes, seed) if s.scenes else ([], []))
-    print(f"[{name}] training on {len(photos)} photos and {s.scenes} synthetic scenes, "
-          f"{sum(len(b) for b in ph.box)} dice", flush=True)
+    frames = Photos([], blender_frames(ensure(list(s.blender))) if s.blender else ([], []), s.blender_zoom)
+    ph.img, ph.box, ph.zoom = ph.img + frames.img, ph.box + frames.box, ph.zoom + frames.zoom
+    print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes and {len(frames)} Blender "
+          f"frames, {sum(len(b) for b in ph.box)} dice", flush=True)
     net = train(ph, s, seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / f"{name}.onnx"
@@ -342,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     ap.add_argument("--scenes", type=int, default=Setup.scenes, help="synthetic scenes added to the photos")
     ap.add_argument("--specks", type=float, default=Setup.specks, help="share of windows given salt-and-pepper")
+    ap.add_argument("--blender", default="", help="Blender folder seeds sampled with the photos, e.g. 1-2 (off)")
+    ap.add_argument("--blender-zoom", type=float, default=Setup.blender_zoom,
+                    help="Blender frames shrunk this much more than photos")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
     ap.add_argument("--only", default="", help="comma-separated model names to train (finder, cv0, lodo-...)")
     ap.add_argument("--out", type=Path, default=SHIPPED)
@@ -350,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
-    s = Setup(epochs=args.epochs, steps_per_epoch=args.steps, scenes=args.scenes, specks=args.specks)
+    s = Setup(epochs=args.epochs, steps_per_epoch=args.steps, scenes=args.scenes, specks=args.specks,
+              blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     check = [photos[0], photos[-1]]
