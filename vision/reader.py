@@ -792,7 +792,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         return []
     faces = [c.face for c in cands if c.face is not None]
     typical_round = float(np.median([f.roundness for f in faces])) if faces else 1.0
-    preds = clf.predict(img, [c.box for c in cands])
+    # a still photo (no learned background) reads each crop mirrored too (`classify.join_mirrored`); the box's own
+    # reads under the tray, on its learned room, are right on every render and must stay quick
+    preds = clf.predict(img, [c.box for c in cands], both_ways=background is None)
     if background is not None:
         extra, extra_preds = refitted(img, background, cands, preds, clf)
         cands, preds = cands + extra, list(preds) + list(extra_preds)

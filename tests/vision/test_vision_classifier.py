@@ -18,6 +18,7 @@ from vision.classify import (
     best_turn,
     crop_patch,
     crop_rect,
+    join_mirrored,
     load,
     normalise_batch,
     normalise_crop,
@@ -260,3 +261,21 @@ def test_training_negatives_are_the_finders_boxes_away_from_labelled_dice(tmp_pa
     assert any(abs(b[0] - left.x) < 0.25 * left.size and abs(b[1] - left.y) < 0.25 * left.size for b in boxes)
     c = phantom_canvases([photo], None, 64, np.random.default_rng(1), per_die=1.0)
     assert 1 <= len(c) <= 3 and (c.y == 6).all() and c.x.shape[1:] == (64, 64, 3)
+
+
+def test_a_crop_readjoin_mirrored_takes_the_faces_mean_and_never_turns_a_die_into_none():
+    """`classify.join_mirrored` (still photos read their crops mirrored too): the mean of the two readings names
+    the face; where either names "not a die" the plain reading stands; a die stays as sure as its plain
+    reading only when the mean names its face."""
+    none = 2
+    plain = np.array([[0.55, 0.45, 0.00],    # leans to face 0; mirrored, clearly face 1: the mean says 1
+                      [0.30, 0.10, 0.60],    # plain says "not a die": kept, whatever the mirror says
+                      [0.45, 0.15, 0.40],    # the mean would say "not a die": the plain reading stands
+                      [0.97, 0.03, 0.00]])   # both agree: as sure as the plain reading
+    mirrored = np.array([[0.10, 0.90, 0.00],
+                         [0.10, 0.90, 0.00],
+                         [0.05, 0.05, 0.90],
+                         [0.91, 0.09, 0.00]])
+    probs, conf = join_mirrored(plain, mirrored, none)
+    assert probs.argmax(1).tolist() == [1, 2, 0, 0]
+    np.testing.assert_allclose(conf, [0.675, 0.60, 0.45, 0.97])
