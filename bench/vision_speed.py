@@ -20,10 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from device.dice_sets import spec  # noqa: E402
-from vision.classify import (
-    MODELS,  # noqa: E402
-    normalise_crop,  # noqa: E402
-)
+from vision.classify import MODELS, normalise_crop  # noqa: E402
 from vision.classify import load as load_classifier  # noqa: E402
 from vision.faces import FaceReader  # noqa: E402
 from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402

@@ -129,18 +129,21 @@ class FinderNet(nn.Module):
 class Photos:
     """The training photos in memory (BGR uint8) with their dice boxes (n, 4: cx, cy, w, h)."""
 
-    def __init__(self, photos: list[Photo], extra: tuple[list[np.ndarray], list[np.ndarray]] = ([], []),
-                 zoom: float = 1.0):
-        self.img: list[np.ndarray] = list(extra[0])
-        self.box: list[np.ndarray] = list(extra[1])
-        self.zoom: list[float] = [zoom] * len(self.img)  # per image: its shrink factor's factor (`sample`)
+    def __init__(self, photos: list[Photo], extra: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])):
+        self.img: list[np.ndarray] = []
+        self.box: list[np.ndarray] = []
+        self.zoom: list[float] = []  # per image: a factor on its random shrink (`sample`)
+        self.add(*extra)
         for p in photos:
             im = cv2.imread(str(p.path))
-            if im is None:
-                continue
-            self.img.append(im)
-            self.box.append(np.array([d.box for d in p.dice], np.float32).reshape(-1, 4))
-            self.zoom.append(1.0)
+            if im is not None:
+                self.add([im], [np.array([d.box for d in p.dice], np.float32).reshape(-1, 4)])
+
+    def add(self, imgs: list[np.ndarray], boxes: list[np.ndarray], zoom: float = 1.0) -> None:
+        """More images with their boxes, each shrunk `zoom` times more than a photo (Blender's large dice)."""
+        self.img += imgs
+        self.box += boxes
+        self.zoom += [zoom] * len(imgs)
 
     def __len__(self) -> int:
         return len(self.img)
@@ -297,9 +300,9 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
           check: list[Photo]) -> dict:
     t0 = time.time()
     ph = Photos(photos, scenes(s.scenes, seed) if s.scenes else ([], []))
-    frames = Photos([], blender_frames(ensure(list(s.blender))) if s.blender else ([], []), s.blender_zoom)
-    ph.img, ph.box, ph.zoom = ph.img + frames.img, ph.box + frames.box, ph.zoom + frames.zoom
-    print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes and {len(frames)} Blender "
+    frames = blender_frames(ensure(list(s.blender))) if s.blender else ([], [])
+    ph.add(*frames, zoom=s.blender_zoom)
+    print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes and {len(frames[0])} Blender "
           f"frames, {sum(len(b) for b in ph.box)} dice", flush=True)
     net = train(ph, s, seed)
     out_dir.mkdir(parents=True, exist_ok=True)

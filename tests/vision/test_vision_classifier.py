@@ -263,7 +263,7 @@ def test_training_negatives_are_the_finders_boxes_away_from_labelled_dice(tmp_pa
     assert 1 <= len(c) <= 3 and (c.y == 6).all() and c.x.shape[1:] == (64, 64, 3)
 
 
-def test_a_crop_readjoin_mirrored_takes_the_faces_mean_and_never_turns_a_die_into_none():
+def test_a_crop_read_mirrored_too_takes_the_faces_mean_and_never_turns_a_die_into_none():
     """`classify.join_mirrored` (still photos read their crops mirrored too): the mean of the two readings names
     the face; where either names "not a die" the plain reading stands; a die stays as sure as its plain
     reading only when the mean names its face."""
