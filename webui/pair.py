@@ -56,8 +56,10 @@ def ask():
         resp.status_code = 429
         resp.headers["Retry-After"] = str(int(retry))
         return resp
-    _status, _token, left = table().pairing_poll(rid)
-    return jsonify(request=rid, expires_in=left, status="waiting"), 202
+    # a new request has the whole window. (Asking the pairing for the seconds left would be a poll, and a poll
+    # hands out a verdict once: a Pair press landing between the request and that poll would have its
+    # "conflict" taken by this answer, and the phone's own poll would find the request unknown.)
+    return jsonify(request=rid, expires_in=table().pairing.window_s, status="waiting"), 202
 
 
 @bp.get("/<rid>")
