@@ -49,6 +49,9 @@ class Setup:
     # sampling weight of a die rendered by Blender (`blender_dice.py`) against a photo's die
     blender_weight: float = 1.0
     smooth: float = 0.0
+    # the box's framing jitter: its scale drawn from this range, its shift (in box sides) with this spread
+    frame: tuple[float, float] = (0.9, 1.2)
+    shift: float = 0.05
     hue: float = 0.0          # share of patches whose colours turn about the grey axis (and change saturation)
 
     @property
@@ -133,9 +136,9 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
 
     y = y.clone()
     ang = torch.where(upright, torch.randn(n, generator=g) * 12.0, u(0, 360)) * math.pi / 180
-    scale = u(0.9, 1.2)
-    sx = torch.randn(n, generator=g) * 0.05
-    sy = torch.randn(n, generator=g) * 0.05
+    scale = u(*s.frame)
+    sx = torch.randn(n, generator=g) * s.shift
+    sy = torch.randn(n, generator=g) * s.shift
     stretch = torch.exp(torch.randn(n, generator=g) * 0.06)
     neg = is_die & coin(s.neg_frac)
     kind = torch.randint(0, 3, (n,), generator=g)

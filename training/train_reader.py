@@ -197,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="'not a die' boxes cut from cube scenes where no die is (training/cubes.py)")
     ap.add_argument("--finder-models", type=Path, default=REPO / "build" / "finder-models",
                     help="the learned finder's fold models (make train-finder-suite), for --phantoms")
+    ap.add_argument("--frame", type=float, nargs=2, default=Setup.frame, metavar=("LO", "HI"),
+                    help="the box's scale jitter in training")
+    ap.add_argument("--shift", type=float, default=Setup.shift, help="the box's shift jitter (box sides, spread)")
     ap.add_argument("--hue", type=float, default=Setup.hue, help="share of patches with their hue turned")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the canvases here between runs (experiments: the same seed, the same canvases)")
@@ -209,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
-    s = Setup(epochs=args.epochs, cube_weight=args.cube_weight, hue=args.hue, blender_weight=args.blender_weight)
+    s = Setup(epochs=args.epochs, cube_weight=args.cube_weight, hue=args.hue, blender_weight=args.blender_weight,
+              frame=tuple(args.frame), shift=args.shift)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
 
