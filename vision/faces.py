@@ -285,13 +285,28 @@ def _squarish(c: np.ndarray, min_area: float) -> bool:
     return max(w, h) / max(min(w, h), 1.0) < 1.25 and a / max(w * h, 1.0) >= 0.85 and a / max(hull, 1.0) > 0.9
 
 
+def _pentagonish(c: np.ndarray, min_area: float) -> bool:
+    """A contour shaped like a d12's face seen flat (`_face_shape_ok` for pentagons), big enough, and filling
+    its rotated rectangle as a pentagon does (about 0.7), not as a round glare spot or lamp (0.785 and more
+    is still allowed by that check, so a disc is told apart by its five corners)."""
+    a = cv2.contourArea(c)
+    if a < min_area:
+        return False
+    rect = cv2.minAreaRect(c)
+    hull = cv2.convexHull(c)
+    if not _face_shape_ok(a, a / max(cv2.contourArea(hull), 1.0), rect, True) or a < 0.62 * rect[1][0] * rect[1][1]:
+        return False
+    return len(cv2.approxPolyDP(hull, 0.05 * cv2.arcLength(hull, True), True)) == 5
+
+
 def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int, int],
-                  min_area: float) -> list[np.ndarray]:
-    """The square faces inside a blob that is not one (a die run together with an out-of-focus lamp or a
-    glare spot in a still photo: the difference to a fitted background cannot part them). A die on the
-    glass has a crisp outline and the blur around it has none: the blob's own strong edges, closed and
-    filled, leave the die's square. Contours in frame coordinates; none when nothing square is found or the
-    square is most of the blob anyway (a round lamp is not a die)."""
+                  min_area: float, pentagon: bool = False) -> list[np.ndarray]:
+    """The square faces (`pentagon`: d12 faces) inside a blob that is not one (a die run together with an
+    out-of-focus lamp or a glare spot in a still photo: the difference to a fitted background cannot part
+    them; a learned finder's box, `reader.detector_blobs`). A die on the glass has a crisp outline and the
+    blur around it has none: the blob's own strong edges, closed and filled, leave the die's face. Contours
+    in frame coordinates; none when no such face is found or the face is most of the blob anyway (a round
+    lamp is not a die)."""
     x, y, w, h = box
     H, W = img.shape[:2]
     x0, y0, x1, y1 = max(0, x - 4), max(0, y - 4), min(W, x + w + 4), min(H, y + h + 4)
@@ -315,7 +330,8 @@ def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int
     filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _K5E)
     cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = cv2.contourArea(contour)
-    return [c + [x0, y0] for c in cs if _squarish(c, min_area) and cv2.contourArea(c) <= 0.8 * area]
+    shaped = _pentagonish if pentagon else _squarish
+    return [c + [x0, y0] for c in cs if shaped(c, min_area) and cv2.contourArea(c) <= 0.8 * area]
 
 
 @dataclass(frozen=True)

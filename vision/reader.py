@@ -563,10 +563,10 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         sizes = [math.sqrt(b.area) for b in blobs]
         typical = float(np.median(sizes)) if sizes else 0.0
         readings = [r for r in (fr.read(img, lab, b, typical, background) for b in blobs) if r is not None]
-        if det is not None and ds.shape == "square":
+        if det is not None and ds.shape in ("square", "pentagon"):
             # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
             readings += [replace(r, certain=False, confidence=min(r.confidence, FOUND_ONLY_BY_DETECTOR))
-                         for b in detector_blobs(img, det.detect(img), blobs)
+                         for b in detector_blobs(img, det.detect(img), blobs, ds.shape == "pentagon")
                          if (r := fr.read(img, lab, b, typical, background)) is not None]
         readings = one_reading_per_die(readings)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
@@ -597,10 +597,11 @@ DETECTOR_REACH = 1.3
 FOUND_ONLY_BY_DETECTOR = 0.5
 
 
-def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob]) -> list[Blob]:
+def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], pentagon: bool = False
+                   ) -> list[Blob]:
     """Blobs for the dice of a still frame of icon dice that the learned finder found and the outlines did
-    not: in each of its boxes with no blob's centre in it, the crisp square face nearest the box's middle
-    (`faces.faces_in_blob`), as big as a die's face in that box can be. Why: with no learned room, the
+    not: in each of its boxes with no blob's centre in it, the crisp square face (`pentagon`: a d12's face)
+    nearest the box's middle (`faces.faces_in_blob`), as big as a die's face in that box can be. Why: with no learned room, the
     outlines against a fitted floor miss dice whose body is as light or dark as the floor or the room behind
     them (on renders of every icon set, 106 of 2660 dice from above and 78 from below, seed 1); the learned
     finder, trained on photos of pip dice, finds 103 and 72 of those. The face reader then judges each such
@@ -618,7 +619,7 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob]) -
         n = int(round(2 * r))
         box = np.array([[x0, y0], [x0 + n, y0], [x0 + n, y0 + n], [x0, y0 + n]], np.int32).reshape(-1, 1, 2)
         best, best_d = None, 0.25 * side
-        for c in faces_in_blob(img, box, (x0, y0, n, n), max(MIN_DIE ** 2 * 0.5, (0.4 * side) ** 2)):
+        for c in faces_in_blob(img, box, (x0, y0, n, n), max(MIN_DIE ** 2 * 0.5, (0.4 * side) ** 2), pentagon):
             rect = cv2.minAreaRect(c)
             off = math.hypot(rect[0][0] - cx, rect[0][1] - cy)
             if off < best_d and max(rect[1]) <= 1.1 * side:
