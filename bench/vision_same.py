@@ -99,6 +99,12 @@ def main() -> int:
         differ = [k for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)]
         for k in differ[:20]:
             print(f"  {k}:\n    before {before.get(k)}\n    now    {now.get(k)}")
+        tally: dict[str, int] = {}
+        for k in differ:  # by set and mount ("d12 under learned"), or by dataset for photos
+            group = k.split(" seed ")[0] if " seed " in k else k.split("/")[0]
+            tally[group] = tally.get(group, 0) + 1
+        for group, n in sorted(tally.items(), key=lambda kv: -kv[1]):
+            print(f"  {n:4d} frames differ: {group}")
         print(f"{len(differ)} of {len(now)} frames read differently")
     return 0
 
