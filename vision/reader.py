@@ -638,9 +638,26 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
                 area = float(cv2.contourArea(c))
                 best, best_d = Blob(c, rect, area, area / max(float(cv2.contourArea(cv2.convexHull(c))), 1.0),
                                     cv2.boundingRect(c)), off
+        if best is None and not pentagon:
+            best = _refit_in_box(img, cx, cy, side)
         if best is not None:
             out.append(best)
     return out
+
+
+def _refit_in_box(img: np.ndarray, cx: float, cy: float, side: float) -> Blob | None:
+    """The square face around the middle of a learned finder's box whose crisp edges close no square (a white
+    die on a white floor: its shaded side is an edge, its lit side hardly one), from the edges the box's
+    middle is surrounded by (`faces.refit_square` on a square seed of 0.7 of the box's side), when it lies in
+    the box's middle and is as large as a die's face there can be."""
+    s = 0.35 * side
+    c = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]], np.float32)
+    ci = np.round(c).astype(np.int32).reshape(-1, 1, 2)
+    o = refit_square(img, Blob(ci, cv2.minAreaRect(c), float(4 * s * s), 1.0, cv2.boundingRect(ci)), around=True)
+    if o is None or math.hypot(o.rect[0][0] - cx, o.rect[0][1] - cy) >= 0.25 * side or \
+            not 0.5 * side <= max(o.rect[1]) <= 1.1 * side:
+        return None
+    return Blob(o.contour, o.rect, o.area, o.solidity, o.mask_box)
 
 
 def _faces_parted(img: np.ndarray, b: Blob) -> list[Blob]:

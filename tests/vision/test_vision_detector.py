@@ -171,3 +171,25 @@ def test_a_still_frame_reports_nothing_the_face_reader_cannot_name(monkeypatch):
     everything = read_dice(frame, d12, "under")
     assert sum(r.face == "?" for r in everything) == 3
     assert [r for r in everything if r.face != "?"] == kept
+
+
+def test_a_finder_box_whose_edges_close_no_square_is_refitted_from_its_middle(monkeypatch):
+    # (reader._refit_in_box) the same frame drawn with the artificer's dice: the red die's crisp edges close no
+    # square there, and its square is refitted from the edges around the box's middle (faces.refit_square)
+    hero = spec("dicethrone:artificer")
+    dice = [DieSpec(266.08054441075353, 353.32291058526096, 77.48062130098538, 125.07026493747912, 2, hero, "black"),
+            DieSpec(568.8139921855208, 355.81332877289407, 41.42869931032499, 95.13956541181633, 3, hero, "white"),
+            DieSpec(272.77715995736116, 153.8845094289939, 87.95877603172218, 258.8838156904025, 3, hero, "white"),
+            DieSpec(132.7955605450353, 382.14758564973823, 76.24108793898426, 22.49847434360458, 5, hero, "yellow"),
+            DieSpec(528.3311743824638, 235.83234635912555, 86.01153030216216, 302.0006444992826, 1, hero, "yellow"),
+            DieSpec(547.0873971989312, 81.40459805240936, 74.50036058646123, 102.16886350765333, 3, hero, "red")]
+    frame = render_tray(dice, mount="over", background="white", lighting="cold", seed=37, room_seed=37)
+    red = ground_truth(dice, "over")[-1]
+
+    def near(readings):
+        return [r for r in readings if math.dist(r.center, red["center"]) < 30]
+
+    found = near(read_dice(frame, hero, "over"))
+    assert [(r.face, r.value, r.certain) for r in found] == [(red["face"], red["value"], False)]
+    monkeypatch.setattr(reader, "_refit_in_box", lambda *_a: None)
+    assert near(read_dice(frame, hero, "over")) == []
