@@ -74,10 +74,10 @@ def main() -> int:
             counts.append(count_pips(img, ((cx, cy), (w, h), 0.0)) or 0)
     y, side, count = np.asarray(truth), np.asarray(sides), np.asarray(counts)
 
-    def read(batch: np.ndarray) -> np.ndarray:
-        """Every model's joined plain-and-mirrored probabilities, averaged over the models."""
+    def read(batch: np.ndarray, models: list[FaceClassifier] = clfs) -> np.ndarray:
+        """Each model's joined plain-and-mirrored probabilities, averaged over the models."""
         out = []
-        for c in clfs:
+        for c in models:
             plain = c.run(normalise_batch(batch, c.norm))[0]
             mirrored = c.run(normalise_batch(np.ascontiguousarray(batch[:, :, ::-1]), c.norm))[0]
             out.append(join_mirrored(plain, mirrored, none)[0])
@@ -89,10 +89,7 @@ def main() -> int:
     probs = {k: read(np.stack(v)) for k, v in crops.items()}
     print(f"{args.dataset}: {len(y)} dice given their labelled boxes; {len(clfs)} model(s): {args.models}")
     for c, m in zip(clfs, args.models.split(","), strict=True):
-        alone = join_mirrored(c.run(normalise_batch(np.stack(crops['as labelled']), c.norm))[0],
-                              c.run(normalise_batch(np.stack(crops['as labelled'])[:, :, ::-1].copy(), c.norm))[0],
-                              none)[0]
-        print(f"  {m}: right {right(alone):6.2f}%")
+        print(f"  {m}: right {right(read(np.stack(crops['as labelled']), [c])):6.2f}%")
     for k, p in probs.items():
         print(f"view {k:<12} right {right(p):6.2f}%")
     pairs = sorted(((right(probs[a] + probs[b]), a, b) for a, b in itertools.combinations(VIEWS, 2)), reverse=True)

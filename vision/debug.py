@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .reading import Reading
+from .reading import UNNAMED, Reading
 
 
 def draw_readings(frame: np.ndarray, readings: list[Reading]) -> np.ndarray:
@@ -18,7 +18,7 @@ def draw_readings(frame: np.ndarray, readings: list[Reading]) -> np.ndarray:
     for r in readings:
         x, y, w, hh = r.box
         col = (60, 200, 60) if r.certain else (0, 140, 255)
-        if r.face == "?":
+        if r.face == UNNAMED:
             col = (40, 40, 230)
         cv2.rectangle(out, (x, y), (x + w, y + hh), col, 2)
         cv2.circle(out, (int(r.center[0]), int(r.center[1])), 2, col, -1)

@@ -18,7 +18,7 @@ from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, corner_number, fa
 from .numerals import NumeralGuess, read_numeral
 from .numerals import classifier as numeral_classifier
 from .numerals import combine as combine_numeral
-from .reading import Reading
+from .reading import UNNAMED, Reading
 
 N = 48  # canonical face crop side (px)
 # Certain (confidence >= 0.6) needs both: the correlation at least MIN + 0.15 and the margin to every other
@@ -1207,7 +1207,7 @@ class FaceReader:
         if not keep:
             return None  # the numeral CNN is sure this is no die, the templates are not sure of a face
         if seen is None:
-            value, face = None, "?"
+            value, face = None, UNNAMED
             conf = min(conf, 0.2)
         else:
             top = self.ds.top_of(seen) if self.mount == "under" and not self.taught else seen

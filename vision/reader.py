@@ -48,7 +48,7 @@ from .finder import (
 )
 from .memory import Memory, crop_die
 from .pips import Face, _wide_ring_ok, lab_to_bgr, pip_dice
-from .reading import Reading
+from .reading import UNNAMED, Reading
 
 MIN_DIE = 14        # px, smallest die side we look for (at working scale)
 # one whole die's outline: its rotated rectangle at most DIE_LONG times as long as wide, its area at least DIE_FILL
@@ -569,7 +569,11 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
                          for b in detector_blobs(img, det.detect(img), blobs, ds.shape == "pentagon")
                          if (r := fr.read(img, lab, b, typical, background)) is not None]
         if background is None:
-            # a still frame: what the face reader cannot name at all is no die (`UNNAMED`)
+            # a still frame: what the face reader cannot name at all is no die. On the render bench (seeds 1 and
+            # 2, both mounts) every such reading was a phantom (d12: 135 of its 195; about 15 for each icon set:
+            # lamps, glare spots), and none of 3,421 real dice of d12, King of Tokyo and five heroes, nor of 656
+            # read as another hero's set (artwork the templates do not draw), was read so. With the box's learned
+            # room it is kept: the players are told something lies on the tray that the box cannot read
             readings = [r for r in readings if r.face != UNNAMED]
         readings = one_reading_per_die(readings)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
@@ -589,15 +593,6 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     return out
 
 
-# The face of a reading whose face the face reader could not name at all. In a still frame (no learned room) such
-# readings are left out: on the render bench (seeds 1 and 2, both mounts, 40 frames each) every one of them was a
-# phantom (d12: 135 of its 195 phantoms; about 15 for each icon set, the same lamps and glare spots), and not one
-# of 3,421 real dice of d12, King of Tokyo and five Dice Throne heroes, nor of 656 dice read as another hero's set
-# (a printing the templates do not draw), was read so. With the box's learned room a reading there is kept (the
-# players are told something lies on the tray that the box cannot read).
-UNNAMED = "?"
-
-
 # A learned-finder box the outlines have nothing for is searched for a square face in the box grown by this much
 # (the box is the whole die; from above its top face is a part of it, and the face's edges must lie inside)
 DETECTOR_REACH = 1.3
@@ -613,7 +608,8 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
                    ) -> list[Blob]:
     """Blobs for the dice of a still frame of icon dice that the learned finder found and the outlines did
     not: in each of its boxes with no blob's centre in it, the crisp square face (`pentagon`: a d12's face)
-    nearest the box's middle (`faces.faces_in_blob`), as big as a die's face in that box can be. Why: with no learned room, the
+    nearest the box's middle (`faces.faces_in_blob`), as big as a die's face in that box can be, else a
+    square refitted from the edges around the box's middle (`_refit_in_box`). Why: with no learned room, the
     outlines against a fitted floor miss dice whose body is as light or dark as the floor or the room behind
     them (on renders of every icon set, 106 of 2660 dice from above and 78 from below, seed 1); the learned
     finder, trained on photos of pip dice, finds 103 and 72 of those. The face reader then judges each such
@@ -635,9 +631,7 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
             rect = cv2.minAreaRect(c)
             off = math.hypot(rect[0][0] - cx, rect[0][1] - cy)
             if off < best_d and max(rect[1]) <= 1.1 * side:
-                area = float(cv2.contourArea(c))
-                best, best_d = Blob(c, rect, area, area / max(float(cv2.contourArea(cv2.convexHull(c))), 1.0),
-                                    cv2.boundingRect(c)), off
+                best, best_d = _blob_of(c), off
         if best is None and not pentagon:
             best = _refit_in_box(img, cx, cy, side)
         if best is not None:
@@ -662,12 +656,14 @@ def _refit_in_box(img: np.ndarray, cx: float, cy: float, side: float) -> Blob | 
 
 def _faces_parted(img: np.ndarray, b: Blob) -> list[Blob]:
     """The square faces inside blob `b` found by their own edges (none when there are none)."""
-    out = []
-    for c in faces_in_blob(img, b.contour, b.mask_box, MIN_DIE ** 2 * 0.5):
-        area = cv2.contourArea(c)
-        out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(cv2.convexHull(c)), 1.0),
-                        cv2.boundingRect(c)))
-    return out
+    return [_blob_of(c) for c in faces_in_blob(img, b.contour, b.mask_box, MIN_DIE ** 2 * 0.5)]
+
+
+def _blob_of(c: np.ndarray) -> Blob:
+    """A blob of a face's contour found by its edges (its rectangle, area, solidity and bounding box)."""
+    area = float(cv2.contourArea(c))
+    return Blob(c, cv2.minAreaRect(c), area, area / max(float(cv2.contourArea(cv2.convexHull(c))), 1.0),
+                cv2.boundingRect(c))
 
 
 SMALL_DIE = 45.0       # px: a still photo whose surely read dice are smaller than this (median side) is read
@@ -1046,7 +1042,7 @@ def _read_pip_set(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str,
             continue  # a lone blob that failed every check: not a die
         seen = f.count if 1 <= f.count <= ds.n else None
         if seen is None:
-            value, face = None, "?"
+            value, face = None, UNNAMED
         else:
             top = ds.top_of(seen) if mount == "under" else seen
             value, face = ds.face(top).value, ds.face(top).name

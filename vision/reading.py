@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+# The face of a reading whose face the reader could not name at all (its value is None)
+UNNAMED = "?"
+
 
 @dataclass(frozen=True)
 class Reading:

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from .classify import load as load_classifier
-from .reading import Reading
+from .reading import UNNAMED, Reading
 
 SMALL_W = 80
 
@@ -84,7 +84,7 @@ def vote(frames: list[list[Reading]]) -> list[Reading]:
         agree = len(group) / n
         conf = float(np.mean([x.confidence for x in group])) * agree
         # (a face read: symbols with no number, King of Tokyo's heart, have no value and may be certain)
-        certain = agree >= 0.99 and all(x.certain for x in group) and key[1] != "?"
+        certain = agree >= 0.99 and all(x.certain for x in group) and key[1] != UNNAMED
         cols: dict[str, int] = {}
         for r in c:
             cols[r.colour] = cols.get(r.colour, 0) + 1

@@ -158,9 +158,10 @@ def test_the_enlarged_second_read_asks_the_learned_finder_for_surer_boxes(monkey
 
 
 def test_a_still_frame_reports_nothing_the_face_reader_cannot_name(monkeypatch):
-    # (reader.UNNAMED) the render bench's frame 14 of the d12 under the tray with no learned room (seed 1): one
-    # yellow die under a glaring room, whose lamps the outlines also take for blobs; three of them the face reader
-    # cannot name. In a still frame they are left out; the die and every named reading stay as they were
+    # (read_dice's still-frame filter of reading.UNNAMED) the render bench's frame 14 of the d12 under the tray
+    # with no learned room (seed 1): one yellow die under a glaring room, whose lamps the outlines also take for
+    # blobs; three of them the face reader cannot name. In a still frame they are left out; the die and every
+    # named reading stay as they were
     d12 = spec("d12")
     die = DieSpec(516.7190325476879, 210.31503761097878, 50.35169356681041, 29.536202165623934, 11, d12, "yellow")
     frame = render_tray([die], mount="under", lighting="glare", seed=14, room_seed=14)
