@@ -76,6 +76,7 @@ class WebConfig:
     max_streams: int = 300  # live-update streams open at once (each holds a server thread); beyond: 503
     streams_per_address: int = 6  # streams one phone address may hold (a phone needs one); beyond: 429
     request_threads: int = 16  # server threads kept for pages and API requests, never taken by streams
+    chosen_seeds: bool = False  # may a phone start a game with its own seed (tests, replays)? It predicts rolls
 
 
 @dataclass(frozen=True)
@@ -227,8 +228,12 @@ def _web(t: Mapping[str, Any]) -> WebConfig:
     max_streams = _int(t, "web", "max_streams", d.max_streams, 1, MAX_STREAMS)
     per_address = _int(t, "web", "streams_per_address", d.streams_per_address, 1, max_streams)
     request_threads = _int(t, "web", "request_threads", d.request_threads, 2, 256)
+    chosen_seeds = t.get("chosen_seeds", d.chosen_seeds)
+    if not isinstance(chosen_seeds, bool):
+        raise ConfigError("web.chosen_seeds", f"must be true or false, not {chosen_seeds!r}")
     return WebConfig(host=host, port=port, names=tuple(n.lower() for n in names), max_streams=max_streams,
-                     streams_per_address=per_address, request_threads=request_threads)
+                     streams_per_address=per_address, request_threads=request_threads,
+                     chosen_seeds=chosen_seeds)
 
 
 def _is_address_or_name(host: str) -> bool:

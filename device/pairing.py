@@ -86,6 +86,7 @@ class Pairing:
         self._conflict_until = -1.0
         self._storage_error = False
         self._phones: dict[str, dict] = {}                # token hash -> {"id", "label", "paired_at"}
+        self._held: dict[tuple[int, str], str] = {}       # (game id, player) -> id of the phone that sat there
         if path is not None and path.exists():
             self._phones = _read_phones(path)
 
@@ -121,6 +122,7 @@ class Pairing:
             now = self._clock()
             self._expire(now)
             if not self._requests:
+                self._free_orphan_seats()
                 return "none"
             if len(self._requests) > 1:
                 for request_id in self._requests:
@@ -205,17 +207,21 @@ class Pairing:
             return {p["id"]: p["seat"]["player"] for p in self._phones.values()
                     if p.get("seat") and p["seat"].get("game_id") == game_id}
 
-    def bind_seat(self, token: str, game_id: int, player: str | None) -> bool:
-        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). False when another
-        phone already holds that seat in that game, or the token is not paired. OSError if the file cannot
+    def bind_seat(self, token: str, game_id: int, player: str | None) -> str:
+        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). Returns "ok",
+        "unpaired", "taken" (another phone sits there) or "held" (a phone sat there in this game and is gone:
+        unpaired, say. Its hidden dice are that seat's, so only a press on the box frees it, never another
+        phone). A phone that leaves a seat itself gives it up (its consent). OSError if the file cannot
         be rewritten (nothing changes then)."""
         with self._lock:
             phone = self._phones.get(_digest(token))
             if phone is None:
-                return False
+                return "unpaired"
             if player is not None and any(p is not phone and (p.get("seat") or {}).get("game_id") == game_id
                                           and p["seat"].get("player") == player for p in self._phones.values()):
-                return False
+                return "taken"
+            if player is not None and self._held.get((game_id, player), phone["id"]) != phone["id"]:
+                return "held"
             before = phone.get("seat")
             phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
             try:
@@ -223,7 +229,17 @@ class Pairing:
             except OSError:
                 phone["seat"] = before
                 raise
-            return True
+            if before and before.get("game_id") == game_id:
+                self._held.pop((game_id, before.get("player")), None)  # left by its own phone: free
+            if player is not None:
+                self._held[(game_id, player)] = phone["id"]
+            return "ok"
+
+    def _free_orphan_seats(self) -> None:
+        """A press on the box with no phone asking: seats whose phone is no longer paired are free again
+        (a lost or unpaired phone's player sits down with a new one). Called with the lock held."""
+        present = {p["id"] for p in self._phones.values()}
+        self._held = {seat: pid for seat, pid in self._held.items() if pid in present}
 
     def revoke(self, phone_id: str) -> bool:
         """Unpair one phone by its public id; False when there is no such phone. OSError if the file
