@@ -31,6 +31,8 @@ WINDOW_S = 30.0
 CONFLICT_SHOWN_S = 6.0   # how long the status LED warns that a press admitted nobody
 ASKS_PER_ADDRESS = 3     # pair requests one address may make ...
 ASK_PERIOD_S = 60.0      # ... in this many seconds
+STALE_S = 5.0            # a request its phone has not polled for this long is dropped (the page polls 3x a second)
+SAME_MOMENT_S = 1.5      # two live requests this close together: a press cannot tell which is the player's
 MAX_WAITING = 16         # requests waiting at once (all addresses): beyond, "busy"
 MAX_TOLD = 256           # finished requests remembered until their phone polls once
 MAX_PAIRED = 64          # paired phones kept; the oldest is dropped beyond (a box is one table)
@@ -61,6 +63,7 @@ class _Waiting:
     asked: float
     address: str
     label: str
+    seen: float = 0.0  # when its phone last polled (or asked): a page that stops polling is gone
 
 
 class Pairing:
@@ -110,28 +113,33 @@ class Pairing:
                 if address and waiting.address == address:
                     del self._requests[request_id]
             request_id = secrets.token_urlsafe(12)
-            self._requests[request_id] = _Waiting(now, address, _clean_label(label))
+            self._requests[request_id] = _Waiting(now, address, _clean_label(label), now)
             return request_id
 
     # -- the Pair button --------------------------------------------------------------------------
     def approve(self) -> str:
-        """The Pair button was pressed. Returns what happened: "none" (nobody waiting), "granted" (the one
-        waiting phone is admitted), "conflict" (two or more waiting: nobody is) or "storage_full" (the
-        token could not be kept: nobody is)."""
+        """The Pair button was pressed. Returns what happened: "none" (nobody waiting), "granted" (the
+        newest waiting phone is admitted: the person at the box presses just after their own phone asked,
+        and a request whose page stopped polling is gone within seconds, so a stranger's old request
+        cannot jam the press), "conflict" (another phone asked at the same moment as the newest: nobody
+        is) or "storage_full" (the token could not be kept: nobody is)."""
         with self._lock:
             now = self._clock()
             self._expire(now)
             if not self._requests:
                 self._free_orphan_seats()
                 return "none"
-            if len(self._requests) > 1:
-                for request_id in self._requests:
+            newest = max(self._requests, key=lambda rid: self._requests[rid].asked)
+            close = [rid for rid, w in self._requests.items()
+                     if self._requests[newest].asked - w.asked <= SAME_MOMENT_S]
+            if len(close) > 1:
+                for request_id in close:
                     self._told[request_id] = "conflict"
-                self._requests.clear()
+                    del self._requests[request_id]
                 self._conflict_until = now + CONFLICT_SHOWN_S
                 self._trim_told()
                 return "conflict"
-            request_id, waiting = next(iter(self._requests.items()))
+            request_id, waiting = newest, self._requests[newest]
             token = secrets.token_urlsafe(32)
             digest = _digest(token)
             phone = {"id": secrets.token_hex(4), "label": waiting.label, "address": waiting.address,
@@ -164,6 +172,7 @@ class Pairing:
             if request_id in self._granted:
                 return "granted", self._granted.pop(request_id), 0.0
             if request_id in self._requests:
+                self._requests[request_id].seen = now  # its page is open: the request stays alive
                 left = self._requests[request_id].asked + self.window_s - now
                 return "waiting", None, round(max(0.0, left), 1)
             if request_id in self._told:
@@ -286,7 +295,7 @@ class Pairing:
         """Seconds until `status()` changes by itself (a window closes, a warning ends); None if never."""
         with self._lock:
             now = self._clock()
-            ends = [w.asked + self.window_s for w in self._requests.values()]
+            ends = [min(w.asked + self.window_s, w.seen + STALE_S) for w in self._requests.values()]
             if self._conflict_until > now:
                 ends.append(self._conflict_until)
             return max(0.0, max(ends) - now) if ends else None
@@ -294,7 +303,7 @@ class Pairing:
     # -- inside -----------------------------------------------------------------------------------
     def _expire(self, now: float) -> None:
         for request_id, waiting in list(self._requests.items()):
-            if now - waiting.asked > self.window_s:
+            if now - waiting.asked > self.window_s or now - waiting.seen > STALE_S:
                 del self._requests[request_id]
                 self._told[request_id] = "expired"
         for address, asks in list(self._asks.items()):
