@@ -70,7 +70,7 @@ const DRAW_EVERY_MS = 100;  // a tenth of a second: no player sees the lag; a bu
 function connect() {
   const es = new EventSource("/api/events");
   S.es = es;
-  es.addEventListener("open", () => { S.online = true; S.everOnline = true; renderBanner(); });
+  es.addEventListener("open", () => { S.online = true; S.everOnline = true; S.refusals = 0; renderBanner(); });
   // Snapshots may come faster than a phone draws (a burst of actions, a slow phone, a game played from
   // the box's buttons): the page keeps the newest and draws it at most every DRAW_EVERY_MS, at the next
   // frame, so a phone never works through states already gone. A hidden tab draws nothing until it is
@@ -108,24 +108,47 @@ function connect() {
 // A closed stream was refused, or the box could not be reached. A browser's EventSource hides the status
 // and Retry-After of a refusal, so the page asks the box (HEAD /api/events: no stream is opened) and
 // waits as long as a refusal says (503: the box is full; 429: this phone holds its share), else 2 s.
+// Refused again and again, it waits longer each time (up to a minute, with jitter so late phones do not
+// all come back at once), and meanwhile keeps the game current by asking for it (GET /api/state), saying
+// so on the banner: a full house never leaves a phone on a stale game (issue 32).
 async function reconnectLater() {
   let wait = 2;
   S.streamRefused = null;
   try {
     const res = await fetch("/api/events", { method: "HEAD", credentials: "same-origin", cache: "no-store" });
     if (res.status === 503 || res.status === 429) {
-      wait = Math.max(2, retryAfter(res) || 10);
+      S.refusals = (S.refusals || 0) + 1;
+      const backoff = Math.min(STREAM_BACKOFF_MAX_S, 2 ** S.refusals) * (1 + Math.random() / 2);
+      wait = Math.max(2, retryAfter(res) || 10, backoff);
       S.streamRefused = { here: res.status === 429, until: Date.now() + wait * 1000 };
     }
   } catch { /* the box cannot be reached: look again soon */ }
   renderBanner();
   if (S.streamRefused) {
+    pollState();
     const tick = setInterval(() => {
       if (!S.streamRefused || Date.now() >= S.streamRefused.until) { clearInterval(tick); return; }
       renderBanner();
     }, 1000);
   }
   setTimeout(() => { S.streamRefused = null; connect(); }, wait * 1000);
+}
+
+// While the stream is refused: the game as the box has it now, every STATE_POLL_S, drawn if newer.
+const STATE_POLL_S = 3;
+const STREAM_BACKOFF_MAX_S = 60;
+async function pollState() {
+  if (!S.streamRefused) return;
+  try {
+    const res = await fetch("/api/state", { credentials: "same-origin", cache: "no-store" });
+    const snap = res.ok ? await res.json() : null;
+    if (snap && (!S.snap || snap.game_id !== S.snap.game_id || snap.seq >= S.snap.seq)) {
+      S.snap = snap;
+      S.polledAt = Date.now();
+      render();
+    }
+  } catch { /* the box cannot be reached: the banner says the game may be old */ }
+  if (S.streamRefused) setTimeout(pollState, STATE_POLL_S * 1000);
 }
 
 // How often a waiting phone asks whether Pair was pressed: the phone says "paired" within a third of a
@@ -195,7 +218,11 @@ function renderBanner() {
   let text = "";
   let kind = "";
   const refused = S.streamRefused && Math.max(0, Math.ceil((S.streamRefused.until - Date.now()) / 1000));
-  if (refused) { text = t(S.streamRefused.here ? "streams_full_here" : "streams_full", { s: refused }); kind = "warn"; }
+  if (refused) {
+    text = t(S.streamRefused.here ? "streams_full_here" : "streams_full", { s: refused });
+    text += " " + t("streams_polling", { n: STATE_POLL_S });
+    kind = "warn";
+  }
   else if (!S.online && S.everOnline) { text = t("offline"); kind = "bad"; }
   else if (!S.online && S.snap === null) { text = ""; }
   else if (cam && cam.status === "reconnecting") { text = t("camera_reconnecting"); kind = "warn"; }
