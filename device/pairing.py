@@ -92,6 +92,7 @@ class Pairing:
         self._held: dict[tuple[int, str], str] = {}       # (game id, player) -> id of the phone that sat there
         if path is not None and path.exists():
             self._phones = _read_phones(path)
+            self._held = _read_held(path)  # a restart frees no seat: the box is restarted by unplugging it
 
     # -- a phone asks -----------------------------------------------------------------------------
     def request(self, address: str = "", label: str = "") -> str:
@@ -249,6 +250,10 @@ class Pairing:
         (a lost or unpaired phone's player sits down with a new one). Called with the lock held."""
         present = {p["id"] for p in self._phones.values()}
         self._held = {seat: pid for seat, pid in self._held.items() if pid in present}
+        try:
+            self._save()
+        except OSError:
+            pass  # freed until the next restart: the owner presses again then
 
     def revoke(self, phone_id: str) -> bool:
         """Unpair one phone by its public id; False when there is no such phone. OSError if the file
@@ -322,7 +327,8 @@ class Pairing:
         rows = [{"hash": digest, **phone} for digest, phone in self._phones.items()]
         try:
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"version": 2, "phones": rows}, f)
+                held = [[game_id, player, pid] for (game_id, player), pid in self._held.items()]
+                json.dump({"version": 2, "phones": rows, "held": held}, f)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
@@ -336,6 +342,15 @@ def _read_seat(value: object) -> dict | None:
     if isinstance(value, dict) and isinstance(value.get("game_id"), int) and isinstance(value.get("player"), str):
         return {"game_id": value["game_id"], "player": value["player"]}
     return None
+
+
+def _read_held(path: Path) -> dict[tuple[int, str], str]:
+    """Seats held by phones in their game ((game id, player) -> phone id); anything unreadable: none."""
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8")).get("held", [])
+        return {(int(g), str(p)): str(pid) for g, p, pid in rows}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def _read_phones(path: Path) -> dict[str, dict]:

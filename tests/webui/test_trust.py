@@ -108,6 +108,7 @@ def test_a_stranger_cannot_take_a_seated_players_seat(table, box):
     assert mallory.call("DELETE", f"/api/pair/phones/{victim}")[0] == 200  # any paired phone may unpair another
     status, body = mallory.call("POST", "/api/seat", {"player": "p1"})
     assert status == 409 and body["code"] == "seat_held"
+    assert Pairing(table.pairing.path)._held, "a restart of the box frees no seat"
     snap = mallory.call("GET", "/api/state")[1]
     assert next(p for p in snap["players"] if p["id"] == "p1")["pool"] != ANN_ROLL
     # Ann, with her phone paired again, asks the owner: a press on the box frees her seat
