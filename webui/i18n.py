@@ -289,6 +289,8 @@ JS_STRINGS = {
     "forget": _l("Forget"),
     "fault_recovered": _l("The saved games were damaged. The box recovered %(games)s game(s) and %(actions)s action(s); the damaged file is kept on the box."),
     "fault_recovered_lost": _l("%(n)s game(s) could not be read."),
+    "fault_set_aside": _l("Part of saved game %(game)s was damaged: it goes on after move %(seq)s. %(n)s damaged record(s) are kept aside on the box."),
+    "fault_not_resumed": _l("Saved game %(game)s could not be resumed; it is kept on the box. A free roll has started."),
     "fault_gpio": _l("The box's buttons and LEDs are not working. Use the buttons on this page; to pair a phone, use the box itself until they are repaired."),
     "streams_full": _l("Too many phones are watching right now. Trying again in %(s)s s."),
     "streams_full_here": _l("This phone has too many live pages open. Close a tab; trying again in %(s)s s."),

@@ -228,6 +228,14 @@ function renderFaults(snap) {
       h("button", { class: "small", text: t("close"),
         onclick: () => { sessionStorage.setItem(seenKey, "1"); renderFaults(S.snap); } })));
   }
+  for (const part of store.set_aside || []) {
+    lines.push(h("p", { class: "fault", data: { fault: "store_set_aside" } }, h("span", {
+      text: t("fault_set_aside", { game: part.game, seq: part.resumed_at, n: part.records }) })));
+  }
+  if (store.not_resumed) {
+    lines.push(h("p", { class: "fault", data: { fault: "store_not_resumed" } },
+      h("span", { text: t("fault_not_resumed", { game: store.not_resumed.game }) })));
+  }
   if (panel.gpio_error) {
     lines.push(h("p", { class: "fault", data: { fault: "gpio_error" }, title: panel.gpio_error },
       h("span", { text: t("fault_gpio") })));
