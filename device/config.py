@@ -91,12 +91,16 @@ class Config:
 
 
 def resolve_state_dir(state_dir: Path | None, env: Mapping[str, str] | None = None) -> Path:
-    """`state_dir` if set, else systemd's $STATE_DIRECTORY (first entry), else ./state."""
+    """`state_dir` if set, else systemd's $STATE_DIRECTORY (first entry), else ./state; always absolute.
+
+    Absolute once, here, at start: a relative folder would be resolved again by whatever opens a file in it
+    (Flask's send_file resolves against the app's package folder: every roll photo answered 500 under
+    `make run`, issue 34 #3)."""
     if state_dir is not None:
-        return Path(state_dir)
+        return Path(state_dir).expanduser().absolute()
     env = os.environ if env is None else env
     from_systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
-    return Path(from_systemd) if from_systemd else Path("state")
+    return (Path(from_systemd) if from_systemd else Path("state")).absolute()
 
 
 # -- reading ------------------------------------------------------------------------------------

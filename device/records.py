@@ -139,9 +139,10 @@ def _kept_around_damage(good: dict[int, Checked], good_cps: dict[int, Checked], 
     """The entries kept when move `damaged_at` is lost: from a checkpoint past the damage if one can carry
     the game, else the prefix before it. Every other good entry of the game is set aside."""
     k = plan.damaged_at or 1
-    for c in sorted((s for s in good_cps if s >= k), reverse=True):
+    # the checkpoint's own action must be there too: the game's move number is its last entry's
+    for c in sorted((s for s in good_cps if s >= k and s in good), reverse=True):
         tail = _run_from(good, c + 1)
-        if Match.replay_start([Entry(e.seq, e.value) for e in tail], [c]) == c or not tail:
+        if not tail or Match.replay_start([Entry(e.seq, e.value) for e in [good[c], *tail]], [c]) == c:
             plan.checkpoint = (c, good_cps[c].value)
             kept = [good[s] for s in sorted(good) if s <= c] + tail
             _set_aside_rest(good, kept, plan, "it follows a damaged action")

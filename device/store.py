@@ -314,26 +314,8 @@ class Store:
                         "INSERT INTO games (id, game, setup, seed, created, crc) VALUES (?,?,?,?,?,?)",
                         (game_id, game, setup, seed, created, records.game_crc(game, setup, seed)))
                     report["games"] += 1
-                    rows = by_game.get(game_id, {})
-                    seq = 1
-                    while seq in rows and _is_json(rows[seq][0]):  # the gap-free prefix only
-                        action, evidence, t = rows[seq]
-                        self._conn.execute(
-                            "INSERT INTO entries (game_id, seq, action, evidence, t, crc) VALUES (?,?,?,?,?,?)",
-                            (game_id, seq, action, evidence if _is_json(evidence) else None, t,
-                             records.crc(action)))
-                        seq += 1
-                    kept = seq - 1
-                    report["actions"] += kept
-                    dropped = sum(1 for s in rows if s > kept)
-                    if dropped:
-                        log.error("store: game %s: kept actions 1-%s, %s later action(s) lost to the "
-                                  "corruption", game_id, kept, dropped)
-                    for _rowid, cp_game, cp_seq, data in checkpoints:
-                        if cp_game == game_id and cp_seq <= kept and _is_json(data):
-                            self._conn.execute(
-                                "INSERT OR REPLACE INTO checkpoints (game_id, seq, data, crc) VALUES (?,?,?,?)",
-                                (game_id, cp_seq, data, records.crc(data)))
+                    self._salvage_game(game_id, by_game.get(game_id, {}),
+                                       [c for c in checkpoints if c[1] == game_id], report)
                 active = meta.get("active")
                 known = {g[0] for g in games}
                 if active is not None and active.isdigit() and int(active) in known:
@@ -350,6 +332,32 @@ class Store:
         else:
             log.error("store: nothing could be recovered from %s", damaged)
         return report
+
+    def _salvage_game(self, game_id: int, rows: dict[int, tuple[Any, ...]], checkpoints: list[tuple[Any, ...]],
+                      report: dict[str, Any]) -> None:
+        """Copy what one game keeps of its readable rows (the same plan as `load_game`: from the last good
+        checkpoint past a hole, else the gap-free prefix); every other readable row goes to quarantine."""
+        by_seq = sorted(rows.items())
+        checked = [records.check_action(i, seq, row[0], None) for i, (seq, row) in enumerate(by_seq)]
+        cps = [records.check(i, c[2], c[3], None) for i, c in enumerate(checkpoints)]
+        plan = records.restore_plan(checked, cps)
+        for i, (seq, (action, evidence, t)) in enumerate(by_seq):
+            if i in plan.entries_aside:
+                self._conn.execute("INSERT INTO quarantine (game_id, kind, seq, data, reason, t) VALUES (?,?,?,?,?,?)",
+                                   (game_id, "entry", seq, action, plan.entries_aside[i], time.time()))
+                continue
+            self._conn.execute(
+                "INSERT INTO entries (game_id, seq, action, evidence, t, crc) VALUES (?,?,?,?,?,?)",
+                (game_id, seq, action, evidence if _is_json(evidence) else None, t, records.crc(action)))
+        for i, (_rowid, _game, cp_seq, data) in enumerate(checkpoints):
+            if i not in plan.checkpoints_aside and _is_json(data):
+                self._conn.execute("INSERT OR REPLACE INTO checkpoints (game_id, seq, data, crc) VALUES (?,?,?,?)",
+                                   (game_id, cp_seq, data, records.crc(data)))
+        report["actions"] += len(plan.entries)
+        if plan.entries_aside:
+            report["set_aside"] = report.get("set_aside", 0) + len(plan.entries_aside)
+            log.error("store: game %s: resumes after move %s; %s readable action(s) set aside", game_id,
+                      plan.resumed_at, len(plan.entries_aside))
 
     def _scan_images(self) -> int:
         for stale in self.images_dir.glob(".stage-*.tmp"):  # photos of rolls a crash left undecided

@@ -360,7 +360,9 @@ class Table:
         recovered = self.store.recovery_report() if hasattr(self.store, "recovery_report") else None
         view: dict[str, Any] = {"recovered": recovered,
                                 "set_aside": list(getattr(self.store, "set_aside", [])),
-                                "not_resumed": self._not_resumed}
+                                "not_resumed": self._not_resumed,
+                                "storage_full": bool(getattr(self.store, "storage_full", False)),
+                                "faults": self.tray.storage_faults()}
         if recovered:
             view["code"] = "recovered"
             lost = recovered.get("lost_games", 0)
@@ -518,6 +520,7 @@ class Table:
     def health(self) -> dict:
         """For /healthz: the store, the camera (any fault of the tray's work counts), the threads."""
         store = self.store.status()
+        store["faults"] = self.tray.storage_faults()  # writes the card refused (storage, not the camera)
         camera = self.tray.camera_view()
         threads = {"camera": self.tray.healthy()}
         if self.panel is not None and hasattr(self.panel, "healthy"):

@@ -214,6 +214,10 @@ function renderBanner() {
 // Faults of the box the players must know about, in their language (the snapshot gives codes and
 // numbers): saved games salvaged from a damaged store, buttons and LEDs that cannot be used. The
 // recovery notice can be hidden on this phone (it stays true until the box restarts).
+function faultLine(name, text) {
+  return h("p", { class: "fault", data: { fault: name } }, h("span", { text }));
+}
+
 function renderFaults(snap) {
   const box = $("faults");
   const store = (snap && snap.store) || {};
@@ -232,6 +236,11 @@ function renderFaults(snap) {
     lines.push(h("p", { class: "fault", data: { fault: "store_set_aside" } }, h("span", {
       text: t("fault_set_aside", { game: part.game, seq: part.resumed_at, n: part.records }) })));
   }
+  const storageFaults = store.faults || [];
+  if (store.storage_full) lines.push(faultLine("storage_full", t("fault_storage_full")));
+  else if (storageFaults.includes("roll")) lines.push(faultLine("roll_unsaved", t("fault_roll_unsaved")));
+  if (!store.storage_full && storageFaults.includes("photo")) lines.push(faultLine("photos_unsaved", t("fault_photos_unsaved")));
+  if (!store.storage_full && storageFaults.includes("learn")) lines.push(faultLine("learn_unsaved", t("fault_learn_unsaved")));
   if (store.not_resumed) {
     lines.push(h("p", { class: "fault", data: { fault: "store_not_resumed" } },
       h("span", { text: t("fault_not_resumed", { game: store.not_resumed.game }) })));
