@@ -827,6 +827,8 @@ def _read_rows(conn: sqlite3.Connection, query: str, table: str, deadline: float
             last = row[0]
         return rows
     except sqlite3.DatabaseError as exc:
+        if "no such table" in str(exc):  # a file whose schema is gone: only the page scan can help
+            return rows
         log.error("store: table %s is damaged after row %s (%s); probing the next rows one by one", table,
                   last, exc)
     try:
