@@ -348,6 +348,9 @@ class TrayService:
                      for r in readings],
             "evidence": {"readings": dice},
         }
+        private = self._tray.get("private_to")
+        if private is not None:  # a hidden throw is its roller's: its photo too (issue 32 #3)
+            action["player"] = private
         staged = self._photo(image, readings)
         try:
             self._submit(action, image=staged)

@@ -116,6 +116,8 @@ MESSAGES = {
     "too_large": _l("The request is too large."),
     "bad_host": _l("This address is not one of the box's own. Open the page with the address the box shows."),
     "bad_origin": _l("This change did not come from the box's own page, so it was refused."),
+    "seed_not_allowed": _l("This box picks its own random rolls: a game's seed can be chosen only where its config allows it (web.allow_seed)."),
+    "seat_press_pair": _l("Another phone holds this seat. Press Pair on the box within 30 seconds to take it (or ask that phone to leave it)."),
     "storage_full": _l("Storage full: the box cannot save anything more, so this was not kept. Free space on the box's card, then try again."),
     "internal": _l("Something went wrong inside the box; nothing was changed. Try again."),
     "too_many_streams": _l("Too many phones are watching right now. The page will try again in a moment."),
