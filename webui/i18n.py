@@ -299,6 +299,7 @@ JS_STRINGS = {
     "fault_not_resumed": _l("Saved game %(game)s could not be resumed; it is kept on the box. A free roll has started."),
     "fault_gpio": _l("The box's buttons and LEDs are not working. Use the buttons on this page; to pair a phone, use the box itself until they are repaired."),
     "streams_full": _l("Too many phones are watching right now. Trying again in %(s)s s."),
+    "streams_polling": _l("Meanwhile this page refreshes every few seconds."),
     "streams_full_here": _l("This phone has too many live pages open. Close a tab; trying again in %(s)s s."),
     "pair_retry": _l("Asked too often: you can ask again in %(s)s s."),
     "forget_sure": _l("Tap again to forget"),
