@@ -120,7 +120,7 @@ def build(options: BoxOptions):
         source.follow_colours = table.tray_colours
     app = create_app(table, secret_key=_secret(state_dir), host_names=config.web.names,
                      max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address,
-                     chosen_seeds=config.web.chosen_seeds)
+                     allow_seed=config.web.allow_seed)
     return table, app, config.web
 
 

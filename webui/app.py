@@ -35,12 +35,12 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 
 def create_app(table_service: Any, *, secret_key: str | None = None, testing: bool = False,
                host_names: Iterable[str] = (), max_streams: int = 300, streams_per_address: int = 6,
-               chosen_seeds: bool | None = None) -> Flask:
+               allow_seed: bool | None = None) -> Flask:
     """The web app for one table service. `secret_key` signs nothing persistent; it binds CSRF values.
     `host_names`: names besides the machine's own that phones use for the box (the Host check);
-    `max_streams`/`streams_per_address`: the live-update stream gate (see webui.streams).
-    `chosen_seeds`: may a phone start a game with its own seed? Whoever chose it predicts every roll, so
-    only tests and replays may (None: only a testing app; the box passes `web.chosen_seeds`)."""
+    `max_streams`/`streams_per_address`: the live-update stream gate (see webui.streams); `allow_seed`:
+    whether a phone may choose a new game's seed (tests and replays; default: only in testing, as a phone
+    that chose the seed predicts every roll)."""
     app = Flask(__name__)
     key = secret_key or secrets.token_hex(32)
     app.config.update(
@@ -50,12 +50,12 @@ def create_app(table_service: Any, *, secret_key: str | None = None, testing: bo
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         DICESIGHT_HEARTBEAT_S=events.HEARTBEAT_S,
         DICESIGHT_STREAM_MAX_S=events.STREAM_MAX_S,
+        DICESIGHT_ALLOW_SEED=testing if allow_seed is None else allow_seed,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
     app.extensions[EXTENSION] = WebState(table_service, key.encode())
     app.extensions[STREAMS] = StreamGate(max_streams=max_streams, per_address=streams_per_address)
-    app.config["DICESIGHT_CHOSEN_SEEDS"] = testing if chosen_seeds is None else chosen_seeds
     app.config["DICESIGHT_HOST_NAMES"] = guard.own_names(host_names)
     i18n.init_app(app)
 
