@@ -95,6 +95,7 @@ class Pairing:
         self._seat_claims: dict[str, tuple[float, int, str]] = {}  # token hash -> (asked, game id, player)
         if path is not None and path.exists():
             self._phones = _read_phones(path)
+            self._held = _read_held(path)  # a restart frees no seat (a box is restarted by pulling its plug)
 
     # -- a phone asks -----------------------------------------------------------------------------
     def request(self, address: str = "", label: str = "") -> str:
@@ -353,7 +354,8 @@ class Pairing:
         rows = [{"hash": digest, **phone} for digest, phone in self._phones.items()]
         try:
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"version": 2, "phones": rows}, f)
+                held = [[game_id, player, pid] for (game_id, player), pid in self._held.items()]
+                json.dump({"version": 2, "phones": rows, "held": held}, f)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
@@ -367,6 +369,15 @@ def _read_seat(value: object) -> dict | None:
     if isinstance(value, dict) and isinstance(value.get("game_id"), int) and isinstance(value.get("player"), str):
         return {"game_id": value["game_id"], "player": value["player"]}
     return None
+
+
+def _read_held(path: Path) -> dict[tuple[int, str], str]:
+    """Seats whose phone was unpaired ((game id, player) -> that phone's id); anything unreadable: none."""
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8")).get("held", [])
+        return {(int(g), str(p)): str(pid) for g, p, pid in rows}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def _read_phones(path: Path) -> dict[str, dict]:
