@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from device.pairing import Pairing, PairingRefused  # noqa: E402
 
-STEP_S = 0.5  # how often the simulated phones poll (the page polls every 0.3 s)
+STEP_S = 0.1  # how often the simulated phones poll (the page polls every 0.3 s); fine enough to time asks
 
 
 class Clock:

@@ -32,7 +32,7 @@ CONFLICT_SHOWN_S = 6.0   # how long the status LED warns that a press admitted n
 ASKS_PER_ADDRESS = 3     # pair requests one address may make ...
 ASK_PERIOD_S = 60.0      # ... in this many seconds
 STALE_S = 5.0            # a request its phone has not polled for this long is dropped (the page polls 3x a second)
-SAME_MOMENT_S = 1.5      # two live requests this close together: a press cannot tell which is the player's
+SAME_MOMENT_S = 6.0      # another live request this close before the newest: a press cannot tell which is the player's
 MAX_WAITING = 16         # requests waiting at once (all addresses): beyond, "busy"
 MAX_TOLD = 256           # finished requests remembered until their phone polls once
 MAX_PAIRED = 64          # paired phones kept; the oldest is dropped beyond (a box is one table)
@@ -138,6 +138,7 @@ class Pairing:
             newest = max(self._requests, key=lambda rid: self._requests[rid].asked)
             close = [rid for rid, w in self._requests.items()
                      if self._requests[newest].asked - w.asked <= SAME_MOMENT_S]
+            close = _fewest_asks(close, self._requests, self._asks)
             if len(close) > 1:
                 for request_id in close:
                     self._told[request_id] = "conflict"
@@ -145,7 +146,8 @@ class Pairing:
                 self._conflict_until = now + CONFLICT_SHOWN_S
                 self._trim_told()
                 return "conflict"
-            request_id, waiting = newest, self._requests[newest]
+            request_id = close[0]
+            waiting = self._requests[request_id]
             token = secrets.token_urlsafe(32)
             digest = _digest(token)
             phone = {"id": secrets.token_hex(4), "label": waiting.label, "address": waiting.address,
@@ -369,6 +371,15 @@ def _read_seat(value: object) -> dict | None:
     if isinstance(value, dict) and isinstance(value.get("game_id"), int) and isinstance(value.get("player"), str):
         return {"game_id": value["game_id"], "player": value["player"]}
     return None
+
+
+def _fewest_asks(close: list[str], requests: dict[str, _Waiting], asks: dict[str, deque[float]]) -> list[str]:
+    """Of requests asked at about the same moment, those whose address asked least often lately: a phone
+    asks once and is paired, a stranger keeping requests waiting asks again and again (issue 32 #4). Ties
+    stay ambiguous (a conflict)."""
+    counts = {rid: len(asks.get(requests[rid].address, ())) for rid in close}
+    fewest = min(counts.values(), default=0)
+    return [rid for rid in close if counts[rid] == fewest]
 
 
 def _read_held(path: Path) -> dict[tuple[int, str], str]:

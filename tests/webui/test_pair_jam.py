@@ -86,7 +86,9 @@ def test_strangers_asking_to_pair_do_not_jam_the_owners_press(tmp_path, hostile)
                         stranger.call("GET", f"/api/pair/{rid}")
             owner = Phone(url, "127.0.0.2")
             rid = owner.call("POST", "/api/pair")[1]["request"]
-            clock.now += 2  # walks to the box, presses Pair
+            clock.now += 1
+            asked[0] = strangers[0].call("POST", "/api/pair")[1]["request"]  # one asks again, just after
+            clock.now += 1  # the owner walks to the box, presses Pair
             assert owner.call("GET", f"/api/pair/{rid}")[1]["status"] == "waiting"
             assert table.approve_pairing() == "granted"
             status, body = owner.call("GET", f"/api/pair/{rid}")
