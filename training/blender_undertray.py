@@ -50,7 +50,7 @@ fx = _load("blender_undertray_factors")
 WIDTH, HEIGHT = 320, 240
 bd.WIDTH, bd.HEIGHT = WIDTH, HEIGHT   # box_of projects into this frame
 MM = 2.0 / 16.0                       # scene units per millimetre: a die's side (2 units) is 16 mm
-SENSOR_MM = 3.68                      # Pi Camera v2 sensor width
+SENSOR_MM = fx.SENSOR_MM
 
 
 def emission(name: str, colour: tuple, strength: float) -> bpy.types.Material:
@@ -105,7 +105,7 @@ def add_plate(f, crossed: bool) -> None:
     thick = float(f.plate.split("-")[1].rstrip("m")) * MM
     bpy.ops.mesh.primitive_cube_add(size=1, location=(0, 0, -thick / 2))
     plate = bpy.context.active_object
-    plate.scale = (24, 24, thick)
+    plate.scale = (80, 80, thick)
     plate.data.materials.append(plate_material(f, crossed))
     rnd = _rnd(f, 1)
     dust = matte("dust", (0.5, 0.48, 0.45))
@@ -151,7 +151,7 @@ def add_enclosure(f) -> None:
     black = "matte-enclosure" in f.builds
     mat = matte("walls", (0.01, 0.01, 0.01) if black else (0.6, 0.6, 0.58), 1.0 if black else 0.35,
                 0.0 if black else 0.5)
-    half, z0 = 7.0, -f.distance - 0.2
+    half, z0 = max(7.0, f.led_radius + 1.0), -f.distance - 0.2   # the LEDs lie inside the walls
     for x, y, sx, sy in ((half, 0, 0.1, half), (-half, 0, 0.1, half), (0, half, half, 0.1), (0, -half, half, 0.1)):
         bpy.ops.mesh.primitive_cube_add(size=2, location=(x, y, z0 / 2 - 0.01))
         ob = bpy.context.active_object

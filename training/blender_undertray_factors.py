@@ -23,6 +23,7 @@ COLOURS = {"white": (0.0, 0.0, 0.95), "red": (0.0, 0.85, 0.7), "blue": (0.62, 0.
            "yellow": (0.14, 0.85, 0.95), "black": (0.0, 0.0, 0.06), "purple": (0.8, 0.6, 0.5)}
 # a build option is a way of putting the box together that keeps glare off the camera (docs/wiring.md)
 BUILDS = ["plain", "leds-outside-cone", "diffuser", "matte-enclosure", "cross-polarised"]
+SENSOR_MM = 3.68   # Pi Camera v2 sensor width
 OPPOSITE = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1}
 
 
@@ -78,6 +79,14 @@ class Frame:
                 "colours": sorted({d.colour for d in self.dice})}
 
 
+def mirror_cone_radius(lens_mm: float, distance: float) -> float:
+    """The ring radius beyond which the plate cannot mirror an LED into the lens: an LED at radius r, d under
+    the plate, comes back at atan(r / 2d) off the axis, seen when that is inside half the frame's diagonal
+    field of view (a 4:3 sensor SENSOR_MM wide)."""
+    half_diagonal = math.hypot(SENSOR_MM, SENSOR_MM * 0.75) / 2
+    return 2 * distance * half_diagonal / lens_mm
+
+
 def draw_builds(rnd: random.Random) -> list[str]:
     """None to all four glare-keeping options; half of the frames are the plain build a first box is."""
     if rnd.random() < 0.5:
@@ -120,7 +129,7 @@ def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
               noise=rnd.uniform(1.0, 6.0), blur=rnd.choice([0.0, 0.0, 0.6, 1.2]), jpeg=rnd.randint(60, 95),
               scratches=rnd.randint(0, 8), dust=rnd.randint(0, 40), smudge=rnd.random() < 0.3, builds=builds)
     if "leds-outside-cone" in builds:
-        f.led_radius = rnd.uniform(4.5, 6.0)
+        f.led_radius = round(mirror_cone_radius(f.lens_mm, f.distance) * rnd.uniform(1.1, 1.3), 3)
     set_colour = rnd.choice(list(COLOURS))
     set_material = rnd.choice(MATERIALS)
     spots = place(rnd, rnd.randint(1, 6))

@@ -73,3 +73,10 @@ def test_camera_faults_are_seeded_and_the_canvases_are_the_glass_faces(tmp_path)
     assert uc.camera_frame(tmp_path, row, empty=True) is None
     x, y = uc.undertray_canvases([tmp_path], 48)
     assert x.shape == (len(f.dice), 48, 48, 3) and y.tolist() == [d.glass - 1 for d in f.dice]
+
+
+def test_leds_outside_the_cone_are_mirrored_beyond_the_frames_corner():
+    f = next(f for f in (fx.draw_frame(6, i) for i in range(200)) if "leds-outside-cone" in f.builds)
+    angle = math.atan(f.led_radius / (2 * f.distance))
+    half_diagonal = math.atan(math.hypot(fx.SENSOR_MM, 0.75 * fx.SENSOR_MM) / 2 / f.lens_mm)
+    assert angle > half_diagonal
