@@ -137,8 +137,8 @@ def add_ring_and_board(f) -> None:
     bpy.context.active_object.data.materials.append(board)
     diffused = "diffuser" in f.builds
     colour = fx.LED_COLOURS[f.led_colour]
-    led = emission("led", colour, 400.0 if diffused else 8000.0)
-    r = 0.35 if diffused else 0.06
+    led = emission("led", colour, 150.0 if diffused else 3000.0)
+    r = 0.6 if diffused else 0.2   # a 3 mm LED; behind a diffuser a 10 mm patch at 1/20 of the radiance
     for i in range(f.led_count):
         a = 2 * math.pi * i / f.led_count
         bpy.ops.mesh.primitive_uv_sphere_add(radius=r, segments=12, ring_count=6,
@@ -149,7 +149,7 @@ def add_ring_and_board(f) -> None:
 def add_enclosure(f) -> None:
     """The box's walls from the board up to the plate: matte black (a build option) or light grey plastic."""
     black = "matte-enclosure" in f.builds
-    mat = matte("walls", (0.01, 0.01, 0.01) if black else (0.6, 0.6, 0.58), 1.0 if black else 0.35,
+    mat = matte("walls", (0.01, 0.01, 0.01) if black else (0.6, 0.6, 0.58), 1.0 if black else 0.5,
                 0.0 if black else 0.5)
     half, z0 = max(7.0, f.led_radius + 1.0), -f.distance - 0.2   # the LEDs lie inside the walls
     for x, y, sx, sy in ((half, 0, 0.1, half), (-half, 0, 0.1, half), (0, half, half, 0.1), (0, -half, half, 0.1)):
