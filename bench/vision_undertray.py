@@ -85,10 +85,12 @@ def run(folders: list[Path], room: bool, debug_out: Path | None) -> None:
 
 
 def write_hardest(rows: list, out: Path, room: bool) -> None:
-    """The camera frames of the hardest frames, with the truth's boxes, for a person to look at."""
+    """The hardest frames as the camera gives them (`*_cam.png`, for `dicesight read --mount under
+    --debug-out`) and with the truth's boxes and glass faces drawn, for a person to look at."""
     out.mkdir(parents=True, exist_ok=True)
     for bad, folder, row in rows:
         img = camera_frame(folder, row)
+        cv2.imwrite(str(out / f"{folder.name}_{row['index']:05d}_cam.png"), img)
         for d in row["dice"]:
             cx, cy, w, h = d["box"]
             cv2.rectangle(img, (int(cx - w / 2), int(cy - h / 2)), (int(cx + w / 2), int(cy + h / 2)), (0, 255, 0), 1)
