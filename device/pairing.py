@@ -86,6 +86,10 @@ class Pairing:
         self._conflict_until = -1.0
         self._storage_error = False
         self._phones: dict[str, dict] = {}                # token hash -> {"id", "label", "paired_at"}
+        # seats whose phone was unpaired: (game id, player) -> that phone's id. Nobody else takes them
+        # without a press on the box (issue 32 #3: unpair the holder, sit down, read their hidden dice)
+        self._held: dict[tuple[int, str], str] = {}
+        self._seat_claims: dict[str, tuple[float, int, str]] = {}  # token hash -> (asked, game id, player)
         if path is not None and path.exists():
             self._phones = _read_phones(path)
 
@@ -120,6 +124,9 @@ class Pairing:
         with self._lock:
             now = self._clock()
             self._expire(now)
+            seat = self._grant_seat_claim(now)
+            if seat is not None:
+                return seat
             if not self._requests:
                 return "none"
             if len(self._requests) > 1:
@@ -205,25 +212,58 @@ class Pairing:
             return {p["id"]: p["seat"]["player"] for p in self._phones.values()
                     if p.get("seat") and p["seat"].get("game_id") == game_id}
 
-    def bind_seat(self, token: str, game_id: int, player: str | None) -> bool:
-        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). False when another
-        phone already holds that seat in that game, or the token is not paired. OSError if the file cannot
-        be rewritten (nothing changes then)."""
+    def bind_seat(self, token: str, game_id: int, player: str | None) -> str:
+        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). Returns "bound";
+        "unpaired"; or "press" when another phone holds that seat, or held it until it was unpaired: a seat
+        belongs to its phone, so taking it needs a press on the box's Pair button within the pairing window
+        (the claim waits for it: `approve`), or the holder leaving it. OSError if the file cannot be
+        rewritten (nothing changes then)."""
         with self._lock:
-            phone = self._phones.get(_digest(token))
+            digest = _digest(token)
+            phone = self._phones.get(digest)
             if phone is None:
-                return False
-            if player is not None and any(p is not phone and (p.get("seat") or {}).get("game_id") == game_id
-                                          and p["seat"].get("player") == player for p in self._phones.values()):
-                return False
-            before = phone.get("seat")
-            phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
-            try:
-                self._save()
-            except OSError:
-                phone["seat"] = before
-                raise
-            return True
+                return "unpaired"
+            if player is not None and self._seat_holder(game_id, player) not in (None, phone["id"]):
+                self._seat_claims[digest] = (self._clock(), game_id, player)
+                return "press"
+            self._bind(phone, game_id, player)
+            return "bound"
+
+    def _seat_holder(self, game_id: int, player: str) -> str | None:
+        """The id of the phone that holds (or held, until it was unpaired) `player`'s seat in `game_id`."""
+        for p in self._phones.values():
+            if (p.get("seat") or {}).get("game_id") == game_id and p["seat"].get("player") == player:
+                return p["id"]
+        return self._held.get((game_id, player))
+
+    def _bind(self, phone: dict, game_id: int, player: str | None) -> None:
+        before = phone.get("seat")
+        phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
+        try:
+            self._save()
+        except OSError:
+            phone["seat"] = before
+            raise
+
+    def _grant_seat_claim(self, now: float) -> str | None:
+        """A Pair press while exactly one paired phone claims a held seat gives it that seat ("seat"); two
+        or more claims at once give nobody ("conflict"); None when nobody claims one."""
+        for digest, (asked, _g, _p) in list(self._seat_claims.items()):
+            if now - asked > self.window_s or digest not in self._phones:
+                del self._seat_claims[digest]
+        if not self._seat_claims:
+            return None
+        if len(self._seat_claims) > 1:
+            self._seat_claims.clear()
+            self._conflict_until = now + CONFLICT_SHOWN_S
+            return "conflict"
+        digest, (_asked, game_id, player) = self._seat_claims.popitem()
+        for p in self._phones.values():
+            if (p.get("seat") or {}).get("game_id") == game_id and p["seat"].get("player") == player:
+                p["seat"] = None
+        self._held.pop((game_id, player), None)
+        self._bind(self._phones[digest], game_id, player)
+        return "seat"
 
     def revoke(self, phone_id: str) -> bool:
         """Unpair one phone by its public id; False when there is no such phone. OSError if the file
@@ -231,6 +271,9 @@ class Pairing:
         with self._lock:
             for digest, phone in list(self._phones.items()):
                 if phone["id"] == phone_id:
+                    seat = phone.get("seat")
+                    if seat:  # the seat stays its phone's: only the box gives it to another
+                        self._held[(seat["game_id"], seat["player"])] = phone_id
                     del self._phones[digest]
                     try:
                         self._save()
@@ -259,6 +302,10 @@ class Pairing:
             now = self._clock()
             self._expire(now)
             conflict = now < self._conflict_until
+            claims = [asked for asked, _g, _p in self._seat_claims.values() if now - asked <= self.window_s]
+            if claims and not self._requests:  # a seat waits for the press: the status LED says so
+                return {"open": True, "expires_in": round(max(claims) + self.window_s - now, 1), "waiting": 0,
+                        "seat_claims": len(claims), "conflict": conflict, "storage_full": self._storage_error}
             if not self._requests:
                 return {"open": False, "expires_in": 0.0, "waiting": 0, "conflict": conflict,
                         "storage_full": self._storage_error}

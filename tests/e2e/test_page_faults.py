@@ -89,3 +89,29 @@ def test_a_phone_that_asks_to_pair_too_often_waits_as_long_as_the_box_says(table
     expect(page.locator("#pairmsg")).to_have_text(re.compile(r"ask again in \d+ s"))
     expect(page.locator("#pair")).to_be_disabled()
     shot(page, "70-faults-pair-retry", at="#pairbox")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-TW"])
+def test_a_phone_refused_a_live_stream_still_follows_the_game(table, serve_table, web_server, phone, locale):
+    """Issue 32 #5: with every stream taken, the next phone was told so and then showed a stale game for good
+    (the newest roll missing after 60 s). It now keeps current by asking for the state, says so, and joins
+    the live stream when a place frees."""
+    app, _url = web_server
+    kept = app.extensions[STREAMS]
+    full = StreamGate(max_streams=1)
+    full.enter("someone else")
+    app.extensions[STREAMS] = full
+    try:
+        page = phone(locale)
+        page.goto(serve_table(table))
+        expect(page.locator("#banner")).to_contain_text(
+            "refreshes every few seconds" if locale == "en-US" else "每隔幾秒會自動更新")
+        table.submit({"type": "roll", "dice": [6, 6, 1]})  # a roll while this phone has no stream
+        expect(page.locator("body")).to_contain_text("13", timeout=10_000)  # its total, in "Last rolls"
+        shot(page, f"70-faults-streams-polling-{locale}")
+        full.leave("someone else")  # a place frees: the phone joins within its back-off
+        expect(page.locator("#live")).to_have_class(re.compile(r"\bon\b"), timeout=25_000)  # live again
+        expect(page.locator("#banner")).not_to_contain_text("every few seconds" if locale == "en-US" else "每隔幾秒")
+    finally:
+        app.extensions[STREAMS] = kept
+    assert not page.js_errors
