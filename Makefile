@@ -16,7 +16,7 @@ RUN_ARGS ?=
 TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals \
-	train-finder train-finder-suite blender-dice
+	train-finder train-finder-suite blender-dice blender-undertray
 
 venv: $(STAMP)
 
@@ -93,6 +93,19 @@ blender-dice: venv
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
 	nice -n 10 $(BIN)/python -m training.blender_canvases --seeds $(BLENDER_SEEDS) --jobs $(BLENDER_JOBS)
+
+# The box's own view, dice on a clear plate seen from under it (training/blender_undertray_d6.py; Cycles on the CPU):
+# UNDERTRAY_FRAMES frames per seed folder in build/blender-undertray/s<seed> (labels.jsonl: per die box, centre,
+# glass and top face, material, colour, touching/tilted; per frame its factors), each with its empty tray;
+# about 50 s a frame on one core of the shared machine (most of it cutting the pips). One Blender at a time.
+# Never in CI. bench/vision_undertray_factors.py reads them.
+UNDERTRAY_SEEDS ?= 1-10
+UNDERTRAY_FRAMES ?= 40
+blender-undertray: venv
+	@command -v blender > /dev/null || { \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
+	nice -n 15 $(BIN)/python -m training.blender_undertray_canvases --seeds $(UNDERTRAY_SEEDS) --frames $(UNDERTRAY_FRAMES)
 
 # A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
 # not shipped yet (see training/symbols.py for how far it got).
