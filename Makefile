@@ -94,11 +94,11 @@ blender-dice: venv
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
 	nice -n 10 $(BIN)/python -m training.blender_canvases --seeds $(BLENDER_SEEDS) --jobs $(BLENDER_JOBS)
 
-# The box's own view, dice on a clear plate seen from under it (training/blender_undertray_d6.py; Cycles on the CPU):
+# The box's own view, dice on a clear plate seen from under it (training/blender_undertray.py; Cycles on the CPU):
 # UNDERTRAY_FRAMES frames per seed folder in build/blender-undertray/s<seed> (labels.jsonl: per die box, centre,
 # glass and top face, material, colour, touching/tilted; per frame its factors), each with its empty tray;
 # about 50 s a frame on one core of the shared machine (most of it cutting the pips). One Blender at a time.
-# Never in CI. bench/vision_undertray_factors.py reads them.
+# Never in CI. bench/vision_undertray.py reads them.
 UNDERTRAY_SEEDS ?= 1-10
 UNDERTRAY_FRAMES ?= 40
 blender-undertray: venv

@@ -1,87 +1,56 @@
-"""The box's own view, rendered by Blender's path tracer: dice lying on a clear plate, seen from below.
+"""The box's own view: dice on a clear plate, seen from UNDER it by a camera in an LED ring (Blender Cycles).
 
-Run inside Blender (Debian: `apt-get install blender`; `make blender-undertray` starts it):
+Run inside Blender (bpy exists only there; Debian: `apt-get install blender`):
 
-    blender -b --factory-startup -noaudio -P training/blender_undertray.py -- --out build/undertray/s1 --scenes 40 --seed 1
+    blender -b --factory-startup -noaudio -P training/blender_undertray.py -- --out build/blender-undertray/s1 \
+        --frames 20 --seed 1
 
-Why: the reader lives under a clear tray, and every picture it was judged on there came from
-`vision/render.py`, which draws a sharp face on a dark room. A real box sees the plate: an acrylic or glass sheet
-that mirrors the LED ring and the camera board in both its surfaces, with scratches, dust and smudges; the
-room above seen through it (ceiling lamps, a sleeve, a hand, a phone); dice resting, touching, one tilted on a
-neighbour; opaque, marbled, speckled and translucent bodies whose other faces show through. A path tracer
-gives all of that for free (reflections in both surfaces of the plate, light through translucent dice), where
-a hand-made renderer gives only what its author thought of.
+`training/blender_undertray_canvases.py` starts this for you (`make blender-undertray`) and adds the camera's
+faults (noise, blur, white balance, JPEG) to the clean renders.
 
-Each scene is rendered twice: with its dice, and empty (the room the box learns). Every frame's factors go to
-`labels.jsonl` so a bench can hold a whole factor out (a plate, an LED ring, a material, a build):
-- plate: acrylic or glass, thin or thick, clean or scratched, dusty, smudged;
-- leds: how many, their colour, points or a diffused ring, near the lens or outside the cone in which the plate
-  mirrors them into the lens;
-- build: `bare`, `diffuser`, `outside_cone`, `black_box` (matte black enclosure) and `cross_polarised` (a linear
-  polariser on the LEDs and a crossed one on the lens: the plate's and the dice's mirror-like reflections keep
-  the LEDs' polarisation and are blocked; light scattered in the dice's bodies is not. Approximated here by
-  a plate that only transmits (no reflection at either surface) and dice with no specular layer);
-- room: the ceiling, its lamps, and what hangs over the tray (nothing, a sleeve, a hand, a phone);
-- dice: per die its material, colour (named: white, ivory, red, blue, yellow, green, black, purple), pips
-  drilled deep or shallow as paint, the face lying on the glass and the top face, touching or tilted.
-Sensor noise, blur, white balance and JPEG are added afterwards (`training/undertray.py`), seeded per frame, so
-one render serves several sensors.
-
-Reproducible from `--seed` (one `random.Random`; Cycles' seed drawn from it). `done` names this file's digest.
+Why: the reader's under-tray frames came from `vision/render.py`, which draws a sharp face on a dark room;
+physically rendered under-tray photos showed what it leaves out (issue 31): the LED ring and the camera board
+mirrored in both surfaces of the plate, the room above seen through it, dice touching and leaning. Every draw
+is made by `training/blender_undertray_factors.py` (plain Python, tested without Blender); this file only
+builds the scene they describe. Each frame is rendered twice: with the dice, and the same scene empty
+(`empty_*.png`, for the room the watcher learns). Cross-polarised light is approximated: the plate gets no
+reflection at all (a Transparent BSDF in place of glass) and the dice no specular lobe (Specular 0, clearcoat
+0), as a crossed polariser removes the specular (polarisation-keeping) part and keeps the diffuse part.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import math
-import random
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import bpy  # noqa: I001 (Blender's own module: this file runs only inside Blender)
-from mathutils import Euler, Vector
+from mathutils import Euler
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import blender_dice as bd  # noqa: E402  (the dice, materials and projection helpers of the view from above)
-
-WIDTH, HEIGHT = 400, 300
-SIDE = bd.SIDE
-NAMED_COLOURS = {  # body HSV and the pips' HSV, as game tables own them (Regidice reads red/yellow/blue/black)
-    "white": ((0.1, 0.03, 0.95), (0.0, 0.0, 0.05)), "ivory": ((0.12, 0.18, 0.9), (0.0, 0.0, 0.08)),
-    "red": ((0.0, 0.9, 0.6), (0.0, 0.0, 0.95)), "blue": ((0.62, 0.85, 0.45), (0.0, 0.0, 0.95)),
-    "yellow": ((0.14, 0.9, 0.95), (0.0, 0.0, 0.05)), "green": ((0.33, 0.8, 0.45), (0.0, 0.0, 0.95)),
-    "black": ((0.0, 0.0, 0.04), (0.0, 0.0, 0.95)), "purple": ((0.78, 0.7, 0.4), (0.14, 0.7, 0.95)),
-}
-BUILDS = ["bare", "diffuser", "outside_cone", "black_box", "cross_polarised"]
+HERE = Path(__file__).resolve().parent
 
 
-def draw_factors(rnd: random.Random) -> dict:
-    """Every factor of one scene, drawn first so a frame's JSON names them all."""
-    build = rnd.choice(BUILDS)
-    return {
-        "build": build,
-        "plate": rnd.choice(["acrylic", "acrylic", "glass"]),
-        "plate_mm": rnd.choice([2, 3, 5, 8]),
-        "plate_wear": rnd.choice(["clean", "scratched", "dusty", "smudged"]),
-        "leds": rnd.choice([4, 6, 8, 12, 16]),
-        "led_colour": rnd.choice(["neutral", "warm", "cool", "green-tint"]),
-        "led_power": rnd.uniform(0.5, 2.0),
-        "room": rnd.choice(["dim", "lamp", "bright", "window"]),
-        "over": rnd.choice(["nothing", "nothing", "sleeve", "hand", "phone"]),
-        "lens_mm": rnd.uniform(18, 32),
-        "die_px": rnd.uniform(34, 70),
-        "count": rnd.choice([1, 2, 3, 4, 5, 5, 6, 8]),
-        "touching": rnd.random() < 0.4,
-        "tilted": rnd.random() < 0.2,
-    }
+def _load(name: str):
+    """A sibling module by path: Blender's Python has not the package installed (nor numpy for training/)."""
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def led_rgb(name: str) -> tuple[float, float, float, float]:
-    return {"neutral": (1.0, 1.0, 1.0, 1), "warm": (1.0, 0.78, 0.55, 1), "cool": (0.8, 0.9, 1.0, 1),
-            "green-tint": (0.85, 1.0, 0.85, 1)}[name]
+bd = _load("blender_dice")
+fx = _load("blender_undertray_factors")
+WIDTH, HEIGHT = 320, 240
+bd.WIDTH, bd.HEIGHT = WIDTH, HEIGHT   # box_of projects into this frame
+MM = 2.0 / 16.0                       # scene units per millimetre: a die's side (2 units) is 16 mm
+SENSOR_MM = fx.SENSOR_MM
 
 
 def emission(name: str, colour: tuple, strength: float) -> bpy.types.Material:
@@ -90,215 +59,242 @@ def emission(name: str, colour: tuple, strength: float) -> bpy.types.Material:
     nodes = mat.node_tree.nodes
     nodes.remove(nodes["Principled BSDF"])
     em = nodes.new("ShaderNodeEmission")
-    em.inputs["Color"].default_value = colour
+    em.inputs["Color"].default_value = (*colour[:3], 1.0)
     em.inputs["Strength"].default_value = strength
     mat.node_tree.links.new(em.outputs["Emission"], nodes["Material Output"].inputs["Surface"])
     return mat
 
 
-def diffuse(name: str, colour: tuple, roughness: float = 0.9) -> bpy.types.Material:
+def matte(name: str, colour: tuple, roughness: float = 0.9, specular: float = 0.5) -> bpy.types.Material:
     mat, bsdf = bd.principled(name)
-    bsdf.inputs["Base Color"].default_value = colour
+    bsdf.inputs["Base Color"].default_value = (*colour[:3], 1.0)
     bsdf.inputs["Roughness"].default_value = roughness
-    bsdf.inputs["Specular"].default_value = 0.2
+    bsdf.inputs["Specular"].default_value = specular
     return mat
 
 
-def plate_material(rnd: random.Random, f: dict) -> bpy.types.Material:
-    """Acrylic (IOR 1.49) or glass (1.52, faintly green); wear roughens it in places; a cross-polarised build
-    sees no reflection from it at all (a transparent shader: the crossed filters block what the plate mirrors)."""
-    mat = bpy.data.materials.new(f"plate-{f['plate']}")
+def plate_material(f, crossed: bool) -> bpy.types.Material:
+    """Acrylic or glass, smudged now and then (rougher patches); crossed polarisers: no reflection at all."""
+    mat = bpy.data.materials.new("plate")
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
-    out = nodes["Material Output"]
     nodes.remove(nodes["Principled BSDF"])
-    tint = (0.92, 1.0, 0.95, 1) if f["plate"] == "glass" else (1, 1, 1, 1)
-    if f["build"] == "cross_polarised":
-        shader = nodes.new("ShaderNodeBsdfTransparent")
-        shader.inputs["Color"].default_value = tuple(c * 0.9 for c in tint[:3]) + (1,)
-        links.new(shader.outputs[0], out.inputs["Surface"])
+    out = nodes["Material Output"].inputs["Surface"]
+    if crossed:
+        tr = nodes.new("ShaderNodeBsdfTransparent")
+        tr.inputs["Color"].default_value = (0.92, 0.92, 0.92, 1.0)
+        links.new(tr.outputs["BSDF"], out)
         return mat
     glass = nodes.new("ShaderNodeBsdfGlass")
-    glass.inputs["IOR"].default_value = 1.52 if f["plate"] == "glass" else 1.49
-    glass.inputs["Color"].default_value = tint
-    base_rough = {"clean": 0.0, "scratched": 0.02, "dusty": 0.01, "smudged": 0.05}[f["plate_wear"]]
-    glass.inputs["Roughness"].default_value = base_rough
-    if f["plate_wear"] != "clean":
+    glass.inputs["IOR"].default_value = 1.49 if f.plate.startswith("acrylic") else 1.52
+    glass.inputs["Roughness"].default_value = 0.0
+    if f.smudge:
         noise = nodes.new("ShaderNodeTexNoise")
-        noise.inputs["Scale"].default_value = {"scratched": 60.0, "dusty": 120.0, "smudged": 3.0}[f["plate_wear"]]
-        noise.inputs["Detail"].default_value = 8.0
-        ramp = nodes.new("ShaderNodeValToRGB")
-        ramp.color_ramp.elements[0].position = 0.55 if f["plate_wear"] != "smudged" else 0.4
-        ramp.color_ramp.elements[1].position = 0.6 if f["plate_wear"] != "smudged" else 0.7
-        ramp.color_ramp.elements[1].color = (0.25, 0.25, 0.25, 1)
-        links.new(noise.outputs["Fac"], ramp.inputs["Fac"])
-        links.new(ramp.outputs["Color"], glass.inputs["Roughness"])
-    links.new(glass.outputs[0], out.inputs["Surface"])
+        noise.inputs["Scale"].default_value = 0.6
+        ramp = nodes.new("ShaderNodeMapRange")
+        ramp.inputs["From Min"].default_value = 0.55
+        ramp.inputs["To Max"].default_value = 0.25
+        links.new(noise.outputs["Fac"], ramp.inputs["Value"])
+        links.new(ramp.outputs["Result"], glass.inputs["Roughness"])
+    links.new(glass.outputs["BSDF"], out)
     return mat
 
 
-def add_plate(rnd: random.Random, f: dict) -> None:
-    """The tray's bottom: its top surface at z = 0, where the dice rest (1 unit is 8 mm: a die is 16 mm)."""
-    thick = f["plate_mm"] / 8.0
+def add_plate(f, crossed: bool) -> None:
+    """The tray bottom, its top face at z=0; dust specks and scratches on its surfaces."""
+    thick = float(f.plate.split("-")[1].rstrip("m")) * MM
     bpy.ops.mesh.primitive_cube_add(size=1, location=(0, 0, -thick / 2))
     plate = bpy.context.active_object
-    plate.scale = (40, 40, thick)
-    plate.data.materials.append(plate_material(rnd, f))
+    plate.scale = (80, 80, thick)
+    plate.data.materials.append(plate_material(f, crossed))
+    rnd = _rnd(f, 1)
+    dust = matte("dust", (0.5, 0.48, 0.45))
+    for _ in range(f.dust):
+        bpy.ops.mesh.primitive_ico_sphere_add(radius=rnd.uniform(0.01, 0.04), subdivisions=1,
+                                              location=(rnd.uniform(-7, 7), rnd.uniform(-5, 5),
+                                                        rnd.choice([0.0, -thick])))
+        bpy.context.active_object.data.materials.append(dust)
+    scratch = matte("scratch", (0.8, 0.8, 0.8), 0.3)
+    for _ in range(f.scratches):
+        bpy.ops.mesh.primitive_cube_add(size=1, location=(rnd.uniform(-6, 6), rnd.uniform(-4, 4), -thick))
+        ob = bpy.context.active_object
+        ob.scale = (rnd.uniform(0.5, 4.0), 0.006, 0.004)
+        ob.rotation_euler = (0, 0, rnd.uniform(0, math.pi))
+        ob.data.materials.append(scratch)
 
 
-def add_box_and_camera(rnd: random.Random, f: dict, scene: bpy.types.Scene) -> bpy.types.Object:
-    """The camera looking up from the floor of the box, its board around it, the LED ring, the box's walls."""
-    cam_data = bpy.data.cameras.new("cam")
-    cam_data.lens = f["lens_mm"]
-    dist = WIDTH * cam_data.lens / (cam_data.sensor_width * f["die_px"] / SIDE)
-    cam = bpy.data.objects.new("cam", cam_data)
-    cam.location = (rnd.uniform(-0.5, 0.5), rnd.uniform(-0.5, 0.5), -dist)
-    cam.rotation_euler = Euler((math.pi, 0, rnd.uniform(0, 2 * math.pi)), "XYZ")  # looking straight up (+Z)
-    scene.collection.objects.link(cam)
-    scene.camera = cam
-    board = diffuse("board", bd.hsv(rnd.choice([0.33, 0.6, 0.0]), rnd.uniform(0.3, 0.8), rnd.uniform(0.05, 0.3)),
-                    roughness=0.4)
-    bpy.ops.mesh.primitive_plane_add(size=3.5, location=(cam.location.x, cam.location.y, -dist - 0.3))
+def _rnd(f, salt: int):
+    import random
+    return random.Random(f.seed * 7_919 + f.index * 31 + salt)
+
+
+def add_ring_and_board(f) -> None:
+    """The camera board (green PCB) behind the lens and the LED ring around it; a diffuser makes each LED a
+    wide dim disc rather than a small bright dot."""
+    z = -f.distance
+    board = matte("board", (0.02, 0.12, 0.05), 0.4)
+    bpy.ops.mesh.primitive_plane_add(size=3.5, location=(0, 0, z - 0.05))
     bpy.context.active_object.data.materials.append(board)
-    add_leds(rnd, f, cam.location, dist)
-    wall_colour = (0.01, 0.01, 0.01, 1) if f["build"] == "black_box" else bd.hsv(0, 0, rnd.uniform(0.3, 0.9))
-    walls = diffuse("walls", wall_colour, roughness=1.0 if f["build"] == "black_box" else 0.5)
-    half = dist * 0.9 + 6
-    for (x, y, sx, sy) in ((half, 0, 0.2, half), (-half, 0, 0.2, half), (0, half, half, 0.2), (0, -half, half, 0.2)):
-        bpy.ops.mesh.primitive_cube_add(size=2, location=(x, y, -dist / 2 - 0.4))
-        wall = bpy.context.active_object
-        wall.scale = (sx, sy, dist / 2)
-        wall.data.materials.append(walls)
-    bpy.ops.mesh.primitive_plane_add(size=2 * half, location=(0, 0, -dist - 0.5))
-    bpy.context.active_object.data.materials.append(walls)
-    return cam
-
-
-def add_leds(rnd: random.Random, f: dict, at: Vector, dist: float) -> None:
-    """LEDs around the lens (their images in the plate fall in the frame), or outside the cone in which the
-    plate mirrors them into the lens (`outside_cone`); a diffuser turns the points into a glowing ring."""
-    half_fov = math.atan(36 / (2 * f["lens_mm"]))
-    radius = 2 * dist * math.tan(half_fov) * 1.3 if f["build"] == "outside_cone" else rnd.uniform(0.6, 1.6)
-    height = at.z + (rnd.uniform(0.3, 0.8) if f["build"] != "outside_cone" else dist * 0.4)
-    # LEDs far out and low light the faces on the glass at a slant: they need more power for the same exposure
-    power = f["led_power"] * (320 if f["build"] == "outside_cone" else 12) / max(4, f["leds"])
-    colour = led_rgb(f["led_colour"])
-    if f["build"] in ("diffuser", "cross_polarised"):
-        bpy.ops.mesh.primitive_torus_add(location=(at.x, at.y, height), major_radius=radius, minor_radius=0.15)
-        bpy.context.active_object.data.materials.append(emission("diffuser", colour, power * f["leds"] * 0.6))
-        return
-    led = emission("led", colour, power * 60)
-    for i in range(f["leds"]):
-        a = 2 * math.pi * i / f["leds"]
-        bpy.ops.mesh.primitive_uv_sphere_add(radius=0.07, segments=10, ring_count=6,
-                                             location=(at.x + radius * math.cos(a), at.y + radius * math.sin(a),
-                                                       height))
+    diffused = "diffuser" in f.builds
+    colour = fx.LED_COLOURS[f.led_colour]
+    led = emission("led", colour, 150.0 if diffused else 3000.0)
+    r = 0.6 if diffused else 0.2   # a 3 mm LED; behind a diffuser a 10 mm patch at 1/20 of the radiance
+    for i in range(f.led_count):
+        a = 2 * math.pi * i / f.led_count
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=r, segments=12, ring_count=6,
+                                             location=(f.led_radius * math.cos(a), f.led_radius * math.sin(a), z))
         bpy.context.active_object.data.materials.append(led)
 
 
-def add_room(rnd: random.Random, f: dict) -> None:
-    """What the camera sees through the plate around the dice: a ceiling with lamps, and what hangs over."""
+def add_enclosure(f) -> None:
+    """The box's walls from the board up to the plate: matte black (a build option) or light grey plastic."""
+    black = "matte-enclosure" in f.builds
+    mat = matte("walls", (0.01, 0.01, 0.01) if black else (0.6, 0.6, 0.58), 1.0 if black else 0.5,
+                0.0 if black else 0.5)
+    half, z0 = max(7.0, f.led_radius + 1.0), -f.distance - 0.2   # the LEDs lie inside the walls
+    for x, y, sx, sy in ((half, 0, 0.1, half), (-half, 0, 0.1, half), (0, half, half, 0.1), (0, -half, half, 0.1)):
+        bpy.ops.mesh.primitive_cube_add(size=2, location=(x, y, z0 / 2 - 0.01))
+        ob = bpy.context.active_object
+        ob.scale = (sx, sy, -z0 / 2)
+        ob.data.materials.append(mat)
+
+
+def add_room(f) -> None:
+    """What the camera sees through the plate: a sky/ceiling colour, a lamp or window, now and then a hand."""
+    rnd = _rnd(f, 2)
     world = bpy.data.worlds.new("room")
     bpy.context.scene.world = world
     world.use_nodes = True
     bg = world.node_tree.nodes["Background"]
-    bg.inputs["Color"].default_value = bd.hsv(rnd.random(), rnd.uniform(0, 0.3), 1.0)
-    bg.inputs["Strength"].default_value = {"dim": 0.02, "lamp": 0.1, "bright": 0.5, "window": 1.0}[f["room"]]
-    ceiling = diffuse("ceiling", bd.hsv(rnd.random(), rnd.uniform(0, 0.2), rnd.uniform(0.4, 0.95)))
-    bpy.ops.mesh.primitive_plane_add(size=200, location=(0, 0, rnd.uniform(25, 45)))
+    dark = f.room == "dark-room"
+    bg.inputs["Color"].default_value = bd.hsv(rnd.uniform(0.05, 0.15), rnd.uniform(0, 0.3), 1.0)
+    bg.inputs["Strength"].default_value = rnd.uniform(0.02, 0.1) if dark else rnd.uniform(0.2, 0.8)
+    ceiling = matte("ceiling", bd.hsv(rnd.random(), rnd.uniform(0, 0.2), rnd.uniform(0.5, 0.95)))
+    bpy.ops.mesh.primitive_plane_add(size=80, location=(0, 0, rnd.uniform(18, 30)))
     bpy.context.active_object.data.materials.append(ceiling)
-    if f["room"] != "dim":
-        for _ in range(rnd.randint(1, 3)):
-            lamp = emission("lamp", bd.hsv(rnd.uniform(0.05, 0.15), rnd.uniform(0, 0.3), 1.0),
-                            rnd.uniform(3, 25) * (2 if f["room"] == "window" else 1))
-            bpy.ops.mesh.primitive_plane_add(size=rnd.uniform(2, 10),
-                                             location=(rnd.uniform(-12, 12), rnd.uniform(-12, 12),
-                                                       rnd.uniform(15, 24)))
-            bpy.context.active_object.data.materials.append(lamp)
-    if f["over"] != "nothing":
-        add_over(rnd, f["over"])
+    if not dark:
+        lamp = emission("lamp", bd.hsv(rnd.uniform(0.07, 0.15), rnd.uniform(0, 0.4), 1.0), rnd.uniform(5, 40))
+        size = 6.0 if f.room == "window" else rnd.uniform(0.8, 2.5)
+        bpy.ops.mesh.primitive_plane_add(size=size, location=(rnd.uniform(-8, 8), rnd.uniform(-6, 6),
+                                                              rnd.uniform(10, 17)))
+        bpy.context.active_object.data.materials.append(lamp)
+        bpy.ops.mesh.primitive_cylinder_add(radius=rnd.uniform(3, 6), depth=0.5,   # a table or shelf edge
+                                            location=(rnd.uniform(-12, 12), rnd.uniform(-10, 10), rnd.uniform(6, 12)))
+        bpy.context.active_object.data.materials.append(matte("furniture", bd.hsv(rnd.random(), 0.4, 0.3)))
+    if f.hand:
+        skin = matte("hand", bd.hsv(rnd.uniform(0.03, 0.08), rnd.uniform(0.3, 0.6), rnd.uniform(0.3, 0.9)), 0.6)
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=1, location=(rnd.uniform(-4, 4), rnd.uniform(-3, 3),
+                                                                 rnd.uniform(3.5, 7)))
+        ob = bpy.context.active_object
+        ob.scale = (2.5, 1.2, 0.6)
+        ob.rotation_euler = (0, 0, rnd.uniform(0, math.pi))
+        ob.data.materials.append(skin)
 
 
-def add_over(rnd: random.Random, what: str) -> None:
-    """A sleeve, a hand or a phone over part of the tray, seen from below through the plate."""
-    colour = {"sleeve": bd.hsv(rnd.random(), rnd.uniform(0.2, 0.9), rnd.uniform(0.1, 0.8)),
-              "hand": bd.hsv(rnd.uniform(0.03, 0.09), rnd.uniform(0.25, 0.6), rnd.uniform(0.35, 0.9)),
-              "phone": (0.01, 0.01, 0.012, 1)}[what]
-    size = {"sleeve": (8, 3, 2), "hand": (4, 2.5, 0.8), "phone": (3.5, 7, 0.3)}[what]
-    bpy.ops.mesh.primitive_cube_add(size=1, location=(rnd.uniform(-8, 8), rnd.uniform(-8, 8), rnd.uniform(4, 14)))
-    ob = bpy.context.active_object
-    ob.scale = size
-    ob.rotation_euler = Euler((0, 0, rnd.uniform(0, math.pi)), "XYZ")
-    ob.data.materials.append(diffuse(what, colour, roughness=0.6))
+def die_material(f, die, crossed: bool) -> bpy.types.Material:
+    """The body: opaque, marbled, speckled, glossy or translucent (the far faces' pips show through)."""
+    rnd = _rnd(f, 10 + zlib.crc32((die.colour + die.material).encode()) % 1000)
+    h, s, v = fx.COLOURS[die.colour]
+    colour = bd.hsv(h, s, v)
+    kind = {"opaque": "plain", "glossy": "plain"}.get(die.material, die.material)
+    mat = bd.body_material(_Forced(rnd, kind), colour)
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    if die.material == "glossy":
+        bsdf.inputs["Roughness"].default_value = 0.03
+        bsdf.inputs["Clearcoat"].default_value = 1.0
+    if die.material == "opaque":
+        bsdf.inputs["Roughness"].default_value = 0.5
+    if crossed:
+        bsdf.inputs["Specular"].default_value = 0.0
+        bsdf.inputs["Clearcoat"].default_value = 0.0
+    return mat
 
 
-def make_set(rnd: random.Random, colour: str, f: dict) -> tuple[bpy.types.Object, str, str]:
-    """One dice set: a die of a named colour, its body material kind, drilled or painted pips."""
-    body_hsv, pip_hsv = NAMED_COLOURS[colour]
-    body = bd.body_material(rnd, bd.hsv(*body_hsv))
-    kind = body.name.split("-")[1].split(".")[0]
-    if f["build"] == "cross_polarised":  # the crossed filter removes the dice's mirror-like highlights too
-        body.node_tree.nodes["Principled BSDF"].inputs["Specular"].default_value = 0.0
-    pips = bd.pip_material(rnd, bd.hsv(*pip_hsv))
-    die = bd.make_die(rnd, body, pips)
-    return die, kind, colour
+class _Forced:
+    """A random source whose first `choices` answers `kind`: blender_dice.body_material picks the body kind
+    that way, and here the factors have picked it already."""
+
+    def __init__(self, rnd, kind: str):
+        self._rnd, self._kind, self._used = rnd, kind, False
+
+    def choices(self, seq, weights=None):
+        if not self._used:
+            self._used = True
+            return [self._kind]
+        return self._rnd.choices(seq, weights)
+
+    def __getattr__(self, name):
+        return getattr(self._rnd, name)
 
 
-def place(rnd: random.Random, f: dict) -> list[tuple[float, float, float, bool]]:
-    """(x, y, turn, touching) per die: apart, or some side by side touching a neighbour (same turn)."""
-    spots: list[tuple[float, float, float, bool]] = []
-    reach = 1.1 * SIDE * math.sqrt(f["count"]) + 1
-    while len(spots) < f["count"]:
-        if f["touching"] and spots and rnd.random() < 0.5:
-            x, y, turn, _ = rnd.choice(spots)
-            a = turn + rnd.choice([0, math.pi / 2, math.pi, 3 * math.pi / 2])
-            gap = SIDE * rnd.uniform(1.0, 1.04)
-            p = (x + gap * math.cos(a), y + gap * math.sin(a), turn, True)
-            if all(math.dist(p[:2], q[:2]) > SIDE * 0.99 for q in spots):
-                spots.append(p)
-            continue
-        p = (rnd.uniform(-reach, reach), rnd.uniform(-reach, reach), rnd.uniform(0, 2 * math.pi), False)
-        if all(math.dist(p[:2], q[:2]) > SIDE * 1.6 for q in spots):
-            spots.append(p)
-    return spots
-
-
-def add_dice(rnd: random.Random, f: dict, scene: bpy.types.Scene) -> list[dict]:
-    colours = rnd.sample(list(NAMED_COLOURS), rnd.choice([1, 1, 2, 3]))
-    sets = [make_set(rnd, c, f) for c in colours]
-    dice = []
-    spots = place(rnd, f)
-    tilted_one = f["tilted"] and len(spots) > 1
-    for i, (x, y, turn, touching) in enumerate(spots):
-        proto, kind, colour = rnd.choice(sets)
-        ob = proto.copy()
-        scene.collection.objects.link(ob)
-        top = rnd.randint(1, 6)
-        ax, ay = bd.FACE_UP[top]
+def add_dice(f, crossed: bool) -> list:
+    """Each die of the frame: its own mesh (pips drilled deep, or painted: cut so shallow they are flush),
+    resting on the glass face down, or leaning 15-25 degrees against its neighbour."""
+    obs = []
+    for k, die in enumerate(f.dice):
+        rnd = _rnd(f, 100 + k)
+        body = die_material(f, die, crossed)
+        dark = f.pip_dark and die.colour not in ("black", "blue", "purple")
+        pips = bd.pip_material(rnd, bd.hsv(0, 0, 0.03) if dark else bd.hsv(0.1, 0.1, 0.95))
+        ob = bd.make_die(_Shallow(rnd) if f.pips == "painted" else rnd, body, pips)
+        ax, ay = bd.FACE_UP[die.top]
         ob.rotation_euler = Euler((ax, ay, 0), "XYZ")
-        ob.rotation_euler.rotate(Euler((0, 0, turn), "XYZ"))
-        ob.location = (x, y, SIDE / 2 + 0.002)
-        tilted = tilted_one and i == len(spots) - 1
-        if tilted:  # leaning on a neighbour: raised on one edge
-            ob.rotation_euler.rotate(Euler((rnd.uniform(0.2, 0.45), 0, 0), "XYZ"))
-            ob.location = (x, y, SIDE / 2 + 0.45)
-        dice.append({"ob": ob, "top": top, "glass": 7 - top, "material": kind, "colour": colour,
-                     "touching": touching, "tilted": tilted})
-    for proto, _kind, _colour in sets:
-        proto.hide_render = True
-        proto.location = (0, 0, 80)
-    return dice
+        ob.rotation_euler.rotate(Euler((0, 0, die.turn), "XYZ"))
+        z = bd.SIDE / 2
+        if die.tilted:
+            t = math.radians(rnd.uniform(15, 25))
+            ob.rotation_euler.rotate(Euler((t, 0, 0), "XYZ"))
+            z = bd.SIDE / 2 * (math.cos(t) + math.sin(t))
+        ob.location = (die.x, die.y, z)
+        obs.append(ob)
+    return obs
 
 
-def setup_render(rnd: random.Random, scene: bpy.types.Scene, samples: int) -> None:
+class _Shallow(_Forced):
+    """Painted pips: blender_dice cuts every pip; its third draw per die is the cut's depth (in radii), which
+    this keeps near flush (0.05-0.1) so the pip is paint on the face rather than a hole."""
+
+    def __init__(self, rnd):
+        super().__init__(rnd, "")
+        self._n = 0
+
+    def choices(self, seq, weights=None):
+        return self._rnd.choices(seq, weights)
+
+    def uniform(self, a, b):
+        self._n += 1
+        return self._rnd.uniform(0.05, 0.1) if self._n == 3 else self._rnd.uniform(a, b)
+
+
+def add_camera(f) -> bpy.types.Object:
+    cam_data = bpy.data.cameras.new("cam")
+    cam_data.lens = f.lens_mm
+    cam_data.sensor_width = SENSOR_MM
+    cam_data.clip_start = 0.05
+    cam = bpy.data.objects.new("cam", cam_data)
+    bpy.context.scene.collection.objects.link(cam)
+    cam.location = (0, 0, -f.distance + 0.1)
+    cam.rotation_euler = (math.pi, 0, 0)   # looking straight up
+    bpy.context.scene.camera = cam
+    return cam
+
+
+def settings(f, samples: int) -> None:
+    scene = bpy.context.scene
     scene.render.engine = "CYCLES"
     scene.cycles.device = "CPU"
     scene.cycles.samples = samples
-    scene.cycles.use_denoising = False  # Debian's Blender 3.4 has no OpenImageDenoise: more samples instead
-    scene.cycles.seed = rnd.randint(0, 2 ** 30)
-    scene.cycles.max_bounces = 8
-    scene.cycles.transmission_bounces = 8
-    scene.cycles.glossy_bounces = 4
+    scene.cycles.use_denoising = True
+    try:
+        scene.cycles.denoiser = "OPENIMAGEDENOISE"
+    except TypeError:
+        scene.cycles.use_denoising = False
+    scene.cycles.seed = f.seed * 1000 + f.index
+    scene.cycles.max_bounces = 6
+    scene.cycles.transmission_bounces = 6
+    scene.cycles.caustics_reflective = False
+    scene.cycles.blur_glossy = 1.0
+    scene.cycles.sample_clamp_indirect = 3.0   # fireflies: the denoiser may be missing from the build
     scene.render.threads_mode = "FIXED"
     scene.render.threads = 1
     scene.render.resolution_x, scene.render.resolution_y = WIDTH, HEIGHT
@@ -306,56 +302,56 @@ def setup_render(rnd: random.Random, scene: bpy.types.Scene, samples: int) -> No
     scene.render.image_settings.file_format = "PNG"
     scene.render.image_settings.color_depth = "8"
     scene.view_settings.view_transform = "Standard"
-    scene.view_settings.exposure = rnd.uniform(-0.5, 0.8)
+    scene.view_settings.exposure = f.exposure
 
 
-def render_scene(rnd: random.Random, index: int, out: Path, samples: int) -> dict:
+def render_frame(seed: int, index: int, out: Path, samples: int) -> dict:
+    """Both pictures of one frame (dice, then the same scene empty) and its labels row."""
+    f = fx.draw_frame(seed, index)
     bd.clear_scene()
+    crossed = "cross-polarised" in f.builds
+    add_plate(f, crossed)
+    add_ring_and_board(f)
+    add_enclosure(f)
+    add_room(f)
+    dice = add_dice(f, crossed)
+    cam = add_camera(f)
+    settings(f, samples)
     scene = bpy.context.scene
-    f = draw_factors(rnd)
-    add_plate(rnd, f)
-    cam = add_box_and_camera(rnd, f, scene)
-    add_room(rnd, f)
-    dice = add_dice(rnd, f, scene)
-    setup_render(rnd, scene, samples)
     bpy.context.view_layer.update()
-    bd.WIDTH, bd.HEIGHT = WIDTH, HEIGHT  # the projection helpers read the frame size from their module
-    labels = []
-    for d in dice:
-        box = bd.box_of(scene, cam, d["ob"])
-        if box is not None:
-            labels.append({"top": d["top"], "glass": d["glass"], "box": [round(v, 2) for v in box],
-                           **{k: d[k] for k in ("material", "colour", "touching", "tilted")}})
-    cut = sum(bd.cut_by_frame(scene, cam, d["ob"]) for d in dice)
-    name = f"scene_{index:05d}"
-    scene.render.filepath = str(out / f"{name}.png")
+    boxes = [bd.box_of(scene, cam, ob) for ob in dice]
+    name, empty = f"frame_{index:05d}.png", f"empty_{index:05d}.png"
+    scene.render.filepath = str(out / name)
     bpy.ops.render.render(write_still=True)
-    for d in dice:
-        d["ob"].hide_render = True
-    scene.render.filepath = str(out / f"{name}_empty.png")
+    for ob in dice:
+        ob.hide_render = True
+    scene.cycles.seed += 7919   # the empty tray has its own noise
+    scene.render.filepath = str(out / empty)
     bpy.ops.render.render(write_still=True)
-    return {"image": f"{name}.png", "empty": f"{name}_empty.png", "factors": f, "dice": labels, "cut": cut}
+    return fx.label_row(f, name, boxes, empty)
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--scenes", type=int, default=40)
+    ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--samples", type=int, default=24)
+    ap.add_argument("--samples", type=int, default=12)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    rnd = random.Random(args.seed)
     t0 = time.time()
-    with open(args.out / "labels.jsonl", "w", encoding="utf-8") as f:
-        for i in range(args.scenes):
-            f.write(json.dumps(render_scene(rnd, i, args.out.resolve(), args.samples)) + "\n")
-            f.flush()
-            print(f"scene {i + 1}/{args.scenes} ({time.time() - t0:.0f} s)", flush=True)
-    (args.out / "done").write_text(json.dumps({"scenes": args.scenes, "seed": args.seed, "samples": args.samples,
+    done = {r["index"] for r in fx.read_rows(args.out)}   # resumable: a killed job keeps its frames
+    with open(args.out / "labels.jsonl", "a", encoding="utf-8") as fh:
+        for i in range(args.frames):
+            if i in done:
+                continue
+            fh.write(json.dumps(render_frame(args.seed, i, args.out.resolve(), args.samples)) + "\n")
+            fh.flush()
+            print(f"frame {i}/{args.frames} ({time.time() - t0:.0f} s)", flush=True)
+    (args.out / "done").write_text(json.dumps({"frames": args.frames, "seed": args.seed, "samples": args.samples,
                                                "blender": bpy.app.version_string,
                                                "script_sha256": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}),
-                               encoding="utf-8")
+                                   encoding="utf-8")
     return 0
 
 

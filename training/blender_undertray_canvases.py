@@ -1,4 +1,4 @@
-"""The under-tray renders (`training/blender_undertray_d6.py`) as the box's camera would deliver them, and their
+"""The under-tray renders (`training/blender_undertray.py`) as the box's camera would deliver them, and their
 canvases; `make blender-undertray` renders the missing folders.
 
 Blender renders clean frames; the camera's faults (white-balance error, blur, sensor noise, JPEG) are added
@@ -23,7 +23,7 @@ from training.canvas import canvas
 from training.provenance import REPO
 
 FRAMES = REPO / "build" / "blender-undertray"
-SCRIPT = REPO / "training" / "blender_undertray_d6.py"
+SCRIPT = REPO / "training" / "blender_undertray.py"
 
 
 def camera_faults(img: np.ndarray, draws: dict, seed: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """The factors of one under-tray frame, drawn in plain Python so that they can be tested without Blender.
 
-`training/blender_undertray_d6.py` (run inside Blender) builds the scene these factors describe; this module
+`training/blender_undertray.py` (run inside Blender) builds the scene these factors describe; this module
 only draws them from a seeded `random.Random` and writes the labels. Keeping the draws here (not in the bpy
 script) is why a bench can hold out whole factors: every frame's JSON row names its plate, LED ring, room,
 dice material, printing and build options, drawn here the same way for the same seed, with or without Blender.

@@ -78,8 +78,16 @@ class Room:
         if self._empty_seen or self._throws >= READY_THROWS:
             self.image = _median(self._frames)
 
-    def matches(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-        """Whether `frame` inside `box` is the room itself (no die there): within a few sigmas of noise."""
+    def difference_floor(self, frame: np.ndarray) -> float:
+        """How much `frame` differs from the room where nothing lies (most of the tray): the median
+        difference, grey levels. Sensor noise, a lamp dimmed, the render's own noise all raise it."""
+        if self.image is None or self.image.shape != frame.shape:
+            return 0.0
+        return float(np.median(cv2.absdiff(frame[::4, ::4], self.image[::4, ::4])))
+
+    def matches(self, frame: np.ndarray, box: tuple[int, int, int, int], floor: float = 0.0) -> bool:
+        """Whether `frame` inside `box` is the room itself (no die there): within a few sigmas of the sensor's
+        noise, or of the frame's own difference to the room elsewhere (`floor`)."""
         if self.image is None or self.image.shape != frame.shape:
             return False
         x, y, w, h = (int(v) for v in box)
@@ -90,7 +98,7 @@ class Room:
             return False
         diff = float(cv2.absdiff(a, b).astype(np.float32).mean())
         # two noisy frames differ by |N(0, sigma * sqrt 2)| on average 1.13 sigma; a die differs by tens of levels
-        return diff <= max(8.0, 2.5 * self.noise * math.sqrt(2))
+        return diff <= max(8.0, 2.5 * self.noise * math.sqrt(2), 2.5 * floor)
 
 
 def dice_mask(shape: tuple[int, int], readings: list[Reading], grow: float = 1.3) -> np.ndarray:
@@ -108,10 +116,11 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
     """One reading of the frame from the read without the room and the read with it (see the module doc)."""
     out: list[Reading] = []
     used: set[int] = set()
+    floor = room.difference_floor(frame)
     for r in plain:
         j = _nearest(r, with_room, used)
         if j is None:
-            if not room.matches(frame, r.box):
+            if not room.matches(frame, r.box, floor):
                 out.append(replace(r, certain=False))  # only the roomless read saw it: a guess, never sure
             continue
         used.add(j)
@@ -122,10 +131,9 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
 
 
 def _joined(a: Reading, b: Reading) -> Reading:
-    """The two reads of one die: the surer one; certain only if it is certain and the other does not dispute it
-    with a certain reading of another face."""
+    """The two reads of one die: the surer one, certain only if both name the same face."""
     best, other = (a, b) if (a.certain, a.confidence) >= (b.certain, b.confidence) else (b, a)
-    disputed = (other.value, other.face) != (best.value, best.face) and other.certain
+    disputed = (other.value, other.face) != (best.value, best.face)
     return replace(best, certain=best.certain and not disputed)
 
 
