@@ -15,7 +15,7 @@ RUN_ARGS ?=
 # 108-119 s, 4 workers 127 s). `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 3
 
-.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals \
+.PHONY: run test screenshots lint venv system-deps clean pi-check train-reader train-reader-suite train-symbols train-numerals \
 	train-finder train-finder-suite blender-dice blender-undertray
 
 venv: $(STAMP)
@@ -106,6 +106,12 @@ blender-undertray: venv
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
 	nice -n 15 $(BIN)/python -m training.blender_undertray_canvases --seeds $(UNDERTRAY_SEEDS) --frames $(UNDERTRAY_FRAMES)
+
+# The Pi install on the Pi's architecture, without a Pi: scripts/install-pi.sh and the installed box in an arm64
+# Debian bookworm root under qemu (debootstrap, qemu-user-static), picamera2 and lgpio aside. About half an hour
+# on two cores, so never in CI; root (debootstrap, chroot). Result: build/pi-check/pi-check.log, docs/install-pi.md.
+pi-check:
+	bash scripts/pi-check.sh
 
 # A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
 # not shipped yet (see training/symbols.py for how far it got).
