@@ -115,3 +115,28 @@ def test_a_phone_refused_a_live_stream_still_follows_the_game(table, serve_table
     finally:
         app.extensions[STREAMS] = kept
     assert not page.js_errors
+
+
+@pytest.mark.parametrize(("locale", "set_aside", "not_resumed", "full"), [
+    ("en-US", "goes on after move 51", "could not be resumed", "Storage full"),
+    ("zh-TW", "從第 51 個動作之後繼續", "無法繼續已儲存的第 7 場遊戲", "儲存空間已滿"),
+    ("ko-KR", "51번째 동작 다음부터 이어 갑니다", "게임 7번을 이어 갈 수 없습니다", "저장 공간이 가득 찼습니다"),
+])
+def test_damaged_records_and_a_full_card_are_told_in_the_page_language(
+        table, serve_table, phone, locale, set_aside, not_resumed, full):
+    """Issue 32 #6 and #7: phones read SQLite's raw report ("*** in database main *** Page 21 ...") in English,
+    and a full card as a camera problem. They read what was set aside and that storage is full, in their
+    language, and the camera's line stays the camera's."""
+    table.store.set_aside.append({"game": 3, "records": 9, "resumed_at": 51, "damaged_at": 52})
+    table._not_resumed = {"game": 7, "damaged": True}
+    table.store.storage_full = True
+    table.publish()
+    page = phone(locale)
+    page.goto(serve_table(table))
+    faults = page.locator("#faults")
+    expect(faults.locator('[data-fault="store_set_aside"]')).to_contain_text(set_aside)
+    expect(faults.locator('[data-fault="store_not_resumed"]')).to_contain_text(not_resumed)
+    expect(faults.locator('[data-fault="storage_full"]')).to_contain_text(full)
+    assert "database" not in faults.inner_text() and "camera" not in faults.inner_text().lower()
+    shot(page, f"70-faults-storage-{locale}")
+    assert not page.js_errors
