@@ -88,6 +88,15 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
+    if args.photos or args.labels:  # from labelled photos: the phones' confirmation path, scripted
+        from . import teach_photos
+        from .config import resolve_state_dir
+
+        if not (args.photos and args.labels):
+            _printer(args.json)({"error": {"code": "no_photos", "message": "--photos and --labels go together."}})
+            return 2
+        return teach_photos.run(args.set, args.photos, args.labels, resolve_state_dir(args.state_dir),
+                                args.mount or "under", _printer(args.json))
     if args.templates:  # the old way: one face at a time, Enter on the keyboard (device.teach_cmd)
         from . import teach_cmd
         from .box import state_dir_for
@@ -202,6 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     teach.add_argument("--state-dir", type=Path, help="where the box keeps what it learns (as for run)")
     teach.add_argument("--demo-seed", type=int, default=1, help="what the demo tray throws (--camera demo)")
     teach.add_argument("--json", action="store_true", help="print JSON lines")
+    teach.add_argument("--photos", type=Path, help="teach from these photos (with --labels) instead of the camera")
+    teach.add_argument("--labels", type=Path, help="the photos' labels: NAME.json as in ../shared/datasets")
     teach.add_argument("--templates", action="store_true",
                        help="the old way: one face at a time on the keyboard, kept as drawn-template faces")
     teach.set_defaults(func=cmd_teach)
