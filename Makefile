@@ -15,8 +15,8 @@ RUN_ARGS ?=
 # 108-119 s, 4 workers 127 s). `make test TEST_WORKERS=0` runs in one process.
 TEST_WORKERS ?= 3
 
-.PHONY: run test screenshots lint venv system-deps clean train-reader train-reader-suite train-symbols train-numerals \
-	train-finder train-finder-suite blender-dice
+.PHONY: run test screenshots lint venv system-deps clean pi-check train-reader train-reader-suite train-symbols train-numerals \
+	train-finder train-finder-suite blender-dice blender-undertray
 
 venv: $(STAMP)
 
@@ -93,6 +93,25 @@ blender-dice: venv
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
 	nice -n 10 $(BIN)/python -m training.blender_canvases --seeds $(BLENDER_SEEDS) --jobs $(BLENDER_JOBS)
+
+# The box's own view, dice on a clear plate seen from under it (training/blender_undertray.py; Cycles on the CPU):
+# UNDERTRAY_FRAMES frames per seed folder in build/blender-undertray/s<seed> (labels.jsonl: per die box, centre,
+# glass and top face, material, colour, touching/tilted; per frame its factors), each with its empty tray;
+# about 50 s a frame on one core of the shared machine (most of it cutting the pips). One Blender at a time.
+# Never in CI. bench/vision_undertray.py reads them.
+UNDERTRAY_SEEDS ?= 1-10
+UNDERTRAY_FRAMES ?= 40
+blender-undertray: venv
+	@command -v blender > /dev/null || { \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
+	nice -n 15 $(BIN)/python -m training.blender_undertray_canvases --seeds $(UNDERTRAY_SEEDS) --frames $(UNDERTRAY_FRAMES)
+
+# The Pi install on the Pi's architecture, without a Pi: scripts/install-pi.sh and the installed box in an arm64
+# Debian bookworm root under qemu (debootstrap, qemu-user-static), picamera2 and lgpio aside. About half an hour
+# on two cores, so never in CI; root (debootstrap, chroot). Result: build/pi-check/pi-check.log, docs/install-pi.md.
+pi-check:
+	bash scripts/pi-check.sh
 
 # A symbol-dice classifier (renders only, numpy-trained, seeded; never in CI), written to build/symbol-models:
 # not shipped yet (see training/symbols.py for how far it got).

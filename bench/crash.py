@@ -130,6 +130,7 @@ class Stats:
     acked: int = 0
     lost: int = 0
     in_flight_kept: int = 0  # durable but killed before its acknowledgement was written
+    restart_s: list[float] = field(default_factory=list)  # fork to ready, per restart that got that far
     games: int = 0
     checkpoints_used: int = 0
     recoveries: int = 0
@@ -186,6 +187,7 @@ class Driver:
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"go {self.rng.randrange(2**31)}\n".encode())
         self.proc.stdin.flush()
+        self._go_at = time.monotonic()  # a restart: from the fork to the table's "ready" (store opened, replayed)
         acks_before = self.stats.acked
         self._up = False  # the child's "ready" may come before or after the zygote's "pid"
         self._gone = False
@@ -240,6 +242,8 @@ class Driver:
             self.stats.acked += 1
         elif ev in ("new", "ready"):
             self.known_games.add(record["game"])
+            if ev == "ready" and not self._up and getattr(self, "_go_at", None) is not None:
+                self.stats.restart_s.append(time.monotonic() - self._go_at)
             self._up = self._up or ev == "ready"
         elif ev in ("crash", "garbage"):
             self._up = self._gone = True  # nothing more will come from this child
@@ -369,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         "in_flight_actions_kept": stats.in_flight_kept, "games": stats.games,
         "checkpoint_replays_checked": stats.checkpoints_used, "store_recoveries": stats.recoveries,
         "photos_missing": stats.photos_missing, "restart_failures": stats.restart_failures, "seconds": round(stats.seconds, 1),
+        "restart_ms": _quantiles(stats.restart_s),
         "problems": stats.problems[:20],
     }
     if args.json:
@@ -381,9 +386,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{stats.recoveries} store recoveries, {stats.photos_missing} photos missing, "
               f"{stats.restart_failures} games that could not be reloaded at restart, "
               f"{stats.seconds:.1f} s")
+        q = figures["restart_ms"]
+        print(f"restart (fork to the table's ready: store opened, checked, replayed) over {q['n']} restarts: "
+              f"median {q['median']} ms, 99% {q['p99']} ms, max {q['max']} ms")
         for problem in stats.problems[:20]:
             print("  problem:", problem)
     return 0 if stats.ok() else 1
+
+
+def _quantiles(seconds: list[float]) -> dict[str, Any]:
+    if not seconds:
+        return {"n": 0, "median": None, "p99": None, "max": None}
+    ms = sorted(1000 * s for s in seconds)
+    return {"n": len(ms), "median": round(ms[len(ms) // 2], 1), "p99": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 1),
+            "max": round(ms[-1], 1)}
 
 
 if __name__ == "__main__":

@@ -119,7 +119,8 @@ def build(options: BoxOptions):
         source.follow_sets = table.tray_sets
         source.follow_colours = table.tray_colours
     app = create_app(table, secret_key=_secret(state_dir), host_names=config.web.names,
-                     max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address)
+                     max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address,
+                     allow_seed=config.web.allow_seed)
     return table, app, config.web
 
 

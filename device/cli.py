@@ -40,6 +40,10 @@ def _human(record: dict[str, Any]) -> str:
         from .teach_phone import human  # a small pure module; only a teach session prints these
 
         return human(record)
+    if event in ("store", "restored"):
+        from .store_cmd import human as store_human
+
+        return store_human(record)
     if event in ("stopped", "shutdown"):
         return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
     return json.dumps(record, ensure_ascii=False)
@@ -125,6 +129,14 @@ def cmd_teach(args: argparse.Namespace) -> int:
         return 2
 
 
+# -- store -----------------------------------------------------------------------------------------
+def cmd_store(args: argparse.Namespace) -> int:
+    from . import store_cmd
+    from .config import resolve_state_dir
+
+    return store_cmd.run(args.action, resolve_state_dir(args.state_dir), args.file, args.out, _printer(args.json))
+
+
 # -- play ------------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
     return play_cmd.run(args.game, args.setup, args.script, args.seed, args.json, args.strict, _printer(args.json))
@@ -193,6 +205,15 @@ def build_parser() -> argparse.ArgumentParser:
     teach.add_argument("--templates", action="store_true",
                        help="the old way: one face at a time on the keyboard, kept as drawn-template faces")
     teach.set_defaults(func=cmd_teach)
+
+    store = sub.add_parser("store", help="check the saved games, repair a damaged file, restore a kept one")
+    store.add_argument("action", choices=["check", "salvage", "restore"],
+                       help="check: report (read only); salvage FILE --out DIR; restore FILE (stop the box first)")
+    store.add_argument("file", nargs="?", type=Path, help="a damaged or kept store file (salvage, restore)")
+    store.add_argument("--out", type=Path, help="salvage: the new state directory to write")
+    store.add_argument("--state-dir", type=Path, help="the box's state directory (as for run)")
+    store.add_argument("--json", action="store_true", help="print JSON lines")
+    store.set_defaults(func=cmd_store)
     return parser
 
 

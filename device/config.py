@@ -76,6 +76,7 @@ class WebConfig:
     max_streams: int = 300  # live-update streams open at once (each holds a server thread); beyond: 503
     streams_per_address: int = 6  # streams one phone address may hold (a phone needs one); beyond: 429
     request_threads: int = 16  # server threads kept for pages and API requests, never taken by streams
+    allow_seed: bool = False  # phones may choose a new game's seed (tests, replays): they then know every roll
 
 
 @dataclass(frozen=True)
@@ -91,12 +92,16 @@ class Config:
 
 
 def resolve_state_dir(state_dir: Path | None, env: Mapping[str, str] | None = None) -> Path:
-    """`state_dir` if set, else systemd's $STATE_DIRECTORY (first entry), else ./state."""
+    """`state_dir` if set, else systemd's $STATE_DIRECTORY (first entry), else ./state; always absolute.
+
+    Absolute once, here, at start: a relative folder would be resolved again by whatever opens a file in it
+    (Flask's send_file resolves against the app's package folder: every roll photo answered 500 under
+    `make run`, issue 34 #3)."""
     if state_dir is not None:
-        return Path(state_dir)
+        return Path(state_dir).expanduser().absolute()
     env = os.environ if env is None else env
     from_systemd = env.get("STATE_DIRECTORY", "").split(":")[0]
-    return Path(from_systemd) if from_systemd else Path("state")
+    return (Path(from_systemd) if from_systemd else Path("state")).absolute()
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -227,8 +232,11 @@ def _web(t: Mapping[str, Any]) -> WebConfig:
     max_streams = _int(t, "web", "max_streams", d.max_streams, 1, MAX_STREAMS)
     per_address = _int(t, "web", "streams_per_address", d.streams_per_address, 1, max_streams)
     request_threads = _int(t, "web", "request_threads", d.request_threads, 2, 256)
+    allow_seed = t.get("allow_seed", d.allow_seed)
+    if not isinstance(allow_seed, bool):
+        raise ConfigError("web.allow_seed", f"must be true or false, not {allow_seed!r}")
     return WebConfig(host=host, port=port, names=tuple(n.lower() for n in names), max_streams=max_streams,
-                     streams_per_address=per_address, request_threads=request_threads)
+                     streams_per_address=per_address, request_threads=request_threads, allow_seed=allow_seed)
 
 
 def _is_address_or_name(host: str) -> bool:

@@ -31,6 +31,8 @@ WINDOW_S = 30.0
 CONFLICT_SHOWN_S = 6.0   # how long the status LED warns that a press admitted nobody
 ASKS_PER_ADDRESS = 3     # pair requests one address may make ...
 ASK_PERIOD_S = 60.0      # ... in this many seconds
+STALE_S = 5.0            # a request its phone has not polled for this long is dropped (the page polls 3x a second)
+SAME_MOMENT_S = 6.0      # another live request this close before the newest: a press cannot tell which is the player's
 MAX_WAITING = 16         # requests waiting at once (all addresses): beyond, "busy"
 MAX_TOLD = 256           # finished requests remembered until their phone polls once
 MAX_PAIRED = 64          # paired phones kept; the oldest is dropped beyond (a box is one table)
@@ -61,6 +63,7 @@ class _Waiting:
     asked: float
     address: str
     label: str
+    seen: float = 0.0  # when its phone last polled (or asked): a page that stops polling is gone
 
 
 class Pairing:
@@ -86,8 +89,13 @@ class Pairing:
         self._conflict_until = -1.0
         self._storage_error = False
         self._phones: dict[str, dict] = {}                # token hash -> {"id", "label", "paired_at"}
+        # seats whose phone was unpaired: (game id, player) -> that phone's id. Nobody else takes them
+        # without a press on the box (issue 32 #3: unpair the holder, sit down, read their hidden dice)
+        self._held: dict[tuple[int, str], str] = {}
+        self._seat_claims: dict[str, tuple[float, int, str]] = {}  # token hash -> (asked, game id, player)
         if path is not None and path.exists():
             self._phones = _read_phones(path)
+            self._held = _read_held(path)  # a restart frees no seat (a box is restarted by pulling its plug)
 
     # -- a phone asks -----------------------------------------------------------------------------
     def request(self, address: str = "", label: str = "") -> str:
@@ -109,27 +117,37 @@ class Pairing:
                 if address and waiting.address == address:
                     del self._requests[request_id]
             request_id = secrets.token_urlsafe(12)
-            self._requests[request_id] = _Waiting(now, address, _clean_label(label))
+            self._requests[request_id] = _Waiting(now, address, _clean_label(label), now)
             return request_id
 
     # -- the Pair button --------------------------------------------------------------------------
     def approve(self) -> str:
-        """The Pair button was pressed. Returns what happened: "none" (nobody waiting), "granted" (the one
-        waiting phone is admitted), "conflict" (two or more waiting: nobody is) or "storage_full" (the
-        token could not be kept: nobody is)."""
+        """The Pair button was pressed. Returns what happened: "none" (nobody waiting), "granted" (the
+        newest waiting phone is admitted: the person at the box presses just after their own phone asked,
+        and a request whose page stopped polling is gone within seconds, so a stranger's old request
+        cannot jam the press), "conflict" (another phone asked at the same moment as the newest: nobody
+        is) or "storage_full" (the token could not be kept: nobody is)."""
         with self._lock:
             now = self._clock()
             self._expire(now)
+            seat = self._grant_seat_claim(now)
+            if seat is not None:
+                return seat
             if not self._requests:
                 return "none"
-            if len(self._requests) > 1:
-                for request_id in self._requests:
+            newest = max(self._requests, key=lambda rid: self._requests[rid].asked)
+            close = [rid for rid, w in self._requests.items()
+                     if self._requests[newest].asked - w.asked <= SAME_MOMENT_S]
+            close = _fewest_asks(close, self._requests, self._asks)
+            if len(close) > 1:
+                for request_id in close:
                     self._told[request_id] = "conflict"
-                self._requests.clear()
+                    del self._requests[request_id]
                 self._conflict_until = now + CONFLICT_SHOWN_S
                 self._trim_told()
                 return "conflict"
-            request_id, waiting = next(iter(self._requests.items()))
+            request_id = close[0]
+            waiting = self._requests[request_id]
             token = secrets.token_urlsafe(32)
             digest = _digest(token)
             phone = {"id": secrets.token_hex(4), "label": waiting.label, "address": waiting.address,
@@ -162,6 +180,7 @@ class Pairing:
             if request_id in self._granted:
                 return "granted", self._granted.pop(request_id), 0.0
             if request_id in self._requests:
+                self._requests[request_id].seen = now  # its page is open: the request stays alive
                 left = self._requests[request_id].asked + self.window_s - now
                 return "waiting", None, round(max(0.0, left), 1)
             if request_id in self._told:
@@ -205,25 +224,58 @@ class Pairing:
             return {p["id"]: p["seat"]["player"] for p in self._phones.values()
                     if p.get("seat") and p["seat"].get("game_id") == game_id}
 
-    def bind_seat(self, token: str, game_id: int, player: str | None) -> bool:
-        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). False when another
-        phone already holds that seat in that game, or the token is not paired. OSError if the file cannot
-        be rewritten (nothing changes then)."""
+    def bind_seat(self, token: str, game_id: int, player: str | None) -> str:
+        """Bind the phone holding `token` to `player` in game `game_id` (None: unbind). Returns "bound";
+        "unpaired"; or "press" when another phone holds that seat, or held it until it was unpaired: a seat
+        belongs to its phone, so taking it needs a press on the box's Pair button within the pairing window
+        (the claim waits for it: `approve`), or the holder leaving it. OSError if the file cannot be
+        rewritten (nothing changes then)."""
         with self._lock:
-            phone = self._phones.get(_digest(token))
+            digest = _digest(token)
+            phone = self._phones.get(digest)
             if phone is None:
-                return False
-            if player is not None and any(p is not phone and (p.get("seat") or {}).get("game_id") == game_id
-                                          and p["seat"].get("player") == player for p in self._phones.values()):
-                return False
-            before = phone.get("seat")
-            phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
-            try:
-                self._save()
-            except OSError:
-                phone["seat"] = before
-                raise
-            return True
+                return "unpaired"
+            if player is not None and self._seat_holder(game_id, player) not in (None, phone["id"]):
+                self._seat_claims[digest] = (self._clock(), game_id, player)
+                return "press"
+            self._bind(phone, game_id, player)
+            return "bound"
+
+    def _seat_holder(self, game_id: int, player: str) -> str | None:
+        """The id of the phone that holds (or held, until it was unpaired) `player`'s seat in `game_id`."""
+        for p in self._phones.values():
+            if (p.get("seat") or {}).get("game_id") == game_id and p["seat"].get("player") == player:
+                return p["id"]
+        return self._held.get((game_id, player))
+
+    def _bind(self, phone: dict, game_id: int, player: str | None) -> None:
+        before = phone.get("seat")
+        phone["seat"] = None if player is None else {"game_id": game_id, "player": player}
+        try:
+            self._save()
+        except OSError:
+            phone["seat"] = before
+            raise
+
+    def _grant_seat_claim(self, now: float) -> str | None:
+        """A Pair press while exactly one paired phone claims a held seat gives it that seat ("seat"); two
+        or more claims at once give nobody ("conflict"); None when nobody claims one."""
+        for digest, (asked, _g, _p) in list(self._seat_claims.items()):
+            if now - asked > self.window_s or digest not in self._phones:
+                del self._seat_claims[digest]
+        if not self._seat_claims:
+            return None
+        if len(self._seat_claims) > 1:
+            self._seat_claims.clear()
+            self._conflict_until = now + CONFLICT_SHOWN_S
+            return "conflict"
+        digest, (_asked, game_id, player) = self._seat_claims.popitem()
+        for p in self._phones.values():
+            if (p.get("seat") or {}).get("game_id") == game_id and p["seat"].get("player") == player:
+                p["seat"] = None
+        self._held.pop((game_id, player), None)
+        self._bind(self._phones[digest], game_id, player)
+        return "seat"
 
     def revoke(self, phone_id: str) -> bool:
         """Unpair one phone by its public id; False when there is no such phone. OSError if the file
@@ -231,6 +283,9 @@ class Pairing:
         with self._lock:
             for digest, phone in list(self._phones.items()):
                 if phone["id"] == phone_id:
+                    seat = phone.get("seat")
+                    if seat:  # the seat stays its phone's: only the box gives it to another
+                        self._held[(seat["game_id"], seat["player"])] = phone_id
                     del self._phones[digest]
                     try:
                         self._save()
@@ -259,6 +314,10 @@ class Pairing:
             now = self._clock()
             self._expire(now)
             conflict = now < self._conflict_until
+            claims = [asked for asked, _g, _p in self._seat_claims.values() if now - asked <= self.window_s]
+            if claims and not self._requests:  # a seat waits for the press: the status LED says so
+                return {"open": True, "expires_in": round(max(claims) + self.window_s - now, 1), "waiting": 0,
+                        "seat_claims": len(claims), "conflict": conflict, "storage_full": self._storage_error}
             if not self._requests:
                 return {"open": False, "expires_in": 0.0, "waiting": 0, "conflict": conflict,
                         "storage_full": self._storage_error}
@@ -270,7 +329,7 @@ class Pairing:
         """Seconds until `status()` changes by itself (a window closes, a warning ends); None if never."""
         with self._lock:
             now = self._clock()
-            ends = [w.asked + self.window_s for w in self._requests.values()]
+            ends = [min(w.asked + self.window_s, w.seen + STALE_S) for w in self._requests.values()]
             if self._conflict_until > now:
                 ends.append(self._conflict_until)
             return max(0.0, max(ends) - now) if ends else None
@@ -278,7 +337,7 @@ class Pairing:
     # -- inside -----------------------------------------------------------------------------------
     def _expire(self, now: float) -> None:
         for request_id, waiting in list(self._requests.items()):
-            if now - waiting.asked > self.window_s:
+            if now - waiting.asked > self.window_s or now - waiting.seen > STALE_S:
                 del self._requests[request_id]
                 self._told[request_id] = "expired"
         for address, asks in list(self._asks.items()):
@@ -297,7 +356,8 @@ class Pairing:
         rows = [{"hash": digest, **phone} for digest, phone in self._phones.items()]
         try:
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"version": 2, "phones": rows}, f)
+                held = [[game_id, player, pid] for (game_id, player), pid in self._held.items()]
+                json.dump({"version": 2, "phones": rows, "held": held}, f)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
@@ -311,6 +371,24 @@ def _read_seat(value: object) -> dict | None:
     if isinstance(value, dict) and isinstance(value.get("game_id"), int) and isinstance(value.get("player"), str):
         return {"game_id": value["game_id"], "player": value["player"]}
     return None
+
+
+def _fewest_asks(close: list[str], requests: dict[str, _Waiting], asks: dict[str, deque[float]]) -> list[str]:
+    """Of requests asked at about the same moment, those whose address asked least often lately: a phone
+    asks once and is paired, a stranger keeping requests waiting asks again and again (issue 32 #4). Ties
+    stay ambiguous (a conflict)."""
+    counts = {rid: len(asks.get(requests[rid].address, ())) for rid in close}
+    fewest = min(counts.values(), default=0)
+    return [rid for rid in close if counts[rid] == fewest]
+
+
+def _read_held(path: Path) -> dict[tuple[int, str], str]:
+    """Seats whose phone was unpaired ((game id, player) -> that phone's id); anything unreadable: none."""
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8")).get("held", [])
+        return {(int(g), str(p)): str(pid) for g, p, pid in rows}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def _read_phones(path: Path) -> dict[str, dict]:

@@ -18,6 +18,8 @@ import struct
 from pathlib import Path
 from typing import Any
 
+from . import records
+
 LEAF_TABLE = 0x0D
 WAL_HEADER = 32
 WAL_FRAME_HEADER = 24
@@ -158,6 +160,22 @@ def _is_text(value: Any) -> bool:
     return isinstance(value, str)
 
 
+def _is_game(v: list[Any]) -> bool:
+    """A `games` row (id, game, setup, seed, created[, crc]) whose checksum, when it has one, holds."""
+    if not (len(v) in (5, 6) and v[0] is None and _is_text(v[1]) and _is_text(v[2]) and isinstance(v[3], int)
+            and _is_text(v[4])):
+        return False
+    return len(v) == 5 or v[5] is None or v[5] == records.game_crc(v[1], v[2], v[3])
+
+
+def _is_entry(v: list[Any]) -> bool:
+    """An `entries` row (id, game_id, seq, action, evidence, t[, crc]) whose checksum, when it has one, holds."""
+    if not (len(v) in (6, 7) and v[0] is None and isinstance(v[1], int) and isinstance(v[2], int)
+            and _is_text(v[3]) and (v[4] is None or _is_text(v[4])) and isinstance(v[5], float | int)):
+        return False
+    return len(v) == 6 or v[6] is None or v[6] == records.crc(v[3])
+
+
 def scan(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Rows of the store's tables found on the pages of `path` (and `path`-wal), whichever tree they hung
     from: `games` (id, game, setup, seed, created), `entries` (id, game_id, seq, action, evidence, t) and
@@ -166,11 +184,9 @@ def scan(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     entries: dict[int, tuple[Any, ...]] = {}
     meta: dict[str, tuple[Any, ...]] = {}
     for rowid, v in _Pages(path).rows():
-        if (len(v) == 5 and v[0] is None and _is_text(v[1]) and _is_text(v[2]) and isinstance(v[3], int)
-                and _is_text(v[4])):
+        if _is_game(v):
             games[rowid] = (rowid, v[1], v[2], v[3], v[4])
-        elif (len(v) == 6 and v[0] is None and isinstance(v[1], int) and isinstance(v[2], int)
-              and _is_text(v[3]) and (v[4] is None or _is_text(v[4])) and isinstance(v[5], float | int)):
+        elif _is_entry(v):
             entries[rowid] = (rowid, v[1], v[2], v[3], v[4], float(v[5]))
         elif len(v) == 2 and _is_text(v[0]) and _is_text(v[1]):
             meta[v[0]] = (rowid, v[0], v[1])

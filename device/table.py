@@ -26,7 +26,7 @@ from .camera.base import FrameSource
 from .dice_sets import spec
 from .learnt import Confirmed, LearntDice, confirmed_dice
 from .pairing import Pairing
-from .store import StagedImage
+from .store import StagedImage, StoreError
 from .tray import OBSERVE_MAX_S, TrayService
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,8 @@ class Table:
         self.broadcaster = Broadcaster()
         self._lock = threading.RLock()
         self._engine_snapshot: dict[str | None, dict[str, Any]] | None = None  # per viewer, per change
-        self._notice = ""  # a word from the lifecycle for the players (a saved game that could not resume)
+        self._notice = ""  # a word from the lifecycle for logs and scripts (a saved game that could not resume)
+        self._not_resumed: dict[str, Any] | None = None  # that game, for the page to word in its language
         self.shutdown_requested = threading.Event()
         # dice learnt from confirmed rolls (kept beside the store unless told otherwise)
         learnt_root = learnt_root or getattr(store, "state_dir", None)
@@ -78,26 +79,31 @@ class Table:
 
     # -- game lifecycle ---------------------------------------------------------------------------
     def _load_active(self) -> None:
-        """Resume the active game by replaying its log. A log this version cannot replay (a rule changed
-        by an update, an unknown game) must not keep the box from starting: the game stays in the store
-        untouched, a fresh free-roll game becomes active, and the tray message says what happened."""
+        """Resume the active game by replaying its log. Nothing stored may keep the box from starting: a log
+        this version cannot replay (a rule changed by an update, an unknown game) or a game whose own record
+        is damaged stays in the store untouched, a fresh free-roll game becomes active, and every phone is
+        told in its language (`_store_view`). Damaged log entries never get this far: the store sets them
+        aside and hands back the game as far as it stands without them (`device.records`)."""
         game_id = self.store.active_game_id()
         if game_id is None:
             game_id = self.store.new_game("freeroll", {}, 0)
-        record = self.store.load_game(game_id)
         try:
+            record = self.store.load_game(game_id)
             self.match = Match.replay(get_rules(record.game), record.setup, record.seed, record.entries,
                                       checkpoint=record.checkpoint)
             self.game_id = game_id
-        except IllegalAction as err:
-            log.error("game %s (%s) cannot be replayed: %s; it is kept, a new free roll starts",
-                      game_id, record.game, err.message)
-            self.game_id = self.store.new_game("freeroll", {}, 0)
-            self.match = Match(get_rules("freeroll"), {}, 0)
-            self._notice = (f"The saved {record.game} game could not be resumed ({err.message}); "
-                            f"it is kept as game {game_id}.")
-            self.tray.set_message(self._notice)
+        except Exception as err:  # noqa: BLE001 - any stored byte may be wrong: the box starts regardless
+            self._start_beside(game_id, err)
         self._engine_snapshot = None
+
+    def _start_beside(self, game_id: int, err: Exception) -> None:
+        """Keep the game that cannot resume where it is and start a free roll beside it."""
+        why = err.message if isinstance(err, IllegalAction) else str(err)
+        log.error("game %s cannot be resumed: %s; it is kept, a new free roll starts", game_id, why)
+        self.game_id = self.store.new_game("freeroll", {}, 0)
+        self.match = Match(get_rules("freeroll"), {}, 0)
+        self._not_resumed = {"game": game_id, "damaged": isinstance(err, StoreError)}
+        self._notice = f"The saved game {game_id} could not be resumed ({why}); it is kept as game {game_id}."
 
     def new_game(self, game: str, setup: dict, seed: int | None = None) -> dict:
         """Start a new game (the old one stays in the store); IllegalAction for a bad setup."""
@@ -113,6 +119,9 @@ class Table:
             self.tray.observe(0)  # the roll-off that chose the start player is over
             self._engine_snapshot = None
             self._notice = ""
+            self._not_resumed = None
+            if getattr(self.store, "recovery", None) or getattr(self.store, "set_aside", None):
+                self.store.dismiss_recovery()
             self.tray.set_message("")
             return self.publish()
 
@@ -345,19 +354,30 @@ class Table:
             return {"error": str(exc)}
 
     def _store_view(self) -> dict:
-        """For the page: whether the store works and what a start-up recovery gave back (issue 11 #6)."""
+        """For the page: whether the store works and what it had to repair. `code` and the numbers are what
+        the page words in its own language (never SQLite's own report); `message` is the English sentence
+        for logs and scripts."""
         recovered = self.store.recovery_report() if hasattr(self.store, "recovery_report") else None
-        view: dict[str, Any] = {"recovered": recovered}
+        view: dict[str, Any] = {"recovered": recovered,
+                                "set_aside": list(getattr(self.store, "set_aside", [])),
+                                "not_resumed": self._not_resumed,
+                                "storage_full": bool(getattr(self.store, "storage_full", False)),
+                                "faults": self.tray.storage_faults()}
         if recovered:
-            # `code` and the numbers in `recovered` are what the page words in its own language; `message`
-            # is the English sentence for logs and scripts
             view["code"] = "recovered"
             lost = recovered.get("lost_games", 0)
             view["message"] = (
-                f"The saved games were damaged ({recovered.get('reason', 'unknown damage')}). "
-                f"Recovered {recovered.get('games', 0)} game(s) and {recovered.get('actions', 0)} action(s)"
-                + (f"; {lost} game(s) could not be read" if lost else "")
+                f"The saved games were damaged. Recovered {recovered.get('games', 0)} game(s) and "
+                f"{recovered.get('actions', 0)} action(s)" + (f"; {lost} game(s) could not be read" if lost else "")
                 + f". The damaged file is kept as {recovered.get('kept_as', '?')}.")
+        elif view["set_aside"]:
+            view["code"] = "set_aside"
+            view["message"] = "; ".join(
+                f"Game {a['game']}: {a['records']} damaged record(s) set aside, resumed after move {a['resumed_at']}"
+                for a in view["set_aside"])
+        if self._not_resumed:
+            view.setdefault("code", "not_resumed")
+            view["message"] = " ".join(filter(None, [view.get("message"), self._notice]))
         return view
 
     def subscribe(self) -> Subscription:
@@ -500,6 +520,7 @@ class Table:
     def health(self) -> dict:
         """For /healthz: the store, the camera (any fault of the tray's work counts), the threads."""
         store = self.store.status()
+        store["faults"] = self.tray.storage_faults()  # writes the card refused (storage, not the camera)
         camera = self.tray.camera_view()
         threads = {"camera": self.tray.healthy()}
         if self.panel is not None and hasattr(self.panel, "healthy"):

@@ -48,6 +48,10 @@ Submit = Callable[..., dict]
 Stage = Callable[[bytes], StagedImage]
 
 
+
+# Faults of writing to the card, not of the camera (camera_view leaves them out; the page says "storage")
+STORAGE_FAULTS = ("photo", "roll", "learn")
+
 class TrayService:
     """See the module doc. `changed()` is called (never under this service's lock) when the tray's view
     changed and the watchers should hear of it."""
@@ -110,14 +114,23 @@ class TrayService:
         return view
 
     def camera_view(self) -> dict[str, Any]:
-        """The camera's status for the page and /healthz: any fault of the tray's work makes it an error."""
+        """The camera's status for the page and /healthz: a fault of the camera or the reader makes it an
+        error. What the card refused (`STORAGE_FAULTS`) is not the camera's: phones are told "storage full"
+        by `storage_faults` (issue 32 #6: a full card read as a camera problem)."""
         with self._lock:
             view = dict(self._camera)
-            if self._faults:
+            faults = {k: v for k, v in self._faults.items() if k not in STORAGE_FAULTS}
+            if faults:
                 view["status"] = "error"
-                view["message"] = " ".join(self._faults.values())
-                view["faults"] = sorted(self._faults)
+                view["message"] = " ".join(faults.values())
+                view["faults"] = sorted(faults)
             return view
+
+    def storage_faults(self) -> list[str]:
+        """Which of the tray's writes the card refused ("photo": photos are not kept, rolls are; "roll": the
+        last roll could not be recorded, its dice wait for a retry; "learn": learnt dice are not kept)."""
+        with self._lock:
+            return sorted(k for k in self._faults if k in STORAGE_FAULTS)
 
     def healthy(self) -> bool:
         """False when the camera thread should run and does not, or a fault is standing."""
@@ -335,6 +348,9 @@ class TrayService:
                      for r in readings],
             "evidence": {"readings": dice},
         }
+        private = self._tray.get("private_to")
+        if private is not None:  # a hidden throw is its roller's: its photo too (issue 32 #3)
+            action["player"] = private
         staged = self._photo(image, readings)
         try:
             self._submit(action, image=staged)
@@ -346,7 +362,7 @@ class TrayService:
             log.exception("tray: the roll could not be recorded")
             with self._lock:
                 self._tray["needs_confirmation"] = True
-                self._tray["message"] = "The roll could not be saved: press Next or confirm to try again."
+                self._tray["message"] = ""  # the page words the "roll" storage fault in its language
             self._fault("roll", f"The roll could not be saved ({err}).")
             self._changed()
             return

@@ -135,6 +135,9 @@ def new_game():
         raise ApiError(400, "bad_setup", i18n.msg("bad_setup"))
     try:
         seed = payload.check_seed(body.get("seed"))
+        if seed is not None and not current_app.config.get("DICESIGHT_ALLOW_SEED"):
+            # a phone that picks the seed knows every roll the box will make (issue 32 #3)
+            raise ApiError(403, "seed_not_allowed", i18n.msg("seed_not_allowed"))
         rules = GAMES.get(game)
         if rules is not None:  # an unknown game is the table's to refuse, by name
             payload.check_setup(setup, rules.describe().get("setup", []))
@@ -194,7 +197,10 @@ def choose_seat():
     ids = [p.get("id") for p in snap.get("players") or []]
     if player is not None and player not in ids:
         raise ApiError(400, "bad_seat", i18n.msg("bad_seat"))
-    if not table().pairing.bind_seat(token(), snap.get("game_id"), player):
+    bound = table().pairing.bind_seat(token(), snap.get("game_id"), player)
+    if bound == "press":  # held by another phone: the box's Pair button gives it (issue 32 #3)
+        raise ApiError(409, "seat_press_pair", i18n.msg("seat_press_pair"))
+    if bound != "bound":
         raise ApiError(409, "seat_taken", i18n.msg("seat_taken"))
     return jsonify(session=session_info(), snapshot=snapshot())
 

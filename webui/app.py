@@ -34,10 +34,13 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 
 
 def create_app(table_service: Any, *, secret_key: str | None = None, testing: bool = False,
-               host_names: Iterable[str] = (), max_streams: int = 300, streams_per_address: int = 6) -> Flask:
+               host_names: Iterable[str] = (), max_streams: int = 300, streams_per_address: int = 6,
+               allow_seed: bool | None = None) -> Flask:
     """The web app for one table service. `secret_key` signs nothing persistent; it binds CSRF values.
     `host_names`: names besides the machine's own that phones use for the box (the Host check);
-    `max_streams`/`streams_per_address`: the live-update stream gate (see webui.streams)."""
+    `max_streams`/`streams_per_address`: the live-update stream gate (see webui.streams); `allow_seed`:
+    whether a phone may choose a new game's seed (tests and replays; default: only in testing, as a phone
+    that chose the seed predicts every roll)."""
     app = Flask(__name__)
     key = secret_key or secrets.token_hex(32)
     app.config.update(
@@ -47,6 +50,7 @@ def create_app(table_service: Any, *, secret_key: str | None = None, testing: bo
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         DICESIGHT_HEARTBEAT_S=events.HEARTBEAT_S,
         DICESIGHT_STREAM_MAX_S=events.STREAM_MAX_S,
+        DICESIGHT_ALLOW_SEED=testing if allow_seed is None else allow_seed,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]

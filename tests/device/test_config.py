@@ -105,7 +105,8 @@ def test_overrides_are_checked() -> None:
 def test_state_dir_resolution(tmp_path: Path) -> None:
     assert resolve_state_dir(None, {"STATE_DIRECTORY": "/var/lib/dicesight:/var/lib/other"}) == \
         Path("/var/lib/dicesight")
-    assert resolve_state_dir(None, {}) == Path("state")
+    assert resolve_state_dir(None, {}) == Path("state").absolute()  # issue 34 #3: absolute once, at start
+    assert resolve_state_dir(Path("rel/dir")).is_absolute()
     assert Config(state_dir=tmp_path).resolved_state_dir({"STATE_DIRECTORY": "/x"}) == tmp_path
 
 

@@ -130,3 +130,20 @@ def test_no_token_is_handed_out_when_it_cannot_be_kept(tmp_path: Path) -> None:
     assert status == "storage_full" and token is None
     assert pairing.phones() == [] and pairing.status()["storage_full"] is True
     assert not path.exists()
+
+
+def test_a_seat_held_by_an_unpaired_phone_stays_held_across_a_restart(tmp_path: Path) -> None:
+    """Issue 32 #3: unpair the player's phone, wait for the box to restart, sit down: still refused."""
+    clock = Clock()
+    pairing = Pairing(tmp_path / "tokens.json", clock=clock)
+    tokens = []
+    for address in ("10.0.0.5", "10.0.0.66"):
+        rid = pairing.request(address)
+        assert pairing.approve() == "granted"
+        tokens.append(pairing.poll(rid)[1])
+        clock.now += 10
+    player, stranger = tokens
+    assert pairing.bind_seat(player, 1, "p1") == "bound"
+    assert pairing.revoke(pairing.phone_id(player))
+    restarted = Pairing(tmp_path / "tokens.json", clock=clock)
+    assert restarted.bind_seat(stranger, 1, "p1") == "press"

@@ -19,6 +19,16 @@ from engine.games import get_rules
 from engine.match import Entry, Match
 
 
+def _quick_ok(path: Path) -> bool:
+    import sqlite3
+
+    conn = sqlite3.connect(str(path))
+    try:
+        return conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+
+
 def roll(n: int) -> dict:
     return {"type": "roll", "dice": [1 + n % 6, 1 + (n * 7) % 6], "marker": f"marker-{n:05d}"}
 
@@ -233,7 +243,11 @@ def test_corrupt_page_moved_aside_and_readable_prefix_recovered(tmp_path: Path, 
 
     store.append(big, Entry(len(seqs) + 1, roll(1000)))  # the game goes on from there
     store.close()
-    assert Store(tmp_path).status().get("recovered") is None  # the new file is healthy
+    store = Store(tmp_path)  # the new file is healthy; the players are still told until a new game
+    assert store.status()["recovered"]["kept_as"] == aside[0].name and _quick_ok(tmp_path / DB_NAME)
+    store.dismiss_recovery()
+    store.close()
+    assert Store(tmp_path).status().get("recovered") is None
 
 
 def test_garbage_file_gives_fresh_store(tmp_path: Path, caplog) -> None:
@@ -307,6 +321,7 @@ def test_an_empty_store_file_is_reported_not_silently_replaced(tmp_path: Path, c
     with caplog.at_level(logging.ERROR, logger="dicesight.store"):
         store = Store(tmp_path)
     report = store.status()["recovered"]
-    assert report["reason"] == "the file is empty (0 bytes)" and report["games"] == 0
+    assert store.recovery["reason"] == "the file is empty (0 bytes)" and report["games"] == 0
+    assert "reason" not in report  # phones are told what came back, not SQLite's report (issue 32 #7)
     assert "nothing could be recovered" in caplog.text
     assert store.list_games() == []

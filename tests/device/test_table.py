@@ -225,6 +225,7 @@ def test_a_log_this_version_cannot_replay_does_not_stop_the_box(tmp_path):
     table = Table(Store(tmp_path))
     snap = table.snapshot()
     assert table.game_id != old and snap["seq"] == 0
-    assert f"kept as game {old}" in snap["tray"]["message"]
+    assert snap["store"]["not_resumed"] == {"game": old, "damaged": False}  # the page words it
+    assert f"kept as game {old}" in snap["store"]["message"]
     assert len(table.store.load_game(old).entries) == 2
     table.close()

@@ -112,9 +112,10 @@ def test_a_full_card_while_saving_a_photo_is_reported_and_recovers(tmp_path: Pat
         table.tray.record_roll([die(4)], [die(4).to_dict()], TRAY)
         snap = table.snapshot()
         assert snap["seq"] == 1 and "image" not in table.match.entries[-1].action  # the roll counts
-        assert snap["camera"]["status"] == "error" and "space" in snap["camera"]["message"]
+        # issue 32 #6: a full card is a storage fault, not a camera problem
+        assert snap["camera"]["status"] != "error" and snap["store"]["faults"] == ["photo"]
         health = table.health()
-        assert health["ok"] is False and health["camera"]["status"] == "error"
+        assert health["ok"] is False and health["store"]["faults"] == ["photo"]
         assert images(store) == []
 
         store.full = False
@@ -134,14 +135,15 @@ def test_a_log_that_cannot_be_written_keeps_the_dice_for_a_retry(tmp_path: Path)
         table.tray.record_roll([die(2), die(2)], [die(2).to_dict(), die(2).to_dict()], TRAY)
         snap = table.snapshot()
         assert snap["seq"] == 0 and snap["tray"]["needs_confirmation"] is True
-        assert snap["camera"]["status"] == "error" and table.health()["ok"] is False
+        assert snap["camera"]["status"] != "error" and snap["store"]["faults"] == ["roll"]  # issue 32 #6
+        assert table.health()["ok"] is False
         assert images(store) == []  # the refused write took its photo with it
         store.log_full = False
         table.tray.set_tray("settled", [die(2).to_dict(), die(2).to_dict()], needs_confirmation=True)
         snap = table.next()  # Next records the dice once the card has room again
         assert snap is not None and snap["seq"] == 1
         table.tray.record_roll([die(1)], [die(1).to_dict()], TRAY)
-        assert table.snapshot()["camera"]["status"] != "error" and table.health()["ok"] is True
+        assert table.snapshot()["store"]["faults"] == [] and table.health()["ok"] is True
     finally:
         table.close()
 

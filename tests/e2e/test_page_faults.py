@@ -89,3 +89,54 @@ def test_a_phone_that_asks_to_pair_too_often_waits_as_long_as_the_box_says(table
     expect(page.locator("#pairmsg")).to_have_text(re.compile(r"ask again in \d+ s"))
     expect(page.locator("#pair")).to_be_disabled()
     shot(page, "70-faults-pair-retry", at="#pairbox")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-TW"])
+def test_a_phone_refused_a_live_stream_still_follows_the_game(table, serve_table, web_server, phone, locale):
+    """Issue 32 #5: with every stream taken, the next phone was told so and then showed a stale game for good
+    (the newest roll missing after 60 s). It now keeps current by asking for the state, says so, and joins
+    the live stream when a place frees."""
+    app, _url = web_server
+    kept = app.extensions[STREAMS]
+    full = StreamGate(max_streams=1)
+    full.enter("someone else")
+    app.extensions[STREAMS] = full
+    try:
+        page = phone(locale)
+        page.goto(serve_table(table))
+        expect(page.locator("#banner")).to_contain_text(
+            "refreshes every few seconds" if locale == "en-US" else "每隔幾秒會自動更新")
+        table.submit({"type": "roll", "dice": [6, 6, 1]})  # a roll while this phone has no stream
+        expect(page.locator("body")).to_contain_text("13", timeout=10_000)  # its total, in "Last rolls"
+        shot(page, f"70-faults-streams-polling-{locale}")
+        full.leave("someone else")  # a place frees: the phone joins within its back-off
+        expect(page.locator("#live")).to_have_class(re.compile(r"\bon\b"), timeout=25_000)  # live again
+        expect(page.locator("#banner")).not_to_contain_text("every few seconds" if locale == "en-US" else "每隔幾秒")
+    finally:
+        app.extensions[STREAMS] = kept
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize(("locale", "set_aside", "not_resumed", "full"), [
+    ("en-US", "goes on after move 51", "could not be resumed", "Storage full"),
+    ("zh-TW", "從第 51 個動作之後繼續", "無法繼續已儲存的第 7 場遊戲", "儲存空間已滿"),
+    ("ko-KR", "51번째 동작 다음부터 이어 갑니다", "게임 7번을 이어 갈 수 없습니다", "저장 공간이 가득 찼습니다"),
+])
+def test_damaged_records_and_a_full_card_are_told_in_the_page_language(
+        table, serve_table, phone, locale, set_aside, not_resumed, full):
+    """Issue 32 #6 and #7: phones read SQLite's raw report ("*** in database main *** Page 21 ...") in English,
+    and a full card as a camera problem. They read what was set aside and that storage is full, in their
+    language, and the camera's line stays the camera's."""
+    table.store.set_aside.append({"game": 3, "records": 9, "resumed_at": 51, "damaged_at": 52})
+    table._not_resumed = {"game": 7, "damaged": True}
+    table.store.storage_full = True
+    table.publish()
+    page = phone(locale)
+    page.goto(serve_table(table))
+    faults = page.locator("#faults")
+    expect(faults.locator('[data-fault="store_set_aside"]')).to_contain_text(set_aside)
+    expect(faults.locator('[data-fault="store_not_resumed"]')).to_contain_text(not_resumed)
+    expect(faults.locator('[data-fault="storage_full"]')).to_contain_text(full)
+    assert "database" not in faults.inner_text() and "camera" not in faults.inner_text().lower()
+    shot(page, f"70-faults-storage-{locale}")
+    assert not page.js_errors

@@ -91,7 +91,7 @@ def test_a_phone_acts_only_for_its_seat_and_a_seat_has_one_phone(app, table):
     assert r.status_code == 403 and r.get_json()["code"] == "not_your_seat"
     assert table.snapshot()["seq"] == 0  # nothing changed
     r = ben.post("/api/seat", json={"player": "p1"})
-    assert r.status_code == 409 and r.get_json()["code"] == "seat_taken"
+    assert r.status_code == 409 and r.get_json()["code"] == "seat_press_pair"
     r = ben.post("/api/seat", json={"player": "p9"})
     assert r.status_code == 400 and r.get_json()["code"] == "bad_seat"
     assert ann.post("/api/seat", json={"player": None}).get_json()["session"]["seat"] is None

@@ -107,15 +107,24 @@ function connect() {
 
 // A closed stream was refused, or the box could not be reached. A browser's EventSource hides the status
 // and Retry-After of a refusal, so the page asks the box (HEAD /api/events: no stream is opened) and
-// waits as long as a refusal says (503: the box is full; 429: this phone holds its share), else 2 s.
+// waits as long as a refusal says (503: the box is full; 429: this phone holds its share), longer after each
+// refusal in a row (up to a minute), else 2 s. While it waits the page stays current by asking for the
+// state (GET /api/state, answered from the box's cache) every few seconds, and the banner says so: a
+// refused phone never shows a stale game as if it were live (issue 32 #5).
+const STATE_POLL_MS = 3000;
+let refusals = 0;
+
 async function reconnectLater() {
   let wait = 2;
   S.streamRefused = null;
   try {
     const res = await fetch("/api/events", { method: "HEAD", credentials: "same-origin", cache: "no-store" });
     if (res.status === 503 || res.status === 429) {
-      wait = Math.max(2, retryAfter(res) || 10);
+      refusals += 1;
+      wait = Math.min(60, Math.max(2, retryAfter(res) || 10) * Math.min(4, refusals));
       S.streamRefused = { here: res.status === 429, until: Date.now() + wait * 1000 };
+    } else {
+      refusals = 0;
     }
   } catch { /* the box cannot be reached: look again soon */ }
   renderBanner();
@@ -124,8 +133,26 @@ async function reconnectLater() {
       if (!S.streamRefused || Date.now() >= S.streamRefused.until) { clearInterval(tick); return; }
       renderBanner();
     }, 1000);
+    pollState();
   }
   setTimeout(() => { S.streamRefused = null; connect(); }, wait * 1000);
+}
+
+async function pollState() {
+  while (S.streamRefused) {
+    try {
+      const res = await fetch("/api/state", { credentials: "same-origin", cache: "no-cache" });
+      if (res.ok) {
+        const snap = await res.json();
+        if (!S.snap || snap.game_id !== S.snap.game_id || snap.seq !== S.snap.seq || !sameSnapshot(snap, S.snap)) {
+          S.snap = snap;
+          render();
+        }
+        S.polledAt = Date.now();
+      }
+    } catch { /* the next try */ }
+    await new Promise((done) => setTimeout(done, STATE_POLL_MS));
+  }
 }
 
 // How often a waiting phone asks whether Pair was pressed: the phone says "paired" within a third of a
@@ -195,7 +222,11 @@ function renderBanner() {
   let text = "";
   let kind = "";
   const refused = S.streamRefused && Math.max(0, Math.ceil((S.streamRefused.until - Date.now()) / 1000));
-  if (refused) { text = t(S.streamRefused.here ? "streams_full_here" : "streams_full", { s: refused }); kind = "warn"; }
+  if (refused) {
+    const first = t(S.streamRefused.here ? "streams_full_here" : "streams_full", { s: refused });
+    text = first + (/[。！？]$/.test(first) ? "" : " ") + t("streams_polling");  // zh-TW sentences join with no space
+    kind = "warn";
+  }
   else if (!S.online && S.everOnline) { text = t("offline"); kind = "bad"; }
   else if (!S.online && S.snap === null) { text = ""; }
   else if (cam && cam.status === "reconnecting") { text = t("camera_reconnecting"); kind = "warn"; }
@@ -214,6 +245,10 @@ function renderBanner() {
 // Faults of the box the players must know about, in their language (the snapshot gives codes and
 // numbers): saved games salvaged from a damaged store, buttons and LEDs that cannot be used. The
 // recovery notice can be hidden on this phone (it stays true until the box restarts).
+function faultLine(name, text) {
+  return h("p", { class: "fault", data: { fault: name } }, h("span", { text }));
+}
+
 function renderFaults(snap) {
   const box = $("faults");
   const store = (snap && snap.store) || {};
@@ -227,6 +262,19 @@ function renderFaults(snap) {
     lines.push(h("p", { class: "fault", data: { fault: "store_recovered" } }, h("span", { text }),
       h("button", { class: "small", text: t("close"),
         onclick: () => { sessionStorage.setItem(seenKey, "1"); renderFaults(S.snap); } })));
+  }
+  for (const part of store.set_aside || []) {
+    lines.push(h("p", { class: "fault", data: { fault: "store_set_aside" } }, h("span", {
+      text: t("fault_set_aside", { game: part.game, seq: part.resumed_at, n: part.records }) })));
+  }
+  const storageFaults = store.faults || [];
+  if (store.storage_full) lines.push(faultLine("storage_full", t("fault_storage_full")));
+  else if (storageFaults.includes("roll")) lines.push(faultLine("roll_unsaved", t("fault_roll_unsaved")));
+  if (!store.storage_full && storageFaults.includes("photo")) lines.push(faultLine("photos_unsaved", t("fault_photos_unsaved")));
+  if (!store.storage_full && storageFaults.includes("learn")) lines.push(faultLine("learn_unsaved", t("fault_learn_unsaved")));
+  if (store.not_resumed) {
+    lines.push(h("p", { class: "fault", data: { fault: "store_not_resumed" } },
+      h("span", { text: t("fault_not_resumed", { game: store.not_resumed.game }) })));
   }
   if (panel.gpio_error) {
     lines.push(h("p", { class: "fault", data: { fault: "gpio_error" }, title: panel.gpio_error },

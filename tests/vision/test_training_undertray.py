@@ -1,0 +1,82 @@
+"""The under-tray generator's plain-Python parts (training/blender_undertray_factors.py and the camera faults of
+training/blender_undertray_canvases.py), without Blender: the frames are rendered outside the tests."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import cv2
+import numpy as np
+
+from training import blender_undertray_canvases as uc
+from training import blender_undertray_factors as fx
+
+
+def test_the_same_seed_and_index_draw_the_same_frame_and_others_differ():
+    a, b = fx.draw_frame(3, 7), fx.draw_frame(3, 7)
+    assert a == b
+    assert fx.draw_frame(3, 8) != a and fx.draw_frame(4, 7) != a
+
+
+def test_the_empty_tray_is_the_same_scene_without_dice():
+    full, empty = fx.draw_frame(5, 2), fx.draw_frame(5, 2, empty=True)
+    assert empty.dice == [] and full.dice
+    assert {k: v for k, v in vars(empty).items() if k != "dice"} == {k: v for k, v in vars(full).items() if k != "dice"}
+
+
+def test_the_glass_face_is_opposite_the_top_face():
+    assert all(fx.Die(0, 0, 0, top, "red", "opaque").glass == 7 - top for top in range(1, 7))
+
+
+def test_dice_never_overlap_and_touching_dice_are_turned_as_their_neighbour():
+    for i in range(200):
+        f = fx.draw_frame(1, i)
+        for a in f.dice:
+            for b in f.dice:
+                if a is not b and not (a.tilted or b.tilted):
+                    assert math.dist((a.x, a.y), (b.x, b.y)) > 1.9
+    touching = [d for i in range(200) for d in fx.draw_frame(1, i).dice if d.touching]
+    assert len(touching) > 50
+
+
+def test_every_factor_group_is_drawn_over_many_frames():
+    frames = [fx.draw_frame(2, i) for i in range(300)]
+    assert {f.plate for f in frames} == set(fx.PLATES)
+    assert {b for f in frames for b in f.builds} == set(fx.BUILDS[1:])
+    assert {d.material for f in frames for d in f.dice} == set(fx.MATERIALS)
+    assert any(f.led_radius > 4 for f in frames if "leds-outside-cone" in f.builds)
+
+
+def test_a_label_row_names_both_faces_the_factors_and_leaves_cut_dice_out(tmp_path):
+    f = fx.draw_frame(1, 0)
+    boxes = [[100.0 + 10 * k, 80.0, 40.0, 42.0] for k in range(len(f.dice))]
+    boxes[0] = None
+    row = fx.label_row(f, "frame_00000.png", boxes, "empty_00000.png")
+    assert row["cut"] == 1 and len(row["dice"]) == len(f.dice) - 1
+    d = row["dice"][0]
+    assert d["glass"] + d["top"] == 7 and d["center"] == d["box"][:2]
+    assert set(row["factors"]) >= {"plate", "leds", "room", "pips", "build", "materials"}
+    (tmp_path / "labels.jsonl").write_text(json.dumps(row) + "\n")
+    assert fx.read_rows(tmp_path) == [json.loads(json.dumps(row))]
+
+
+def test_camera_faults_are_seeded_and_the_canvases_are_the_glass_faces(tmp_path):
+    img = np.full((240, 320, 3), 120, np.uint8)
+    cv2.rectangle(img, (80, 60), (120, 100), (240, 240, 240), -1)
+    cv2.imwrite(str(tmp_path / "frame_00000.png"), img)
+    f = fx.draw_frame(1, 0)
+    row = fx.label_row(f, "frame_00000.png", [[100.0, 80.0, 40.0, 40.0]] * len(f.dice), None)
+    (tmp_path / "labels.jsonl").write_text(json.dumps(row) + "\n")
+    a, b = uc.camera_frame(tmp_path, row), uc.camera_frame(tmp_path, row)
+    assert np.array_equal(a, b) and a.shape == img.shape
+    assert uc.camera_frame(tmp_path, row, empty=True) is None
+    x, y = uc.undertray_canvases([tmp_path], 48)
+    assert x.shape == (len(f.dice), 48, 48, 3) and y.tolist() == [d.glass - 1 for d in f.dice]
+
+
+def test_leds_outside_the_cone_are_mirrored_beyond_the_frames_corner():
+    f = next(f for f in (fx.draw_frame(6, i) for i in range(200)) if "leds-outside-cone" in f.builds)
+    angle = math.atan(f.led_radius / (2 * f.distance))
+    half_diagonal = math.atan(math.hypot(fx.SENSOR_MM, 0.75 * fx.SENSOR_MM) / 2 / f.lens_mm)
+    assert angle > half_diagonal

@@ -1,0 +1,359 @@
+"""The box's own view: dice on a clear plate, seen from UNDER it by a camera in an LED ring (Blender Cycles).
+
+Run inside Blender (bpy exists only there; Debian: `apt-get install blender`):
+
+    blender -b --factory-startup -noaudio -P training/blender_undertray.py -- --out build/blender-undertray/s1 \
+        --frames 20 --seed 1
+
+`training/blender_undertray_canvases.py` starts this for you (`make blender-undertray`) and adds the camera's
+faults (noise, blur, white balance, JPEG) to the clean renders.
+
+Why: the reader's under-tray frames came from `vision/render.py`, which draws a sharp face on a dark room;
+physically rendered under-tray photos showed what it leaves out (issue 31): the LED ring and the camera board
+mirrored in both surfaces of the plate, the room above seen through it, dice touching and leaning. Every draw
+is made by `training/blender_undertray_factors.py` (plain Python, tested without Blender); this file only
+builds the scene they describe. Each frame is rendered twice: with the dice, and the same scene empty
+(`empty_*.png`, for the room the watcher learns). Cross-polarised light is approximated: the plate gets no
+reflection at all (a Transparent BSDF in place of glass) and the dice no specular lobe (Specular 0, clearcoat
+0), as a crossed polariser removes the specular (polarisation-keeping) part and keeps the diffuse part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import math
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import bpy  # noqa: I001 (Blender's own module: this file runs only inside Blender)
+from mathutils import Euler
+
+HERE = Path(__file__).resolve().parent
+
+
+def _load(name: str):
+    """A sibling module by path: Blender's Python has not the package installed (nor numpy for training/)."""
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+bd = _load("blender_dice")
+fx = _load("blender_undertray_factors")
+WIDTH, HEIGHT = 320, 240
+bd.WIDTH, bd.HEIGHT = WIDTH, HEIGHT   # box_of projects into this frame
+MM = 2.0 / 16.0                       # scene units per millimetre: a die's side (2 units) is 16 mm
+SENSOR_MM = fx.SENSOR_MM
+
+
+def emission(name: str, colour: tuple, strength: float) -> bpy.types.Material:
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    nodes = mat.node_tree.nodes
+    nodes.remove(nodes["Principled BSDF"])
+    em = nodes.new("ShaderNodeEmission")
+    em.inputs["Color"].default_value = (*colour[:3], 1.0)
+    em.inputs["Strength"].default_value = strength
+    mat.node_tree.links.new(em.outputs["Emission"], nodes["Material Output"].inputs["Surface"])
+    return mat
+
+
+def matte(name: str, colour: tuple, roughness: float = 0.9, specular: float = 0.5) -> bpy.types.Material:
+    mat, bsdf = bd.principled(name)
+    bsdf.inputs["Base Color"].default_value = (*colour[:3], 1.0)
+    bsdf.inputs["Roughness"].default_value = roughness
+    bsdf.inputs["Specular"].default_value = specular
+    return mat
+
+
+def plate_material(f, crossed: bool) -> bpy.types.Material:
+    """Acrylic or glass, smudged now and then (rougher patches); crossed polarisers: no reflection at all."""
+    mat = bpy.data.materials.new("plate")
+    mat.use_nodes = True
+    nodes, links = mat.node_tree.nodes, mat.node_tree.links
+    nodes.remove(nodes["Principled BSDF"])
+    out = nodes["Material Output"].inputs["Surface"]
+    if crossed:
+        tr = nodes.new("ShaderNodeBsdfTransparent")
+        tr.inputs["Color"].default_value = (0.92, 0.92, 0.92, 1.0)
+        links.new(tr.outputs["BSDF"], out)
+        return mat
+    glass = nodes.new("ShaderNodeBsdfGlass")
+    glass.inputs["IOR"].default_value = 1.49 if f.plate.startswith("acrylic") else 1.52
+    glass.inputs["Roughness"].default_value = 0.0
+    if f.smudge:
+        noise = nodes.new("ShaderNodeTexNoise")
+        noise.inputs["Scale"].default_value = 0.6
+        ramp = nodes.new("ShaderNodeMapRange")
+        ramp.inputs["From Min"].default_value = 0.55
+        ramp.inputs["To Max"].default_value = 0.25
+        links.new(noise.outputs["Fac"], ramp.inputs["Value"])
+        links.new(ramp.outputs["Result"], glass.inputs["Roughness"])
+    links.new(glass.outputs["BSDF"], out)
+    return mat
+
+
+def add_plate(f, crossed: bool) -> None:
+    """The tray bottom, its top face at z=0; dust specks and scratches on its surfaces."""
+    thick = float(f.plate.split("-")[1].rstrip("m")) * MM
+    bpy.ops.mesh.primitive_cube_add(size=1, location=(0, 0, -thick / 2))
+    plate = bpy.context.active_object
+    plate.scale = (80, 80, thick)
+    plate.data.materials.append(plate_material(f, crossed))
+    rnd = _rnd(f, 1)
+    dust = matte("dust", (0.5, 0.48, 0.45))
+    for _ in range(f.dust):
+        bpy.ops.mesh.primitive_ico_sphere_add(radius=rnd.uniform(0.01, 0.04), subdivisions=1,
+                                              location=(rnd.uniform(-7, 7), rnd.uniform(-5, 5),
+                                                        rnd.choice([0.0, -thick])))
+        bpy.context.active_object.data.materials.append(dust)
+    scratch = matte("scratch", (0.8, 0.8, 0.8), 0.3)
+    for _ in range(f.scratches):
+        bpy.ops.mesh.primitive_cube_add(size=1, location=(rnd.uniform(-6, 6), rnd.uniform(-4, 4), -thick))
+        ob = bpy.context.active_object
+        ob.scale = (rnd.uniform(0.5, 4.0), 0.006, 0.004)
+        ob.rotation_euler = (0, 0, rnd.uniform(0, math.pi))
+        ob.data.materials.append(scratch)
+
+
+def _rnd(f, salt: int):
+    import random
+    return random.Random(f.seed * 7_919 + f.index * 31 + salt)
+
+
+def add_ring_and_board(f) -> None:
+    """The camera board (green PCB) behind the lens and the LED ring around it; a diffuser makes each LED a
+    wide dim disc rather than a small bright dot."""
+    z = -f.distance
+    board = matte("board", (0.02, 0.12, 0.05), 0.4)
+    bpy.ops.mesh.primitive_plane_add(size=3.5, location=(0, 0, z - 0.05))
+    bpy.context.active_object.data.materials.append(board)
+    diffused = "diffuser" in f.builds
+    colour = fx.LED_COLOURS[f.led_colour]
+    led = emission("led", colour, 150.0 if diffused else 3000.0)
+    r = 0.6 if diffused else 0.2   # a 3 mm LED; behind a diffuser a 10 mm patch at 1/20 of the radiance
+    for i in range(f.led_count):
+        a = 2 * math.pi * i / f.led_count
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=r, segments=12, ring_count=6,
+                                             location=(f.led_radius * math.cos(a), f.led_radius * math.sin(a), z))
+        bpy.context.active_object.data.materials.append(led)
+
+
+def add_enclosure(f) -> None:
+    """The box's walls from the board up to the plate: matte black (a build option) or light grey plastic."""
+    black = "matte-enclosure" in f.builds
+    mat = matte("walls", (0.01, 0.01, 0.01) if black else (0.6, 0.6, 0.58), 1.0 if black else 0.5,
+                0.0 if black else 0.5)
+    half, z0 = max(7.0, f.led_radius + 1.0), -f.distance - 0.2   # the LEDs lie inside the walls
+    for x, y, sx, sy in ((half, 0, 0.1, half), (-half, 0, 0.1, half), (0, half, half, 0.1), (0, -half, half, 0.1)):
+        bpy.ops.mesh.primitive_cube_add(size=2, location=(x, y, z0 / 2 - 0.01))
+        ob = bpy.context.active_object
+        ob.scale = (sx, sy, -z0 / 2)
+        ob.data.materials.append(mat)
+
+
+def add_room(f) -> None:
+    """What the camera sees through the plate: a sky/ceiling colour, a lamp or window, now and then a hand."""
+    rnd = _rnd(f, 2)
+    world = bpy.data.worlds.new("room")
+    bpy.context.scene.world = world
+    world.use_nodes = True
+    bg = world.node_tree.nodes["Background"]
+    dark = f.room == "dark-room"
+    bg.inputs["Color"].default_value = bd.hsv(rnd.uniform(0.05, 0.15), rnd.uniform(0, 0.3), 1.0)
+    bg.inputs["Strength"].default_value = rnd.uniform(0.02, 0.1) if dark else rnd.uniform(0.2, 0.8)
+    ceiling = matte("ceiling", bd.hsv(rnd.random(), rnd.uniform(0, 0.2), rnd.uniform(0.5, 0.95)))
+    bpy.ops.mesh.primitive_plane_add(size=80, location=(0, 0, rnd.uniform(18, 30)))
+    bpy.context.active_object.data.materials.append(ceiling)
+    if not dark:
+        lamp = emission("lamp", bd.hsv(rnd.uniform(0.07, 0.15), rnd.uniform(0, 0.4), 1.0), rnd.uniform(5, 40))
+        size = 6.0 if f.room == "window" else rnd.uniform(0.8, 2.5)
+        bpy.ops.mesh.primitive_plane_add(size=size, location=(rnd.uniform(-8, 8), rnd.uniform(-6, 6),
+                                                              rnd.uniform(10, 17)))
+        bpy.context.active_object.data.materials.append(lamp)
+        bpy.ops.mesh.primitive_cylinder_add(radius=rnd.uniform(3, 6), depth=0.5,   # a table or shelf edge
+                                            location=(rnd.uniform(-12, 12), rnd.uniform(-10, 10), rnd.uniform(6, 12)))
+        bpy.context.active_object.data.materials.append(matte("furniture", bd.hsv(rnd.random(), 0.4, 0.3)))
+    if f.hand:
+        skin = matte("hand", bd.hsv(rnd.uniform(0.03, 0.08), rnd.uniform(0.3, 0.6), rnd.uniform(0.3, 0.9)), 0.6)
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=1, location=(rnd.uniform(-4, 4), rnd.uniform(-3, 3),
+                                                                 rnd.uniform(3.5, 7)))
+        ob = bpy.context.active_object
+        ob.scale = (2.5, 1.2, 0.6)
+        ob.rotation_euler = (0, 0, rnd.uniform(0, math.pi))
+        ob.data.materials.append(skin)
+
+
+def die_material(f, die, crossed: bool) -> bpy.types.Material:
+    """The body: opaque, marbled, speckled, glossy or translucent (the far faces' pips show through)."""
+    rnd = _rnd(f, 10 + zlib.crc32((die.colour + die.material).encode()) % 1000)
+    h, s, v = fx.COLOURS[die.colour]
+    colour = bd.hsv(h, s, v)
+    kind = {"opaque": "plain", "glossy": "plain"}.get(die.material, die.material)
+    mat = bd.body_material(_Forced(rnd, kind), colour)
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    if die.material == "glossy":
+        bsdf.inputs["Roughness"].default_value = 0.03
+        bsdf.inputs["Clearcoat"].default_value = 1.0
+    if die.material == "opaque":
+        bsdf.inputs["Roughness"].default_value = 0.5
+    if crossed:
+        bsdf.inputs["Specular"].default_value = 0.0
+        bsdf.inputs["Clearcoat"].default_value = 0.0
+    return mat
+
+
+class _Forced:
+    """A random source whose first `choices` answers `kind`: blender_dice.body_material picks the body kind
+    that way, and here the factors have picked it already."""
+
+    def __init__(self, rnd, kind: str):
+        self._rnd, self._kind, self._used = rnd, kind, False
+
+    def choices(self, seq, weights=None):
+        if not self._used:
+            self._used = True
+            return [self._kind]
+        return self._rnd.choices(seq, weights)
+
+    def __getattr__(self, name):
+        return getattr(self._rnd, name)
+
+
+def add_dice(f, crossed: bool) -> list:
+    """Each die of the frame: its own mesh (pips drilled deep, or painted: cut so shallow they are flush),
+    resting on the glass face down, or leaning 15-25 degrees against its neighbour."""
+    obs = []
+    for k, die in enumerate(f.dice):
+        rnd = _rnd(f, 100 + k)
+        body = die_material(f, die, crossed)
+        dark = f.pip_dark and die.colour not in ("black", "blue", "purple")
+        pips = bd.pip_material(rnd, bd.hsv(0, 0, 0.03) if dark else bd.hsv(0.1, 0.1, 0.95))
+        ob = bd.make_die(_Shallow(rnd) if f.pips == "painted" else rnd, body, pips)
+        ax, ay = bd.FACE_UP[die.top]
+        ob.rotation_euler = Euler((ax, ay, 0), "XYZ")
+        ob.rotation_euler.rotate(Euler((0, 0, die.turn), "XYZ"))
+        z = bd.SIDE / 2
+        if die.tilted:
+            t = math.radians(rnd.uniform(15, 25))
+            ob.rotation_euler.rotate(Euler((t, 0, 0), "XYZ"))
+            z = bd.SIDE / 2 * (math.cos(t) + math.sin(t))
+        ob.location = (die.x, die.y, z)
+        obs.append(ob)
+    return obs
+
+
+class _Shallow(_Forced):
+    """Painted pips: blender_dice cuts every pip; its third draw per die is the cut's depth (in radii), which
+    this keeps near flush (0.05-0.1) so the pip is paint on the face rather than a hole."""
+
+    def __init__(self, rnd):
+        super().__init__(rnd, "")
+        self._n = 0
+
+    def choices(self, seq, weights=None):
+        return self._rnd.choices(seq, weights)
+
+    def uniform(self, a, b):
+        self._n += 1
+        return self._rnd.uniform(0.05, 0.1) if self._n == 3 else self._rnd.uniform(a, b)
+
+
+def add_camera(f) -> bpy.types.Object:
+    cam_data = bpy.data.cameras.new("cam")
+    cam_data.lens = f.lens_mm
+    cam_data.sensor_width = SENSOR_MM
+    cam_data.clip_start = 0.05
+    cam = bpy.data.objects.new("cam", cam_data)
+    bpy.context.scene.collection.objects.link(cam)
+    cam.location = (0, 0, -f.distance + 0.1)
+    cam.rotation_euler = (math.pi, 0, 0)   # looking straight up
+    bpy.context.scene.camera = cam
+    return cam
+
+
+def settings(f, samples: int) -> None:
+    scene = bpy.context.scene
+    scene.render.engine = "CYCLES"
+    scene.cycles.device = "CPU"
+    scene.cycles.samples = samples
+    scene.cycles.use_denoising = True
+    try:
+        scene.cycles.denoiser = "OPENIMAGEDENOISE"
+    except TypeError:
+        scene.cycles.use_denoising = False
+    scene.cycles.seed = f.seed * 1000 + f.index
+    scene.cycles.max_bounces = 6
+    scene.cycles.transmission_bounces = 6
+    scene.cycles.caustics_reflective = False
+    scene.cycles.blur_glossy = 1.0
+    scene.cycles.sample_clamp_indirect = 3.0   # fireflies: the denoiser may be missing from the build
+    scene.render.threads_mode = "FIXED"
+    scene.render.threads = 1
+    scene.render.resolution_x, scene.render.resolution_y = WIDTH, HEIGHT
+    scene.render.resolution_percentage = 100
+    scene.render.image_settings.file_format = "PNG"
+    scene.render.image_settings.color_depth = "8"
+    scene.view_settings.view_transform = "Standard"
+    scene.view_settings.exposure = f.exposure
+
+
+def render_frame(seed: int, index: int, out: Path, samples: int) -> dict:
+    """Both pictures of one frame (dice, then the same scene empty) and its labels row."""
+    f = fx.draw_frame(seed, index)
+    bd.clear_scene()
+    crossed = "cross-polarised" in f.builds
+    add_plate(f, crossed)
+    add_ring_and_board(f)
+    add_enclosure(f)
+    add_room(f)
+    dice = add_dice(f, crossed)
+    cam = add_camera(f)
+    settings(f, samples)
+    scene = bpy.context.scene
+    bpy.context.view_layer.update()
+    boxes = [bd.box_of(scene, cam, ob) for ob in dice]
+    name, empty = f"frame_{index:05d}.png", f"empty_{index:05d}.png"
+    scene.render.filepath = str(out / name)
+    bpy.ops.render.render(write_still=True)
+    for ob in dice:
+        ob.hide_render = True
+    scene.cycles.seed += 7919   # the empty tray has its own noise
+    scene.render.filepath = str(out / empty)
+    bpy.ops.render.render(write_still=True)
+    return fx.label_row(f, name, boxes, empty)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--frames", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--samples", type=int, default=12)
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    done = {r["index"] for r in fx.read_rows(args.out)}   # resumable: a killed job keeps its frames
+    with open(args.out / "labels.jsonl", "a", encoding="utf-8") as fh:
+        for i in range(args.frames):
+            if i in done:
+                continue
+            fh.write(json.dumps(render_frame(args.seed, i, args.out.resolve(), args.samples)) + "\n")
+            fh.flush()
+            print(f"frame {i}/{args.frames} ({time.time() - t0:.0f} s)", flush=True)
+    (args.out / "done").write_text(json.dumps({"frames": args.frames, "seed": args.seed, "samples": args.samples,
+                                               "blender": bpy.app.version_string,
+                                               "script_sha256": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}),
+                                   encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []))

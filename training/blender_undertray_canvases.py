@@ -1,0 +1,91 @@
+"""The under-tray renders (`training/blender_undertray.py`) as the box's camera would deliver them, and their
+canvases; `make blender-undertray` renders the missing folders.
+
+Blender renders clean frames; the camera's faults (white-balance error, blur, sensor noise, JPEG) are added
+here, drawn per frame by `blender_undertray_factors` and kept in the frame's labels row, so that the same clean
+render can be degraded again without Blender and a bench can hold out a noise level as any other factor.
+Folders: build/blender-undertray/s<seed>/ (finished when they hold `done`); each frame has its empty tray.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training.blender_canvases import seed_list
+from training.blender_undertray_factors import read_rows
+from training.canvas import canvas
+from training.provenance import REPO
+
+FRAMES = REPO / "build" / "blender-undertray"
+SCRIPT = REPO / "training" / "blender_undertray.py"
+
+
+def camera_faults(img: np.ndarray, draws: dict, seed: int) -> np.ndarray:
+    """The clean render as a cheap camera gives it: white-balance error, blur, noise, then JPEG."""
+    out = img.astype(np.float32) * np.asarray(draws["wb_error"], np.float32)[::-1]   # BGR order
+    if draws["blur"] > 0:
+        out = cv2.GaussianBlur(out, (0, 0), draws["blur"])
+    out += np.random.default_rng(seed).normal(0.0, draws["noise"], out.shape).astype(np.float32)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(draws["jpeg"])])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+def camera_frame(folder: Path, row: dict, empty: bool = False) -> np.ndarray | None:
+    """A row's frame (or its empty tray) with the camera's faults; None when the picture is missing."""
+    name = row["empty"] if empty else row["image"]
+    img = cv2.imread(str(folder / name)) if name else None
+    if img is None:
+        return None
+    return camera_faults(img, row["draws"], row["seed"] * 1_000 + row["index"] * 2 + int(empty))
+
+
+def undertray_canvases(folders: list[Path], side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled die as a canvas of the face on the glass (class = glass face - 1), for the face network
+    trained for `--mount under`."""
+    xs, ys = [], []
+    for folder in folders:
+        for row in read_rows(folder):
+            img = camera_frame(folder, row)
+            if img is None:
+                continue
+            for die in row["dice"]:
+                xs.append(canvas(img, tuple(die["box"]), side))
+                ys.append(int(die["glass"]) - 1)
+    return np.asarray(xs, np.uint8).reshape(len(ys), side, side, 3), np.asarray(ys, np.int64)
+
+
+def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
+    """The folder of `seed`, rendering what is missing (resumable; needs Blender on the PATH)."""
+    folder = root / f"s{seed}"
+    if not (folder / "done").exists():
+        blender = shutil.which("blender")
+        if blender is None:
+            raise FileNotFoundError("`blender` is not installed (Debian: apt-get install blender)")
+        subprocess.run([blender, "-b", "--factory-startup", "-noaudio", "-P", str(SCRIPT), "--", "--out",
+                        str(folder), "--frames", str(frames), "--seed", str(seed), "--samples", str(samples)],
+                       check=True, stdout=subprocess.DEVNULL)
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Render the missing under-tray folders (make blender-undertray)")
+    ap.add_argument("--seeds", default="1-10")
+    ap.add_argument("--frames", type=int, default=40)
+    ap.add_argument("--samples", type=int, default=12)
+    args = ap.parse_args(argv)
+    for seed in seed_list(args.seeds):   # one Blender at a time: the machine is shared
+        folder = ensure(seed, args.frames, args.samples)
+        rows = read_rows(folder)
+        print(f"{folder}: {len(rows)} frames, {sum(len(r['dice']) for r in rows)} dice", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,176 @@
+"""The factors of one under-tray frame, drawn in plain Python so that they can be tested without Blender.
+
+`training/blender_undertray.py` (run inside Blender) builds the scene these factors describe; this module
+only draws them from a seeded `random.Random` and writes the labels. Keeping the draws here (not in the bpy
+script) is why a bench can hold out whole factors: every frame's JSON row names its plate, LED ring, room,
+dice material, printing and build options, drawn here the same way for the same seed, with or without Blender.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+PLATES = ["acrylic-2mm", "acrylic-3mm", "acrylic-5mm", "glass-3mm", "glass-4mm"]
+LED_COLOURS = {"white": (1.0, 1.0, 1.0), "warm": (1.0, 0.8, 0.55), "cold": (0.8, 0.9, 1.0), "green": (0.6, 1.0, 0.6)}
+ROOMS = ["ceiling-lamp", "window", "dark-room", "kitchen-pendant"]
+MATERIALS = ["opaque", "marbled", "speckled", "glossy", "translucent"]
+PIPS = ["painted", "drilled"]
+COLOURS = {"white": (0.0, 0.0, 0.95), "red": (0.0, 0.85, 0.7), "blue": (0.62, 0.8, 0.6), "green": (0.33, 0.8, 0.5),
+           "yellow": (0.14, 0.85, 0.95), "black": (0.0, 0.0, 0.06), "purple": (0.8, 0.6, 0.5)}
+# a build option is a way of putting the box together that keeps glare off the camera (docs/wiring.md)
+BUILDS = ["plain", "leds-outside-cone", "diffuser", "matte-enclosure", "cross-polarised"]
+SENSOR_MM = 3.68   # Pi Camera v2 sensor width
+OPPOSITE = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1}
+
+
+@dataclass
+class Die:
+    """One die: where it rests on the glass (scene units, x/y), its turn, its top face and how it lies."""
+    x: float
+    y: float
+    turn: float
+    top: int
+    colour: str
+    material: str
+    tilted: bool = False     # leaning against a neighbour, its glass face off the plate
+    touching: bool = False   # its side meets a neighbour's
+
+    @property
+    def glass(self) -> int:
+        """The face ON THE GLASS: what the camera under the tray sees (opposite faces sum to 7)."""
+        return OPPOSITE[self.top]
+
+
+@dataclass
+class Frame:
+    """Every draw of one frame; `factors()` is what a bench holds out."""
+    seed: int
+    index: int
+    plate: str
+    led_count: int
+    led_colour: str
+    led_radius: float      # ring radius in scene units (a die's side is 2)
+    room: str
+    hand: bool
+    pips: str
+    pip_dark: bool
+    lens_mm: float
+    distance: float        # camera to plate, scene units
+    exposure: float
+    wb_error: tuple[float, float, float]
+    noise: float
+    blur: float
+    jpeg: int
+    scratches: int
+    dust: int
+    smudge: bool
+    builds: list[str] = field(default_factory=list)
+    dice: list[Die] = field(default_factory=list)
+
+    def factors(self) -> dict:
+        """The factor groups of this frame, as the bench holds them out."""
+        return {"plate": self.plate, "leds": f"{self.led_count}-{self.led_colour}", "room": self.room,
+                "pips": self.pips, "build": "+".join(self.builds) or "plain",
+                "materials": sorted({d.material for d in self.dice}),
+                "colours": sorted({d.colour for d in self.dice})}
+
+
+def mirror_cone_radius(lens_mm: float, distance: float) -> float:
+    """The ring radius beyond which the plate cannot mirror an LED into the lens: an LED at radius r, d under
+    the plate, comes back at atan(r / 2d) off the axis, seen when that is inside half the frame's diagonal
+    field of view (a 4:3 sensor SENSOR_MM wide)."""
+    half_diagonal = math.hypot(SENSOR_MM, SENSOR_MM * 0.75) / 2
+    return 2 * distance * half_diagonal / lens_mm
+
+
+def draw_builds(rnd: random.Random) -> list[str]:
+    """None to all four glare-keeping options; half of the frames are the plain build a first box is."""
+    if rnd.random() < 0.5:
+        return []
+    return sorted(b for b in BUILDS[1:] if rnd.random() < 0.35) or [rnd.choice(BUILDS[1:])]
+
+
+def place(rnd: random.Random, count: int, side: float = 2.0) -> list[tuple[float, float, bool]]:
+    """Centres within the field, a die's diagonal apart, or touching a placed neighbour (side by side) now and
+    then: (x, y, touching). Touching dice are why the finder must part blobs (issue 31 point 3)."""
+    spots: list[tuple[float, float, bool]] = []
+    reach = 2.2 * side
+    tries = 0
+    while len(spots) < count and tries < 500:
+        tries += 1
+        if spots and rnd.random() < 0.3:
+            x, y, _ = rnd.choice(spots)
+            a = rnd.choice([0, math.pi / 2, math.pi, 3 * math.pi / 2])
+            p = (x + side * 1.03 * math.cos(a), y + side * 1.03 * math.sin(a))
+            touching = True
+        else:
+            p = (rnd.uniform(-reach, reach), rnd.uniform(-reach * 0.75, reach * 0.75))
+            touching = False
+        near = [math.dist(p, q[:2]) for q in spots]
+        if all(d > side * 1.45 for d in near) or (touching and all(d > side * 1.0 for d in near)):
+            spots.append((p[0], p[1], touching))
+    return [(x, y, t or any(0 < math.dist((x, y), (u, v)) < side * 1.1 for u, v, _ in spots)) for x, y, t in spots]
+
+
+def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
+    """The factors of frame `index` of folder `seed`: the same for the same (seed, index), each frame drawn
+    from its own generator so that a frame can be rendered again alone. `empty`: the same scene, no dice."""
+    rnd = random.Random(seed * 100_003 + index)
+    builds = draw_builds(rnd)
+    f = Frame(seed=seed, index=index, plate=rnd.choice(PLATES), led_count=rnd.choice([6, 8, 12, 16]),
+              led_colour=rnd.choice(list(LED_COLOURS)), led_radius=rnd.uniform(0.6, 1.6), room=rnd.choice(ROOMS),
+              hand=rnd.random() < 0.3, pips=rnd.choice(PIPS), pip_dark=rnd.random() < 0.5,
+              lens_mm=rnd.choice([2.8, 3.6, 4.0]), distance=rnd.uniform(11.0, 15.0),
+              exposure=rnd.uniform(-0.6, 0.6), wb_error=tuple(round(rnd.uniform(0.85, 1.15), 3) for _ in range(3)),
+              noise=rnd.uniform(1.0, 6.0), blur=rnd.choice([0.0, 0.0, 0.6, 1.2]), jpeg=rnd.randint(60, 95),
+              scratches=rnd.randint(0, 8), dust=rnd.randint(0, 40), smudge=rnd.random() < 0.3, builds=builds)
+    if "leds-outside-cone" in builds:
+        f.led_radius = round(mirror_cone_radius(f.lens_mm, f.distance) * rnd.uniform(1.1, 1.3), 3)
+    set_colour = rnd.choice(list(COLOURS))
+    set_material = rnd.choice(MATERIALS)
+    spots = place(rnd, rnd.randint(1, 6))
+    for x, y, touching in spots:
+        mixed = rnd.random() < 0.25
+        die = Die(x=round(x, 4), y=round(y, 4), turn=round(rnd.uniform(0, 2 * math.pi), 4), top=rnd.randint(1, 6),
+                  colour=rnd.choice(list(COLOURS)) if mixed else set_colour,
+                  material=rnd.choice(MATERIALS) if mixed else set_material, touching=touching)
+        die.tilted = touching and bool(f.dice) and rnd.random() < 0.3
+        if touching and f.dice:   # side by side: turned as its neighbour, or the two would overlap
+            near = min(f.dice, key=lambda d: math.dist((d.x, d.y), (x, y)))
+            die.turn = near.turn
+            dx, dy, c, s = x - near.x, y - near.y, math.cos(near.turn), math.sin(near.turn)
+            die.x, die.y = round(near.x + c * dx - s * dy, 4), round(near.y + s * dx + c * dy, 4)
+        if any(math.dist((d.x, d.y), (die.x, die.y)) < 1.95 for d in f.dice):
+            continue   # turned with its neighbour it would sit in another die: left out
+        f.dice.append(die)
+    if empty:
+        f.dice = []
+    return f
+
+
+def label_row(frame: Frame, image: str, boxes: list[list[float] | None], empty_image: str | None) -> dict:
+    """One labels.jsonl row: per die its box (cx, cy, w, h px, None when the frame's edge cuts it), centre,
+    the face on the glass, the top face, set, colour, material, touching/tilted; and the frame's factors."""
+    dice = []
+    for die, box in zip(frame.dice, boxes, strict=True):
+        if box is None:
+            continue
+        dice.append({"box": [round(v, 2) for v in box], "center": [round(box[0], 2), round(box[1], 2)],
+                     "glass": die.glass, "top": die.top, "set": "d6", "colour": die.colour,
+                     "material": die.material, "touching": die.touching, "tilted": die.tilted})
+    cut = sum(1 for b in boxes if b is None)
+    return {"image": image, "empty": empty_image, "seed": frame.seed, "index": frame.index, "cut": cut,
+            "factors": frame.factors(), "draws": {k: v for k, v in asdict(frame).items() if k != "dice"},
+            "dice": dice}
+
+
+def read_rows(folder: Path) -> list[dict]:
+    """The rows of a folder's labels.jsonl (rendered or half rendered)."""
+    path = folder / "labels.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
