@@ -14,6 +14,7 @@
 #   PYTHON          the system Python that builds the venv  (default python3)
 #   SKIP_APT=1      do not call apt-get (packages already there)
 #   NO_START=1      install and enable, but do not start the service now
+#   NO_SYSTEMD=1    systemd is not running (a chroot, an image being built): enable the unit offline only
 set -euo pipefail
 
 ROOT="${ROOT:-}"
@@ -22,6 +23,7 @@ SERVICE_USER="${SERVICE_USER:-dicesight}"
 PYTHON="${PYTHON:-python3}"
 SKIP_APT="${SKIP_APT:-0}"
 NO_START="${NO_START:-0}"
+NO_SYSTEMD="${NO_SYSTEMD:-0}"
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 APT_PACKAGES=(python3-venv python3-pip python3-numpy python3-opencv python3-picamera2
@@ -158,6 +160,13 @@ chmod 0644 "$ROOT$UNIT_DIR/dicesight.service.tmp"
 mv "$ROOT$UNIT_DIR/dicesight.service.tmp" "$ROOT$UNIT_DIR/dicesight.service"
 
 # 6. Enable and start ----------------------------------------------------------------------------
+if [ "$NO_SYSTEMD" = 1 ]; then
+    # not booted with systemd (a chroot, an image being built: make pi-check): enabled offline, starts at boot
+    systemctl enable dicesight.service 2>/dev/null \
+        || ln -sf "$UNIT_DIR/dicesight.service" "$ROOT/etc/systemd/system/multi-user.target.wants/dicesight.service"
+    say "installed and enabled (systemd is not running here); it starts at the next boot"
+    exit 0
+fi
 systemctl daemon-reload
 if [ "$NO_START" = 1 ]; then
     systemctl enable dicesight.service

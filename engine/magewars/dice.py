@@ -198,12 +198,11 @@ def parse_effects(raw: Any, conditions: set[str]) -> list[dict[str, Any]]:
 
 
 def lookup_effect(rows: list[dict[str, Any]], adjusted: int) -> dict[str, Any] | None:
-    """The row whose range holds the adjusted roll. The highest row, when it reaches the die's top (12),
-    also catches every higher value (a weakness can push a 12 to 14) [derived: §7.4 step 3]."""
-    for i, row in enumerate(rows):
+    """The row whose range holds the adjusted roll. Only an upper-open row ("9+") catches values above
+    the die's top; a closed range ("9-12") does not, so a 12 pushed to 13 there places nothing (§7.4 step 3)."""
+    for row in rows:
         hi = row["max"]
-        top = i == len(rows) - 1 and (hi is None or hi >= D12_TOP)
-        if adjusted >= row["min"] and (top or adjusted <= hi):
+        if adjusted >= row["min"] and (hi is None or adjusted <= hi):
             return row
     return None
 

@@ -117,11 +117,15 @@ def test_13_3_effect_die(case):
         assert s["last_strike"]["effect_adjusted"] == roll_value - 2
 
 
-def test_13_3_a_weakness_past_twelve_still_finds_the_top_range():
-    """§7.4 step 3 [derived]: the highest range reaching 12 also takes 13 and 14 (12 + a +2 weakness)."""
-    rows = dm.parse_effects("7-11 = Burn; 12 = 2 Burn", {"burn"})
-    assert dm.lookup_effect(rows, 14) == {"min": 12, "max": 12, "condition": "burn", "count": 2}
-    assert dm.lookup_effect(rows, 6) is None
+def test_7_4_step_3_a_closed_range_does_not_catch_values_above_it():
+    """§7.4 step 3: the adjusted value must lie in a range; only an upper-open range ("9+") catches
+    values above 12, so "9-12 = Stun" places nothing on 13 (issue 33, ruling 2)."""
+    rows = dm.parse_effects("4-8 = Daze; 9-12 = Stun", {"daze", "stun"})
+    assert dm.lookup_effect(rows, 13) is None
+    assert dm.lookup_effect(rows, 12)["condition"] == "stun"
+    assert dm.lookup_effect(rows, 3) is None
+    open_rows = dm.parse_effects("4-8 = Daze; 9+ = Stun", {"daze", "stun"})
+    assert open_rows[1]["max"] is None and dm.lookup_effect(open_rows, 14)["condition"] == "stun"
 
 
 # -- §13.4 defense and Daze --------------------------------------------------------------------------------
