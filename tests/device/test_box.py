@@ -82,3 +82,37 @@ def test_open_event_streams_end_quietly_at_shutdown(tmp_path, caplog):
     assert "Bad file descriptor" not in caplog.text and "Exception when servicing" not in caplog.text
     health = str(records)
     assert str(tmp_path) not in health  # nor does the box announce where its state lives
+
+
+def test_a_relative_state_dir_still_serves_roll_photos(tmp_path, monkeypatch):
+    """Issue 34 #3: under `make run` the state directory was ./state, relative; Flask's send_file resolved it
+    against the web package's folder and every roll photo answered 500. It is made absolute once, at start."""
+    import numpy as np
+
+    from vision.reading import Reading
+
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text("[gpio]\npin_factory = \"mock\"\n[web]\nhost = \"127.0.0.1\"\n")
+    records: list[dict] = []
+    started, stop, box = threading.Event(), threading.Event(), {}
+
+    def on_started(table):
+        box["table"] = table
+        started.set()
+
+    thread = threading.Thread(target=lambda: run(
+        BoxOptions(camera="demo", config=config, state_dir=tmp_path.relative_to(tmp_path) / "state", port=0),
+        announce=records.append, stop=stop, on_started=on_started), daemon=True)
+    thread.start()
+    assert started.wait(30), records
+    table = box["table"]
+    die = Reading(4, "4", "white", 0.99, (60.0, 60.0), (40, 40, 40, 40), True)
+    table.tray.observe(0)
+    table.tray.record_roll([die], [die.to_dict()], np.full((120, 160, 3), 80, np.uint8))
+    name = next(e.action["image"] for e in reversed(table.match.entries) if e.action.get("image"))
+    port = records[0]["port"]
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/images/{name}", timeout=5) as res:
+        assert res.status == 200 and res.read(2) == b"\xff\xd8"  # a JPEG, not a 500
+    stop.set()
+    thread.join(20)
