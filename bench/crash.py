@@ -1,6 +1,6 @@
 """Power-cut test: play games through the table service, SIGKILL it at random moments, check nothing is lost.
 
-    python bench/crash.py [--kills 1000] [--seed 1] [--max-delay 0.1] [--state-dir DIR] [--json]
+    python bench/crash.py [--kills 1000] [--phones 3] [--seed 1] [--max-delay 0.1] [--state-dir DIR] [--json]
 
 A child process plays scripted games (free roll, with roll photos, and Dice Throne driven through its legal
 options; undo, redo and illegal actions mixed in; new games now and then) through `device.table.Table`
@@ -14,6 +14,12 @@ fork on (while the store opens, checks and replays). Then it opens the store its
 - the state rebuilt from the latest checkpoint equals the replay of the whole log from the start,
 - every acknowledged roll photo is there;
 then starts the next child on the same store. It prints the kills survived and the actions lost (must be 0).
+
+With `--phones N` (3 by default) the child also serves the page's API on loopback and N paired phones post
+the legal moves they see over HTTP at the same time, as at a game night; a phone's action is acknowledged when
+its 200 answer arrives (the move the answer shows must then survive; with several writers, up to one action
+per writer may be durable and unacknowledged at a kill). The driver also times each restart: from the fork to
+the table's "ready" (store opened, checked, replayed).
 
 Children are forked from a warm "zygote" process that has already imported everything, so a kill cycle
 costs milliseconds, not an interpreter start, and 1,000 kills take a couple of minutes.
@@ -76,7 +82,7 @@ def _next_action(table: Any, rng: random.Random) -> tuple[dict[str, Any], bytes 
     return {"type": "roll", "dice": dice, "source": "manual"}, None
 
 
-def child_main(state_dir: Path, seed: int) -> None:
+def child_main(state_dir: Path, seed: int, phones: int = 0) -> None:
     from device.store import Store
     from device.table import Table
     from engine.core import IllegalAction
@@ -84,6 +90,8 @@ def child_main(state_dir: Path, seed: int) -> None:
     rng = random.Random(seed)
     table = Table(Store(state_dir))
     _emit({"ev": "ready", "game": table.game_id, "seq": table.match.seq})
+    if phones:
+        _start_phones(table, state_dir, phones, rng.randrange(2**31))
     while True:
         action, image = _next_action(table, rng)
         if not action or rng.random() < 0.004:
@@ -95,14 +103,71 @@ def child_main(state_dir: Path, seed: int) -> None:
             snap = table.submit(action, image=image)
         except IllegalAction:
             continue
-        _emit({"ev": "ack", "game": table.game_id, "seq": snap["seq"], "action": table.match.entries[-1].action})
+        # the entry at the answer's seq: with phones posting too, the log's last entry may already be theirs
+        mine = next((e.action for e in reversed(table.match.entries) if e.seq == snap["seq"]), None)
+        _emit({"ev": "ack", "game": table.game_id, "seq": snap["seq"], "action": mine})
 
 
-def zygote_main(state_dir: Path) -> None:
+# -- phones: the same play over HTTP, three phones at once, as at a game night ---------------------------
+def _start_phones(table: Any, state_dir: Path, count: int, seed: int) -> None:
+    """Serve the page's API (waitress, loopback) and start `count` paired phones that post actions to it. A
+    phone's action is acknowledged when its 200 answer arrives; the table's own loop keeps playing too (the
+    camera and the buttons). Each phone pairs again after every restart (the box's tokens survive it, the
+    phones' cookies live in this process)."""
+    from device.webserver import ServerLimits, make_server
+    from webui import create_app
+
+    app = create_app(table, secret_key="crash", allow_seed=True)
+    server = make_server(app, "127.0.0.1", 0, ServerLimits(max_streams=8, request_threads=8))
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+    for i in range(count):
+        phone = _Phone(port, random.Random(seed + i))
+        phone.pair(table)
+        threading.Thread(target=phone.play, args=(table,), daemon=True).start()
+
+
+class _Phone:
+    """One paired phone posting the legal moves it sees on the table, over HTTP."""
+
+    def __init__(self, port: int, rng: random.Random) -> None:
+        import http.client
+
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.rng = rng
+        self.headers = {"Content-Type": "application/json", "X-Dicesight-CSRF": "x", "Host": f"127.0.0.1:{port}"}
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any], Any]:
+        self.conn.request(method, path, json.dumps(body) if body is not None else None, self.headers)
+        res = self.conn.getresponse()
+        data = res.read()
+        return res.status, dict(res.getheaders()), json.loads(data) if data else None
+
+    def pair(self, table: Any) -> None:
+        _status, _h, asked = self.call("POST", "/api/pair")
+        table.approve_pairing()  # the person at the box presses Pair
+        _status, headers, got = self.call("GET", f"/api/pair/{asked['request']}")
+        self.headers["Cookie"] = headers["Set-Cookie"].split(";", 1)[0]
+        self.headers["X-Dicesight-CSRF"] = got["csrf"]
+
+    def play(self, table: Any) -> None:
+        while True:
+            action, _image = _next_action(table, self.rng)
+            if not action:
+                continue
+            status, _h, snap = self.call("POST", "/api/actions", action)
+            if status == 200:  # acknowledged: the phone has its answer, the move it shows must stay
+                _emit({"ev": "ack", "game": snap["game_id"], "seq": snap["seq"], "action": None})
+
+
+def zygote_main(state_dir: Path, phones: int = 0) -> None:
     """Import everything once, then fork a child per "go SEED" line; report pids and deaths."""
     import device.store  # noqa: F401  (warm imports for the children)
     import device.table  # noqa: F401
     import engine.games  # noqa: F401
+    if phones:
+        import device.webserver  # noqa: F401
+        import webui  # noqa: F401
 
     for line in sys.stdin:
         parts = line.split()
@@ -112,7 +177,7 @@ def zygote_main(state_dir: Path) -> None:
         if pid == 0:
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
-                child_main(state_dir, int(parts[1]))
+                child_main(state_dir, int(parts[1]), phones)
             except BaseException as exc:  # noqa: BLE001 - reported, then the child ends
                 _emit({"ev": "crash", "error": repr(exc)})
             finally:
@@ -147,17 +212,18 @@ class Stats:
 
 
 class Driver:
-    def __init__(self, state_dir: Path, seed: int, max_delay: float, log_path: Path) -> None:
+    def __init__(self, state_dir: Path, seed: int, max_delay: float, log_path: Path, phones: int = 3) -> None:
         self.state_dir = state_dir
         self.rng = random.Random(seed)
         self.max_delay = max_delay
         self.acked: dict[int, dict[int, dict[str, Any]]] = {}  # game -> seq -> action
         self.known_games: set[int] = set()
         self.stats = Stats()
+        self.phones = phones
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
         self._log = open(log_path, "ab")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "zygote",
-                                      "--state-dir", str(state_dir)],
+                                      "--state-dir", str(state_dir), "--phones", str(phones)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                      env=env, cwd=REPO)
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
@@ -273,13 +339,15 @@ class Driver:
                     self.stats.problems.append(f"game {gid}: log has gaps: {seqs[:5]}...")
                 stored = {e.seq: e.action for e in rec.entries}
                 for seq, action in acked.items():
-                    if stored.get(seq) != action:
+                    # a phone's answer names the move it shows (several writers: not which action was its)
+                    if (action is None and seq not in stored) or (action is not None and stored.get(seq) != action):
                         self.stats.lost += 1
-                        self.stats.problems.append(f"game {gid}: acknowledged action {seq} lost or changed")
+                        self.stats.problems.append(f"game {gid}: acknowledged action {seq} lost or changed: {action} / {stored.get(seq)}")
                 extra = len(seqs) - top
-                if extra == 1 and gid == active:
-                    self.stats.in_flight_kept += 1
-                    self.acked.setdefault(gid, {})[len(seqs)] = stored[len(seqs)]  # durable: hold it to it
+                if 1 <= extra <= 1 + self.phones and gid == active:  # one action in flight per writer
+                    self.stats.in_flight_kept += extra
+                    for seq in range(top + 1, len(seqs) + 1):  # durable: hold them to it
+                        self.acked.setdefault(gid, {})[seq] = stored[seq]
                 elif extra != 0:
                     self.stats.problems.append(f"game {gid}: {extra} unacknowledged actions stored")
                 rules = get_rules(rec.game)
@@ -332,11 +400,11 @@ class Driver:
 
 
 def run(kills: int, state_dir: Path, seed: int = 1, max_delay: float = 0.1,
-        progress: Any = None) -> Stats:
+        progress: Any = None, phones: int = 3) -> Stats:
     """Kill the table service `kills` times on the store in `state_dir`; returns what was checked."""
     state_dir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    driver = Driver(state_dir, seed, max_delay, state_dir.parent / f"{state_dir.name}.child.log")
+    driver = Driver(state_dir, seed, max_delay, state_dir.parent / f"{state_dir.name}.child.log", phones)
     try:
         for n in range(kills):
             driver.cycle()
@@ -356,9 +424,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-delay", type=float, default=0.1, help="longest wait before a kill (s)")
     parser.add_argument("--state-dir", type=Path)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--phones", type=int, default=3, help="paired phones posting actions over HTTP (0: none)")
     args = parser.parse_args(argv)
     if args.mode == "zygote":
-        zygote_main(args.state_dir)
+        zygote_main(args.state_dir, args.phones)
         return 0
     with tempfile.TemporaryDirectory(prefix="dicesight-crash-") as tmp:
         state_dir = args.state_dir or Path(tmp) / "state"
@@ -366,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         def progress(s: Stats) -> None:
             print(f"  ... {s.kills} kills, {s.acked} actions acknowledged, {s.lost} lost", file=sys.stderr)
 
-        stats = run(args.kills, state_dir, args.seed, args.max_delay, None if args.json else progress)
+        stats = run(args.kills, state_dir, args.seed, args.max_delay, None if args.json else progress, args.phones)
     figures = {
         "kills": stats.kills, "kills_survived": stats.survived,
         "kills_mid_game": stats.kills_mid_game, "kills_after_ack": stats.kills_after_ack, "actions_acknowledged": stats.acked, "actions_lost": stats.lost,
