@@ -57,7 +57,7 @@ chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root L
     # Raspberry Pi OS ships gpiozero 2 from apt; Debian bookworm only 1.6, whose mock pins fail the panel
     # (found by this check): the venv gets 2.x from pip here, as the Pi has it from apt
     /opt/dicesight/venv/bin/pip install --quiet "gpiozero>=2,<3"
-    /opt/dicesight/venv/bin/python -c "import cv2, numpy, gpiozero; print(\"cv2\", cv2.__version__, \"numpy\", numpy.__version__, \"gpiozero\", gpiozero.__version__)"
+    /opt/dicesight/venv/bin/python -c "import cv2, numpy, gpiozero, importlib.metadata as m; print(\"cv2\", cv2.__version__, \"numpy\", numpy.__version__, \"gpiozero\", m.version(\"gpiozero\"))"
     cd /opt/src
     /opt/dicesight/venv/bin/dicesight play magewars --setup docs/examples/magewars-duel.setup.json --script docs/examples/magewars-duel.jsonl --json | tail -1
     state=$(mktemp -d)
