@@ -193,14 +193,14 @@ def place_condition(s: dict[str, Any], o: dict[str, Any], cond: str, count: int,
         return "incorporeal"
     if spec["type"] and immune_to(o, spec["type"]):
         return "immune"
-    if cond == "burn" and (traits.get("burnproof") or traits.get("incorporeal")):
-        return "burnproof"
+    # the condition's own "cannot affect" traits (§9), even from an Ethereal attack: Corrode on Incorporeal
+    blocked = next((t for t in spec.get("cannot_affect", []) if traits.get(t)), None)
+    if blocked is not None:
+        return {"burn": "burnproof", "bleed": "not_living"}.get(cond, blocked)  # the outcomes game.json words
     if spec["creatures_only"] and o["kind"] not in CREATURE_KINDS:
         return "not_creature"
-    if cond == "bleed" and (not is_living(o) or traits.get("plant")):
+    if cond == "bleed" and not is_living(o):
         return "not_living"
-    if cond in ("cripple", "stuck") and traits.get("uncontainable"):
-        return "uncontainable"
     if cond == "slam" and traits.get("unmovable"):
         add_marker(o, "daze", count, s)
         return "daze"

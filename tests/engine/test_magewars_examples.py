@@ -414,3 +414,16 @@ def test_initiative_ties_roll_again():
     s = d12(s, 5)
     s = d12(s, 5)
     assert s["phase"] == "initiative_roll" and s["init_rolls"] == {"p1": None, "p2": None}
+
+
+@pytest.mark.parametrize("attack", [{"type": "acid"}, {"type": "acid", "ethereal": True}],
+                         ids=["acid", "ethereal acid"])
+def test_7_4_step_4_corrode_cannot_affect_an_incorporeal_creature(attack):
+    """§7.4 step 4 before step 5, §9 Corrode "cannot affect: Incorporeal": an acid attack's 6+ = Corrode on an
+    Incorporeal creature with armor 0 places nothing and deals no acid damage, even from an Ethereal attack
+    (which Incorporeal does not otherwise ignore) (issue 33, ruling 1)."""
+    s = duel([creature("Orc", "p1"), creature("Ghost", "p2", 30, traits={"incorporeal": True})])
+    s = attack_with(s, "Orc", "Ghost", dice=1, effects="6+ = Corrode", **attack)
+    s = roll(s, ["blank"] * RULES.snapshot(s)["attack"]["dice"], 9)
+    ghost = by_name(s, "Ghost")
+    assert not {k: v for k, v in ghost["conditions"].items() if v} and ghost["damage"] == 0
