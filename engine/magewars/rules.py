@@ -354,6 +354,14 @@ HANDLERS: dict[str, Callable[[dict[str, Any], Action], None]] = {
 }
 
 
+
+
+def _destroy_what_reached_its_life(s: dict[str, Any]) -> None:
+    """§10 and §7.2 after every action, not only when damage is dealt: effective damage also grows with a
+    Tainted or Freeze placed, and an object left at or past its life would go on acting (issue 33, ruling 3)."""
+    fell = [o for o in s["objects"].values() if check_destroyed(s, o)]
+    if fell and s["phase"] != "upkeep":  # upkeep settles the duel at its end: two mages may fall together
+        settle_victory(s)
 class MageWars:
     """Rules object for the Mage Wars companion (see engine.core.Rules)."""
 
@@ -374,6 +382,7 @@ class MageWars:
         before = len(s["log"])
         s["moves"] += 1
         handler(s, action)
+        _destroy_what_reached_its_life(s)
         if s["acting"] and s["objects"][s["acting"]]["destroyed"] and s["attack"] is None \
                 and not s["followups"] and s["winner"] is None:
             ph.close_activation(s)  # a creature destroyed in its own action phase ends it there

@@ -427,3 +427,18 @@ def test_7_4_step_4_corrode_cannot_affect_an_incorporeal_creature(attack):
     s = roll(s, ["blank"] * RULES.snapshot(s)["attack"]["dice"], 9)
     ghost = by_name(s, "Ghost")
     assert not {k: v for k, v in ghost["conditions"].items() if v} and ghost["damage"] == 0
+
+
+def test_10_destruction_is_checked_when_a_condition_raises_effective_damage():
+    """§10 life accounting (effective damage = damage + 3 x Tainted + 2 x Freeze on a Living object) and §7.2:
+    a Living creature with life 10 and 6 damage takes 2 damage and then a Freeze from the attack's effect:
+    effective damage 10 reaches its life, so it is destroyed, though the Freeze dealt no damage itself; it
+    cannot activate any more (issue 33, ruling 3)."""
+    s = duel([creature("Orc", "p1", 20), creature("Deer", "p2", 10, damage=6)])
+    s = attack_with(s, "Orc", "Deer", dice=1, effects="1+ = Freeze")
+    s = roll(s, ["2"], 5)
+    deer = by_name(s, "Deer")
+    assert deer["conditions"].get("freeze") == 1 and deer["damage"] == 8
+    assert deer["destroyed"], "effective damage 10 of life 10 leaves nothing on the table"
+    with pytest.raises(IllegalAction):
+        RULES.apply(s, {"type": "activate", "object": deer["id"]})

@@ -1,7 +1,8 @@
 """Property tests over random Mage Wars duels (hypothesis picks seeds, mages and creatures; a seeded random
 player answers every pending decision from its options, throwing random dice where dice are asked for).
 
-Invariants a player would check: damage never negative and never a destroyed creature acting; mana never
+Invariants a player would check: damage never negative and never a destroyed creature acting; nothing whose
+effective damage reaches its life left on the table; mana never
 negative; the duel over exactly when a mage has fallen; the log is the game (replay == live, undo then redo
 gives the same state); a refused action changes nothing.
 """
@@ -83,6 +84,8 @@ def check(s: dict[str, Any]) -> None:
         assert all(v >= 0 for v in o["conditions"].values()), o["conditions"]
         if o["destroyed"] and o["kind"] != "mage":
             assert s["acting"] != o["id"]
+        # §10, §7.2 (issue 33, ruling 3): nothing whose effective damage reaches its life stays on the table
+        assert o["destroyed"] or effective_damage(o) < o["life"], (o["name"], effective_damage(o), o["life"])
     fallen = [p["id"] for p in s["players"] if effective_damage(s["objects"][p["id"]]) >= s["objects"][p["id"]]["life"]]
     assert (s["winner"] is not None) == bool(fallen) or s["phase"] == "upkeep"  # upkeep settles at its end
     assert (RULES.snapshot(s)["pending"] is None) == (s["winner"] is not None)
