@@ -286,6 +286,9 @@ def begin(s: dict[str, Any], action: dict[str, Any]) -> None:
     """The `attack` action: the acting creature attacks a target with a saved or a described attack."""
     require(s["attack"] is None and not s["followups"], "attack_running", "Finish the attack in progress first.")
     require(s["acting"] is not None, "not_acting", "Only the creature taking its action phase can attack.")
+    # its action phase is over once it ended it; only its escape rolls are left (§9; issue 33, ruling 4)
+    require(s.get("step") != "escape", "activation_over",
+            f"{obj(s, s['acting'])['name']}'s action phase is over: roll its escape dice.")
     att = obj(s, s["acting"])
     if action.get("object") is not None:
         require(action["object"] == att["id"], "not_acting", f"It is {att['name']}'s action phase.")

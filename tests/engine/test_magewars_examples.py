@@ -442,3 +442,19 @@ def test_10_destruction_is_checked_when_a_condition_raises_effective_damage():
     assert deer["destroyed"], "effective damage 10 of life 10 leaves nothing on the table"
     with pytest.raises(IllegalAction):
         RULES.apply(s, {"type": "activate", "object": deer["id"]})
+
+
+@pytest.mark.parametrize("marker", ["cripple", "stuck"])
+def test_9_a_restrained_creature_waiting_for_its_escape_roll_cannot_attack(marker):
+    """§9 Cripple / Stuck: the escape rolls come at the end of the creature's action phase. Once it has ended
+    its activation and only the escape roll is left, it cannot declare an attack any more (issue 33,
+    ruling 4); the escape roll then closes the activation as before."""
+    s = duel([creature("Orc", "p1", 20, conditions={marker: 1}), creature("Target", "p2", 20)])
+    orc = by_name(s, "Orc")
+    s = act(s, {"type": "activate", "object": orc["id"]}, {"type": "end_activation"})
+    assert s["step"] == "escape"
+    with pytest.raises(IllegalAction) as err:
+        RULES.apply(s, {"type": "attack", "target": by_name(s, "Target")["id"], "attack": {"name": "Bite", "dice": 2}})
+    assert err.value.code == "activation_over"
+    s = d12(s, 8)
+    assert s["step"] != "escape" and not by_name(s, "Orc")["conditions"].get(marker)
