@@ -45,10 +45,11 @@ def acting_seat(s: S, action: dict[str, Any], expected: int | None) -> int:
     return st.seat_of(s, player)
 
 
-def die_ids(raw: Any, what: str) -> list[str]:
+def die_ids(raw: Any, what: str, repeats: bool = False) -> list[str]:
+    """Die ids named by an action; `repeats`: a die may be named more than once (nudges stack pips, G§4.4.5)."""
     require(isinstance(raw, list) and all(isinstance(x, str) for x in raw), "bad_dice",
             f"{what} must be a list of die ids such as \"R3\".")
-    require(len(set(raw)) == len(raw), "bad_dice", f"{what} names the same die twice.")
+    require(repeats or len(set(raw)) == len(raw), "bad_dice", f"{what} names the same die twice.")
     return list(raw)
 
 
@@ -439,7 +440,8 @@ def do_resolve(s: S, a: dict[str, Any]) -> Events:
         result.update(_cast(s, seat, a, skip, events))
     else:  # companion: its 1s were handed out with "nudge"; resolving ends its turn
         if a.get("nudges") is not None:
-            for target in die_ids(a["nudges"], "\"nudges\""):
+            # the list is several "nudge" actions in one (docs/actions.md): one die may take several
+            for target in die_ids(a["nudges"], "\"nudges\"", repeats=True):
                 events += do_nudge(s, {"type": "nudge", "player": me, "die": target})
         result["nudges"] = sum(1 for i in s["power"].get(me, []) if st.die(s, i)["used"])
     s["resolved"] = {**s["resolved"], me: result}

@@ -400,3 +400,18 @@ def test_4_4_5_next_hands_the_companions_pip_where_it_helps() -> None:
     s, _ = resolve(s, "p1")
     s, _ = resolve(s, "p2")
     assert s["resolved"]["p1"]["damage"] == 1 and s["resolved"]["p2"]["block"] == 1
+
+
+def test_4_4_5_resolve_nudges_may_name_one_die_twice_as_two_nudges_do() -> None:
+    """G§4.4.5: a companion's pips stack, and several `nudge` actions on one die are accepted; docs/actions.md
+    says `resolve.nudges` means "as several `nudge`". The list refused the same die twice (issue 33)."""
+    pools = {"p1": ["R1", "B1", "Y5"], "p2": ["R4", "B4", "Y3"], "p3": ["R1", "B1", "Y5"]}
+    decls = {"p1": decl("attack", 2), "p2": decl("block", 4), "p3": decl("companion")}
+    s = to_resolve(pools, decls)
+    one = next(d["id"] for d in where(s, "pool:p1") if d["pips"] == 1)
+    by_list, _ = apply(s, {"type": "resolve", "player": "p3", "nudges": [one, one]})
+    by_actions, _ = apply(s, {"type": "nudge", "player": "p3", "die": one})
+    by_actions, _ = apply(by_actions, {"type": "nudge", "player": "p3", "die": one})
+    by_actions, _ = resolve(by_actions, "p3")
+    pips = [d["pips"] for d in where(by_list, "pool:p1")]
+    assert pips == [d["pips"] for d in where(by_actions, "pool:p1")] and 3 in pips
