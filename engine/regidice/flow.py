@@ -298,7 +298,9 @@ def _best(s: S, seat: int, finder: Any) -> list[list[dict[str, Any]]]:
 
 def _damage(s: S, seat: int, amount: int, targets: Any, events: Events, source: str) -> int:
     """Add `amount` pips to the enemy (§3), each on the die the player names (1-based) or the lowest; a die at
-    6 takes no more. Defeat (§6) when all show 6; damage beyond what was needed is overkill."""
+    6 takes no more. Defeat (§6) when all show 6; damage beyond what was needed is overkill. Returns the damage
+    dealt, overkill included, as the `damage` event says (issue 33: it returned the pips placed, so an overkill
+    of 2 read 1 in `resolved.damage`); the pips placed go in the event as `placed`."""
     if amount <= 0 or s["defeated"]:
         return 0
     if targets is not None:
@@ -319,11 +321,11 @@ def _damage(s: S, seat: int, amount: int, targets: Any, events: Events, source: 
             target = min(enemy, key=lambda d: d["pips"])
         target["pips"] += 1
         dealt += 1
-    emit(s, events, {"type": "damage", "player": st.pid(s, seat), "amount": amount, "source": source,
-                     "enemy": [d["pips"] for d in enemy]})
+    emit(s, events, {"type": "damage", "player": st.pid(s, seat), "amount": amount, "placed": dealt,
+                     "source": source, "enemy": [d["pips"] for d in enemy]})
     if all(d["pips"] == 6 for d in enemy):
         defeat_enemy(s, events, seat if amount > needed else None, "damage")
-    return dealt
+    return amount
 
 
 def defeat_enemy(s: S, events: Events, overkill_seat: int | None, how: str) -> None:

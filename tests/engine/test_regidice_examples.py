@@ -258,7 +258,11 @@ def test_10_8_d2_overkill_gives_the_attacker_the_black_dice() -> None:
     nine = ["R6", "R6", "R5", "B6", "B6", "B5", "Y6", "Y6", "Y5"]
     s = to_resolve({"p1": nine, "p2": []}, {"p1": decl("attack", 4), "p2": decl("heal", 1)}, enemy_pips=[6, 6, 5])
     s, events = resolve(s, "p1")
-    assert s["resolved"]["p1"]["damage"] == 1  # dealt 3, needed 1: one pip fits, the rest is overkill
+    # dealt 3, needed 1: one pip fits, the rest is overkill. `resolved.damage` is the damage dealt, as the
+    # damage event says (issue 33: it said 1, the pips placed); the pips placed are the event's `placed`
+    assert s["resolved"]["p1"]["damage"] == 3
+    damage = next(e for e in events if e["type"] == "damage")
+    assert damage["amount"] == 3 and damage["placed"] == 1
     assert next(e for e in events if e["type"] == "enemy_defeated")["overkill"] == "p1"
     assert [m for m in pool(s, "p1") if m.startswith("K")] == ["K6", "K6", "K6"]
     assert where(s, "wounded") == []
