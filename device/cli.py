@@ -148,7 +148,8 @@ def cmd_store(args: argparse.Namespace) -> int:
 
 # -- play ------------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    return play_cmd.run(args.game, args.setup, args.script, args.seed, args.json, args.strict, _printer(args.json))
+    return play_cmd.run(args.game, args.setup, args.script, args.seed, args.json, args.strict, _printer(args.json),
+                        viewer=args.viewer)
 
 
 # -- parser ----------------------------------------------------------------------------------------
@@ -196,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, help="seed when the setup has none")
     play.add_argument("--json", action="store_true", help="print JSON lines (line 0: the snapshot after setup)")
     play.add_argument("--strict", action="store_true", help="stop at the first refused line (exit status 1)")
+    play.add_argument("--viewer", help="print each snapshot as this player's phone sees it (hidden dice of others "
+                                       "left out; no engine events)")
     play.set_defaults(func=cmd_play)
 
     teach = sub.add_parser("teach", help="teach the box a dice set: roll it, confirm each throw on a phone")

@@ -52,7 +52,9 @@ def start(game: str, setup_path: str | None, seed: Any) -> Match:
 
 
 def run(game: str, setup_path: str | None, script_path: str | None, seed: int, as_json: bool,
-        strict: bool, emit: Emit) -> int:
+        strict: bool, emit: Emit, viewer: str | None = None) -> int:
+    """Play the script; `viewer` (a player id) prints each snapshot as that seat's phone sees it (the game's own
+    per-viewer snapshot: another seat's hidden dice left out) and no engine events, which phones never get."""
     try:
         match = start(game, setup_path, seed)
     except IllegalAction as err:
@@ -63,7 +65,7 @@ def run(game: str, setup_path: str | None, script_path: str | None, seed: int, a
     except (OSError, ValueError) as err:
         emit({"error": {"code": "bad_script", "message": f"Cannot read the script {script_path}: {err}"}})
         return 2
-    snap = match.snapshot()
+    snap = match.snapshot(viewer=viewer)
     if as_json:
         emit({"line": 0, "seq": 0, "events": [], "snapshot": snap})
     else:
@@ -81,9 +83,10 @@ def run(game: str, setup_path: str | None, script_path: str | None, seed: int, a
             if strict:
                 return 1
             continue
-        snap = match.snapshot()
+        snap = match.snapshot(viewer=viewer)
         if as_json:
-            emit({"line": number, "seq": entry.seq, "events": match.last_events, "snapshot": snap})
+            emit({"line": number, "seq": entry.seq, "events": match.last_events if viewer is None else [],
+                  "snapshot": snap})
         else:
             print(f"line {number}: seq {entry.seq} {action.get('type')} -> phase {snap.get('phase')}"
                   + (f", winner {snap['winner']}" if snap.get("winner") else ""), flush=True)

@@ -175,3 +175,22 @@ def test_the_play_command_names_no_game():
     source = (ROOT / "device" / "play_cmd.py").read_text(encoding="utf-8")
     named = [g for g in GAMES if re.search(rf"\b{g}\b", source)]
     assert named == []
+
+
+def test_play_viewer_prints_what_that_seat_s_phone_sees(capsys):
+    """Issue 33: `--viewer p2` scripts a hidden-information game as a phone sees it: after p1's hidden roll,
+    p2's lines hold none of p1's pips (and no engine events); p1's own lines do."""
+    setup, script = str(EXAMPLES / "regidice-2p-victory.setup.json"), str(EXAMPLES / "regidice-2p-victory.jsonl")
+
+    def lines(viewer: str) -> list[dict]:
+        assert main(["play", "regidice", "--setup", setup, "--script", script, "--json", "--viewer", viewer]) == 0
+        return [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+
+    def p1_pips(line: dict) -> list:
+        return [d.get("pips") for d in next(p for p in line["snapshot"]["players"] if p["id"] == "p1")["pool"]]
+
+    mine, theirs = lines("p1"), lines("p2")
+    first_roll = next(i for i, line in enumerate(mine) if line.get("snapshot", {}).get("players")
+                      and any(p1_pips(line)) and mine[i]["snapshot"]["phase"] == "roll")
+    assert any(p1_pips(mine[first_roll])) and not any(p1_pips(theirs[first_roll]))
+    assert all(line.get("events") == [] for line in theirs)
