@@ -45,6 +45,25 @@ def acting_seat(s: S, action: dict[str, Any], expected: int | None) -> int:
     return st.seat_of(s, player)
 
 
+def named_dice(s: S, raw: Any, what: str, among: list[dict[str, Any]]) -> list[str]:
+    """Die ids from a list of ids ("R3": the third red die, docs/actions.md) or of faces as a player reads them
+    off the table, `{"colour": "red", "pips": 3}`. A face names the dice of `among` that show it: dice alike are
+    interchangeable, so any of them (the unused first) serves; a face no die of `among` shows is refused."""
+    require(isinstance(raw, list), "bad_dice", f"{what} must be a list of die ids such as \"R3\", or of "
+            "faces such as {\"colour\": \"red\", \"pips\": 3}.")
+    out: list[str] = []
+    for item in raw:
+        if isinstance(item, dict):
+            colour, pips = item.get("colour"), item.get("pips")
+            free = sorted((d for d in among if d["colour"] == colour and d["pips"] == pips and d["id"] not in out),
+                          key=lambda d: d["used"])
+            require(bool(free), "no_such_die", f"No {colour} die showing {pips} is there to name.")
+            out.append(free[0]["id"])
+        else:
+            out.append(item)
+    return die_ids(out, what)
+
+
 def die_ids(raw: Any, what: str, repeats: bool = False) -> list[str]:
     """Die ids named by an action; `repeats`: a die may be named more than once (nudges stack pips, G§4.4.5)."""
     require(isinstance(raw, list) and all(isinstance(x, str) for x in raw), "bad_dice",
@@ -376,7 +395,13 @@ def do_nudge(s: S, a: dict[str, Any]) -> Events:
     power = s["power"].get(me, [])
     spent = [i for i in power if st.die(s, i)["used"]]
     require(len(spent) < len(power), "no_power", "Every 1 this companion rolled has been used.")
-    d = st.die(s, a.get("die"))
+    target = a.get("die")
+    if isinstance(target, dict):  # a face: it must name one die of the pools, or the players say which
+        pools = [d for d in s["dice"] if d["at"].startswith("pool:") and d["id"] not in power]
+        alike = [d for d in pools if d["colour"] == target.get("colour") and d["pips"] == target.get("pips")]
+        require(len(alike) < 2, "ambiguous_die", f"{len(alike)} dice show that face: name one by its id.")
+        target = named_dice(s, [target], "\"die\"", pools)[0]
+    d = st.die(s, target)
     require(d["at"].startswith("pool:"), "bad_target", "Pips go on a die in a player's pool (not the enemy).")
     require(d["id"] not in power, "bad_target", "The companion's own 1s are its power, not targets.")
     require(not d["used"], "die_used", f"Die {d['id']} is already part of a set this round.")
@@ -574,7 +599,7 @@ def do_suffer(s: S, a: dict[str, Any]) -> Events:
     if a.get("dice") is None:
         lost = sorted(mine, key=lambda d: (not d["used"], d["pips"]))[:damage]  # used dice first: they cannot be passed
     else:
-        ids = die_ids(a["dice"], "\"dice\"")
+        ids = named_dice(s, a["dice"], "\"dice\"", mine)
         require(len(ids) == damage, "wrong_dice_count", f"Choose exactly {damage} dice to lose.")
         lost = [st.die(s, i) for i in ids]
         for d in lost:
@@ -615,7 +640,7 @@ def do_prepare(s: S, a: dict[str, Any]) -> Events:
     seat = acting_seat(s, a, next_preparer(s))
     me = st.pid(s, seat)
     require(me not in s["prepared"], "already_prepared", f"{s['players'][seat]['name']} has already prepared.")
-    ids = die_ids(a.get("dice", []), "\"dice\"")
+    ids = named_dice(s, a.get("dice", []), "\"dice\"", [d for d in st.pool(s, seat) if not d["used"]])
     left = st.left_of(s, seat)
     for i in ids:
         d = st.die(s, i)

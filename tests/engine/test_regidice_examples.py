@@ -419,3 +419,35 @@ def test_4_4_5_resolve_nudges_may_name_one_die_twice_as_two_nudges_do() -> None:
     by_actions, _ = resolve(by_actions, "p3")
     pips = [d["pips"] for d in where(by_list, "pool:p1")]
     assert pips == [d["pips"] for d in where(by_actions, "pool:p1")] and 3 in pips
+
+
+def test_faces_name_dice_where_a_script_cannot_know_their_ids() -> None:
+    """Issue 33: no script could name a die before reading the table. `nudge`, `suffer` and `prepare` also take
+    a face as players read it, `{"colour", "pips"}`: a nudge when exactly one die of the pools shows it."""
+    pools = {"p1": ["R1", "B1", "Y5"], "p2": ["R4", "B4", "Y3"], "p3": ["R1", "B1", "Y5"]}
+    s = to_resolve(pools, {"p1": decl("attack", 2), "p2": decl("block", 4), "p3": decl("companion")})
+    with pytest.raises(IllegalAction) as err:  # p1's red 1 and p3's red 1 (its power) - p1's is the only target
+        apply(s, {"type": "nudge", "player": "p3", "die": {"colour": "yellow", "pips": 5}})
+    assert err.value.code == "ambiguous_die"  # Y5 in p1's pool and in p3's
+    s, _ = apply(s, {"type": "nudge", "player": "p3", "die": {"colour": "yellow", "pips": 3}})
+    assert [d["pips"] for d in where(s, "pool:p2") if d["colour"] == "yellow"] == [4]
+    with pytest.raises(IllegalAction) as err:
+        apply(s, {"type": "nudge", "player": "p3", "die": {"colour": "red", "pips": 6}})
+    assert err.value.code == "no_such_die"
+
+
+def test_suffer_and_prepare_take_faces_too() -> None:
+    """Issue 33: `suffer` and `prepare` name dice by face as players read them; alike dice are interchangeable."""
+    s = to_resolve({"p1": ["R1", "B1", "Y5"], "p2": ["R4", "B4", "Y3"], "p3": ["R1", "B1", "Y5"]},
+                   {"p1": decl("attack", 2), "p2": decl("block", 4), "p3": decl("companion")})
+    for player in ("p3", "p1", "p2"):
+        s, _ = resolve(s, player)
+    assert s["phase"] == "suffer" and s["suffer"]["damage"] == 3
+    s, _ = apply(s, {"type": "suffer", "player": "p2", "dice": [{"colour": "red", "pips": 4},
+                                                               {"colour": "yellow", "pips": 3},
+                                                               {"colour": "blue", "pips": 4}]})
+    assert sorted(d["colour"] for d in where(s, "wounded")) == ["blue", "red", "yellow"]
+    assert s["phase"] == "prepare"
+    gift = next(d for d in where(s, "pool:p1") if not d["used"])
+    s, _ = apply(s, {"type": "prepare", "player": "p1", "dice": [{"colour": gift["colour"], "pips": gift["pips"]}]})
+    assert gift["id"] not in [d["id"] for d in where(s, "pool:p1")]
