@@ -13,6 +13,7 @@ from typing import Any
 from ..checks import text, whole
 from ..core import IllegalAction, require
 from . import dice as dm
+from .stacking import as_rules_see
 from .state import (
     DAMAGE_TYPES,
     conditions,
@@ -23,6 +24,7 @@ from .state import (
     place_condition,
     restrained,
     settle_victory,
+    target,
 )
 
 ESCAPE_MIN = 7  # Cripple and Stuck escape rolls (§9)
@@ -134,7 +136,8 @@ def defense_penalty(s: dict[str, Any], o: dict[str, Any]) -> int:
 
 def strike_dice(s: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
     a, att, tgt = _current(s)
-    return dm.dice_count(a["spec"], att, tgt, first_strike=a["strike"] == 1, barrier=a["kind"] == "barrier")
+    return dm.dice_count(a["spec"], att, as_rules_see(s, tgt), first_strike=a["strike"] == 1,
+                         barrier=a["kind"] == "barrier")
 
 
 def _begin_strike(s: dict[str, Any]) -> None:
@@ -197,7 +200,7 @@ def on_attack_roll(s: dict[str, Any], faces: list[str], d12: int | None) -> None
     result: dict[str, Any] = {"strike": a["strike"], "hit": True, "faces": faces, "dice_terms": terms, **dmg}
     deal_damage(s, tgt, dmg["damage"], spec.get("type") or "physical", settle=False)
     if d12 is not None and dmg["rule"] != "immune":
-        adjusted, eterms = dm.adjust_effect_roll(d12, spec, tgt)
+        adjusted, eterms = dm.adjust_effect_roll(d12, spec, as_rules_see(s, tgt))
         row = dm.lookup_effect(spec["effects"], adjusted)
         result.update(effect_roll=d12, effect_terms=eterms, effect_adjusted=adjusted)
         if row and not tgt["destroyed"]:
@@ -294,7 +297,7 @@ def begin(s: dict[str, Any], action: dict[str, Any]) -> None:
         require(action["object"] == att["id"], "not_acting", f"It is {att['name']}'s action phase.")
     require(not incapacitated(att), "incapacitated", f"{att['name']} is incapacitated and cannot attack.")
     require(not att["attacked"], "already_attacked", f"{att['name']} has already attacked this action phase.")
-    tgt = obj(s, action.get("target"))
+    tgt = target(s, action.get("target"))
     require(tgt["id"] != att["id"], "bad_target", "A creature does not attack itself.")
     if "saved" in action:
         names = [a["name"] for a in att["attacks"]]

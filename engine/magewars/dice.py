@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from ..core import IllegalAction, require
+from .stacking import RULES, sources
 
 # Attack die faces (§2): OCTGN's order. A face is (points, critical).
 FACES: dict[str, tuple[int, bool]] = {"blank": (0, False), "1": (1, False), "2": (2, False),
@@ -77,7 +78,7 @@ def dice_count(attack: dict[str, Any], attacker: dict[str, Any], defender: dict[
     vs = vs_bonus(attack, defender)
     if vs:
         terms.append({"term": "vs", "n": vs})
-    aegis = int(defender.get("traits", {}).get("aegis", 0))
+    aegis = stacked(defender, "aegis")
     if aegis:
         terms.append({"term": "aegis", "n": -aegis})
     if not attack.get("spell") and not barrier:
@@ -90,6 +91,13 @@ def dice_count(attack: dict[str, Any], attacker: dict[str, Any], defender: dict[
             terms.append({"term": "stagger", "n": -2 * cond["stagger"]})
     n = sum(t["n"] for t in terms)
     return max(n, 1), terms
+
+
+def stacked(defender: dict[str, Any], key: str) -> int:
+    """The defender's Aegis or Tough with its sources stacked by the rules (engine/magewars/stacking.py); the
+    attack passes the defender with its enchantments' grants already folded in."""
+    values = sources(defender.get("traits", {}).get(key))
+    return RULES[key](values) if values else 0
 
 
 def type_modifier(defender: dict[str, Any], kind: str | None) -> int:
@@ -214,7 +222,7 @@ def adjust_effect_roll(d12: int, attack: dict[str, Any], defender: dict[str, Any
     mod = type_modifier(defender, attack.get("type"))
     if mod:
         terms.append({"term": "weakness" if mod > 0 else "resistance", "n": mod, "kind": attack.get("type")})
-    tough = int(defender.get("traits", {}).get("tough", 0))
+    tough = stacked(defender, "tough")
     if tough:
         terms.append({"term": "tough", "n": -abs(tough)})
     vs = vs_bonus(attack, defender)

@@ -10,9 +10,11 @@ from typing import Any
 from ..core import require
 from . import dice as dm
 from .attack import ESCAPE_MIN
+from .stacking import applied
 from .state import (
     CREATURE_KINDS,
     deal_damage,
+    drop_orphans,
     finite_life,
     live,
     log,
@@ -156,8 +158,9 @@ def upkeep_list(s: dict[str, Any]) -> list[dict[str, Any]]:
     for pid in order_players(s):
         for o in live(s, pid):
             c = o["conditions"]
-            if o["regenerate"] and not finite_life(o):
-                items.append({"kind": "regenerate", "object": o["id"], "amount": o["regenerate"]})
+            regenerate = applied(s, o)["regenerate"]  # the highest of its sources (§10)
+            if regenerate and not finite_life(o):
+                items.append({"kind": "regenerate", "object": o["id"], "amount": regenerate})
             if c.get("burn"):
                 items.append({"kind": "burn", "object": o["id"], "amount": c["burn"]})
             if c.get("rot"):
@@ -191,6 +194,7 @@ def run_upkeep(s: dict[str, Any]) -> None:
     while s["list_index"] < len(s["list"]):
         item = s["list"][s["list_index"]]
         o = s["objects"][item["object"]]
+        drop_orphans(s)  # an enchantment whose object fell earlier in this upkeep has left play with it
         if o["destroyed"]:
             item["done"] = True
             item["result"] = "destroyed"

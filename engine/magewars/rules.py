@@ -23,6 +23,7 @@ from .state import (
     check_destroyed,
     conditions,
     deal_damage,
+    drop_orphans,
     heal,
     incapacitated,
     log,
@@ -32,10 +33,12 @@ from .state import (
     obj,
     place_condition,
     settle_victory,
+    target,
 )
 from .view import pending, snapshot
 
 SEATS = ("p1", "p2")
+REGISTERED_KINDS = ("creature", "conjuration", "enchantment")  # mages come with the setup
 ADJUSTABLE = {"life": (1, 99), "damage": (0, 99), "mana": (0, 99), "channeling": (0, 30), "armor": (0, 20)}
 
 
@@ -111,11 +114,14 @@ def _setup_call(fn: Callable[[Any], Any], raw: Any) -> Any:
 
 
 def register(s: dict[str, Any], raw: Any) -> dict[str, Any]:
-    """Register a creature or conjuration by its printed numbers, with its saved attacks and damage barrier."""
+    """Register a creature, conjuration or enchantment by its printed numbers, with its saved attacks and
+    damage barrier (an enchantment: the object it is on and the values it grants)."""
     require(isinstance(raw, dict), "bad_object", "A creature is described by an object with its numbers.")
     owner = raw.get("owner")
     require(owner in SEATS, "bad_object", "A registered object belongs to \"p1\" or \"p2\".")
-    o = new_object(s, raw, owner=owner, kind=raw.get("kind", "creature"))
+    kind = raw.get("kind", "creature")
+    require(kind in REGISTERED_KINDS, "bad_object", "A registered object is a " + ", ".join(REGISTERED_KINDS) + ".")
+    o = new_object(s, raw, owner=owner, kind=kind)
     o["attacks"] = [atk.parse_attack(a) for a in _attack_list(raw.get("attacks"))]
     names = [a["name"] for a in o["attacks"]]
     require(len(set(names)) == len(names), "bad_object", "Two saved attacks of one creature share a name.")
@@ -286,7 +292,7 @@ def _a_mana(s: dict[str, Any], action: Action) -> None:
 def _a_damage(s: dict[str, Any], action: Action) -> None:
     """Direct damage from a spell or ability: ignores armor, not an attack (§7.2); immunity still holds."""
     _no_attack(s)
-    o = obj(s, action.get("object"))
+    o = target(s, action.get("object"))
     kind = action.get("kind")
     require(kind is None or kind in DAMAGE_TYPES, "bad_action", "\"kind\" names a damage type, or is left out.")
     if dm.immune_to(o, kind):
@@ -297,7 +303,7 @@ def _a_damage(s: dict[str, Any], action: Action) -> None:
 
 def _a_heal(s: dict[str, Any], action: Action) -> None:
     _no_attack(s)
-    o = obj(s, action.get("object"))
+    o = target(s, action.get("object"))
     amount = whole(action.get("amount"), "Healing", 1, 99, "bad_action")
     heal(s, o, amount, whole(action.get("cancel_bleed", 0), "Bleed given up", 0, 20, "bad_action"))
 
@@ -305,7 +311,7 @@ def _a_heal(s: dict[str, Any], action: Action) -> None:
 def _a_condition(s: dict[str, Any], action: Action) -> None:
     """Place or remove markers by hand (a spell or ability did it); removal may pay the marker's cost (§9)."""
     _no_attack(s)
-    o = obj(s, action.get("object"))
+    o = target(s, action.get("object"))
     cond = action.get("condition")
     require(cond in conditions(), "bad_action", f"\"{cond}\" is not a condition.")
     change = whole(action.get("change"), "The change", -20, 20, "bad_action")
@@ -337,6 +343,7 @@ def _a_adjust(s: dict[str, Any], action: Action) -> None:
     """Correct a number to what the table shows (one undo step per correction)."""
     o = obj(s, action.get("object"))
     field = action.get("field")
+    require(o["kind"] != "enchantment" or field == "mana", "bad_target", f"{o['name']} is an enchantment: it has no {field}.")
     require(field in ADJUSTABLE, "bad_action", "You can correct " + ", ".join(ADJUSTABLE) + ".")
     low, high = ADJUSTABLE[field]
     o[field] = whole(action.get("value"), field.capitalize(), low, high, "bad_action")
@@ -360,6 +367,7 @@ def _destroy_what_reached_its_life(s: dict[str, Any]) -> None:
     """§10 and §7.2 after every action, not only when damage is dealt: effective damage also grows with a
     Tainted or Freeze placed, and an object left at or past its life would go on acting (issue 33, ruling 3)."""
     fell = [o for o in s["objects"].values() if check_destroyed(s, o)]
+    drop_orphans(s)
     if fell and s["phase"] != "upkeep":  # upkeep settles the duel at its end: two mages may fall together
         settle_victory(s)
 class MageWars:

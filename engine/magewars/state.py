@@ -16,14 +16,15 @@ from typing import Any
 from ..checks import text, whole
 from ..core import IllegalAction, require
 from .dice import effective_armor, immune_to, is_living
+from .stacking import orphans, parse_grants, parse_values
 
 LOG_KEEP = 60  # log lines kept in the state for the page; the store keeps every action
 MAX_OBJECTS = 60
 CREATURE_KINDS = ("mage", "creature")
-KINDS = ("mage", "creature", "conjuration")
+KINDS = ("mage", "creature", "conjuration", "enchantment")
 BOOL_TRAITS = ("nonliving", "incorporeal", "resilient", "burnproof", "unmovable", "uncontainable", "plant",
                "elusive", "flying")
-INT_TRAITS = ("tough", "aegis")
+STACKED_TRAITS = ("tough", "aegis")  # one value per card; engine/magewars/stacking.py applies them
 DAMAGE_TYPES = ("physical", "flame", "acid", "lightning", "poison", "psychic", "frost", "holy", "dark", "wind",
                 "hydro", "light", "arcane")
 
@@ -55,6 +56,15 @@ def obj(s: dict[str, Any], oid: Any) -> dict[str, Any]:
     require(o is not None, "unknown_object", f"There is no creature or object \"{oid}\" in this game.")
     assert o is not None
     require(not o["destroyed"], "destroyed", f"{o['name']} has been destroyed.")
+    return o
+
+
+def target(s: dict[str, Any], oid: Any) -> dict[str, Any]:
+    """A live object that can be attacked, damaged, healed or given conditions: not an enchantment, which has
+    no life of its own."""
+    o = obj(s, oid)
+    require(o["kind"] != "enchantment", "bad_target",
+            f"{o['name']} is an enchantment: it cannot be attacked, damaged, healed or given conditions.")
     return o
 
 
@@ -115,12 +125,19 @@ def log(s: dict[str, Any], key: str, **args: Any) -> None:
 def check_destroyed(s: dict[str, Any], o: dict[str, Any]) -> bool:
     """Destroy an object whose effective damage reached its life (§7.2); a mage's end is settled by
     `settle_victory` so that two mages falling together can be a draw."""
-    if not o["destroyed"] and effective_damage(o) >= o["life"]:
+    if not o["destroyed"] and o["life"] is not None and effective_damage(o) >= o["life"]:
         o["destroyed"] = True
         o["guard"] = False
         log(s, "log.destroyed", name=o["id"])
         return True
     return False
+
+
+def drop_orphans(s: dict[str, Any]) -> None:
+    """Enchantments leave play with the object they are attached to."""
+    for e in orphans(s):
+        e["destroyed"] = True
+        log(s, "log.destroyed", name=e["id"])
 
 
 def settle_victory(s: dict[str, Any]) -> None:
@@ -219,6 +236,17 @@ def place_condition(s: dict[str, Any], o: dict[str, Any], cond: str, count: int,
     return "placed"
 
 
+def _host(s: dict[str, Any], raw: Any) -> str | None:
+    """The object an enchantment is attached to: one in play, or none (an enchantment on a zone)."""
+    if raw is None:
+        return None
+    host = s["objects"].get(raw) if isinstance(raw, str) else None
+    require(host is not None and not host["destroyed"] and host["kind"] != "enchantment", "bad_object",
+            f"An enchantment goes on a creature, conjuration or mage in play, not \"{raw}\".")
+    assert host is not None
+    return host["id"]
+
+
 # -- building objects --------------------------------------------------------------------------------------
 def _traits(raw: Any) -> dict[str, Any]:
     require(raw is None or isinstance(raw, dict), "bad_object", "Traits are an object like {\"nonliving\": true}.")
@@ -228,8 +256,10 @@ def _traits(raw: Any) -> dict[str, Any]:
             require(isinstance(value, bool), "bad_object", f"The trait \"{key}\" is true or false.")
             if value:
                 out[key] = True
-        elif key in INT_TRAITS:
-            out[key] = whole(value, f"The trait \"{key}\"", 0, 10, "bad_object")
+        elif key in STACKED_TRAITS:
+            values = parse_values(value, f"The trait \"{key}\"")
+            if values:
+                out[key] = values
         elif key == "immune":
             require(isinstance(value, list) and all(v in DAMAGE_TYPES for v in value), "bad_object",
                     "Immunities are a list of damage types (" + ", ".join(DAMAGE_TYPES) + ").")
@@ -257,15 +287,16 @@ def _defenses(raw: Any) -> list[dict[str, Any]]:
 
 
 def new_object(s: dict[str, Any], spec: Any, *, owner: str, kind: str, oid: str | None = None) -> dict[str, Any]:
-    """A mage, creature or conjuration from the numbers the players enter (§1: registered by name)."""
+    """A mage, creature, conjuration or enchantment from the numbers the players enter (§1: registered by
+    name). An enchantment has no life: it stays until removed, unpaid, or its object leaves play."""
     require(isinstance(spec, dict), "bad_object", "A creature is described by an object with its numbers.")
-    require(kind in KINDS, "bad_object", "A registered object is a creature or a conjuration.")
+    require(kind in KINDS, "bad_object", "A registered object is a creature, a conjuration or an enchantment.")
     require(len(s["order"]) < MAX_OBJECTS, "too_many", f"A game holds at most {MAX_OBJECTS} objects.")
     name = text(spec.get("name"), "A creature's name", 40, "bad_object")
-    life = whole(spec.get("life"), f"{name}'s life", 1, 99, "bad_object")
+    life = None if kind == "enchantment" else whole(spec.get("life"), f"{name}'s life", 1, 99, "bad_object")
     o: dict[str, Any] = {
         "id": oid or f"o{s['next_id']}", "name": name, "owner": owner, "kind": kind, "life": life,
-        "damage": whole(spec.get("damage", 0), f"{name}'s damage", 0, life, "bad_object"),
+        "damage": whole(spec.get("damage", 0), f"{name}'s damage", 0, life or 0, "bad_object"),
         "armor": whole(spec.get("armor", 0), f"{name}'s armor", 0, 20, "bad_object"),
         "mana": whole(spec.get("mana", 0), f"{name}'s mana", 0, 99, "bad_object"),
         "channeling": whole(spec.get("channeling", 0), f"{name}'s channeling", 0, 30, "bad_object"),
@@ -275,13 +306,15 @@ def new_object(s: dict[str, Any], spec: Any, *, owner: str, kind: str, oid: str 
         "defenses": _defenses(spec.get("defenses")),
         "attacks": [],
         "barrier": None,
-        "regenerate": whole(spec.get("regenerate", 0), f"{name}'s Regenerate", 0, 10, "bad_object"),
+        "regenerate": parse_values(spec.get("regenerate", 0), f"{name}'s Regenerate"),
         "upkeep_cost": whole(spec.get("upkeep", 0), f"{name}'s Upkeep", 0, 10, "bad_object"),
         "dissipate": (whole(spec["dissipate"], f"{name}'s Dissipate", 1, 10, "bad_object")
                       if spec.get("dissipate") is not None else None),
         "guard": False, "activated": kind != "mage" and not spec.get("ready", False),
         "quickcast": kind == "mage", "destroyed": False, "daze_gained": 0, "attacked": False,
     }
+    if kind == "enchantment":
+        o.update(on=_host(s, spec.get("on")), grants=parse_grants(spec.get("grants")))
     raw_conditions = spec.get("conditions") or {}
     require(isinstance(raw_conditions, dict), "bad_object", "Conditions are like {\"burn\": 2}.")
     for cond, n in raw_conditions.items():

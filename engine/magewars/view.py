@@ -11,6 +11,7 @@ from ..core import decision
 from . import dice as dm
 from .attack import can_counterstrike, strike_dice, usable_defenses
 from .phases import escape_count, may_pass, roller, upkeep_waiting
+from .stacking import applied, as_rules_see
 from .state import effective_damage, incapacitated, live, unactivated
 
 ATTACK_SET = "magewars-attack"
@@ -106,7 +107,7 @@ def _action_decision(s: dict[str, Any]) -> dict[str, Any]:
         if not incapacitated(o) and not o["attacked"]:
             for atk in o["attacks"]:
                 for t in live(s):
-                    if t["owner"] != o["owner"]:
+                    if t["owner"] != o["owner"] and t["kind"] != "enchantment":
                         opts.append({"label": f"{atk['name']} -> {t['name']}",
                                      "action": {"type": "attack", "saved": atk["name"], "target": t["id"]}})
         if not incapacitated(o) and not o["guard"]:
@@ -122,8 +123,9 @@ def _action_decision(s: dict[str, Any]) -> dict[str, Any]:
 
 def object_view(s: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
     eff = effective_damage(o)
+    left = None if o["life"] is None else max(o["life"] - eff, 0)
     return {**o, "conditions": {k: v for k, v in o["conditions"].items() if v},
-            "effective_damage": eff, "left": max(o["life"] - eff, 0), "armor_now": dm.effective_armor(o),
+            "effective_damage": eff, "left": left, "armor_now": dm.effective_armor(o), "applied": applied(s, o),
             "incapacitated": incapacitated(o), "acting": s["acting"] == o["id"]}
 
 
@@ -136,7 +138,7 @@ def attack_view(s: dict[str, Any]) -> dict[str, Any] | None:
     n, terms = strike_dice(s)
     out = {**a, "dice": n, "dice_terms": terms, "attacker_name": att["name"], "target_name": tgt["name"]}
     if n <= dm.ODDS_MAX_DICE:
-        out["odds"] = dm.odds(n, a["spec"], tgt, tgt["life"] - effective_damage(tgt))
+        out["odds"] = dm.odds(n, a["spec"], as_rules_see(s, tgt), tgt["life"] - effective_damage(tgt))
     return out
 
 

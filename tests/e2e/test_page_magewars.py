@@ -104,6 +104,19 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
     page.fill("#mwregarmor", "1")
     after(page, box, lambda: page.locator("#mwregbtn").click())
     expect(page.locator("#mwboard article[data-player='p1'] .mwobj")).to_have_count(1)
+    # and a Ward on it, as the card reads (Aegis 1 on the Bear's own card would stack by the highest)
+    page.select_option("#mwkind", "enchantment")
+    expect(page.locator("#mwreglife")).to_be_hidden()
+    page.fill("#mwregname", "Ward")
+    page.select_option("#mwregon", label="Bear")
+    page.fill("#mwregaegis", "2")
+    snap = after(page, box, lambda: page.locator("#mwregbtn").click())
+    ward = next(o for o in snap["objects"] if o["name"] == "Ward")
+    bear = next(o for o in snap["objects"] if o["name"] == "Bear")
+    assert ward["kind"] == "enchantment" and ward["on"] == bear["id"] and bear["applied"]["aegis"] == 2
+    expect(page.locator(f"#mwboard .mwobj[data-object='{bear['id']}']")).to_contain_text("Aegis 2")
+    shot(page, "mw-02b-enchantment", at="#mwboard article[data-player='p1']")
+    page.select_option("#mwkind", "creature")
     option(page, box, "next")  # deployment
     option(page, box, "quickcast", 1)  # Ana passes
     option(page, box, "quickcast", 1)  # Ben passes

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dthelp import random_action as dice_throne_move
 
 from engine.core import IllegalAction
 from engine.games import GAMES, get_rules
@@ -45,6 +46,19 @@ EXTRA_SETUPS: dict[str, list[dict[str, Any]]] = {
              {"id": "p1", "monster": "gigazaur", "energy": 9, "cards": ["mimic", "healing_ray", "smoke_cloud"]},
              {"id": "p2", "monster": "cyber_kitty", "location": "city", "health": 5, "energy": 9,
               "cards": ["camouflage", "opportunist", "battery_monster"]}]},
+    ],
+    "dicethrone": [
+        {"mode": "1v1", "start": "hu", "players": [{"id": "hu", "name": "Hu", "hero": "huntress"},
+                                                   {"id": "tr", "name": "Tr", "hero": "treant"}]},
+    ],
+    "magewars": [
+        {"initiative": "p1", "phase": "actions",
+         "players": [
+             {"name": "Ana", "mage": "wizard", "conditions": {"daze": 1},
+              "attacks": [{"name": "Flurry", "dice": 2, "strikes": 2, "type": "flame", "effects": "6+ = Daze"}]},
+             {"name": "Ben", "mage": "warlock", "traits": {"tough": [-1], "type_mods": {"flame": 2}},
+              "defenses": [{"min": 5, "uses": 2}], "attacks": [{"name": "Jab", "dice": 1}]}],
+         "objects": [{"name": "Ward", "owner": "p2", "kind": "enchantment", "on": "p2", "grants": {"aegis": 1}}]},
     ],
 }
 
@@ -127,17 +141,25 @@ def play_examples(game: str, fields: set[str], seen: set[str]) -> list[dict[str,
     return setups
 
 
+def random_move(game: str, match: Match, rng: random.Random) -> dict[str, Any] | None:
+    """A random legal move. Dice Throne's `options` are option objects (label, action) and its rolls need
+    dice, so it has its own player (tests/engine/dthelp.py); the other games list bare actions."""
+    if game == "dicethrone":
+        return dice_throne_move(match, rng) if match.state["pending"] is not None else None
+    options = get_rules(game).options(match.state)
+    return rng.choice(options) if options else None
+
+
 def play_randomly(game: str, setups: list[dict[str, Any]], fields: set[str], seen: set[str]) -> None:
-    rules = get_rules(game)
     for seed in range(RANDOM_GAMES):
         rng = random.Random(seed)
-        match = Match(rules, setups[seed % len(setups)], seed)
+        match = Match(get_rules(game), setups[seed % len(setups)], seed)
         for _ in range(RANDOM_MOVES):
-            options = rules.options(match.state)
-            if not options:
+            move = random_move(game, match, rng)
+            if move is None:
                 break
             try:
-                match.submit(rng.choice(options))
+                match.submit(move)
             except IllegalAction:
                 continue
             look(match, fields, seen)
@@ -184,15 +206,19 @@ def is_documented_seen(field: str, seen: frozenset[str] | set[str]) -> bool:
 
 
 # -- the refusal codes ---------------------------------------------------------------------------------------
+# where a call takes its refusal code: IllegalAction(code, ...), require(cond, code, ...), and the input checks
+# of engine/checks.py (whole(value, what, low, high, code), text(value, what, max_len, code), ...)
+CODE_POSITION = {"IllegalAction": 0, "require": 1, "whole": 4, "text": 3, "choice": 3, "mapping": 2}
+
+
 def codes_in(path: Path) -> set[str]:
-    """The refusal codes a source file raises: IllegalAction(code, ...), require(cond, code, ...) and the
-    `code=` the engine's input checks are given."""
+    """The refusal codes a source file raises (CODE_POSITION), given by position or as `code=`."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.Call):
             continue
         name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-        position = {"IllegalAction": 0, "require": 1}.get(name)
+        position = CODE_POSITION.get(name)
         args = list(node.args)
         if position is not None and len(args) > position and isinstance(args[position], ast.Constant):
             found.add(args[position].value)

@@ -97,23 +97,35 @@ function stat(label, value, field) {
   return h("div", { class: "stat", data: { field } }, h("small", { text: label }), h("b", { text: String(value) }));
 }
 
+// The Aegis, Regenerate and Tough the engine applies, each source stacked by its rule (highest, or summed).
+function appliedTexts(o) {
+  const a = o.applied || {};
+  return [a.aegis ? `${X("term.aegis") ?? "Aegis"} ${a.aegis}` : null,
+    a.regenerate ? X("view.item_regenerate", { n: a.regenerate }) : null,
+    a.tough ? `${X("term.tough") ?? "Tough"} −${a.tough}` : null].filter(Boolean);
+}
+
+function kindBadge(snap, o) {
+  if (o.kind === "enchantment") return o.on ? `${V("enchantment")} · ${V("enchanted")} ${objName(snap, o.on)}` : V("enchantment");
+  if (o.kind === "conjuration") return V("conjuration");
+  return o.activated ? V("activated") : V("ready");
+}
+
 function objectRow(snap, o) {
   const { h } = ctx;
-  const badges = [
-    o.guard ? V("guard") : null,
-    o.kind !== "conjuration" ? (o.activated ? V("activated") : V("ready")) : V("conjuration"),
-  ].filter(Boolean);
+  const badges = [o.guard ? V("guard") : null, kindBadge(snap, o), ...appliedTexts(o)].filter(Boolean);
   return h("li", { class: "mwobj" + (o.destroyed ? " out" : "") + (o.acting ? " acting" : ""), data: { object: o.id } },
     h("button", { type: "button", class: "linkish", onclick: () => ctx.info(o.name, describeObject(o)) },
       h("strong", { text: o.name })),
-    h("span", { class: "mwlife", text: `${o.left}/${o.life}` }),
+    o.life == null ? null : h("span", { class: "mwlife", text: `${o.left}/${o.life}` }),
     o.armor_now ? h("small", { text: `${V("armor")} ${o.armor_now}` }) : null,
     h("small", { class: "muted", text: badges.join(" · ") }),
     h("span", { class: "chips" }, chips(o)));
 }
 
 function describeObject(o) {
-  const bits = [`${V("life")} ${o.left}/${o.life}`, `${V("armor")} ${o.armor_now}`];
+  const bits = o.life == null ? [V("enchantment")] : [`${V("life")} ${o.left}/${o.life}`, `${V("armor")} ${o.armor_now}`];
+  bits.push(...appliedTexts(o));
   if (o.mana || o.channeling) bits.push(`${V("mana")} ${o.mana} (+${o.channeling})`);
   for (const a of o.attacks || []) bits.push(`${a.name}: ${a.dice} ${V("dice")}${a.effects.length ? " · " + effectsText(a.effects) : ""}`);
   return bits.join(" · ");
@@ -310,27 +322,61 @@ function renderBuilder(snap) {
     } }, V("attack")));
 }
 
+let lastRegisterSnap = null;
+
 function renderRegister(snap) {
   const { h, fill } = ctx;
   els.register.hidden = !ctx.paired() || !!snap.winner;
-  if (els.register.hidden || els.register.childNodes.length) return;
+  if (els.register.hidden) return;
+  lastRegisterSnap = snap;
+  if (els.register.childNodes.length) { refreshHosts(snap); return; }
   const owner = h("select", { id: "mwowner" }, (snap.players || []).map((p) => h("option", { value: p.id, text: ctx.playerName(p) })));
-  const kind = h("select", { id: "mwkind" }, ["creature", "conjuration"].map((k) => h("option", { value: k, text: V(k) })));
+  const kind = h("select", { id: "mwkind", onchange: () => refreshHosts(lastRegisterSnap) },
+    ["creature", "conjuration", "enchantment"].map((k) => h("option", { value: k, text: V(k) })));
+  const on = h("select", { id: "mwregon" });
   const name = h("input", { id: "mwregname", type: "text", maxlength: "40" });
   const life = h("input", { id: "mwreglife", type: "number", min: "1", max: "99", value: "6", inputmode: "numeric" });
   const armor = h("input", { id: "mwregarmor", type: "number", min: "0", max: "20", value: "0", inputmode: "numeric" });
+  const number = (id) => h("input", { id, type: "number", min: "-10", max: "10", value: "0", inputmode: "numeric" });
+  const stacked = { aegis: number("mwregaegis"), regenerate: number("mwregregen"), tough: number("mwregtough") };
   const traits = TRAITS.map((tr) => h("label", { class: "chip" }, h("input", { type: "checkbox", data: { trait: tr } }),
     h("span", { text: X("view.trait_" + tr) ?? tr })));
   fill(els.register, h("details", {}, h("summary", { text: V("register") }),
-    field(V("owner"), owner), field(V("kind"), kind), field(V("name"), name), field(V("life"), life), field(V("armor"), armor),
+    field(V("owner"), owner), field(V("kind"), kind), field(V("name"), name), field(V("enchanted"), on),
+    field(V("life"), life), field(V("armor"), armor),
+    field(X("term.aegis") ?? "Aegis", stacked.aegis), field(V("regenerate"), stacked.regenerate),
+    field(X("term.tough") ?? "Tough", stacked.tough),
     h("div", { class: "chips" }, traits),
     h("button", { class: "big", id: "mwregbtn", type: "button", onclick: () => {
       const t = {};
       for (const box of traits) { const cb = box.querySelector("input"); if (cb.checked) t[cb.dataset.trait] = true; }
-      ctx.act({ type: "register", object: { name: name.value.trim(), owner: owner.value, kind: kind.value,
-        life: Number(life.value), armor: Number(armor.value), traits: t } })
-        .then(() => { name.value = ""; }).catch(() => {});
+      // each number as read off this card; the engine stacks it with the others (Aegis highest, Tough added)
+      const values = Object.fromEntries(Object.entries(stacked).map(([k, el]) => [k, Number(el.value) || 0]).filter(([, v]) => v));
+      const object = kind.value === "enchantment"
+        ? { name: name.value.trim(), owner: owner.value, kind: kind.value, on: on.value || null, grants: values }
+        : { name: name.value.trim(), owner: owner.value, kind: kind.value, life: Number(life.value), armor: Number(armor.value),
+          traits: { ...t, ...(values.aegis ? { aegis: values.aegis } : {}), ...(values.tough ? { tough: values.tough } : {}) },
+          regenerate: values.regenerate || 0 };
+      ctx.act({ type: "register", object })
+        .then(() => { name.value = ""; for (const el of Object.values(stacked)) el.value = "0"; }).catch(() => {});
     } }, V("register"))));
+  refreshHosts(snap);
+}
+
+// The objects an enchantment may go on, kept current while the form stays open; the fields that do not
+// apply to the chosen kind are hidden (an enchantment has no life or armor, the others are on nothing).
+function refreshHosts(snap) {
+  const { h, fill } = ctx;
+  const on = els.register.querySelector("#mwregon");
+  const kind = els.register.querySelector("#mwkind");
+  if (!on || !kind) return;
+  const chosen = on.value;
+  const hosts = (snap.objects || []).filter((o) => !o.destroyed && o.kind !== "enchantment");
+  fill(on, ...hosts.map((o) => h("option", { value: o.id, text: objName(snap, o.id), selected: o.id === chosen || null })));
+  const enchantment = kind.value === "enchantment";
+  on.closest("label").hidden = !enchantment;
+  for (const id of ["mwreglife", "mwregarmor"]) els.register.querySelector("#" + id).closest("label").hidden = enchantment;
+  els.register.querySelector(".chips").hidden = enchantment;
 }
 
 function renderFix(snap) {
