@@ -483,15 +483,42 @@ function optionButton(o, i) {
   }, h("span", { text: optionLabel(o) }), o.hint ? h("small", { text: loc(o.hint) }) : null);
 }
 
+// The seat this phone plays (a hidden-information game's seat chooser), or null: a phone with no seat acts for
+// whoever the box waits for, as a shared phone at the table does.
+function mySeat(snap) {
+  return snap.viewer || S.session.seat || null;
+}
+
+// Whose answer an option is: the player its action names, else the decision's player (null: anyone's).
+function optionOwner(o, p) {
+  const a = o.action || {};
+  return a.player || (o.args && o.args.player) || p.player || null;
+}
+
+// A seated phone is offered only its own choices (and those anyone may take): it never shows buttons the box
+// would refuse it, nor highlights another player's answer as the obvious one.
+function ownOptions(snap, opts) {
+  const seat = mySeat(snap);
+  if (!seat) return opts;
+  return opts.filter((o) => { const owner = optionOwner(o, snap.pending); return !owner || owner === seat; });
+}
+
+// Who the others wait for when this phone has nothing to answer: the owners of the options it was not shown.
+function awaited(snap, opts) {
+  const ids = [...new Set(opts.map((o) => optionOwner(o, snap.pending)).filter(Boolean))];
+  return ids.map((id) => playerName(findPlayer(id))).join(" / ");
+}
+
 // The pending decision: its prompt in the page's language (the game's `prompt.<kind>` text) and a button
 // per option; options the view shows on its board are left out, options it groups fold away.
 function renderPending(snap) {
   const box = $("pending");
   const p = snap.pending;
-  const opts = ((p && p.options) || []).filter((o) => !hiddenOption(o));
-  box.hidden = !p || (!opts.length && !p.prompt);
+  const all = ((p && p.options) || []).filter((o) => !hiddenOption(o));
+  const opts = p ? ownOptions(snap, all) : all;
+  box.hidden = !p || (!all.length && !p.prompt);
   if (box.hidden) return;
-  const who = p.player ? findPlayer(p.player) : null;
+  const who = p.player ? findPlayer(p.player) : (all.length && !opts.length ? { name: awaited(snap, all) } : null);
   box.dataset.kind = p.kind || "";
   const own = S.lang === "en" ? null : gameText("prompt." + p.kind, { name: playerName(who) });
   const groupOf = (o) => hook("optionGroup", o, snap, ctx) || null;
