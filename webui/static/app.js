@@ -190,7 +190,11 @@ async function pair() {
     if ((r && (r.status === "expired" || r.status === "conflict" || r.code)) || Date.now() > until + 3000) {
       S.pairing = null;
       // The box says why: nobody pressed Pair, two phones asked at once, storage full, asked too often.
-      $("pairmsg").textContent = (r && r.status !== "expired" && r.message) || t("pair_expired");
+      // Said where the player is looking (a toast), and kept beside the Pair button, brought into view.
+      const why = (r && r.status !== "expired" && r.message) || t("pair_expired");
+      $("pairmsg").textContent = why;
+      toast(why, "bad");
+      $("pairbox").scrollIntoView({ block: "nearest" });
       render();
       return;
     }
@@ -290,6 +294,9 @@ function renderPair() {
   $("pairedline").hidden = !paired;
   document.body.classList.toggle("paired", paired);
   $("pair").disabled = Boolean(S.pairing) || Date.now() < (S.pairBlockedUntil || 0);
+  // On a PC the box's own Pair button is the virtual panel's, at the foot of the page: while a request
+  // waits, it is offered here too, under the countdown.
+  $("pairpress").hidden = !(S.pairing && S.session.virtual_pair);
 }
 
 // In a game with hidden information a paired phone says which player it is (POST /api/seat): the box then
@@ -668,7 +675,10 @@ function renderWinner(snap) {
   box.hidden = !over;
   if (!over) { S.wasOver = false; return; }
   let text = t("game_over");
-  if (snap.draw) text = t("draw");
+  const lost = snap.result === "defeat";  // a cooperative game the players lost together
+  box.classList.toggle("lost", lost);
+  if (lost) text = gameText("view.defeat") || t("game_over");
+  else if (snap.draw) text = t("draw");
   else if (snap.winners && snap.winners.length) {
     text = t("winner", { name: snap.winners.map((w) => playerName(findPlayer(w)) || w).join(" & ") });
   }
@@ -713,6 +723,7 @@ setRenderer(renderAll);
 // -- wiring ---------------------------------------------------------------------------------------
 $("pair").addEventListener("click", () => pair().catch(() => {}));
 $("seat").addEventListener("change", (ev) => chooseSeat(ev.target.value));
+$("pairpress").addEventListener("click", () => api("POST", "/api/panel/pair", {}).then((s) => s && apply(s)).catch(() => {}));
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
 initPhones();
 $("unpair").addEventListener("click", async () => {

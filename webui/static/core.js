@@ -96,7 +96,7 @@ export async function api(method, path, body, retried = false) {
   try {
     res = await fetch(path, opts);
   } catch (err) {
-    toast(t("offline"));
+    toast(t("offline"), "warn");
     throw err;
   }
   let data = null;
@@ -136,13 +136,17 @@ export async function act(action) {
 }
 
 let toastTimer = null;
-export function toast(text, bad = false) {
+// A short message over the page: `kind` is "good" (done), "warn" (a passing trouble, e.g. the connection is
+// being restored) or "bad" (refused, failed); `true` means "bad" as before.
+export function toast(text, kind = "good") {
+  const tone = kind === true ? "bad" : kind || "good";
   const n = $("toast");
   n.textContent = text;
-  n.classList.toggle("bad", bad);
+  for (const k of ["bad", "warn"]) n.classList.toggle(k, tone === k);
+  n.setAttribute("role", tone === "good" ? "status" : "alert");
   n.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { n.hidden = true; }, bad ? 6000 : 3000);
+  toastTimer = setTimeout(() => { n.hidden = true; }, tone === "good" ? 3000 : 6000);
 }
 
 export function info(title, text) {
