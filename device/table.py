@@ -161,6 +161,7 @@ class Table:
         staged = self.store.stage_image(image) if isinstance(image, bytes | bytearray) else image
         with self._lock:
             seq = self.match.seq + 1
+            self._name_the_roller(action)
             if staged is not None:
                 action["image"] = self.store.image_name(staged, self.game_id, seq)
             try:
@@ -476,6 +477,14 @@ class Table:
     def current_dice_set(self) -> str:
         """The dice set to read now: the game's (whose dice are being rolled), else the configured one."""
         return self._engine_view().get("dice_set") or self.dice_set
+
+    def _name_the_roller(self, action: dict) -> None:
+        """A camera roll is the throw of the player the game waits for: it carries that player, so the log
+        says who rolled (a hand entry names its roller through the input's action already)."""
+        if action.get("type") == "roll" and action.get("source") == "camera" and "player" not in action:
+            roller = self._dice_input().get("player")
+            if roller:
+                action["player"] = roller
 
     def _dice_input(self) -> dict:
         """The pending decision's input when it waits for dice (engine.core: `{"type": "dice", ...}`), else {}."""

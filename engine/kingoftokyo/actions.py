@@ -134,7 +134,10 @@ def do_keep(s: S, a: dict[str, Any], ev: Ev) -> None:
     expect_phase(s, "roll")
     actor(s, a)
     set_keep(s, a.get("dice", a.get("keep")))
-    ev.append({"type": "kept", "dice": [k for k, d in enumerate(s["dice"]) if d["kept"]]})
+    # the faces kept, as the log says them ("Dice kept: claw claw heart"), and where they lie (0-based)
+    kept = [k for k, d in enumerate(s["dice"]) if d["kept"]]
+    ev.append({"type": "kept", "player": st.pid(s, s["active"]), "dice": [s["dice"][k]["face"] for k in kept],
+               "at": kept})
 
 
 def do_extra_roll(s: S, a: dict[str, Any], ev: Ev) -> None:

@@ -198,6 +198,9 @@ def on_attack_roll(s: dict[str, Any], faces: list[str], d12: int | None) -> None
     n, terms = strike_dice(s)
     dmg = dm.damage(faces, spec, tgt)
     result: dict[str, Any] = {"strike": a["strike"], "hit": True, "faces": faces, "dice_terms": terms, **dmg}
+    # the hit is told before what it caused (damage, destruction, the effect), as the players say it
+    log(s, "log.strike", attacker=att["id"], target=tgt["id"], faces=" ".join(faces),
+        normal=dmg["normal"], critical=dmg["critical"], armor=dmg["armor"], damage=dmg["damage"], rule=dmg["rule"])
     deal_damage(s, tgt, dmg["damage"], spec.get("type") or "physical", settle=False)
     if d12 is not None and dmg["rule"] != "immune":
         adjusted, eterms = dm.adjust_effect_roll(d12, spec, as_rules_see(s, tgt))
@@ -209,8 +212,6 @@ def on_attack_roll(s: dict[str, Any], faces: list[str], d12: int | None) -> None
             log(s, "log.effect", target=tgt["id"], condition=row["condition"], count=row["count"],
                 outcome=outcome, roll=d12, adjusted=adjusted)
     a["strikes"].append(result)
-    log(s, "log.strike", attacker=att["id"], target=tgt["id"], faces=" ".join(faces),
-        normal=dmg["normal"], critical=dmg["critical"], armor=dmg["armor"], damage=dmg["damage"], rule=dmg["rule"])
     s["last_strike"] = {"attacker": att["id"], "target": tgt["id"], "attack": spec["name"], **result}
     _end_strike(s)
 

@@ -113,6 +113,9 @@ def _action_decision(s: dict[str, Any]) -> dict[str, Any]:
         if not incapacitated(o) and not o["guard"]:
             opts.append({"label": "Guard", "action": {"type": "guard"}})
         opts.append({"label": "End action phase", "action": {"type": "end_activation"}})
+        if o["attacked"] or incapacitated(o):  # its attack is used (or it cannot attack): none is offered
+            return decision(o["owner"], "act", f"{o['name']} acts: guard, or end its action phase.", opts,
+                            prompt_key="prompt.act_attacked")
         return decision(o["owner"], "act", f"{o['name']} acts: attack, guard, or end its action phase.", opts)
     pid = s["turn"]
     opts = [{"label": o["name"], "action": {"type": "activate", "object": o["id"]}} for o in unactivated(s, pid)]

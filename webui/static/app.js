@@ -411,8 +411,11 @@ async function submitDice(values, link = null) {
   // as a camera roll does: the roll stays drawn as the dice were (hero icons, not pips), whatever set the box
   // is given later; the box also learns a confirmed die by its face (device.learnt.face_index)
   const faces = input.action ? null : facesByValue(S.snap.dice_set);
-  const dice = faces ? values.map((v) => (typeof v === "number" && faces[v - 1] ? { value: v, face: faces[v - 1] } : v))
+  const plain = faces ? values.map((v) => (typeof v === "number" && faces[v - 1] ? { value: v, face: faces[v - 1] } : v))
     : values;
+  // a view may name the dice as its game does (Mage Wars: the attack die's side 6 is "2*"), so the log
+  // shows what was rolled, not the pad's numbers
+  const dice = hook("entryDice", plain, S.snap, ctx) || plain;
   await act({ ...base, dice, source: "manual", ...(link ? { tray: link } : {}) });
   S.entry = [];
   S.fix = null;
@@ -527,7 +530,7 @@ function renderPending(snap) {
   if (box.hidden) return;
   const who = p.player ? findPlayer(p.player) : (all.length && !opts.length ? { name: awaited(snap, all) } : null);
   box.dataset.kind = p.kind || "";
-  const own = S.lang === "en" ? null : gameText("prompt." + p.kind, { name: playerName(who) });
+  const own = S.lang === "en" ? null : gameText(p.prompt_key || "prompt." + p.kind, { name: playerName(who) });
   const groupOf = (o) => hook("optionGroup", o, snap, ctx) || null;
   const grouped = opts.filter(groupOf);
   fill(box,

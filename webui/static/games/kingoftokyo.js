@@ -222,10 +222,15 @@ export function eventText(e, snap, ctx = ctxRef) {
   return ctx.text("log." + e.type, eventParams(e, snap, ctx));
 }
 
+// Taps on the dice keep them one at a time: the log shows what was kept in the end, one line per run of taps.
+function keptOnce(events) {
+  return events.filter((e, i) => !(e.type === "kept" && events[i + 1] && events[i + 1].type === "kept"));
+}
+
 function renderEvents(snap, ctx) {
   const { h, fill, text } = ctx;
   // "resolved" repeats the last throw's dice: the log shows each throw once
-  const events = (snap.events || []).filter((e) => e.type !== "resolved" && (ctx.text("log." + e.type) != null || e.type === "game_over"));
+  const events = keptOnce((snap.events || []).filter((e) => e.type !== "resolved" && (ctx.text("log." + e.type) != null || e.type === "game_over")));
   els.events.hidden = !events.length;
   fill(els.events, h("h2", { text: text("view.events") }),
     h("ol", { class: "kot-events", id: "kot-events", reversed: true }, events.slice().reverse().slice(0, 18).map((e) =>
@@ -269,6 +274,10 @@ export function optionLabel(option, snap, ctx) {
   switch (a.type) {
     case "roll": return Array.isArray(a.dice) ? text("action.roll") : text("action.roll_virtual");
     case "resolve": case "end": case "stay": case "yield": case "sweep": case "pass": return text("action." + a.type);
+    case "keep": {  // the dice it keeps, by face (the action names them by their place on the tray)
+      const faces = (Array.isArray(a.dice) ? a.dice : []).map((k) => ((snap.dice || [])[k] || {}).face).filter(Boolean);
+      return text("log.kept", { dice: faces.map((f) => faceName(f, ctx)).join(" ") || "—" });
+    }
     case "buy":
       if (a.slot != null && snap.market && snap.market[a.slot]) return `${text("action.buy")}: ${loc(cardRow(ctx, snap.market[a.slot].id).name)}`;
       return text("action.buy");

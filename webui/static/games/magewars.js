@@ -11,6 +11,8 @@ let entry = { faces: [], from: [], effect: null, read: "" };
 let entryKey = "";
 
 const ATTACK = "magewars-attack";
+// the attack die's sides 1-6 as hand entry numbers them (docs/actions.md, Mage Wars: dice and the tray)
+const SIDE_FACES = ["blank", "blank", "1", "2", "1*", "2*"];
 const EFFECT = "d12";
 const FACE_NAMES = ["blank", "1", "2", "1*", "2*"];
 const TYPES = ["physical", "flame", "acid", "lightning", "poison", "psychic", "frost", "holy", "dark", "wind",
@@ -418,6 +420,13 @@ function storyArgs(snap, args) {
 }
 
 // The table's action log, one line per accepted action, in the page's language.
+// Attack dice entered on the page's pad are sent by face ("2*"), so the log reads as the dice did.
+export function entryDice(values, snap) {
+  const input = ctx.diceInput(snap);
+  if (!input || (input.dice_sets || []).join() !== ATTACK) return null;
+  return values.map((v) => (typeof v === "number" && SIDE_FACES[v - 1] ? SIDE_FACES[v - 1] : v));
+}
+
 export function logLine(a, snap) {
   const { h } = ctx;
   const what = X("act." + a.type);
@@ -441,11 +450,34 @@ export function logLine(a, snap) {
 
 function renderStory(snap) {
   const { h, fill } = ctx;
-  const lines = snap.story || [];
+  const lines = storyOrder(snap.story || []);
   els.story.hidden = !lines.length;
   fill(els.story, h("h2", { text: V("story") }),
-    h("ol", { class: "mwstory" }, lines.slice(0, 20).map((l) => h("li", { data: { key: l.key } },
-      h("span", { text: X(l.key, storyArgs(snap, l.args)) ?? l.key })))));
+    h("ol", { class: "mwstory" }, lines.slice(0, 20).map((l) => h("li", { data: { key: l.key, move: String(l.n) } },
+      h("span", { text: storyText(snap, l) })))));
+}
+
+// The newest move first, and within a move its lines in the order they happened: a hit, then the damage it
+// dealt, then what that destroyed (the snapshot's `story` is newest line first).
+function storyOrder(story) {
+  const moves = [];
+  for (const l of story) {
+    if (!moves.length || moves[moves.length - 1][0].n !== l.n) moves.push([]);
+    moves[moves.length - 1].push(l);
+  }
+  return moves.flatMap((lines) => lines.slice().reverse());
+}
+
+// A story line in the page's language; a hit that did no damage says why (blanks, armor, a trait's rule).
+function storyText(snap, l) {
+  const args = storyArgs(snap, l.args);
+  if (l.key === "log.strike" && l.args.damage === 0) {
+    const a = l.args;
+    const why = a.rule && a.rule !== "standard" ? X("rule." + a.rule) ?? a.rule
+      : a.normal + a.critical === 0 ? V("why_blank") : V("why_armor", { armor: a.armor, normal: a.normal });
+    return X("log.strike_zero", { ...args, why }) ?? l.key;
+  }
+  return X(l.key, args) ?? l.key;
 }
 
 // -- pending options in the page's language ----------------------------------------------------------

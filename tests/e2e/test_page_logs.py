@@ -1,0 +1,99 @@
+"""The logs say what happened (issue 34, point 7): King of Tokyo's kept dice by face, once per run of taps,
+not as 0-based positions one row a tap; Mage Wars attack dice entered on the pad logged as the faces they
+are (2* 1* 2 blank, not the pad's 6 5 4 1); a hit told before the damage it dealt; no attack offered once
+the creature has attacked; a hit of no damage says why; and a camera roll names its roller. The games are
+set up and partly played on the real table; the phone does the rest. Screenshots:
+test-artifacts/screenshots/logs-*.png."""
+
+from __future__ import annotations
+
+import pytest
+from pagekit import pair_with_box, shot
+from playwright.sync_api import expect
+from realbox import make_table
+
+pytestmark = pytest.mark.e2e
+
+KOT = {"players": [{"id": "p1", "name": "Ana", "monster": "cyber_kitty"},
+                   {"id": "p2", "name": "Bo", "monster": "the_king"}], "first": "p1"}
+MAGE_WARS = {"initiative": "p1", "phase": "actions",
+             "players": [{"name": "Ana", "mage": "wizard"}, {"name": "Ben", "mage": "warlock", "armor": 3}],
+             "objects": [{"name": "Bear", "owner": "p1", "life": 8, "ready": True}]}
+
+
+@pytest.fixture()
+def table(tmp_path):
+    table = make_table(tmp_path, camera=None)
+    yield table
+    table.close()
+
+
+@pytest.fixture()
+def box(table, serve_table):
+    return serve_table(table)
+
+
+def paired_phone(phone, box, table, locale: str = "en-US"):
+    page = phone(locale)
+    page.goto(box)
+    pair_with_box(page, table)
+    return page
+
+
+def settle(page, table) -> None:
+    page.wait_for_function("s => window.dicesight.snap && window.dicesight.snap.seq >= s", arg=table.snapshot()["seq"])
+
+
+def test_king_of_tokyo_logs_the_kept_faces_once(phone, box, table):
+    table.new_game("kingoftokyo", KOT)
+    table.submit({"type": "roll", "player": "p1", "dice": ["heart", "claw", "claw", "1", "2", "3"]})
+    page = paired_phone(phone, box, table)
+    settle(page, table)
+    for i in (1, 2):
+        seq = table.snapshot()["seq"]
+        page.locator("#kot-dice button").nth(i).click()
+        page.wait_for_function("s => window.dicesight.snap.seq > s", arg=seq)
+    kept = page.locator("#kot-events li[data-type='kept']")
+    expect(kept).to_have_count(1)
+    expect(kept).to_have_text("Dice kept: Claw Claw")
+    expect(page.locator("#log")).to_contain_text("Dice kept: Claw")
+    assert "keep" not in page.locator("#log").inner_text().split()
+    shot(page, "logs-kot-kept", at="#kot-events")
+
+
+def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, box, table):
+    table.new_game("magewars", MAGE_WARS)
+    table.submit({"type": "activate", "object": "p1"})
+    table.submit({"type": "attack", "target": "p2", "attack": {"name": "Staff", "dice": 4}})
+    page = paired_phone(phone, box, table)
+    settle(page, table)
+    for v in (6, 5, 4, 1):  # the pad's sides: 2*, 1*, 2, blank
+        page.locator(f"#entrypad [data-add='{v}']").click()
+    seq = table.snapshot()["seq"]
+    page.locator("#entrysubmit").click()
+    page.wait_for_function("s => window.dicesight.snap.seq > s", arg=seq)
+    snap = table.snapshot()
+    assert snap["log"][-1]["action"]["dice"] == ["2*", "1*", "2", "blank"]
+    story = [li.get_attribute("data-key") for li in page.locator(".mwstory li").all()]
+    assert story.index("log.strike") < story.index("log.damage"), story
+    # its attack is used: the prompt offers guard and the end of the action phase only
+    expect(page.locator("#pending h2")).to_contain_text("guard, or end")
+    assert page.locator("#pending button.option[data-type='attack']").count() == 0
+    shot(page, "logs-mw-hit-then-damage", at=".mwstory")
+
+    table.submit({"type": "end_activation"})
+    table.submit({"type": "activate", "object": "p2"})
+    table.submit({"type": "end_activation"})
+    table.submit({"type": "activate", "object": "o1"})
+    table.submit({"type": "attack", "target": "p2", "attack": {"name": "Claw", "dice": 2}})
+    table.submit({"type": "roll", "dice": ["1", "blank"]})  # 1 normal against armor 3
+    settle(page, table)
+    expect(page.locator(".mwstory li[data-key='log.strike']").first).to_contain_text("no damage (armor 3 stops all 1)")
+
+
+def test_a_camera_roll_names_its_roller(table):
+    table.new_game("magewars", MAGE_WARS)
+    table.submit({"type": "activate", "object": "p1"})
+    table.submit({"type": "attack", "target": "p2", "attack": {"name": "Staff", "dice": 2}})
+    table.submit({"type": "roll", "source": "camera", "dice": [{"face": "2"}, {"face": "blank"}]})
+    assert table.snapshot()["log"][-1]["action"]["player"] == "p1"
