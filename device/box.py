@@ -11,7 +11,6 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from . import camera as cameras
 from . import dice_sets, sdnotify
 from .camera.supervisor import SupervisedSource, detect_auto
 from .config import apply_overrides, check_dice_set, load_config, prepare_state_dir, resolve_state_dir
+from .joincard import lan_addresses
 from .pairing import Pairing
 from .panel import SHUTDOWN_EXIT_STATUS, Panel
 from .store import Store
@@ -54,19 +54,6 @@ def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
     """--state-dir, else the config's, else $STATE_DIRECTORY (systemd), else ./state; created if new
     (ConfigError("state_dir") when it cannot be used)."""
     return prepare_state_dir(resolve_state_dir(explicit or configured))
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, for the "open this on your phone" line."""
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return found
 
 
 def build(options: BoxOptions):
