@@ -11,6 +11,7 @@ import {
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
 import { initPhones } from "./phones.js";
+import { initJoin } from "./joincode.js";
 
 // -- the game's board view ------------------------------------------------------------------------
 const views = {};        // view name -> loaded module (or a promise while loading)
@@ -688,6 +689,7 @@ $("pair").addEventListener("click", () => pair().catch(() => {}));
 $("seat").addEventListener("change", (ev) => chooseSeat(ev.target.value));
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
 initPhones();
+initJoin();
 $("unpair").addEventListener("click", async () => {
   if (!window.confirm(t("unpair_all") + "?")) return;
   try {
