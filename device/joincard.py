@@ -106,8 +106,10 @@ def make_card(config: Config, *, address: str | None = None, port: int | None = 
     """The card for this config; `address`/`port` override the page's host and port (ConfigError when the
     port cannot be known)."""
     port = config.web.port if port is None else port
-    if not 0 < port <= 65535:
+    if port == 0:
         raise ConfigError("web.port", "the box picks a free port at each start (0): say which with --port")
+    if not 0 < port <= 65535:
+        raise ConfigError("--port", f"must be between 1 and 65535, not {port}")
     warnings: list[str] = []
     if address is None:
         found = lan_addresses() if addresses is None else addresses

@@ -111,7 +111,7 @@ def test_fresh_install(rig: Rig) -> None:
     lines = constraints.read_text().splitlines()
     assert f"numpy=={np.__version__}" in lines and "opencv-python-headless<0" in lines
     deps = " ".join(pips[0])
-    for needed in ("flask", "waitress", "tomli-w", "flask-babel"):
+    for needed in ("flask", "waitress", "tomli-w", "flask-babel", "segno"):
         assert needed in deps
     assert "--no-deps" in pips[1] and pips[1][-1] == str(rig.root / "opt/dicesight/app")
 
