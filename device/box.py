@@ -11,17 +11,18 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from webui import create_app, server_message, stop_streams
+from webui import create_app, server_message, set_join, stop_streams
+from webui.joincode import JoinInfo
 
 from . import camera as cameras
 from . import dice_sets, sdnotify
 from .camera.supervisor import SupervisedSource, detect_auto
-from .config import apply_overrides, check_dice_set, load_config, prepare_state_dir, resolve_state_dir
+from .config import Config, apply_overrides, check_dice_set, load_config, prepare_state_dir, resolve_state_dir
+from .joincard import lan_addresses, make_card
 from .pairing import Pairing
 from .panel import SHUTDOWN_EXIT_STATUS, Panel
 from .store import Store
@@ -56,22 +57,8 @@ def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
     return prepare_state_dir(resolve_state_dir(explicit or configured))
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, for the "open this on your phone" line."""
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return found
-
-
 def build(options: BoxOptions):
-    """The table, the web app and the `[web]` config, from the options and the config file (no threads
-    started).
+    """The table, the web app and the config, from the options and the config file (no threads started).
 
     Everything is checked before anything starts (ConfigError names the key): the command-line options
     go through the same checks as the file, the state folder must be writable, and the dice set must be
@@ -121,13 +108,21 @@ def build(options: BoxOptions):
     app = create_app(table, secret_key=_secret(state_dir), host_names=config.web.names,
                      max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address,
                      allow_seed=config.web.allow_seed)
-    return table, app, config.web
+    return table, app, config
 
 
 def known_dice_sets() -> set[str]:
     """Dice sets this box can hand the reader: those the registered games describe, and the pip d6
     (faces taught with `dicesight teach` refine one of these sets)."""
     return set(dice_sets.ids())
+
+
+def join_info(config: Config, port: int) -> JoinInfo:
+    """What the page's "Show join code" may show: the address the join card prints, and the hotspot only
+    where the config says phones may see its password (hotspot.show_on_page)."""
+    card = make_card(config, port=port)
+    shown = config.hotspot.enabled and config.hotspot.show_on_page
+    return JoinInfo(url=card.url, ssid=card.ssid if shown else None, password=card.password if shown else None)
 
 
 def _supervised(spec: str, name: str):
@@ -161,13 +156,15 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
     Returns the exit code: 0, or SHUTDOWN_EXIT_STATUS when Pair was held (the unit then powers off).
     `on_started(table)` is called once the page is served (tests use it to reach the panel).
     """
-    table, app, web_config = build(options)
+    table, app, config = build(options)
+    web_config = config.web
     host, port = web_config.host, web_config.port
     limits = ServerLimits(max_streams=web_config.max_streams, streams_per_address=web_config.streams_per_address,
                           request_threads=web_config.request_threads)
     server = make_server(app, host, port, limits, describe=lambda status, headers: server_message(
         app, status, headers))
     actual_port = server.effective_port
+    set_join(app, join_info(config, int(actual_port)))  # waitress may give the port as text
     table.start()
     web = threading.Thread(target=server.run, name="web", daemon=True)
     web.start()

@@ -44,6 +44,10 @@ def _human(record: dict[str, Any]) -> str:
         from .store_cmd import human as store_human
 
         return store_human(record)
+    if event == "join":
+        from .joincard import human as join_human
+
+        return join_human(record)
     if event in ("stopped", "shutdown"):
         return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
     return json.dumps(record, ensure_ascii=False)
@@ -146,6 +150,13 @@ def cmd_store(args: argparse.Namespace) -> int:
     return store_cmd.run(args.action, resolve_state_dir(args.state_dir), args.file, args.out, _printer(args.json))
 
 
+# -- qr --------------------------------------------------------------------------------------------
+def cmd_qr(args: argparse.Namespace) -> int:
+    from . import joincard
+
+    return joincard.run(args.config, args.out, args.address, args.port, _printer(args.json))
+
+
 # -- play ------------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
     return play_cmd.run(args.game, args.setup, args.script, args.seed, args.json, args.strict, _printer(args.json),
@@ -228,6 +239,16 @@ def build_parser() -> argparse.ArgumentParser:
     store.add_argument("--state-dir", type=Path, help="the box's state directory (as for run)")
     store.add_argument("--json", action="store_true", help="print JSON lines")
     store.set_defaults(func=cmd_store)
+
+    qr = sub.add_parser("qr", help="the join card: QR codes for the box's Wi-Fi (if it runs a hotspot) and its page")
+    qr.add_argument("--out", type=Path, metavar="FILE.png|FILE.svg",
+                    help="save the card as a picture to print (default: draw it on the terminal)")
+    qr.add_argument("--config", type=Path,
+                    help="TOML config file (default: /etc/dicesight/config.toml if there is one, else the defaults)")
+    qr.add_argument("--address", help="the host phones open (default: from the config and this machine's network)")
+    qr.add_argument("--port", type=int, help="the page's port (default: web.port of the config, 8080)")
+    qr.add_argument("--json", action="store_true", help="print JSON lines")
+    qr.set_defaults(func=cmd_qr)
     return parser
 
 

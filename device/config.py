@@ -80,10 +80,29 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class HotspotConfig:
+    """The box's own Wi-Fi (set up by `scripts/install-pi.sh --hotspot`), for the join card's Wi-Fi QR.
+
+    The box does not start the access point itself (NetworkManager does, at boot); these keys only tell the
+    join card and the page what the phones should join, and where the box is on it."""
+
+    ssid: str = ""  # empty: the box runs no hotspot (phones join the place's Wi-Fi)
+    password: str = ""  # WPA2 passphrase, 8-63 printable ASCII characters
+    address: str = "10.42.0.1"  # the box's fixed IPv4 address on its hotspot (NetworkManager's shared default)
+    show_on_page: bool = False  # the page's "Show join code" also shows the Wi-Fi QR and password
+
+    @property
+    def enabled(self) -> bool:
+        """Does the box run its own hotspot (an SSID is configured)?"""
+        return bool(self.ssid)
+
+
+@dataclass(frozen=True)
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    hotspot: HotspotConfig = field(default_factory=HotspotConfig)
     state_dir: Path | None = None  # None: $STATE_DIRECTORY (set by systemd), else ./state
 
     def resolved_state_dir(self, env: Mapping[str, str] | None = None) -> Path:
@@ -128,10 +147,11 @@ def load_config(path: Path | None) -> Config:
 
 def config_from_dict(data: Mapping[str, Any]) -> Config:
     """Check and convert a parsed TOML document; ConfigError names the first bad key."""
-    _only(data, "", ("camera", "gpio", "web", "state_dir"))
+    _only(data, "", ("camera", "gpio", "web", "hotspot", "state_dir"))
     camera = _camera(_table(data, "camera"))
     gpio = _gpio(_table(data, "gpio"))
     web = _web(_table(data, "web"))
+    hotspot = _hotspot(_table(data, "hotspot"))
     state_dir = None
     if "state_dir" in data:
         text = _str(data, "", "state_dir")
@@ -139,7 +159,7 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
             # Path("") is the current folder: under systemd that is /, never what was meant.
             raise ConfigError("state_dir", "must name a folder (leave the key out for the default)")
         state_dir = Path(text)
-    return Config(camera=camera, gpio=gpio, web=web, state_dir=state_dir)
+    return Config(camera=camera, gpio=gpio, web=web, hotspot=hotspot, state_dir=state_dir)
 
 
 def apply_overrides(config: Config, *, camera: str | None = None, gpio: str | None = None,
@@ -239,6 +259,28 @@ def _web(t: Mapping[str, Any]) -> WebConfig:
                      streams_per_address=per_address, request_threads=request_threads, allow_seed=allow_seed)
 
 
+def _hotspot(t: Mapping[str, Any]) -> HotspotConfig:
+    """The [hotspot] table. The limits are WPA2's (SSID 1-32 bytes, passphrase 8-63 printable ASCII), so a
+    card is never printed for a network NetworkManager would refuse to make."""
+    d = HotspotConfig()
+    _only(t, "hotspot", [f.name for f in dataclasses.fields(HotspotConfig)])
+    ssid = _str(t, "hotspot", "ssid", d.ssid)
+    if len(ssid.encode("utf-8")) > 32 or any(ord(c) < 32 or ord(c) == 127 for c in ssid):
+        raise ConfigError("hotspot.ssid", "a Wi-Fi name is at most 32 bytes, without control characters")
+    password = _str(t, "hotspot", "password", d.password)
+    if ssid and not (8 <= len(password) <= 63 and all(32 <= ord(c) < 127 for c in password)):
+        raise ConfigError("hotspot.password", "a WPA2 password is 8 to 63 printable ASCII characters")
+    address = _str(t, "hotspot", "address", d.address)
+    try:
+        ipaddress.IPv4Address(address)
+    except ValueError:
+        raise ConfigError("hotspot.address", f"\"{address}\" is not an IPv4 address (e.g. 10.42.0.1)") from None
+    show = t.get("show_on_page", d.show_on_page)
+    if not isinstance(show, bool):
+        raise ConfigError("hotspot.show_on_page", f"must be true or false, not {show!r}")
+    return HotspotConfig(ssid=ssid, password=password, address=address, show_on_page=show)
+
+
 def _is_address_or_name(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
@@ -336,6 +378,7 @@ def config_to_dict(config: Config) -> dict[str, Any]:
             "leds": {k: (False if v is None else v) for k, v in config.gpio.leds.items()},
         },
         "web": {**dataclasses.asdict(config.web), "names": list(config.web.names)},
+        "hotspot": dataclasses.asdict(config.hotspot),
     }
     if config.state_dir is not None:
         data["state_dir"] = str(config.state_dir)

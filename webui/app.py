@@ -22,10 +22,11 @@ from engine.core import IllegalAction
 from engine.games import GAMES
 
 from . import api, events, guard, i18n, pages
+from .joincode import JoinInfo
 from .streams import StreamGate
 from .web import EXTENSION, STREAMS, ApiError, WebState, stop_streams, table
 
-__all__ = ["create_app", "server_message", "stop_streams"]
+__all__ = ["create_app", "server_message", "set_join", "stop_streams"]
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +36,13 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 
 def create_app(table_service: Any, *, secret_key: str | None = None, testing: bool = False,
                host_names: Iterable[str] = (), max_streams: int = 300, streams_per_address: int = 6,
-               allow_seed: bool | None = None) -> Flask:
+               allow_seed: bool | None = None, join: JoinInfo | None = None) -> Flask:
     """The web app for one table service. `secret_key` signs nothing persistent; it binds CSRF values.
     `host_names`: names besides the machine's own that phones use for the box (the Host check);
     `max_streams`/`streams_per_address`: the live-update stream gate (see webui.streams); `allow_seed`:
     whether a phone may choose a new game's seed (tests and replays; default: only in testing, as a phone
-    that chose the seed predicts every roll)."""
+    that chose the seed predicts every roll); `join`: what "Show join code" shows (webui.joincode; the box
+    sets it once it knows its port, see `set_join`)."""
     app = Flask(__name__)
     key = secret_key or secrets.token_hex(32)
     app.config.update(
@@ -57,6 +59,7 @@ def create_app(table_service: Any, *, secret_key: str | None = None, testing: bo
     app.extensions[EXTENSION] = WebState(table_service, key.encode())
     app.extensions[STREAMS] = StreamGate(max_streams=max_streams, per_address=streams_per_address)
     app.config["DICESIGHT_HOST_NAMES"] = guard.own_names(host_names)
+    set_join(app, join or JoinInfo())
     i18n.init_app(app)
 
     app.register_blueprint(pages.bp)
@@ -69,6 +72,12 @@ def create_app(table_service: Any, *, secret_key: str | None = None, testing: bo
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)
     return app
+
+
+def set_join(app: Flask, join: JoinInfo) -> None:
+    """What the page's "Show join code" shows from now on: the box's page address (known only once its
+    server has a port) and the hotspot, only where the config lets phones see it."""
+    app.config["DICESIGHT_JOIN"] = join
 
 
 def storage_full(exc: BaseException | None) -> bool:

@@ -58,6 +58,13 @@ def test_partial_file_keeps_other_defaults(tmp_path: Path) -> None:
     ('[web]\nport = true\n', "web.port"),
     ("state_dir = 3\n", "state_dir"),
     ("colour = 1\n", "colour"),
+    ('[hotspot]\nssid = "dice"\npassword = "short"\n', "hotspot.password"),  # WPA2: 8-63 characters
+    ('[hotspot]\nssid = "dice"\n', "hotspot.password"),  # a hotspot needs a password
+    ('[hotspot]\nssid = "dice"\npassword = "pässword1"\n', "hotspot.password"),  # printable ASCII only
+    ('[hotspot]\nssid = "%s"\npassword = "12345678"\n' % ("x" * 33), "hotspot.ssid"),  # 32 bytes at most
+    ('[hotspot]\naddress = "dicesight.local"\n', "hotspot.address"),
+    ('[hotspot]\nshow_on_page = "yes"\n', "hotspot.show_on_page"),
+    ('[hotspot]\nchannel = 6\n', "hotspot.channel"),
 ])
 def test_bad_values_name_the_key(tmp_path: Path, text: str, key: str) -> None:
     p = tmp_path / "c.toml"
@@ -67,6 +74,17 @@ def test_bad_values_name_the_key(tmp_path: Path, text: str, key: str) -> None:
     assert info.value.key == key
     assert str(info.value).startswith(key + ":")
     assert str(p) in str(info.value)
+
+
+def test_hotspot_keys(tmp_path: Path) -> None:
+    assert not Config().hotspot.enabled and Config().hotspot.address == "10.42.0.1"
+    p = tmp_path / "c.toml"
+    p.write_text('[hotspot]\nssid = "桌遊之夜"\npassword = "roll;the,dice"\nshow_on_page = true\n')
+    c = load_config(p)
+    assert c.hotspot.enabled and c.hotspot.ssid == "桌遊之夜" and c.hotspot.password == "roll;the,dice"
+    assert c.hotspot.show_on_page and c.hotspot.address == "10.42.0.1"
+    save_config(c, tmp_path / "again.toml")
+    assert load_config(tmp_path / "again.toml") == c
 
 
 def test_unreadable_files_say_so(tmp_path: Path) -> None:
@@ -113,7 +131,7 @@ def test_state_dir_resolution(tmp_path: Path) -> None:
 def test_docs_list_every_key() -> None:
     text = DOCS.read_text()
     data = cfgmod.config_to_dict(Config())
-    for section in ("camera", "gpio", "web"):
+    for section in ("camera", "gpio", "web", "hotspot"):
         for key, value in data[section].items():
             names = [f"{section}.{key}.{k}" for k in value] if isinstance(value, dict) else [f"{section}.{key}"]
             for name in names:

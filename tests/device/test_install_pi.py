@@ -70,9 +70,12 @@ exec {sys.executable} "$@"''')
         path.chmod(0o755)
 
     def run(self, **env: str) -> subprocess.CompletedProcess:
+        return self.run_with(**env)
+
+    def run_with(self, *args: str, **env: str) -> subprocess.CompletedProcess:
         full = {"PATH": f"{self.bin}:/usr/bin:/bin", "HOME": str(self.tmp), "ROOT": str(self.root),
                 "PYTHON": str(self.bin / "python3"), **env}
-        return subprocess.run(["bash", str(SCRIPT)], env=full, capture_output=True, text=True, timeout=300)
+        return subprocess.run(["bash", str(SCRIPT), *args], env=full, capture_output=True, text=True, timeout=300)
 
     def calls(self, name: str) -> list[list[str]]:
         if not self.log.exists():
@@ -108,7 +111,7 @@ def test_fresh_install(rig: Rig) -> None:
     lines = constraints.read_text().splitlines()
     assert f"numpy=={np.__version__}" in lines and "opencv-python-headless<0" in lines
     deps = " ".join(pips[0])
-    for needed in ("flask", "waitress", "tomli-w", "flask-babel"):
+    for needed in ("flask", "waitress", "tomli-w", "flask-babel", "segno"):
         assert needed in deps
     assert "--no-deps" in pips[1] and pips[1][-1] == str(rig.root / "opt/dicesight/app")
 
@@ -177,4 +180,125 @@ def test_needs_root_on_a_real_system(rig: Rig) -> None:
     env = {"PATH": f"{rig.bin}:/usr/bin:/bin", "PYTHON": str(rig.bin / "python3")}
     result = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True)
     assert result.returncode != 0 and "run as root" in result.stderr
+    assert rig.calls("apt-get") == []
+
+
+# -- --hotspot: NetworkManager's access point, the config's [hotspot], dicesight.local (issue 36) ----------
+NMCLI = '''#!/bin/bash
+# logged with bash's %q, so a name holding quotes, spaces or ; is read back whole
+{{ printf nmcli; printf ' %q' "$@"; printf '\\n'; }} >> "{log}"
+case "$*" in
+  "-t -f NAME connection show") cat "{conns}" 2>/dev/null ;;
+  "connection add"*) echo dicesight-hotspot >> "{conns}" ;;
+  "connection delete"*) : > "{conns}" ;;
+esac'''
+
+
+def hotspot_rig(rig: Rig) -> Rig:
+    """The rig with what --hotspot runs: nmcli (remembering its connections), hostnamectl, hostname, chgrp
+    (the service's group exists only on the Pi)."""
+    nmcli = rig.bin / "nmcli"
+    nmcli.write_text(NMCLI.format(conns=rig.tmp / "connections", log=rig.log))
+    nmcli.chmod(0o755)
+    rig._stub("hostnamectl", "exit 0")
+    rig._stub("hostname", "echo raspberrypi")
+    rig._stub("chgrp", "exit 0")
+    return rig
+
+
+def option(call: list[str], name: str) -> str:
+    """The value after `name` in an nmcli call (its settings are name value pairs)."""
+    return call[call.index(name) + 1]
+
+
+def test_hotspot_sets_up_an_access_point_and_the_config(rig: Rig) -> None:
+    from device import joincard
+    from device.config import HotspotConfig
+    from webui.joincode import wifi_payload
+
+    hotspot_rig(rig)
+    ssid, password = 'Dice;Night "1"', "roll:the,dice\\now"
+    result = rig.run_with("--hotspot", HOTSPOT_SSID=ssid, HOTSPOT_PASSWORD=password)
+    assert result.returncode == 0, result.stderr + result.stdout
+
+    install = next(c for c in rig.calls("apt-get") if c[:1] == ["install"])
+    assert {"network-manager", "dnsmasq-base", "avahi-daemon", "libnss-mdns"} <= set(install)
+
+    config_path = rig.root / "etc/dicesight/config.toml"
+    config = load_config(config_path)
+    assert config == Config(hotspot=HotspotConfig(ssid=ssid, password=password))  # the rest: the defaults
+    assert oct(config_path.stat().st_mode & 0o777) == "0o640"  # it holds the password
+    assert ["dicesight", str(config_path)] in rig.calls("chgrp")
+
+    nmcli = rig.calls("nmcli")
+    add = next(c for c in nmcli if c[:2] == ["connection", "add"])
+    assert option(add, "type") == "wifi" and option(add, "ifname") == "wlan0"
+    assert option(add, "con-name") == "dicesight-hotspot" and option(add, "ssid") == ssid
+    assert option(add, "802-11-wireless.mode") == "ap" and option(add, "ipv4.method") == "shared"
+    assert option(add, "ipv4.addresses") == "10.42.0.1/24"  # the fixed address
+    assert option(add, "wifi-sec.key-mgmt") == "wpa-psk" and option(add, "wifi-sec.psk") == password
+    assert nmcli[-1] == ["connection", "up", "dicesight-hotspot"]
+    assert ["connection", "delete", "dicesight-hotspot"] not in nmcli  # there was none to replace
+
+    assert (rig.root / "etc/hostname").read_text() == "dicesight\n"
+    assert "127.0.1.1\tdicesight\n" in (rig.root / "etc/hosts").read_text()
+    assert rig.calls("hostnamectl") == [["set-hostname", "dicesight"]]
+    systemctl = rig.calls("systemctl")
+    assert ["enable", "avahi-daemon.service"] in systemctl and ["restart", "avahi-daemon.service"] in systemctl
+    assert systemctl[-1] == ["restart", "dicesight.service"]  # the box starts with the hotspot's config
+
+    card = joincard.make_card(config)  # the join card the box prints from it
+    assert card.wifi == wifi_payload(ssid, password) and card.url == "http://10.42.0.1:8080/"
+
+
+def test_hotspot_again_keeps_the_password_and_the_rest_of_the_config(rig: Rig) -> None:
+    hotspot_rig(rig)
+    assert rig.run_with("--hotspot").returncode == 0
+    config_path = rig.root / "etc/dicesight/config.toml"
+    first = load_config(config_path).hotspot
+    assert first.ssid == "dicesight" and len(first.password) == 12  # a new random password
+    config_path.write_text(config_path.read_text().replace('source = "auto"', 'source = "usb:0"')
+                           .replace("show_on_page = false", "show_on_page = true"))
+    rig.log.unlink()
+
+    result = rig.run_with("--hotspot", HOTSPOT_SSID="Game night", NO_START="1", SKIP_APT="1")
+    assert result.returncode == 0, result.stderr
+    again = load_config(config_path)
+    assert again.hotspot.ssid == "Game night" and again.hotspot.password == first.password  # cards still work
+    assert again.hotspot.show_on_page and again.camera.source == "usb:0"  # the owner's choices kept
+    assert config_path.read_text().count("[hotspot]") == 1
+    nmcli = rig.calls("nmcli")
+    assert ["connection", "delete", "dicesight-hotspot"] in nmcli  # remade, not doubled
+    assert ["connection", "up", "dicesight-hotspot"] not in nmcli  # NO_START: it comes up at the next boot
+    assert rig.calls("hostnamectl") == []  # the name was already set
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"HOTSPOT_PASSWORD": "short"}, "HOTSPOT_PASSWORD"),
+    ({"HOTSPOT_PASSWORD": "pässwörd-long"}, "HOTSPOT_PASSWORD"),
+    ({"HOTSPOT_SSID": "x" * 33}, "HOTSPOT_SSID"),
+    ({"HOTSPOT_ADDRESS": "10.42.0"}, "HOTSPOT_ADDRESS"),
+    ({"BOX_NAME": "dice/sight"}, "BOX_NAME"),
+])
+def test_hotspot_refuses_bad_settings_before_changing_anything(rig: Rig, env: dict, says: str) -> None:
+    hotspot_rig(rig)
+    result = rig.run_with("--hotspot", **env)
+    assert result.returncode != 0 and says in result.stderr
+    assert rig.calls("apt-get") == [] and rig.calls("nmcli") == [] and rig.calls("useradd") == []
+    assert not (rig.root / "etc").exists()
+
+
+def test_hotspot_in_an_image_being_built_writes_files_only(rig: Rig) -> None:
+    hotspot_rig(rig)
+    result = rig.run_with("--hotspot", NO_SYSTEMD="1", BOX_NAME="")
+    assert result.returncode == 0, result.stderr
+    assert load_config(rig.root / "etc/dicesight/config.toml").hotspot.enabled
+    assert rig.calls("nmcli") == [] and rig.calls("hostnamectl") == []  # NetworkManager is not running
+    assert "run 'sudo scripts/install-pi.sh --hotspot' again on the Pi" in result.stdout
+    assert not (rig.root / "etc/hostname").exists()  # BOX_NAME empty: the hostname is left alone
+
+
+def test_unknown_option_is_refused(rig: Rig) -> None:
+    result = rig.run_with("--hotpsot")
+    assert result.returncode == 2 and "unknown option --hotpsot" in result.stderr
     assert rig.calls("apt-get") == []

@@ -11,6 +11,7 @@ import {
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
 import { initPhones } from "./phones.js";
+import { initJoin } from "./joincode.js";
 
 // -- the game's board view ------------------------------------------------------------------------
 const views = {};        // view name -> loaded module (or a promise while loading)
@@ -729,6 +730,7 @@ $("seat").addEventListener("change", (ev) => chooseSeat(ev.target.value));
 $("pairpress").addEventListener("click", () => api("POST", "/api/panel/pair", {}).then((s) => s && apply(s)).catch(() => {}));
 $("undo").addEventListener("click", () => act({ type: "undo" }).catch(() => {}));
 initPhones();
+initJoin();
 $("unpair").addEventListener("click", async () => {
   if (!window.confirm(t("unpair_all") + "?")) return;
   try {
