@@ -37,7 +37,7 @@ from .web import (
     virtual_panel,
 )
 
-PANEL_BUTTONS = ("next", "undo", "pair")
+PANEL_BUTTONS = ("next", "undo", "pair", "throw")  # throw: the demo tray's, on the page only
 IMAGE_NAME_MAX = 100  # roll photo names are ~30 characters; a longer one is no photo (and no 500)
 MAX_PAGE_HOLD_S = 2.0
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -184,8 +184,20 @@ def panel(button: str):
         # Holds from the page stop short of the Pair button's shutdown hold: only the box shuts down.
         if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= MAX_PAGE_HOLD_S:
             raise ApiError(400, "bad_hold", i18n.msg("bad_hold"))
+    if button == "throw":
+        return jsonify(shown(_throw_demo()))
     table().press(button, float(hold))
     return jsonify(snapshot())
+
+
+def _throw_demo() -> dict:
+    """The demo tray's "Throw the dice": the new snapshot, or a 409 in the phone's language saying why not
+    (no demo tray, the game waits for a choice rather than dice, a throw still landing)."""
+    try:
+        return table().throw_dice()
+    except IllegalAction as err:
+        message = i18n.msg(err.code) if err.code in i18n.MESSAGES else err.message
+        raise ApiError(409, err.code, message) from None
 
 
 @bp.post("/seat")

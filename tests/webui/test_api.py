@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from realbox import Clock, make_table, reading, set_camera, set_tray  # noqa: E402
+from realbox import Clock, demo_table, make_table, reading, set_camera, set_tray  # noqa: E402
 
 from webui import create_app  # noqa: E402
 
@@ -337,6 +337,36 @@ def test_virtual_panel_buttons_work_when_paired(client, table):
     assert r.status_code == 200
     assert r.get_json()["rolls"] == []
     assert client.post("/api/panel/jump", headers={CSRF: csrf}).status_code == 404
+
+
+def test_the_demo_tray_throws_from_the_virtual_panel_only_when_the_game_waits_for_dice(tmp_path):
+    """Issue 34 #1: the panel's "Throw the dice" (a paired phone's) throws the demo tray's dice; while the
+    game waits for a choice it is refused, in the phone's language; a box with another camera has none."""
+    table = demo_table(tmp_path, 5)
+    try:
+        client = create_app(table, secret_key="k", testing=True).test_client()
+        assert client.get("/api/state").get_json()["camera"]["throw"] == "ask"
+        assert client.post("/api/panel/throw", headers={CSRF: "x"}).status_code == 401
+        csrf = pair(client, table)
+        table.new_game("dicethrone", {"mode": "1v1", "players": [{"hero": "barbarian"}, {"hero": "monk"}],
+                                      "start": "p1"}, 3)  # Main Phase (1): a choice, not dice
+        r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf, "Accept-Language": "zh-TW"})
+        assert r.status_code == 409 and r.get_json()["code"] == "no_dice_wanted"
+        assert r.get_json()["message"] == "遊戲現在不需要擲骰：請看看它正在等什麼。"
+        table.submit({"type": "advance"})
+        r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf})
+        assert r.status_code == 200 and r.get_json()["phase"] == "offensive"
+        r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf, "Accept-Language": "ko"})
+        assert r.status_code == 409 and r.get_json()["message"] == "주사위를 아직 던지는 중입니다."
+    finally:
+        table.close()
+
+
+def test_a_box_with_a_camera_has_no_throw_button(client, table):
+    csrf = pair(client, table)
+    assert "throw" not in client.get("/api/state").get_json()["camera"]
+    r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf})
+    assert r.status_code == 409 and r.get_json()["code"] == "no_demo_throw"
 
 
 # -- server-sent events ---------------------------------------------------------------------------

@@ -135,6 +135,24 @@ export async function act(action) {
   return snap;
 }
 
+// -- the demo tray (no camera: `dicesight run` on a PC) ---------------------------------------------
+// Whether the camera is the demo tray throwing only when asked (snapshot.camera.throw, device/camera/demo.py).
+export function demoThrows(snap) {
+  return Boolean(snap && snap.camera && snap.camera.throw === "ask");
+}
+
+// Whether a throw is of use now: the game waits for dice (or phones roll for who starts) and no dice are
+// flying; the box refuses other throws anyway, so the demo never plays the game by itself.
+export function canThrowDemo(snap) {
+  const tray = (snap && snap.tray) || {};
+  return Boolean(S.session.paired && (diceInput(snap) || tray.observing) && tray.state !== "moving");
+}
+
+// The demo tray's "Throw the dice" (the box panel's throw button): it throws the dice the game waits for.
+export function throwDemo() {
+  return api("POST", "/api/panel/throw", {}).then((snap) => { if (snap) apply(snap); return snap; }).catch(() => null);
+}
+
 let toastTimer = null;
 export function toast(text, bad = false) {
   const n = $("toast");
