@@ -145,6 +145,7 @@ MESSAGES = {
     "bad_value_setup_not_bool": _l("%(where)s must be yes or no (true or false)."),
     "bad_value_setup_not_text": _l("%(where)s must be text."),
     "bad_value_setup_bad_choice": _l("%(where)s is not one of the game's choices."),
+    "bad_value_setup_not_unique": _l("%(what)s: %(name)s is chosen more than once. Each player needs a different one."),
 }
 
 
@@ -179,6 +180,14 @@ def engine_message(code: str, message: str, texts: dict[str, dict[str, str]] | N
     if code in ENGINE_MESSAGES:
         return str(ENGINE_MESSAGES[code])
     return message
+
+
+def local(text: Any) -> str:
+    """A game's Text ({"en": ..., "zh-TW": ..., "ko": ...}) in the page's language, English when it lacks
+    one; a plain string as it is."""
+    if isinstance(text, dict):
+        return str(text.get(current_code()) or text.get("en") or "")
+    return "" if text is None else str(text)
 
 
 def msg(key: str, **kw: Any) -> str:

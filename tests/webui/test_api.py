@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from realbox import Clock, demo_table, make_table, reading, set_camera, set_tray  # noqa: E402
 
+from engine.games import get_rules  # noqa: E402
 from webui import create_app  # noqa: E402
 
 CSRF = "X-Dicesight-CSRF"
@@ -299,6 +300,40 @@ def test_new_game_validation(client, table):
     r = client.post("/api/games", json={"game": "freeroll", "setup": {"title": "Warm-up"}}, headers=h)
     assert r.status_code == 200
     assert r.get_json()["title"] == "Warm-up" and r.get_json()["seq"] == 0
+
+
+@pytest.mark.parametrize("lang,said", [
+    ("en", "Monster: Gigazaur is chosen more than once. Each player needs a different one."),
+    ("zh-TW", "怪獸：吉哥拉 被選了不只一次。每位玩家都要選不同的。"),
+    ("ko", "괴수: 기가자우르 — 두 명 이상이 골랐습니다. 플레이어마다 서로 달라야 합니다."),
+])
+def test_a_monster_chosen_twice_is_refused_saying_which_in_the_phone_s_language(client, table, lang, said):
+    """Issue 34 #2: King of Tokyo refused two Gigazaurs with an English-only reason (zh-TW and ko got "that
+    setup is not possible"). The game's setup form says each monster is played once (`unique`): the box
+    names the choice and the monster in the phone's language, and nothing starts."""
+    csrf = pair(client, table)
+    setup = {"players": [{"name": "Ana", "monster": "gigazaur"}, {"name": "Bo", "monster": "the_king"},
+                         {"name": "Cy", "monster": "gigazaur"}]}
+    r = client.post("/api/games", json={"game": "kingoftokyo", "setup": setup},
+                    headers={CSRF: csrf, "Accept-Language": lang})
+    assert r.status_code == 400 and r.get_json() == {"code": "setup_not_unique", "message": said}
+    assert client.get("/api/state").get_json()["game"] == "freeroll"
+    setup["players"][2]["monster"] = "alienoid"
+    assert client.post("/api/games", json={"game": "kingoftokyo", "setup": setup}, headers={CSRF: csrf}).status_code == 200
+    heroes = {"mode": "1v1", "players": [{"hero": "monk"}, {"hero": "monk"}]}  # a mirror match is allowed
+    assert client.post("/api/games", json={"game": "dicethrone", "setup": heroes}, headers={CSRF: csrf}).status_code == 200
+
+
+def test_a_new_game_s_refusal_is_worded_by_that_game_not_the_one_on_the_table(client, table):
+    """The engine's setup refusal in zh-TW: the texts of the game being set up (before, those of the game on the
+    table: King of Tokyo's "2-6 different monsters" for a Dice Throne setup)."""
+    csrf = pair(client, table)
+    table.new_game("kingoftokyo", {"players": ["gigazaur", "the_king"]}, 1)
+    three = {"mode": "1v1", "players": [{"hero": "monk"}, {"hero": "ninja"}, {"hero": "paladin"}]}
+    r = client.post("/api/games", json={"game": "dicethrone", "setup": three},
+                    headers={CSRF: csrf, "Accept-Language": "zh-TW"})
+    assert r.status_code == 409 and r.get_json()["code"] == "bad_setup"
+    assert r.get_json()["message"] == get_rules("dicethrone").describe()["texts"]["refusal.bad_setup"]["zh-TW"]
 
 
 def test_roll_for_who_starts_reads_the_tray_and_records_nothing(client, table):

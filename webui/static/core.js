@@ -86,7 +86,9 @@ export function apply(snap) {
 }
 
 // -- talking to the box ---------------------------------------------------------------------------
-export async function api(method, path, body, retried = false) {
+// A refusal is toasted and thrown (the Error's message is the box's, in the page's language); `quiet` leaves
+// the toast to the caller, which says it where the player looks (the setup sheet: inside its dialog).
+export async function api(method, path, body, { quiet = false, retried = false } = {}) {
   const opts = { method, credentials: "same-origin", headers: { "X-Dicesight-CSRF": S.session.csrf || "page" } };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -96,6 +98,7 @@ export async function api(method, path, body, retried = false) {
   try {
     res = await fetch(path, opts);
   } catch (err) {
+    if (quiet) throw new Error(t("offline"));
     toast(t("offline"));
     throw err;
   }
@@ -104,10 +107,10 @@ export async function api(method, path, body, retried = false) {
   if (res.ok) return data;
   if (res.status === 403 && !retried && data && String(data.code).startsWith("csrf")) {
     await refreshSession();
-    return api(method, path, body, true);
+    return api(method, path, body, { quiet, retried: true });
   }
   if (res.status === 401) { S.session.paired = false; S.session.csrf = null; render(); }
-  toast((data && data.message) || `${res.status}`, true);
+  if (!quiet) toast((data && data.message) || `${res.status}`, true);
   const e = new Error((data && data.message) || res.statusText);
   e.data = data;
   e.status = res.status;
