@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = tempfile.TemporaryDirectory(prefix="dicesight-load-")
     cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host", HOST,
-           "--port", "0", "--state-dir", tmp.name, "--json"]
+           "--port", "0", "--state-dir", tmp.name, "--demo-throw", "auto", "--json"]  # as before: throws keep the camera busy
     box = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         port = None

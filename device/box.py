@@ -47,6 +47,7 @@ class BoxOptions:
     state_dir: Path | None = None
     demo_seed: int = 1
     demo_speed: float = 1.0  # the demo tray's time runs this many times faster (browser tests)
+    demo_throw: str = "ask"  # the demo tray throws when asked ("ask"), or every few seconds ("auto": benches)
     teach: str | None = None  # `dicesight teach SET`: the dice set being taught (see teach_phone)
     mount: str | None = None
 
@@ -87,7 +88,7 @@ def build(options: BoxOptions):
     try:
         if spec == "demo":
             source = cameras.open_source("demo", seed=options.demo_seed, mount=config.camera.mount,
-                                         speed=options.demo_speed)
+                                         speed=options.demo_speed, throw=options.demo_throw)
         else:
             source = _supervised(spec, name)
     except cameras.CameraError as err:

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import play_cmd
 from .camera import SPEC_HELP
+from .camera.demo import THROW_MODES
 
 
 def _printer(as_json: bool):
@@ -64,7 +65,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port,
                          config=args.config, state_dir=args.state_dir, demo_seed=args.demo_seed,
-                         demo_speed=args.demo_speed)
+                         demo_speed=args.demo_speed, demo_throw=args.demo_throw)
     try:
         return run(options, announce=_printer(args.json))
     except ConfigError as err:
@@ -123,7 +124,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
     options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port, config=args.config,
-                         state_dir=args.state_dir, demo_seed=args.demo_seed, teach=args.set, mount=args.mount)
+                         state_dir=args.state_dir, demo_seed=args.demo_seed, demo_throw=args.demo_throw,
+                         teach=args.set, mount=args.mount)
 
     def started(table) -> None:
         emit({"event": "teaching", "set": ds.id, "examples": args.examples,
@@ -188,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--demo-seed", type=int, default=1, help="what the demo tray throws")
     run.add_argument("--demo-speed", type=_positive, default=1.0,
                      help="the demo tray's time runs this many times faster (e.g. 4 for tests)")
+    run.add_argument("--demo-throw", choices=THROW_MODES, default="ask",
+                     help="the demo tray throws when asked (\"Throw the dice\" on the page's panel; the "
+                          "default), or every few seconds by itself (auto: for benches and tests)")
     run.add_argument("--json", action="store_true", help="print JSON lines")
     run.set_defaults(func=cmd_run)
 
@@ -224,6 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     teach.add_argument("--config", type=Path, help="TOML config file")
     teach.add_argument("--state-dir", type=Path, help="where the box keeps what it learns (as for run)")
     teach.add_argument("--demo-seed", type=int, default=1, help="what the demo tray throws (--camera demo)")
+    teach.add_argument("--demo-throw", choices=THROW_MODES, default="ask",
+                       help="the demo tray throws when asked (default) or every few seconds (auto)")
     teach.add_argument("--json", action="store_true", help="print JSON lines")
     teach.add_argument("--photos", type=Path, help="teach from these photos (with --labels) instead of the camera")
     teach.add_argument("--labels", type=Path, help="the photos' labels: NAME.json as in ../shared/datasets")

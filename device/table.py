@@ -117,6 +117,7 @@ class Table:
             self.game_id = self.store.new_game(game, setup, seed)
             self.match = match
             self.tray.observe(0)  # the roll-off that chose the start player is over
+            self.tray.new_game()  # the dice lying there are the last game's (or the roll-off's), not a roll
             self._engine_snapshot = None
             self._notice = ""
             self._not_resumed = None
@@ -416,9 +417,11 @@ class Table:
     # -- panel and pairing ------------------------------------------------------------------------
     def press(self, button: str, hold_s: float = 0.0) -> None:
         """A press of the virtual panel: through the mock pins when there is a panel, else directly."""
-        if button not in ("next", "undo", "pair"):
+        if button not in ("next", "undo", "pair", "throw"):
             raise IllegalAction("unknown_button", f"The box has Next, Undo and Pair buttons, not \"{button}\".")
-        if self.panel is not None:
+        if button == "throw":  # the demo tray's throw button: on the page only, no pin of the box
+            self.throw_dice()
+        elif self.panel is not None:
             self.panel.press(button, hold_s)
         elif button == "next":
             self.next()
@@ -492,10 +495,28 @@ class Table:
         return wanted if wanted.get("type") == "dice" else {}
 
     def tray_request(self) -> tuple[str, int | None]:
-        """(dice set, how many dice) the game waits for on the tray now; the count is None when any will do."""
+        """(dice set, how many dice) the game waits for on the tray now; the count is None when any will do.
+        While phones roll for who starts (`observe`) a throw is one die, whatever the game waits for."""
         with self._lock:
-            count = self._dice_input().get("count")
+            count = 1 if self.tray.observing() else self._dice_input().get("count")
             return self.current_dice_set(), count if isinstance(count, int) else None
+
+    def wants_dice(self) -> bool:
+        """True when a throw is of use now: the game waits for dice, or phones roll for who starts."""
+        with self._lock:
+            return self.tray.observing() or bool(self._dice_input())
+
+    def throw_dice(self) -> dict:
+        """The demo tray's "Throw the dice" (the page's panel): a throw of the dice the game waits for, and
+        only when it waits for dice, so the demo never plays the game by itself. IllegalAction says why not
+        (a camera that is no such tray, a game waiting for a choice, a throw still landing)."""
+        if not self.tray.throws_on_ask:
+            raise IllegalAction("no_demo_throw", "Only the demo tray throws dice when asked; throw real dice.")
+        if not self.wants_dice():
+            raise IllegalAction("no_dice_wanted", "The game is not waiting for dice now.")
+        if not self.tray.throw():
+            raise IllegalAction("tray_busy", "The dice are still being thrown.")
+        return self.publish()
 
     def tray_colours(self) -> list[str]:
         """The colours of the dice the game waits for: one per die in order (Regidice's pool) or the colours
@@ -516,11 +537,13 @@ class Table:
         `sets`, e.g. attack dice with an effect die); a single set otherwise; nothing ({}) while the game
         waits for a choice rather than dice (the demo tray then throws nothing)."""
         with self._lock:
+            if self.tray.observing():  # rolling for who starts: one die of one set
+                return dict([self.tray_request()])
             wanted = self._dice_input()
             sets = wanted.get("sets")
             if isinstance(sets, dict) and sets:
                 return {str(k): (v if isinstance(v, int) else None) for k, v in sets.items()}
-            if not wanted and self._engine_view().get("pending") is not None and not self.tray.observing():
+            if not wanted and self._engine_view().get("pending") is not None:
                 return {}  # the game waits for a choice, not for dice (a Main phase): nothing to throw
             dice_set, count = self.tray_request()
             return {dice_set: count}

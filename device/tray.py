@@ -119,6 +119,9 @@ class TrayService:
         by `storage_faults` (issue 32 #6: a full card read as a camera problem)."""
         with self._lock:
             view = dict(self._camera)
+            mode = getattr(self.camera, "throw_mode", None)
+            if mode is not None:  # the demo tray: the page offers "Throw the dice" when it throws on ask
+                view["throw"] = mode
             faults = {k: v for k, v in self._faults.items() if k not in STORAGE_FAULTS}
             if faults:
                 view["status"] = "error"
@@ -166,6 +169,27 @@ class TrayService:
             self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
                               message=message, private_to=private_to)
         self._changed()
+
+    def new_game(self) -> None:
+        """A new game starts: what lies on the tray belongs to the last one. A reading waiting for its
+        confirmation is dropped (confirmed now, it would be the new game's first roll), and a camera that
+        can (the demo tray) has its dice picked up."""
+        with self._lock:
+            self._tray.update(needs_confirmation=False, message="", private_to=None)
+            self._crops = []
+            self._unsure = None
+        sweep = getattr(self.camera, "sweep", None)
+        if callable(sweep):
+            sweep()
+
+    @property
+    def throws_on_ask(self) -> bool:
+        """True when the camera is a demo tray that throws only when asked (`throw`)."""
+        return getattr(self.camera, "throw_mode", None) == "ask"
+
+    def throw(self) -> bool:
+        """Ask the demo tray for a throw; False when it is not one that throws on ask, or one is landing."""
+        return self.throws_on_ask and bool(self.camera.throw())
 
     def roll_recorded(self) -> None:
         """Any roll settles a reading that waited for confirmation (the table calls this on every roll)."""

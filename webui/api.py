@@ -13,7 +13,7 @@ import hashlib
 import json
 from functools import cache
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, send_file
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, send_file
 
 from engine.core import IllegalAction, action_type
 from engine.games import GAMES
@@ -37,7 +37,7 @@ from .web import (
     virtual_panel,
 )
 
-PANEL_BUTTONS = ("next", "undo", "pair")
+PANEL_BUTTONS = ("next", "undo", "pair", "throw")  # throw: the demo tray's, on the page only
 IMAGE_NAME_MAX = 100  # roll photo names are ~30 characters; a longer one is no photo (and no 500)
 MAX_PAGE_HOLD_S = 2.0
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -133,17 +133,30 @@ def new_game():
         raise ApiError(400, "bad_setup", i18n.msg("no_game"))
     if not isinstance(setup, dict):
         raise ApiError(400, "bad_setup", i18n.msg("bad_setup"))
+    rules = GAMES.get(game)
+    form = rules.describe().get("setup", []) if rules is not None else []
     try:
         seed = payload.check_seed(body.get("seed"))
         if seed is not None and not current_app.config.get("DICESIGHT_ALLOW_SEED"):
             # a phone that picks the seed knows every roll the box will make (issue 32 #3)
             raise ApiError(403, "seed_not_allowed", i18n.msg("seed_not_allowed"))
-        rules = GAMES.get(game)
         if rules is not None:  # an unknown game is the table's to refuse, by name
-            payload.check_setup(setup, rules.describe().get("setup", []))
+            payload.check_setup(setup, form)
     except payload.BadPayload as exc:
-        raise bad_payload(exc) from None
+        raise _setup_refused(exc, form) from None
+    g.refusal_game = game  # the engine's refusal is worded by the game being set up, not the one on the table
     return jsonify(shown(table().new_game(game, setup, seed)))
+
+
+def _setup_refused(exc: payload.BadPayload, form: list[dict]) -> ApiError:
+    """A setup refused at the door, worded for players. An option chosen by two seats (King of Tokyo plays
+    each monster once) names the choice and the option in the phone's language: the sheet shows it."""
+    if exc.code != "setup_not_unique":
+        return bad_payload(exc)
+    field = next((f for f in form if exc.where.startswith(f"setup.{f.get('key')}[")), {})
+    option = next((o for o in field.get("options", []) if o.get("id") == exc.detail), {})
+    return ApiError(400, exc.code, i18n.msg("bad_value_setup_not_unique", what=i18n.local(field.get("name")),
+                                            name=i18n.local(option.get("name")) or exc.detail))
 
 
 @bp.post("/tray/observe")
@@ -184,8 +197,20 @@ def panel(button: str):
         # Holds from the page stop short of the Pair button's shutdown hold: only the box shuts down.
         if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= MAX_PAGE_HOLD_S:
             raise ApiError(400, "bad_hold", i18n.msg("bad_hold"))
+    if button == "throw":
+        return jsonify(shown(_throw_demo()))
     table().press(button, float(hold))
     return jsonify(snapshot())
+
+
+def _throw_demo() -> dict:
+    """The demo tray's "Throw the dice": the new snapshot, or a 409 in the phone's language saying why not
+    (no demo tray, the game waits for a choice rather than dice, a throw still landing)."""
+    try:
+        return table().throw_dice()
+    except IllegalAction as err:
+        message = i18n.msg(err.code) if err.code in i18n.MESSAGES else err.message
+        raise ApiError(409, err.code, message) from None
 
 
 @bp.post("/seat")

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -125,9 +125,11 @@ def _api_error(exc: ApiError) -> ResponseReturnValue:
 
 
 def _current_texts() -> dict[str, dict[str, str]]:
-    """The texts of the game on the table (its refusals by code live there), or none."""
+    """The texts of the game the refusal is about (its refusals by code live there): the game being set up
+    (`g.refusal_game`, a new game's setup), else the game on the table, or none."""
     try:
-        rules = GAMES.get(table().snapshot().get("game", ""))
+        name = g.get("refusal_game") or table().snapshot().get("game", "")
+        rules = GAMES.get(name)
     except Exception:  # a refusal must be answered even when the table cannot say its game
         return {}
     return rules.describe().get("texts", {}) if rules is not None else {}

@@ -109,6 +109,9 @@ MESSAGES = {
     "panel_physical": _l("This box has real buttons: press Pair on the box itself."),
     "bad_hold": _l("A press from the page is held 0 to 2 seconds (shutting down is done on the box)."),
     "bad_observe": _l("Watching the tray without recording takes \"seconds\" from 0 to 300."),
+    "no_demo_throw": _l("Only the demo tray throws dice when asked: throw your dice into the tray."),
+    "no_dice_wanted": _l("The game is not waiting for dice now: look at what it is waiting for."),
+    "tray_busy": _l("The dice are still being thrown."),
     "no_image": _l("There is no such roll photo."),
     "bad_learnt_set": _l("Say which dice to forget: \"set\" must name a set the box has learnt."),
     "not_found": _l("There is nothing at this address."),
@@ -142,6 +145,7 @@ MESSAGES = {
     "bad_value_setup_not_bool": _l("%(where)s must be yes or no (true or false)."),
     "bad_value_setup_not_text": _l("%(where)s must be text."),
     "bad_value_setup_bad_choice": _l("%(where)s is not one of the game's choices."),
+    "bad_value_setup_not_unique": _l("%(what)s: %(name)s is chosen more than once. Each player needs a different one."),
 }
 
 
@@ -176,6 +180,14 @@ def engine_message(code: str, message: str, texts: dict[str, dict[str, str]] | N
     if code in ENGINE_MESSAGES:
         return str(ENGINE_MESSAGES[code])
     return message
+
+
+def local(text: Any) -> str:
+    """A game's Text ({"en": ..., "zh-TW": ..., "ko": ...}) in the page's language, English when it lacks
+    one; a plain string as it is."""
+    if isinstance(text, dict):
+        return str(text.get(current_code()) or text.get("en") or "")
+    return "" if text is None else str(text)
 
 
 def msg(key: str, **kw: Any) -> str:
@@ -230,6 +242,9 @@ JS_STRINGS = {
     "btn_next": _l("Next"),
     "btn_undo": _l("Undo"),
     "btn_pair": _l("Pair"),
+    "btn_throw": _l("Throw the dice"),
+    "demo_hint": _l("Demo tray (no camera): tap “Throw the dice” when the game waits for a roll."),
+    "ro_demo_throw": _l("Throw a die"),
     "new_game": _l("New game"),
     "setup": _l("Set up a game"),
     "game": _l("Game"),

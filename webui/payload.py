@@ -169,9 +169,20 @@ def check_setup(setup: Any, form: list[dict[str, Any]]) -> None:
             if not isinstance(value, str) or (options and value not in options):
                 raise BadPayload("setup_bad_choice", where)
         elif kind == "seat_choice":
-            if not isinstance(value, list):
-                raise BadPayload("setup_bad_choice", where)
-            for i, seat in enumerate(value):
-                picked = seat.get(field.get("choice", "id")) if isinstance(seat, dict) else seat
-                if not isinstance(picked, str) or (options and picked not in options):
-                    raise BadPayload("setup_bad_choice", f"{where}[{i}]")
+            _check_seats(value, where, field, options)
+
+
+def _check_seats(value: Any, where: str, field: dict[str, Any], options: list[Any]) -> None:
+    """A choice per seat (a hero, a monster): each one of the form's options, and, where the form says each
+    may be played once (`unique`: King of Tokyo's monsters), no option twice; that refusal's `detail` is the
+    option chosen twice, so the page can name it in the phone's language."""
+    if not isinstance(value, list):
+        raise BadPayload("setup_bad_choice", where)
+    seen: set[str] = set()
+    for i, seat in enumerate(value):
+        picked = seat.get(field.get("choice", "id")) if isinstance(seat, dict) else seat
+        if not isinstance(picked, str) or (options and picked not in options):
+            raise BadPayload("setup_bad_choice", f"{where}[{i}]")
+        if field.get("unique") and picked in seen:
+            raise BadPayload("setup_not_unique", f"{where}[{i}]", picked)
+        seen.add(picked)

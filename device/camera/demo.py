@@ -1,13 +1,22 @@
 """The demo tray: a camera source that renders pip dice being thrown into a tray seen from below.
 
-It lets the whole box run on a PC with no camera: every few seconds a handful of dice slide in,
-tumble, settle, lie still, and are picked up by a hand. What it throws is a pure function of the seed
-and the throw number (`DemoTray.plan`), so tests can know what the reader should have seen.
+It lets the whole box run on a PC with no camera. It throws in one of two ways (`throw`):
+
+- "ask" (what `dicesight run` does): the tray stays empty until someone asks for a throw (`throw()`: the
+  page's "Throw the dice", the panel's throw button); then a hand picks up the dice lying there, if any,
+  and the new dice slide in, tumble, settle and lie still until the next throw is asked for or a new game
+  sweeps them away (`sweep()`). Players go at their own pace, as with real dice.
+- "auto" (`--demo-throw auto`, for benches and tests): every CYCLE_S seconds a handful of dice slide in,
+  tumble, settle, lie still, and are picked up by a hand.
+
+What it throws is a pure function of the seed and the throw number (`DemoTray.plan`), so tests can know
+what the reader should have seen.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -26,6 +35,18 @@ THROW_S = 1.0
 STILL_S = 3.2
 PICKUP_S = 0.8
 CYCLE_S = EMPTY_S + THROW_S + STILL_S + PICKUP_S
+GAP_S = 0.3  # asked for: the empty tray between the hand taking the last dice and the new ones coming in
+THROW_MODES = ("ask", "auto")
+
+
+@dataclass(frozen=True)
+class _Step:
+    """From tray time `at` on (asked-for throws): throw number `throw` coming in ("throw"), or its dice
+    being picked up ("sweep")."""
+
+    at: float
+    kind: str
+    throw: int
 
 
 @dataclass(frozen=True)
@@ -50,7 +71,10 @@ class DemoTray:
     so a throw cycle of CYCLE_S seconds takes CYCLE_S / S (`dicesight run --demo-speed S`: browser tests
     get a throw every second or two instead of every six); on a machine too busy for `fps` the tray slows
     down with it rather than skipping a throw. `realtime=False` needs no clock at all:
-    each `read` is the next frame, 1/fps of tray time later."""
+    each `read` is the next frame, 1/fps of tray time later.
+
+    `throw` is "ask" or "auto" (module doc). Asked-for throws are steps on the tray's own time, written
+    by `throw`/`sweep` from any thread (the page's request) and read by `read` in the camera thread."""
 
     name = "demo"
 
@@ -58,9 +82,14 @@ class DemoTray:
                  mount: str = "under", realtime: bool = True, dice_size: int = 64,
                  colours: tuple[str, ...] = ("white",),
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep, speed: float = 1.0) -> None:
+                 sleep: Callable[[float], None] = time.sleep, speed: float = 1.0, throw: str = "auto") -> None:
         if not speed > 0:
             raise ValueError(f"The demo tray's speed must be above 0, not {speed!r}.")
+        if throw not in THROW_MODES:
+            raise ValueError(f"The demo tray throws \"ask\" (when asked) or \"auto\", not {throw!r}.")
+        self.throw_mode = throw
+        self._steps: list[_Step] = []  # asked-for throws and sweeps, in tray time order
+        self._steps_lock = threading.Lock()
         self._render = render_tray
         self.seed = seed
         self.fps = fps
@@ -79,6 +108,7 @@ class DemoTray:
         # The colours the game waits for (one per die, or those allowed), asked likewise.
         self.follow_colours: Callable[[], list[str]] | None = None
         self._plans: dict[int, tuple[str, list[PlannedDie]]] = {}
+        self._voided: set[int] = set()  # "auto": throws a new game swept away (never shown)
         self._frame_no = 0
         self._t0: float | None = None  # the tray's time starts with the first frame read, not at opening
         self._elapsed = 0.0  # the tray's time at the last frame read
@@ -159,39 +189,118 @@ class DemoTray:
         rng = np.random.default_rng([self.seed, throw, 11])
         return [replace(d, colour=str(rng.choice(wanted))) for d in dice]
 
+    # -- asked-for throws -------------------------------------------------------------------------
+    def throw(self) -> bool:
+        """Ask for the next throw ("ask" mode). True when it is on its way: a hand first picks up the dice
+        lying there, if any. False in "auto" mode, and while the last throw asked for has not landed yet,
+        so a second tap on "Throw the dice" throws no second handful over the first."""
+        if self.throw_mode != "ask":
+            return False
+        with self._steps_lock:
+            now = self._elapsed
+            last = self._steps[-1] if self._steps else None
+            if last is not None and (last.at > now or (last.kind == "throw" and now - last.at < THROW_S)):
+                return False
+            at = now
+            if last is not None and last.kind == "throw":  # dice lie there: picked up first
+                self._steps.append(_Step(now, "sweep", last.throw))
+                at = now + PICKUP_S + GAP_S
+            elif last is not None:  # a hand is (or was) taking dice away: the new ones come after it
+                at = max(now, last.at + PICKUP_S + GAP_S)
+            number = max((s.throw + 1 for s in self._steps), default=0)
+            self._steps.append(_Step(at, "throw", number))
+            del self._steps[:-4]  # only the newest steps are ever looked at again
+            return True
+
+    def sweep(self) -> None:
+        """Pick up whatever lies in the tray and call off a throw not yet come in: a new game starts, and the
+        last game's dice must not be read as its first roll. In "auto" mode the throw under way is dropped."""
+        if self.throw_mode != "ask":
+            self._voided.add(int(self._elapsed // CYCLE_S))
+            return
+        with self._steps_lock:
+            now = self._elapsed
+            self._steps = [s for s in self._steps if s.at <= now]
+            last = self._steps[-1] if self._steps else None
+            if last is not None and last.kind == "throw":
+                self._steps.append(_Step(now, "sweep", last.throw))
+            del self._steps[:-4]
+
+    def current_throw(self) -> int | None:
+        """The number of the throw in the tray (coming in, tumbling or lying) at the last frame read, else
+        None: tests compare what the page shows with `planned(current_throw())`."""
+        if self.throw_mode != "ask":
+            return int(self._elapsed // CYCLE_S)
+        step = self._step_at(self._elapsed)
+        return step.throw if step is not None and step.kind == "throw" else None
+
+    def _step_at(self, t: float) -> _Step | None:
+        """The asked-for step the tray is in at tray time `t` (the last one begun), or None before any."""
+        with self._steps_lock:
+            begun = [s for s in self._steps if s.at <= t]
+        return begun[-1] if begun else None
+
     # -- frames ----------------------------------------------------------------------------------
-    def scene(self, t: float):
-        """The DieSpecs and hand position at `t` seconds since the demo started."""
+    def scene(self, t: float) -> tuple[list[DieSpec], tuple[float, float] | None]:
+        """The DieSpecs and hand position at `t` seconds of the tray's own time."""
+        if self.throw_mode == "ask":
+            return self._asked_scene(t)
+        return self._cycle_scene(t)
+
+    def _cycle_scene(self, t: float) -> tuple[list[DieSpec], tuple[float, float] | None]:
+        """"auto": throw number t // CYCLE_S, planned as its cycle begins: empty, thrown, still, picked up."""
         throw, u = divmod(t, CYCLE_S)
         dice_set, plan = self._throw(int(throw))
+        if u < EMPTY_S or int(throw) in self._voided:
+            return [], None
         rng = np.random.default_rng([self.seed, int(throw), int(u * self.fps)])
-        specs: list[DieSpec] = []
-        hand = None
-        if u < EMPTY_S:
-            return specs, hand
         u -= EMPTY_S
         if u < THROW_S:
-            p = u / THROW_S
-            ease = 1 - (1 - p) ** 3
-            for die in plan:
-                x = die.start[0] + (die.end[0] - die.start[0]) * ease
-                y = die.start[1] + (die.end[1] - die.start[1]) * ease
-                tumbling = p < 0.85
-                ds = die.dice_set or dice_set
-                specs.append(DieSpec(
-                    x=x, y=y, size=self.dice_size, angle=die.angle + die.spin * (1 - ease), dice_set=ds,
-                    value=int(rng.integers(1, ds.n + 1)) if tumbling else die.value, colour=die.colour,
-                    tilt=max(0.0, 0.8 * (1 - p / 0.85)) if tumbling else 0.0,
-                    blur=2.0 * (1 - p) if tumbling else 0.0,
-                ))
-            return specs, hand
+            return self._tumbling(plan, dice_set, u / THROW_S, rng), None
         u -= THROW_S
-        still = [DieSpec(x=d.end[0], y=d.end[1], size=self.dice_size, angle=d.angle, value=d.value,
-                         colour=d.colour, dice_set=d.dice_set or dice_set) for d in plan]
+        still = self._still(plan, dice_set)
         if u < STILL_S:
-            return still, hand
-        p = (u - STILL_S) / PICKUP_S
-        # A hand sweeps across the tray; dice it has passed are gone.
+            return still, None
+        return self._picked_up(still, (u - STILL_S) / PICKUP_S)
+
+    def _asked_scene(self, t: float) -> tuple[list[DieSpec], tuple[float, float] | None]:
+        """"ask": empty until the first throw; a throw comes in and then lies still until a hand takes it."""
+        step = self._step_at(t)
+        if step is None:
+            return [], None
+        u = t - step.at
+        dice_set, plan = self._throw(step.throw)
+        if step.kind == "sweep":
+            return self._picked_up(self._still(plan, dice_set), u / PICKUP_S) if u < PICKUP_S else ([], None)
+        if u < THROW_S:
+            rng = np.random.default_rng([self.seed, step.throw, int(u * self.fps)])
+            return self._tumbling(plan, dice_set, u / THROW_S, rng), None
+        return self._still(plan, dice_set), None
+
+    def _tumbling(self, plan: list[PlannedDie], dice_set: DiceSet, p: float, rng) -> list[DieSpec]:
+        """The dice `p` (0-1) of the way from the tray's edge to where they rest, spinning until near the end."""
+        ease = 1 - (1 - p) ** 3
+        tumbling = p < 0.85
+        specs = []
+        for die in plan:
+            ds = die.dice_set or dice_set
+            specs.append(DieSpec(
+                x=die.start[0] + (die.end[0] - die.start[0]) * ease,
+                y=die.start[1] + (die.end[1] - die.start[1]) * ease,
+                size=self.dice_size, angle=die.angle + die.spin * (1 - ease), dice_set=ds,
+                value=int(rng.integers(1, ds.n + 1)) if tumbling else die.value, colour=die.colour,
+                tilt=max(0.0, 0.8 * (1 - p / 0.85)) if tumbling else 0.0,
+                blur=2.0 * (1 - p) if tumbling else 0.0,
+            ))
+        return specs
+
+    def _still(self, plan: list[PlannedDie], dice_set: DiceSet) -> list[DieSpec]:
+        """The dice at rest, each on its planned face."""
+        return [DieSpec(x=d.end[0], y=d.end[1], size=self.dice_size, angle=d.angle, value=d.value,
+                        colour=d.colour, dice_set=d.dice_set or dice_set) for d in plan]
+
+    def _picked_up(self, still: list[DieSpec], p: float) -> tuple[list[DieSpec], tuple[float, float]]:
+        """A hand `p` (0-1) of the way across the tray; the dice it has passed are gone."""
         hand_x = -100 + p * (self.width + 200)
         hand = (hand_x, self.height * 0.5 + 40 * math.sin(p * math.pi))
         return [s for s in still if s.x > hand_x], hand

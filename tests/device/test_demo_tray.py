@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.camera.demo import CYCLE_S, EMPTY_S, PICKUP_S, STILL_S, THROW_S, DemoTray
+from device.camera.demo import CYCLE_S, EMPTY_S, GAP_S, PICKUP_S, STILL_S, THROW_S, DemoTray
 
 
 def test_same_seed_same_throws_and_faces_are_dice_faces():
@@ -118,3 +118,77 @@ def test_a_fast_tray_on_a_busy_machine_slows_down_instead_of_skipping_throws():
         ts.append(tray.read().t)
         now[0] += 1.0  # each frame took a whole second to render and read
     assert np.allclose(np.diff(ts), 0.4) and ts[0] == 30.0
+
+
+# -- throws on ask (issue 34 #1: the demo tray played the game by itself) --------------------------------------
+def advance(tray: DemoTray, seconds: float) -> None:
+    """Read frames for `seconds` of the tray's time (15 frames a second, no clock)."""
+    for _ in range(round(seconds * tray.fps)):
+        tray.read()
+
+
+def now(tray: DemoTray):
+    """What the tray shows at its last frame: (dice, hand)."""
+    return tray.scene(tray.elapsed())
+
+
+def test_an_asked_tray_stays_empty_until_a_throw_is_asked_for_and_the_dice_then_lie_still():
+    tray = DemoTray(seed=4, realtime=False, throw="ask")
+    advance(tray, 2 * CYCLE_S)  # two whole cycles: an "auto" tray would have thrown twice
+    assert now(tray) == ([], None) and tray.current_throw() is None
+    assert tray.throw()
+    advance(tray, THROW_S + 0.5)
+    dice, hand = now(tray)
+    assert hand is None and [d.value for d in dice] == tray.values(0) and tray.current_throw() == 0
+    advance(tray, 3 * CYCLE_S)  # the players take their time: the dice wait for them, no hand takes them
+    assert [d.value for d in now(tray)[0]] == tray.values(0) and now(tray)[1] is None
+
+
+def test_a_second_tap_while_the_dice_fly_throws_nothing_and_the_next_throw_picks_up_the_last_dice():
+    tray = DemoTray(seed=4, realtime=False, throw="ask")
+    tray.read()
+    assert tray.throw() and not tray.throw(), "a double tap is one throw"
+    advance(tray, THROW_S + 0.2)
+    assert tray.throw()
+    tray.read()
+    assert now(tray)[1] is not None, "a hand picks up the dice lying there first"
+    assert tray.current_throw() is None
+    advance(tray, PICKUP_S + THROW_S + 0.5)
+    assert [d.value for d in now(tray)[0]] == tray.values(1) and tray.current_throw() == 1
+
+
+def test_a_sweep_takes_the_dice_away_and_calls_off_a_throw_not_yet_come_in():
+    """A new game sweeps the tray: the last game's dice are not the new game's first roll."""
+    tray = DemoTray(seed=4, realtime=False, throw="ask")
+    tray.read()
+    tray.throw()
+    advance(tray, THROW_S + 0.5)
+    tray.sweep()
+    advance(tray, PICKUP_S + 0.2)
+    assert now(tray) == ([], None) and tray.current_throw() is None
+    tray.throw()
+    advance(tray, THROW_S + 0.5)
+    assert tray.throw()  # dice lie there: picked up, then throw 2 comes in...
+    tray.sweep()  # ...but a new game starts before it does
+    advance(tray, PICKUP_S + GAP_S + THROW_S + 0.5)
+    assert now(tray) == ([], None), "the throw asked for in the last game never comes"
+
+
+def test_an_auto_tray_drops_the_throw_under_way_when_a_new_game_sweeps_it():
+    tray = DemoTray(seed=4, realtime=False)
+    advance(tray, EMPTY_S + 0.3)  # throw 0 is tumbling in
+    assert now(tray)[0]
+    tray.sweep()
+    tray.read()
+    assert now(tray) == ([], None) and not tray.throw(), "auto throws come by themselves, never on ask"
+    advance(tray, CYCLE_S)
+    assert [d.value for d in tray.scene(CYCLE_S + EMPTY_S + THROW_S + 0.5)[0]] == tray.values(1)
+
+
+def test_a_throw_mode_other_than_ask_or_auto_is_refused():
+    try:
+        DemoTray(throw="sometimes")
+    except ValueError as err:
+        assert "ask" in str(err) and "auto" in str(err)
+    else:
+        raise AssertionError("an unknown throw mode must be refused")

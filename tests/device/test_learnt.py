@@ -263,7 +263,7 @@ def test_dicesight_teach_waits_for_the_phone_on_every_throw_and_keeps_what_it_co
     def target() -> None:
         try:
             box["code"] = run(BoxOptions(camera="demo", config=config, state_dir=state, port=0, teach=SET,
-                                         demo_speed=8.0), announce=records.append, stop=stop,
+                                         demo_speed=8.0, demo_throw="auto"), announce=records.append, stop=stop,
                               on_started=on_started)
         except Exception as err:  # fail at once with the reason, not after a timeout
             box["error"] = err

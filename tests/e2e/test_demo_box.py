@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from pagekit import shot
+from playwright.sync_api import expect
 
 from device.camera.demo import DemoTray
 
@@ -33,13 +35,14 @@ def free_port() -> int:
 
 class Box:
     """`dicesight run` in a child process, as a user would start it; its demo tray at three times real time
-    (`--demo-speed 3`: a throw every 2 s, not every 6)."""
+    (`--demo-speed 3`: a throw every 2 s, not every 6, with `throw="auto"`; by default it throws when asked)."""
 
-    def __init__(self, state_dir: Path, port: int) -> None:
+    def __init__(self, state_dir: Path, port: int, throw: str | None = None) -> None:
         self.lines: list[dict] = []
         cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock",
                "--host", "127.0.0.1", "--port", str(port), "--state-dir", str(state_dir),
-               "--demo-seed", str(SEED), "--demo-speed", "3", "--json"]
+               "--demo-seed", str(SEED), "--demo-speed", "3", "--json",
+               *(["--demo-throw", throw] if throw else [])]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=Path(__file__).resolve().parents[2])
         self.output: list[str] = []
@@ -83,7 +86,7 @@ def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(phone, tmp_path):
     SHOTS.mkdir(parents=True, exist_ok=True)
     demo = DemoTray(seed=SEED, realtime=False)
     port = free_port()
-    box = Box(tmp_path / "state", port)
+    box = Box(tmp_path / "state", port, throw="auto")
     try:
         page = phone()  # conftest: Debian's Chromium at 390x844
         page.goto(box.url)
@@ -109,7 +112,7 @@ def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(phone, tmp_path):
         assert box.stop() == 0, "".join(box.output[-30:])
 
     # Restart on the same state directory: the earlier rolls are still listed.
-    box = Box(tmp_path / "state", port)
+    box = Box(tmp_path / "state", port, throw="auto")
     try:
         page = phone(dark=False)
         page.goto(box.url)
@@ -121,11 +124,41 @@ def test_demo_rolls_appear_on_a_phone_and_survive_a_restart(phone, tmp_path):
         box.stop()
 
 
+@pytest.mark.slow(10)
+def test_the_demo_tray_throws_only_when_a_player_asks(phone, tmp_path):
+    """Issue 34 #1: `dicesight run` threw every few seconds and each throw became the next roll, so the demo
+    played the game by itself. Now (the default) the tray stays empty until "Throw the dice" is tapped, throws
+    once, and the dice then lie there until the next tap."""
+    demo = DemoTray(seed=SEED, realtime=False)
+    box = Box(tmp_path / "state", free_port())
+    try:
+        page = phone()
+        page.goto(box.url)
+        page.locator("#live.on").wait_for()
+        page.locator("#pair").click()  # pair with the page's own Pair button: the box has no real buttons
+        page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
+        page.locator("#panel-pair").click()
+        page.locator("#pairbox").wait_for(state="hidden")
+        page.wait_for_timeout(5000)  # at --demo-speed 3 a tray that throws by itself throws twice in 5 s
+        assert page.locator("#rolls [data-n]").count() == 0, "nothing was thrown: " + "".join(box.output[-20:])
+        expect(page.locator("#tray [data-value]")).to_have_count(0)
+        shot(page, "demo-box-waits-for-a-throw", at="#traycard")
+        page.locator("#traythrowbtn").click()
+        assert Counter(shown_roll(page, 1, box)) == Counter(demo.values(0)), "the throw asked for is the roll"
+        page.wait_for_timeout(4000)
+        assert page.locator("#rolls [data-n]").count() == 1, "one tap, one throw"
+        expect(page.locator("#tray [data-value]")).to_have_count(len(demo.values(0)))  # the dice lie there
+        shot(page, "demo-box-thrown-on-ask", at="#traycard")
+        assert page.js_errors == []
+    finally:
+        assert box.stop() == 0, "".join(box.output[-30:])
+
+
 def test_api_and_health_of_a_running_box(tmp_path):
     import urllib.request
 
     port = free_port()
-    box = Box(tmp_path / "state", port)
+    box = Box(tmp_path / "state", port, throw="auto")
     try:
         deadline = time.monotonic() + 30
         health = json.load(urllib.request.urlopen(box.url + "healthz", timeout=5))

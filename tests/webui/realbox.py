@@ -17,7 +17,7 @@ import numpy as np
 from gpiozero.pins.mock import MockFactory
 
 from device.camera.base import Frame
-from device.camera.demo import CYCLE_S, DemoTray
+from device.camera.demo import DemoTray
 from device.config import GpioConfig
 from device.pairing import Pairing
 from device.panel import Panel
@@ -83,11 +83,12 @@ def make_table(tmp_path: Path, *, clock: Clock | None = None, camera: Any = "sta
     return table
 
 
-def demo_table(tmp_path: Path, seed: int, *, mount: str = "under") -> Table:
+def demo_table(tmp_path: Path, seed: int, *, mount: str = "under", throw: str = "ask") -> Table:
     """A real table whose camera is the demo tray with no clock of its own (`realtime=False`): each frame
     is 1/15 s of tray time later, and nothing moves until a test steps it (`throw_demo`). The tray throws
-    what the game waits for, as `dicesight run --camera demo` wires it (device/box.py)."""
-    tray = DemoTray(seed=seed, realtime=False, mount=mount)
+    what the game waits for, when asked (`throw="ask"`, as `dicesight run` does) or every cycle ("auto"),
+    wired as `dicesight run --camera demo` wires it (device/box.py)."""
+    tray = DemoTray(seed=seed, realtime=False, mount=mount, throw=throw)
     table = make_table(tmp_path, camera=tray)
     tray.follow = table.tray_request
     tray.follow_sets = table.tray_sets
@@ -95,18 +96,19 @@ def demo_table(tmp_path: Path, seed: int, *, mount: str = "under") -> Table:
     return table
 
 
-def throw_demo(table: Table, max_frames: int = 400) -> tuple[list, Any]:
-    """Step the demo tray frame by frame through its next throw until the watcher says it has settled;
-    returns (the dice the tray threw, as `DemoTray` planned them; the watcher's status). The table acts on
-    the settled throw as the camera thread would (a sure reading is the roll; an unsure one is shown to
-    the phones to check)."""
+def throw_demo(table: Table, max_frames: int = 400, *, ask: bool = True) -> tuple[list, Any]:
+    """Ask the demo tray for a throw as the page's "Throw the dice" does (`ask=False`: a phone asked
+    already), then step it frame by frame until the watcher says the throw has settled; returns (the dice
+    the tray threw, as `DemoTray` planned them; the watcher's status). The table acts on the settled throw
+    as the camera thread would (a sure reading is the roll; an unsure one is shown to the phones to check)."""
     tray: DemoTray = table.tray.camera
+    if ask and tray.throw_mode == "ask":
+        table.throw_dice()
     was_settled = True  # a throw still lying there from before is not the next one
     for _ in range(max_frames):
         status = table.tray.step()
         if status.state == "settled" and not was_settled:
-            throw = int(tray.elapsed() // CYCLE_S)
-            return tray.planned(throw), status
+            return tray.planned(tray.current_throw()), status
         was_settled = status.state == "settled"
     raise AssertionError(f"the demo tray's throw did not settle in {max_frames} frames")
 

@@ -12,8 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from realbox import Clock, make_table, reading, set_camera, set_tray  # noqa: E402
+from realbox import Clock, demo_table, make_table, reading, set_camera, set_tray  # noqa: E402
 
+from engine.games import get_rules  # noqa: E402
 from webui import create_app  # noqa: E402
 
 CSRF = "X-Dicesight-CSRF"
@@ -304,6 +305,40 @@ def test_new_game_validation(client, table):
     assert r.get_json()["title"] == "Warm-up" and r.get_json()["seq"] == 0
 
 
+@pytest.mark.parametrize("lang,said", [
+    ("en", "Monster: Gigazaur is chosen more than once. Each player needs a different one."),
+    ("zh-TW", "怪獸：吉哥拉 被選了不只一次。每位玩家都要選不同的。"),
+    ("ko", "괴수: 기가자우르 — 두 명 이상이 골랐습니다. 플레이어마다 서로 달라야 합니다."),
+])
+def test_a_monster_chosen_twice_is_refused_saying_which_in_the_phone_s_language(client, table, lang, said):
+    """Issue 34 #2: King of Tokyo refused two Gigazaurs with an English-only reason (zh-TW and ko got "that
+    setup is not possible"). The game's setup form says each monster is played once (`unique`): the box
+    names the choice and the monster in the phone's language, and nothing starts."""
+    csrf = pair(client, table)
+    setup = {"players": [{"name": "Ana", "monster": "gigazaur"}, {"name": "Bo", "monster": "the_king"},
+                         {"name": "Cy", "monster": "gigazaur"}]}
+    r = client.post("/api/games", json={"game": "kingoftokyo", "setup": setup},
+                    headers={CSRF: csrf, "Accept-Language": lang})
+    assert r.status_code == 400 and r.get_json() == {"code": "setup_not_unique", "message": said}
+    assert client.get("/api/state").get_json()["game"] == "freeroll"
+    setup["players"][2]["monster"] = "alienoid"
+    assert client.post("/api/games", json={"game": "kingoftokyo", "setup": setup}, headers={CSRF: csrf}).status_code == 200
+    heroes = {"mode": "1v1", "players": [{"hero": "monk"}, {"hero": "monk"}]}  # a mirror match is allowed
+    assert client.post("/api/games", json={"game": "dicethrone", "setup": heroes}, headers={CSRF: csrf}).status_code == 200
+
+
+def test_a_new_game_s_refusal_is_worded_by_that_game_not_the_one_on_the_table(client, table):
+    """The engine's setup refusal in zh-TW: the texts of the game being set up (before, those of the game on the
+    table: King of Tokyo's "2-6 different monsters" for a Dice Throne setup)."""
+    csrf = pair(client, table)
+    table.new_game("kingoftokyo", {"players": ["gigazaur", "the_king"]}, 1)
+    three = {"mode": "1v1", "players": [{"hero": "monk"}, {"hero": "ninja"}, {"hero": "paladin"}]}
+    r = client.post("/api/games", json={"game": "dicethrone", "setup": three},
+                    headers={CSRF: csrf, "Accept-Language": "zh-TW"})
+    assert r.status_code == 409 and r.get_json()["code"] == "bad_setup"
+    assert r.get_json()["message"] == get_rules("dicethrone").describe()["texts"]["refusal.bad_setup"]["zh-TW"]
+
+
 def test_roll_for_who_starts_reads_the_tray_and_records_nothing(client, table):
     """What the page's "roll for it on the tray" relies on: the live tray in the snapshot (state, one reading
     with value and certain), throws that change no game, and the winner passed as `start` to the setup call."""
@@ -340,6 +375,36 @@ def test_virtual_panel_buttons_work_when_paired(client, table):
     assert r.status_code == 200
     assert r.get_json()["rolls"] == []
     assert client.post("/api/panel/jump", headers={CSRF: csrf}).status_code == 404
+
+
+def test_the_demo_tray_throws_from_the_virtual_panel_only_when_the_game_waits_for_dice(tmp_path):
+    """Issue 34 #1: the panel's "Throw the dice" (a paired phone's) throws the demo tray's dice; while the
+    game waits for a choice it is refused, in the phone's language; a box with another camera has none."""
+    table = demo_table(tmp_path, 5)
+    try:
+        client = create_app(table, secret_key="k", testing=True).test_client()
+        assert client.get("/api/state").get_json()["camera"]["throw"] == "ask"
+        assert client.post("/api/panel/throw", headers={CSRF: "x"}).status_code == 401
+        csrf = pair(client, table)
+        table.new_game("dicethrone", {"mode": "1v1", "players": [{"hero": "barbarian"}, {"hero": "monk"}],
+                                      "start": "p1"}, 3)  # Main Phase (1): a choice, not dice
+        r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf, "Accept-Language": "zh-TW"})
+        assert r.status_code == 409 and r.get_json()["code"] == "no_dice_wanted"
+        assert r.get_json()["message"] == "遊戲現在不需要擲骰：請看看它正在等什麼。"
+        table.submit({"type": "advance"})
+        r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf})
+        assert r.status_code == 200 and r.get_json()["phase"] == "offensive"
+        r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf, "Accept-Language": "ko"})
+        assert r.status_code == 409 and r.get_json()["message"] == "주사위를 아직 던지는 중입니다."
+    finally:
+        table.close()
+
+
+def test_a_box_with_a_camera_has_no_throw_button(client, table):
+    csrf = pair(client, table)
+    assert "throw" not in client.get("/api/state").get_json()["camera"]
+    r = client.post("/api/panel/throw", json={}, headers={CSRF: csrf})
+    assert r.status_code == 409 and r.get_json()["code"] == "no_demo_throw"
 
 
 # -- server-sent events ---------------------------------------------------------------------------

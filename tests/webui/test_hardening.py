@@ -148,6 +148,8 @@ MALFORMED = [
     ("/api/games", '{"game": "dicethrone", "setup": {"players": [{"id": "a", "hero": 3}]}}', "setup_bad_choice"),
     ("/api/games", '{"game": "dicethrone", "setup": {"players": [{"id": "a", "name": "\\udc00", "hero": "monk"}]}}',
      "bad_text"),
+    ("/api/games", '{"game": "kingoftokyo", "setup": {"players": ["gigazaur", {"monster": "gigazaur"}]}}',
+     "setup_not_unique"),
 ]
 
 

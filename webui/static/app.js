@@ -5,8 +5,8 @@
 // translated from the server: the page's own in the "boot" JSON, the game's in its description.
 import { dieElement } from "./dice.js";
 import {
-  $, S, act, api, apply, currentGame, diceInput, fill, findPlayer, findSet, gameText, glyphOf, h, info, loc, phaseLabel, playerName,
-  render, retryAfter, sameSnapshot, setFaces, setRenderer, t, toast,
+  $, S, act, api, apply, canThrowDemo, currentGame, demoThrows, diceInput, fill, findPlayer, findSet, gameText, glyphOf, h, info, loc,
+  phaseLabel, playerName, render, retryAfter, sameSnapshot, setFaces, setRenderer, t, throwDemo, toast,
 } from "./core.js";
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
@@ -394,6 +394,17 @@ function renderTray(snap) {
   }
 }
 
+// The demo tray throws when asked: its "Throw the dice" sits with the dice it throws (and on the box panel),
+// enabled only while the game waits for a roll.
+function renderDemoThrow(snap) {
+  const row = $("traythrow");
+  row.hidden = !demoThrows(snap);
+  if (row.hidden) return;
+  fill(row, h("button", { class: "primary", type: "button", id: "traythrowbtn", disabled: !canThrowDemo(snap),
+    onclick: () => throwDemo() }, t("btn_throw")),
+  h("small", { class: "muted", id: "demohint", text: t("demo_hint") }));
+}
+
 // Dice entered by hand (or confirmed from the tray) answer the pending dice input. `link` ties each die to
 // the tray's die it is ({roll, dice: [tray index or null]}), so the box learns from the dice players confirm.
 // The face each number names, for a set whose numbered faces stand at their own value's place (hero dice, a d12,
@@ -670,7 +681,10 @@ function renderPanel(snap) {
     disabled: b === "pair" ? !S.session.virtual_pair : !S.session.paired,
     onclick: () => api("POST", `/api/panel/${b}`, b === "undo" ? { hold_s: 1.0 } : {}).then((s) => s && apply(s)).catch(() => {}),
   }, t("btn_" + b)));
-  fill($("panel"), ...items, ...btns);
+  // the demo tray's throw button: a box with no camera has a virtual tray, thrown from its virtual panel
+  const demo = demoThrows(snap) ? h("button", { class: "panelbtn throw", type: "button", id: "panel-throw",
+    data: { button: "throw" }, disabled: !canThrowDemo(snap), onclick: () => throwDemo() }, t("btn_throw")) : null;
+  fill($("panel"), ...items, ...btns, demo);
 }
 
 function renderWinner(snap) {
@@ -714,6 +728,7 @@ function renderAll() {
   renderSeat(snap);
   if (v && v.render) v.render(slots(), snap, ctx);
   renderTray(snap);
+  renderDemoThrow(snap);
   renderPending(snap);
   renderEntry(snap);
   renderLog(snap);

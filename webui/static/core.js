@@ -86,7 +86,9 @@ export function apply(snap) {
 }
 
 // -- talking to the box ---------------------------------------------------------------------------
-export async function api(method, path, body, retried = false) {
+// A refusal is toasted and thrown (the Error's message is the box's, in the page's language); `quiet` leaves
+// the toast to the caller, which says it where the player looks (the setup sheet: inside its dialog).
+export async function api(method, path, body, { quiet = false, retried = false } = {}) {
   const opts = { method, credentials: "same-origin", headers: { "X-Dicesight-CSRF": S.session.csrf || "page" } };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -96,6 +98,7 @@ export async function api(method, path, body, retried = false) {
   try {
     res = await fetch(path, opts);
   } catch (err) {
+    if (quiet) throw new Error(t("offline"));
     toast(t("offline"), "warn");
     throw err;
   }
@@ -104,10 +107,10 @@ export async function api(method, path, body, retried = false) {
   if (res.ok) return data;
   if (res.status === 403 && !retried && data && String(data.code).startsWith("csrf")) {
     await refreshSession();
-    return api(method, path, body, true);
+    return api(method, path, body, { quiet, retried: true });
   }
   if (res.status === 401) { S.session.paired = false; S.session.csrf = null; render(); }
-  toast((data && data.message) || `${res.status}`, true);
+  if (!quiet) toast((data && data.message) || `${res.status}`, true);
   const e = new Error((data && data.message) || res.statusText);
   e.data = data;
   e.status = res.status;
@@ -133,6 +136,24 @@ export async function act(action) {
   const snap = await api("POST", "/api/actions", action);
   if (snap) apply(snap);
   return snap;
+}
+
+// -- the demo tray (no camera: `dicesight run` on a PC) ---------------------------------------------
+// Whether the camera is the demo tray throwing only when asked (snapshot.camera.throw, device/camera/demo.py).
+export function demoThrows(snap) {
+  return Boolean(snap && snap.camera && snap.camera.throw === "ask");
+}
+
+// Whether a throw is of use now: the game waits for dice (or phones roll for who starts) and no dice are
+// flying; the box refuses other throws anyway, so the demo never plays the game by itself.
+export function canThrowDemo(snap) {
+  const tray = (snap && snap.tray) || {};
+  return Boolean(S.session.paired && (diceInput(snap) || tray.observing) && tray.state !== "moving");
+}
+
+// The demo tray's "Throw the dice" (the box panel's throw button): it throws the dice the game waits for.
+export function throwDemo() {
+  return api("POST", "/api/panel/throw", {}).then((snap) => { if (snap) apply(snap); return snap; }).catch(() => null);
 }
 
 let toastTimer = null;

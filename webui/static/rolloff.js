@@ -3,7 +3,7 @@
 // again (Dice Throne rules §1; the tie rule is the digest's recommendation). A die the camera is unsure of is
 // confirmed by a tap, and every throw can be entered by hand. Game-agnostic: players are {name}.
 import { dieElement } from "./dice.js";
-import { S, api, fill, h, t } from "./core.js";
+import { S, api, demoThrows, fill, h, t, throwDemo } from "./core.js";
 
 let R = null; // {players, rounds: [{who: [index], values: {index: value}}], used, winner, box, onStart, onBack}
 
@@ -116,7 +116,8 @@ export function renderRolloff() {
     const settled = tray.state === "settled" && dice.length > 0;
     let note = null;
     let confirm = null;
-    if (settled && tray.roll === R.used) note = t("ro_pick_up");
+    // (the demo tray's hand picks up the die itself when "Throw a die" is tapped)
+    if (settled && tray.roll === R.used) note = demoThrows(S.snap) ? null : t("ro_pick_up");
     else if (settled && dice.length > 1) note = t("ro_one_die", { n: dice.length });
     else if (settled && dice[0].value == null) note = t("ro_unread");
     else if (settled && dice[0].certain === false) {
@@ -132,6 +133,9 @@ export function renderRolloff() {
       h("div", { class: "dice rotray", id: "ro_tray", data: { state: tray.state || "empty" } }, shown),
       note ? h("p", { class: "warn", id: "ro_note", text: note }) : null,
       confirm,
+      // the demo tray (no camera) throws only when asked: one die for this player
+      demoThrows(S.snap) ? h("button", { class: "primary", type: "button", id: "ro_demo_throw",
+        disabled: tray.state === "moving", onclick: () => throwDemo() }, t("ro_demo_throw")) : null,
       h("small", { class: "muted", text: t("ro_by_hand", { name: player.name }) }),
       h("div", { class: "pick values", id: "ro_pad" }, [1, 2, 3, 4, 5, 6].map((v) => h("button", {
         class: "diebtn pickbtn", type: "button", data: { v: String(v) }, "aria-label": t("die_value", { v }),

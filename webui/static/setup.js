@@ -40,6 +40,17 @@ function optionPreview(option) {
   }));
 }
 
+// The choice seat `i` starts with: what it had, when this game offers it (the sheet keeps a seat's rows when
+// the game changes, and Dice Throne's heroes are not King of Tokyo's monsters), else the i-th option or the
+// next one no earlier seat has. So the defaults always start: every monster once where the game says so
+// (`unique`), and different heroes and mages where the game would allow the same one twice.
+function seatDefault(f, kept, taken, i) {
+  const ids = (f.options || []).map((o) => o.id);
+  if (kept && ids.includes(kept) && !(f.unique && taken.includes(kept))) return kept;
+  const order = [...ids.slice(i % Math.max(1, ids.length)), ...ids.slice(0, i % Math.max(1, ids.length))];
+  return order.find((id) => !taken.includes(id)) ?? order[0];
+}
+
 function drawPlayers() {
   const mode = chosenMode();
   const count = seatCount(mode);
@@ -49,12 +60,15 @@ function drawPlayers() {
     choices: Object.fromEntries([...row.querySelectorAll("select")].map((s) => [s.name, s.value])),
   }));
   const rows = [];
+  const taken = {};  // field key -> the options earlier seats start with
   for (let i = 0; i < count; i++) {
     const prev = old[i] || { choices: {} };
     const extra = seatHook ? seatHook(mode && mode.id, i, sheetCtx) : null;
     const selects = fields("seat_choice").map((f) => {
       const options = f.options || [];
-      const chosen = prev.choices[f.key] || (options[i % Math.max(1, options.length)] || {}).id;
+      taken[f.key] = taken[f.key] || [];
+      const chosen = seatDefault(f, prev.choices[f.key], taken[f.key], i);
+      taken[f.key].push(chosen);
       const sel = h("select", { name: f.key, class: "herosel", "aria-label": loc(f.name) },
         options.map((o) => h("option", { value: o.id, selected: o.id === chosen || null, text: loc(o.name) || o.id })));
       const preview = h("div", { class: "preview" });
@@ -187,19 +201,25 @@ export async function openSetup() {
   $("s_count").onchange = drawPlayers;
   await chooseGame(sel.value, true);
   const dlg = $("setup");
+  const showFields = (rolling) => {
+    $("s_fields").hidden = rolling;
+    $("s_rolloff").hidden = !rolling;
+  };
   const create = async (body) => {
+    showError(null);
     try {
-      const snap = await api("POST", "/api/games", body);
+      // a refusal is said inside the sheet: a toast would be drawn under the modal dialog, out of sight
+      const snap = await api("POST", "/api/games", body, { quiet: true });
       S.snap = snap;
       S.entry = [];
       S.fix = null;
       dlg.close();
       render();
-    } catch { /* toast shown */ }
-  };
-  const showFields = (rolling) => {
-    $("s_fields").hidden = rolling;
-    $("s_rolloff").hidden = !rolling;
+    } catch (err) {
+      stopRolloff();
+      showFields(false);
+      showError((err && err.message) || t("error"));
+    }
   };
   $("s_go").onclick = async (ev) => {
     ev.preventDefault();
@@ -213,6 +233,17 @@ export async function openSetup() {
       () => showFields(false));
   };
   dlg.onclose = () => { stopRolloff(); showFields(false); };
+  $("setupform").oninput = () => showError(null);  // changed: the refusal was about the old choices
   showFields(false);
+  showError(null);
   dlg.showModal();
+}
+
+// Why the box refused the setup (in the phone's language), shown in the sheet next to "Start the game";
+// null hides it.
+function showError(text) {
+  const box = $("s_error");
+  box.textContent = text || "";
+  box.hidden = !text;
+  if (text) box.scrollIntoView({ block: "nearest" });
 }
