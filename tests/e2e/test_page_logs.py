@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from realbox import make_table
 
 pytestmark = pytest.mark.e2e
+SLOW = 45_000  # ms
 
 KOT = {"players": [{"id": "p1", "name": "Ana", "monster": "cyber_kitty"},
                    {"id": "p2", "name": "Bo", "monster": "the_king"}], "first": "p1"}
@@ -41,7 +42,17 @@ def paired_phone(phone, box, table, locale: str = "en-US"):
 
 
 def settle(page, table) -> None:
-    page.wait_for_function("s => window.dicesight.snap && window.dicesight.snap.seq >= s", arg=table.snapshot()["seq"])
+    page.wait_for_function("s => window.dicesight.snap && window.dicesight.snap.seq >= s", arg=table.snapshot()["seq"],
+                           timeout=SLOW)
+
+
+def tap(page, locator) -> None:
+    """Tap something that sends an action, and wait for the box's answer (patient: the suite's workers and
+    the box's threads share two cores)."""
+    with page.expect_response(lambda r: r.url.endswith("/api/actions"), timeout=SLOW) as answer:
+        locator.click(timeout=SLOW)
+    assert answer.value.ok, answer.value.text()
+    page.wait_for_function("s => window.dicesight.snap.seq >= s", arg=answer.value.json()["seq"], timeout=SLOW)
 
 
 def test_king_of_tokyo_logs_the_kept_faces_once(phone, box, table):
@@ -50,11 +61,9 @@ def test_king_of_tokyo_logs_the_kept_faces_once(phone, box, table):
     page = paired_phone(phone, box, table)
     settle(page, table)
     for i in (1, 2):
-        seq = table.snapshot()["seq"]
-        page.locator("#kot-dice button").nth(i).click()
-        page.wait_for_function("s => window.dicesight.snap.seq > s", arg=seq)
+        tap(page, page.locator("#kot-dice button").nth(i))
     kept = page.locator("#kot-events li[data-type='kept']")
-    expect(kept).to_have_count(1)
+    expect(kept).to_have_count(1, timeout=SLOW)
     expect(kept).to_have_text("Dice kept: Claw Claw")
     expect(page.locator("#log")).to_contain_text("Dice kept: Claw")
     assert "keep" not in page.locator("#log").inner_text().split()
@@ -69,9 +78,7 @@ def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, b
     settle(page, table)
     for v in (6, 5, 4, 1):  # the pad's sides: 2*, 1*, 2, blank
         page.locator(f"#entrypad [data-add='{v}']").click()
-    seq = table.snapshot()["seq"]
-    page.locator("#entrysubmit").click()
-    page.wait_for_function("s => window.dicesight.snap.seq > s", arg=seq)
+    tap(page, page.locator("#entrysubmit"))
     snap = table.snapshot()
     assert snap["log"][-1]["action"]["dice"] == ["2*", "1*", "2", "blank"]
     story = [li.get_attribute("data-key") for li in page.locator(".mwstory li").all()]
@@ -88,7 +95,8 @@ def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, b
     table.submit({"type": "attack", "target": "p2", "attack": {"name": "Claw", "dice": 2}})
     table.submit({"type": "roll", "dice": ["1", "blank"]})  # 1 normal against armor 3
     settle(page, table)
-    expect(page.locator(".mwstory li[data-key='log.strike']").first).to_contain_text("no damage (armor 3 stops all 1)")
+    expect(page.locator(".mwstory li[data-key='log.strike']").first).to_contain_text("no damage (armor 3 stops all 1)",
+                                                                                   timeout=SLOW)
 
 
 def test_a_camera_roll_names_its_roller(table):

@@ -50,6 +50,7 @@ def test_the_sheet_s_defaults_start_every_game(table, serve_table, phone):
     expect(page.locator("#s_game")).to_have_value("dicethrone")  # the first game with players
     page.select_option("#s_game", "kingoftokyo")  # the seats keep their rows: heroes are no monsters
     expect(page.locator("#s_players select")).to_have_count(2)
+    expect(page.locator("#s_players select").first.locator("option[value='gigazaur']")).to_have_count(1)  # redrawn
     monsters = seat_choices(page)
     assert len(set(monsters)) == 2, monsters
     shot(page, "setup-01-kingoftokyo-defaults")
@@ -59,6 +60,8 @@ def test_the_sheet_s_defaults_start_every_game(table, serve_table, phone):
     for game in ("dicethrone", "magewars", "regidice"):
         open_sheet(page)
         page.select_option("#s_game", game)
+        page.wait_for_function("""() => { const v = [...document.querySelectorAll('#s_players select')].map((e) => e.value);
+            return v.length > 0 && new Set(v).size === v.length; }""")  # the sheet redrawn for the game
         chosen = seat_choices(page)
         assert len(set(chosen)) == len(chosen), (game, chosen)  # different heroes, different mages
         start(page, game)
