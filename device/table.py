@@ -57,6 +57,7 @@ class Table:
         self._notice = ""  # a word from the lifecycle for logs and scripts (a saved game that could not resume)
         self._not_resumed: dict[str, Any] | None = None  # that game, for the page to word in its language
         self.shutdown_requested = threading.Event()
+        self._fairness_cache: tuple[tuple, dict] | None = None  # (what it was computed from, the report)
         # dice learnt from confirmed rolls (kept beside the store unless told otherwise)
         learnt_root = learnt_root or getattr(store, "state_dir", None)
         self.learnt = LearntDice(learnt_root, mount) if learnt_root is not None else None
@@ -533,6 +534,27 @@ class Table:
 
     def image_path(self, name: str) -> Path | None:
         return self.store.image_path(name)
+
+    # -- are these dice fair? ---------------------------------------------------------------------
+    def fairness(self, set_id: str | None = None, bias: float | None = None) -> dict:
+        """The fairness report of every die the log holds (device.fairness_report), computed again only when
+        the log has changed. A game that hides rolls keeps its dice out while it is on the table: counts that
+        move with each throw would tell every phone the faces of a throw before its reveal."""
+        from . import dice_log, dice_sets, fairness, fairness_report
+
+        bias = fairness.DEFAULT_BIAS if bias is None else bias
+        with self._lock:
+            hidden = bool(self.match.rules.describe().get("hidden"))
+            left_out = [self.game_id] if hidden else []
+        key = (self.store.log_mark(), tuple(left_out), set_id, bias)
+        if self._fairness_cache is not None and self._fairness_cache[0] == key:
+            return self._fairness_cache[1]
+        dice, virtual = dice_log.die_rolls(dice_log.read_log(self.store.path), exclude_games=left_out)
+        report = fairness_report.build(dice, virtual, dice_sets.specs(), dice_sets.game_sets(), only_set=set_id,
+                                       bias=bias)
+        report["left_out_game"] = left_out[0] if left_out else None
+        self._fairness_cache = (key, report)
+        return report
 
     def close(self) -> None:
         self.tray.close()

@@ -1,0 +1,195 @@
+"""The fairness report: the logged dice set by set and die by die, judged by `device.fairness` (issue 36).
+
+Pure: it is handed the dice (`device.dice_log`) and the sets' descriptions as plain data, and answers JSON
+that `dicesight stats`, `GET /api/fairness` and the page all show, so the three never disagree.
+
+- **Per set**: dice are counted under the set they belong to (the log's word for it, else the only set of the
+  game whose faces fit the throw); a throw no set fits, or several sets fit equally, is "unattributed".
+- **Per die**: where the camera read more than one colour among a set's dice, each colour is tested on its own
+  (Holm-adjusted, `device.fairness.holm`); dice of one colour cannot be told apart and are pooled ("the red
+  dice" when a throw held more than one of them). Learnt appearance does not yet tell dice apart.
+- **Which rolls count**: camera rolls, certain or confirmed on a phone (a real throw of the tray; leaving the
+  confirmed ones out would under-count the faces the reader finds hardest). Hand-entered dice are counted
+  apart and not tested; virtual (engine) rolls are only counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from . import fairness
+from .dice_log import DieRoll
+
+TRAY_SOURCES = ("camera", "confirmed")
+
+
+@dataclass(frozen=True)
+class Category:
+    """One face as a reading can name it: sides that read the same (name and value) are one category."""
+
+    name: str
+    value: int | None
+    sides: tuple[int, ...]
+    label: dict[str, str] | None
+
+
+def categories(spec: dict[str, Any]) -> list[Category]:
+    """The set's faces as categories, in the order of their first side."""
+    grouped: dict[tuple[str, Any], list[int]] = {}
+    labels: dict[tuple[str, Any], Any] = {}
+    for pos, face in enumerate(spec.get("faces") or [], start=1):
+        key = (str(face.get("name")), face.get("value"))
+        grouped.setdefault(key, []).append(int(face.get("index", pos)))
+        labels.setdefault(key, face.get("label"))
+    return [Category(name, value, tuple(sides), labels[(name, value)] if isinstance(labels[(name, value)], dict)
+                     else None) for (name, value), sides in grouped.items()]
+
+
+def probs(cats: Sequence[Category]) -> list[float]:
+    """A fair die's share of each category: its sides over all sides."""
+    total = sum(len(c.sides) for c in cats)
+    return [len(c.sides) / total for c in cats]
+
+
+def classify(face: str | None, value: int | None, cats: Sequence[Category]) -> int | None:
+    """The category a die belongs to: by face and value, else by face alone or value alone where that names
+    one category (a die typed in as a bare value); None when it fits none."""
+    for test in (lambda c: c.name == face and c.value == value, lambda c: face is not None and c.name == face,
+                 lambda c: face is None and value is not None and c.value == value):
+        found = [i for i, c in enumerate(cats) if test(c)]
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+def attribute(dice: Sequence[DieRoll], game_sets: Sequence[str], cats: dict[str, list[Category]]) -> list[str | None]:
+    """The set of each die of one throw: its own hint when the set is known, else the only one of the game's
+    sets that fits every die of the throw without a hint, else None."""
+    open_ = [d for d in dice if d.set_hint not in cats]
+    fits = [s for s in game_sets if s in cats and all(classify(d.face, d.value, cats[s]) is not None for d in open_)]
+    guess = fits[0] if len(fits) == 1 else None
+    return [d.set_hint if d.set_hint in cats else guess for d in dice]
+
+
+def english_label(cat: Category, cats: Sequence[Category]) -> str:
+    """A face as an English line says it: its label, with its number when the label alone repeats."""
+    text = (cat.label or {}).get("en") or cat.name
+    repeats = sum(((c.label or {}).get("en") or c.name) == text for c in cats) > 1
+    return f"{text} ({cat.value})" if repeats and cat.value is not None else text
+
+
+def who(colour: str | None, several: bool) -> str:
+    """"the red die", "the red dice", "the dice"."""
+    noun = "dice" if several else "die"
+    return f"the {colour} {noun}" if colour else f"the {noun}"
+
+
+def p_text(p: float) -> str:
+    """A p-value as players read it: three decimals, "p < 0.001" below that."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def sentence(verdict: fairness.Verdict, name: str, face: str | None, several: bool) -> str:
+    """The verdict in plain English ("the red die shows 1 far too often: p = 0.002")."""
+    if verdict.code == "too_few":
+        return f"too few rolls to judge {name} yet: {verdict.rolls} of the {verdict.wanted} needed"
+    if verdict.code == "no_evidence":
+        return f"no evidence of bias after {verdict.rolls} rolls"
+    verb = "show" if several else "shows"
+    how = "far too often" if verdict.direction == "often" else "far too rarely"
+    return (f"{name} {verb} {face} {how}: {p_text(verdict.p or 0.0)} ({verdict.share:.0%} of the rolls; "
+            f"a fair die {verdict.fair_share:.0%})")
+
+
+def _groups(dice: Sequence[tuple[DieRoll, int]]) -> dict[str | None, list[tuple[DieRoll, int]]]:
+    """The dice of one set by colour; one group when the camera never saw two colours."""
+    colours = {d.colour for d, _ in dice}
+    if len(colours) <= 1:
+        return {next(iter(colours), None): list(dice)}
+    out: dict[str | None, list[tuple[DieRoll, int]]] = defaultdict(list)
+    for d, cat in dice:
+        out[d.colour].append((d, cat))
+    return dict(out)
+
+
+def _colour_order(colour: str | None, known: Sequence[str]) -> tuple[int, str]:
+    return (known.index(colour) if colour in known else len(known), colour or "~")
+
+
+def _die(colour: str | None, dice: Sequence[tuple[DieRoll, int]], cats: Sequence[Category], p_adj: float | None,
+         test: fairness.FaceTest, needed: int) -> dict[str, Any]:
+    """One die's part of the report (JSON)."""
+    several = max(Counter((d.game_id, d.throw) for d, _ in dice).values()) > 1
+    verdict = fairness.judge(test, probs(cats), p_adj)
+    face = english_label(cats[verdict.face], cats) if verdict.face is not None else None
+    return {"colour": colour, "several": several, "rolls": test.rolls, "counts": list(test.counts),
+            "expected": [round(e, 2) for e in test.expected], "chi2": test.chi2, "p": test.p, "p_adjusted": p_adj,
+            "df": test.df, "verdict": asdict(verdict), "needed": needed, "more": max(0, needed - test.rolls),
+            "message": sentence(verdict, who(colour, several), face, several)}
+
+
+def _set_report(set_id: str, spec: dict[str, Any], cats: list[Category], by_source: dict[str, list],
+                bias: float, alpha: float, power: float) -> dict[str, Any]:
+    """One set: its faces, how many dice came from where, each die's test, the hand-entered counts."""
+    shares = probs(cats)
+    tray = [x for s in TRAY_SOURCES for x in by_source.get(s, [])]
+    groups = sorted(_groups(tray).items(), key=lambda g: _colour_order(g[0], spec.get("colours") or [])) if tray else []
+    tests = [fairness.chi_square(_counts(g, len(cats)), shares) for _, g in groups]
+    adjusted = fairness.holm([t.p for t in tests])
+    needed = fairness.rolls_needed(shares, bias, alpha / max(1, len(groups)), power)
+    hand = by_source.get("hand", [])
+    return {
+        "set": set_id, "name": spec.get("name"),
+        "faces": [{"face": c.name, "value": c.value, "sides": len(c.sides), "p": round(p, 4), "label": c.label,
+                   "text": english_label(c, cats)} for c, p in zip(cats, shares, strict=True)],
+        "sources": {s: len(by_source.get(s, [])) for s in (*TRAY_SOURCES, "hand")},
+        "dice": [_die(colour, g, cats, adj, t, needed)
+                 for (colour, g), t, adj in zip(groups, tests, adjusted, strict=True)],
+        "needed": needed, "bias": bias, "power": power, "alpha": alpha,
+        "hand": {"rolls": len(hand), "counts": _counts(hand, len(cats))},
+        "unmatched": len(by_source.get("unmatched", [])),
+    }
+
+
+def _counts(dice: Iterable[tuple[DieRoll, int]], n: int) -> list[int]:
+    counts = [0] * n
+    for _d, cat in dice:
+        counts[cat] += 1
+    return counts
+
+
+def _sort_dice(dice: Sequence[DieRoll], specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]]
+               ) -> tuple[dict[str, dict[str, list]], int]:
+    """{set: {source: [(die, category)]}} and how many dice no set could be told for. A die of a known set
+    whose face fits none of its categories is kept under "unmatched" (a misread set, a damaged entry)."""
+    cats = {sid: categories(spec) for sid, spec in specs.items()}
+    throws: dict[tuple[int, int], list[DieRoll]] = defaultdict(list)
+    for d in dice:
+        throws[(d.game_id, d.throw)].append(d)
+    out: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    unattributed = 0
+    for throw in throws.values():
+        for d, sid in zip(throw, attribute(throw, game_sets.get(throw[0].game, []), cats), strict=True):
+            if sid is None:
+                unattributed += 1
+                continue
+            cat = classify(d.face, d.value, cats[sid])
+            out[sid]["unmatched" if cat is None else d.source].append((d, cat))
+    return out, unattributed
+
+
+def build(dice: Sequence[DieRoll], virtual: int, specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]],
+          *, only_set: str | None = None, bias: float = fairness.DEFAULT_BIAS, alpha: float = fairness.ALPHA,
+          power: float = fairness.POWER) -> dict[str, Any]:
+    """The whole report: `specs` are the dice sets by id (`engine.core.DiceSetSpec`), `game_sets` each game's
+    set ids (to tell the set of a roll the log does not name), `only_set` one set's report alone."""
+    by_set, unattributed = _sort_dice(dice, specs, game_sets)
+    wanted = [only_set] if only_set is not None else list(by_set)
+    sets = [_set_report(sid, specs[sid], categories(specs[sid]), by_set.get(sid, {}), bias, alpha, power)
+            for sid in wanted if sid in specs]
+    sets.sort(key=lambda s: (-(s["sources"]["camera"] + s["sources"]["confirmed"]), s["set"]))
+    return {"alpha": alpha, "power": power, "bias": bias, "sets": sets, "virtual_rolls": virtual,
+            "unattributed": unattributed}
