@@ -60,15 +60,37 @@ class DieRoll:
     value: int | None
 
 
-def read_log(db_path: Path) -> list[LogRow]:
-    """Every entry of every game in `db_path`, in game and move order (read only; [] when there is no file)."""
+def _connect(db_path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to the store, or None when there is no file."""
     if not Path(db_path).is_file():
+        return None
+    return sqlite3.connect(f"file:{Path(db_path).resolve()}?mode=ro", uri=True)
+
+
+def log_marks(db_path: Path) -> dict[int, tuple[int, int]]:
+    """{game id: (entries, newest entry's rowid)}: what changes when a game's log does (an append, an undo, a
+    record set aside), so a game whose mark is unchanged need not be read again."""
+    conn = _connect(db_path)
+    if conn is None:
+        return {}
+    try:
+        return {g: (n, top) for g, n, top in conn.execute(
+            "SELECT game_id, COUNT(*), MAX(rowid) FROM entries GROUP BY game_id")}
+    finally:
+        conn.close()
+
+
+def read_log(db_path: Path, games: Iterable[int] | None = None) -> list[LogRow]:
+    """Every entry of every game in `db_path` (or of `games` only), in game and move order; [] without a file."""
+    conn = _connect(db_path)
+    if conn is None:
         return []
-    conn = sqlite3.connect(f"file:{Path(db_path).resolve()}?mode=ro", uri=True)
+    only = sorted({int(g) for g in games}) if games is not None else None
+    where = f"WHERE e.game_id IN ({','.join('?' * len(only))}) " if only is not None else ""
     try:
         rows = conn.execute(
             "SELECT e.rowid, e.game_id, g.game, e.seq, CAST(e.action AS BLOB), e.crc, CAST(e.evidence AS BLOB) "
-            "FROM entries e JOIN games g ON g.id = e.game_id ORDER BY e.game_id, e.seq").fetchall()
+            f"FROM entries e JOIN games g ON g.id = e.game_id {where}ORDER BY e.game_id, e.seq", only or ()).fetchall()
     finally:
         conn.close()
     return [_row(*r) for r in rows]

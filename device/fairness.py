@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats
@@ -184,6 +185,12 @@ def rolls_needed(probs: Sequence[float], bias: float = DEFAULT_BIAS, alpha: floa
     1.5 points of power), searched by bisection from the noncentral chi-square estimate
     (`approx_rolls_needed`), which is optimistic by a tenth or so for a face that comes up too often.
     Never below `min_rolls`."""
+    return _rolls_needed(tuple(float(p) for p in probs), float(bias), float(alpha), float(power))
+
+
+@lru_cache(maxsize=256)
+def _rolls_needed(probs: tuple[float, ...], bias: float, alpha: float, power: float) -> int:
+    """The body of `rolls_needed`, kept once computed (the report asks again for each set at each page load)."""
     start = max(approx_rolls_needed(probs, bias, alpha, power), min_rolls(probs))
     return _smallest(lambda n: power_at(n, probs, bias, alpha) >= power, start)
 

@@ -16,8 +16,8 @@ that `dicesight stats`, `GET /api/fairness` and the page all show, so the three 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from . import fairness
@@ -104,25 +104,76 @@ def sentence(verdict: fairness.Verdict, name: str, face: str | None, several: bo
             f"a fair die {verdict.fair_share:.0%})")
 
 
-def _groups(dice: Sequence[tuple[DieRoll, int]]) -> dict[str | None, list[tuple[DieRoll, int]]]:
-    """The dice of one set by colour; one group when the camera never saw two colours."""
-    colours = {d.colour for d, _ in dice}
-    if len(colours) <= 1:
-        return {next(iter(colours), None): list(dice)}
-    out: dict[str | None, list[tuple[DieRoll, int]]] = defaultdict(list)
-    for d, cat in dice:
-        out[d.colour].append((d, cat))
-    return dict(out)
+@dataclass
+class Tally:
+    """What some games' dice add to the report, small and mergeable: the table keeps one per game and reads
+    again only the game that changed (a box's log grows by thousands of throws; the report must not).
+
+    `counts[(set, source, colour, face category)]`: dice; `most[(set, colour)]`: the most tray dice of that
+    colour in one throw (one: "the red die"; more: "the red dice"); `unmatched[set]`: dice whose face the set
+    does not have; `unattributed`: dice of no set the box could tell; `virtual`: rolls of the engine's dice."""
+
+    counts: Counter = field(default_factory=Counter)
+    most: dict[tuple[str, str | None], int] = field(default_factory=dict)
+    unmatched: Counter = field(default_factory=Counter)
+    unattributed: int = 0
+    virtual: int = 0
+
+    def add(self, other: Tally) -> Tally:
+        """This tally with `other`'s dice added (in place; returns self)."""
+        self.counts.update(other.counts)
+        self.unmatched.update(other.unmatched)
+        for key, n in other.most.items():
+            self.most[key] = max(n, self.most.get(key, 0))
+        self.unattributed += other.unattributed
+        self.virtual += other.virtual
+        return self
+
+
+def tally(dice: Sequence[DieRoll], specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]],
+          virtual: int = 0) -> Tally:
+    """Each die under its set (`attribute`), its source, its colour and its face (`classify`)."""
+    cats = {sid: categories(spec) for sid, spec in specs.items()}
+    throws: dict[tuple[int, int], list[DieRoll]] = defaultdict(list)
+    for d in dice:
+        throws[(d.game_id, d.throw)].append(d)
+    out = Tally(virtual=virtual)
+    for throw in throws.values():
+        on_tray: Counter = Counter()
+        for d, sid in zip(throw, attribute(throw, game_sets.get(throw[0].game, []), cats), strict=True):
+            cat = classify(d.face, d.value, cats[sid]) if sid is not None else None
+            if sid is None:
+                out.unattributed += 1
+            elif cat is None:
+                out.unmatched[sid] += 1
+            else:
+                out.counts[(sid, d.source, d.colour, cat)] += 1
+                on_tray[(sid, d.colour)] += d.source in TRAY_SOURCES
+        for key, n in on_tray.items():
+            out.most[key] = max(n, out.most.get(key, 0))
+    return out
 
 
 def _colour_order(colour: str | None, known: Sequence[str]) -> tuple[int, str]:
     return (known.index(colour) if colour in known else len(known), colour or "~")
 
 
-def _die(colour: str | None, dice: Sequence[tuple[DieRoll, int]], cats: Sequence[Category], p_adj: float | None,
+def _groups(t: Tally, set_id: str, n: int, known: Sequence[str]) -> list[tuple[str | None, list[int], int]]:
+    """(colour, counts per face, most of it in one throw) of each die of a set the camera read: one per colour
+    it saw, or one for all when it never saw two."""
+    by_colour: dict[str | None, list[int]] = {}
+    for (sid, source, colour, cat), count in t.counts.items():
+        if sid == set_id and source in TRAY_SOURCES:
+            by_colour.setdefault(colour, [0] * n)[cat] += count
+    if len(by_colour) <= 1:
+        return [(colour, counts, t.most.get((set_id, colour), 0)) for colour, counts in by_colour.items()]
+    return [(colour, by_colour[colour], t.most.get((set_id, colour), 0))
+            for colour in sorted(by_colour, key=lambda c: _colour_order(c, known))]
+
+
+def _die(colour: str | None, several: bool, cats: Sequence[Category], p_adj: float | None,
          test: fairness.FaceTest, needed: int) -> dict[str, Any]:
     """One die's part of the report (JSON)."""
-    several = max(Counter((d.game_id, d.throw) for d, _ in dice).values()) > 1
     verdict = fairness.judge(test, probs(cats), p_adj)
     face = english_label(cats[verdict.face], cats) if verdict.face is not None else None
     return {"colour": colour, "several": several, "rolls": test.rolls, "counts": list(test.counts),
@@ -131,65 +182,54 @@ def _die(colour: str | None, dice: Sequence[tuple[DieRoll, int]], cats: Sequence
             "message": sentence(verdict, who(colour, several), face, several)}
 
 
-def _set_report(set_id: str, spec: dict[str, Any], cats: list[Category], by_source: dict[str, list],
-                bias: float, alpha: float, power: float) -> dict[str, Any]:
+def _sources(t: Tally, set_id: str, n: int) -> tuple[dict[str, int], list[int]]:
+    """How many of a set's dice came from each source, and the hand-entered ones per face."""
+    sources = dict.fromkeys((*TRAY_SOURCES, "hand"), 0)
+    hand = [0] * n
+    for (sid, source, _colour, cat), count in t.counts.items():
+        if sid == set_id:
+            sources[source] += count
+            if source == "hand":
+                hand[cat] += count
+    return sources, hand
+
+
+def _set_report(set_id: str, spec: dict[str, Any], t: Tally, bias: float, alpha: float, power: float) -> dict[str, Any]:
     """One set: its faces, how many dice came from where, each die's test, the hand-entered counts."""
+    cats = categories(spec)
     shares = probs(cats)
-    tray = [x for s in TRAY_SOURCES for x in by_source.get(s, [])]
-    groups = sorted(_groups(tray).items(), key=lambda g: _colour_order(g[0], spec.get("colours") or [])) if tray else []
-    tests = [fairness.chi_square(_counts(g, len(cats)), shares) for _, g in groups]
-    adjusted = fairness.holm([t.p for t in tests])
+    groups = _groups(t, set_id, len(cats), spec.get("colours") or [])
+    tests = [fairness.chi_square(counts, shares) for _colour, counts, _most in groups]
+    adjusted = fairness.holm([test.p for test in tests])
     needed = fairness.rolls_needed(shares, bias, alpha / max(1, len(groups)), power)
-    hand = by_source.get("hand", [])
+    sources, hand = _sources(t, set_id, len(cats))
     return {
         "set": set_id, "name": spec.get("name"),
         "faces": [{"face": c.name, "value": c.value, "sides": len(c.sides), "p": round(p, 4), "label": c.label,
                    "text": english_label(c, cats)} for c, p in zip(cats, shares, strict=True)],
-        "sources": {s: len(by_source.get(s, [])) for s in (*TRAY_SOURCES, "hand")},
-        "dice": [_die(colour, g, cats, adj, t, needed)
-                 for (colour, g), t, adj in zip(groups, tests, adjusted, strict=True)],
+        "sources": sources,
+        "dice": [_die(colour, most > 1, cats, adj, test, needed)
+                 for (colour, _counts, most), test, adj in zip(groups, tests, adjusted, strict=True)],
         "needed": needed, "bias": bias, "power": power, "alpha": alpha,
-        "hand": {"rolls": len(hand), "counts": _counts(hand, len(cats))},
-        "unmatched": len(by_source.get("unmatched", [])),
+        "hand": {"rolls": sum(hand), "counts": hand},
+        "unmatched": t.unmatched.get(set_id, 0),
     }
 
 
-def _counts(dice: Iterable[tuple[DieRoll, int]], n: int) -> list[int]:
-    counts = [0] * n
-    for _d, cat in dice:
-        counts[cat] += 1
-    return counts
-
-
-def _sort_dice(dice: Sequence[DieRoll], specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]]
-               ) -> tuple[dict[str, dict[str, list]], int]:
-    """{set: {source: [(die, category)]}} and how many dice no set could be told for. A die of a known set
-    whose face fits none of its categories is kept under "unmatched" (a misread set, a damaged entry)."""
-    cats = {sid: categories(spec) for sid, spec in specs.items()}
-    throws: dict[tuple[int, int], list[DieRoll]] = defaultdict(list)
-    for d in dice:
-        throws[(d.game_id, d.throw)].append(d)
-    out: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
-    unattributed = 0
-    for throw in throws.values():
-        for d, sid in zip(throw, attribute(throw, game_sets.get(throw[0].game, []), cats), strict=True):
-            if sid is None:
-                unattributed += 1
-                continue
-            cat = classify(d.face, d.value, cats[sid])
-            out[sid]["unmatched" if cat is None else d.source].append((d, cat))
-    return out, unattributed
-
-
-def build(dice: Sequence[DieRoll], virtual: int, specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]],
-          *, only_set: str | None = None, bias: float = fairness.DEFAULT_BIAS, alpha: float = fairness.ALPHA,
-          power: float = fairness.POWER) -> dict[str, Any]:
-    """The whole report: `specs` are the dice sets by id (`engine.core.DiceSetSpec`), `game_sets` each game's
-    set ids (to tell the set of a roll the log does not name), `only_set` one set's report alone."""
-    by_set, unattributed = _sort_dice(dice, specs, game_sets)
-    wanted = [only_set] if only_set is not None else list(by_set)
-    sets = [_set_report(sid, specs[sid], categories(specs[sid]), by_set.get(sid, {}), bias, alpha, power)
-            for sid in wanted if sid in specs]
+def build(t: Tally, specs: dict[str, dict[str, Any]], *, only_set: str | None = None,
+          bias: float = fairness.DEFAULT_BIAS, alpha: float = fairness.ALPHA, power: float = fairness.POWER
+          ) -> dict[str, Any]:
+    """The whole report from a tally: `specs` are the dice sets by id (`engine.core.DiceSetSpec`), `only_set`
+    one set's report alone (listed even with no dice)."""
+    seen = {key[0] for key in t.counts} | set(t.unmatched)
+    wanted = [only_set] if only_set is not None else sorted(seen)
+    sets = [_set_report(sid, specs[sid], t, bias, alpha, power) for sid in wanted if sid in specs]
     sets.sort(key=lambda s: (-(s["sources"]["camera"] + s["sources"]["confirmed"]), s["set"]))
-    return {"alpha": alpha, "power": power, "bias": bias, "sets": sets, "virtual_rolls": virtual,
-            "unattributed": unattributed}
+    return {"alpha": alpha, "power": power, "bias": bias, "sets": sets, "virtual_rolls": t.virtual,
+            "unattributed": t.unattributed}
+
+
+def report(dice: Sequence[DieRoll], virtual: int, specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]],
+           **kw: Any) -> dict[str, Any]:
+    """`build` over these dice at once (`dicesight stats`, tests)."""
+    return build(tally(dice, specs, game_sets, virtual), specs, **kw)

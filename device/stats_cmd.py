@@ -31,7 +31,7 @@ def run(state_dir: Path, set_id: str | None, bias: float, emit: Emit) -> int:
                         "message": f"There is no dice set {set_id!r} (known: {', '.join(sorted(specs))})."}})
         return 2
     dice, virtual = dice_log.die_rolls(dice_log.read_log(path))
-    report = fairness_report.build(dice, virtual, specs, dice_sets.game_sets(), only_set=set_id, bias=bias)
+    report = fairness_report.report(dice, virtual, specs, dice_sets.game_sets(), only_set=set_id, bias=bias)
     for row in report["sets"]:
         emit({"event": "dice_set", **row})
     emit({"event": "fairness", "file": str(path), "sets": [s["set"] for s in report["sets"]],

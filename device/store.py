@@ -510,13 +510,6 @@ class Store:
                 self._last_error = str(exc)
                 raise StoreError(f"The action could not be saved: {exc}") from exc
 
-    def log_mark(self) -> tuple[int, int]:
-        """(newest entry's rowid, number of entries): changes whenever the log does (an append, an undo, a
-        record set aside), so whatever is computed from the whole log can be kept until it changes."""
-        with self._lock:
-            newest, count = self._conn.execute("SELECT COALESCE(MAX(rowid), 0), COUNT(*) FROM entries").fetchone()
-        return int(newest), int(count)
-
     def save_checkpoint(self, game_id: int, seq: int, data: dict[str, Any]) -> None:
         """Keep a dumped state at `seq` so a restart replays only what follows it."""
         with self._lock, self._tx():

@@ -57,7 +57,8 @@ class Table:
         self._notice = ""  # a word from the lifecycle for logs and scripts (a saved game that could not resume)
         self._not_resumed: dict[str, Any] | None = None  # that game, for the page to word in its language
         self.shutdown_requested = threading.Event()
-        self._fairness_cache: tuple[tuple, dict] | None = None  # (what it was computed from, the report)
+        self._fairness_tallies: dict[int, tuple] = {}  # game id -> (its log's mark, its dice's tally)
+        self._fairness_lock = threading.Lock()
         # dice learnt from confirmed rolls (kept beside the store unless told otherwise)
         learnt_root = learnt_root or getattr(store, "state_dir", None)
         self.learnt = LearntDice(learnt_root, mount) if learnt_root is not None else None
@@ -537,23 +538,33 @@ class Table:
 
     # -- are these dice fair? ---------------------------------------------------------------------
     def fairness(self, set_id: str | None = None, bias: float | None = None) -> dict:
-        """The fairness report of every die the log holds (device.fairness_report), computed again only when
-        the log has changed. A game that hides rolls keeps its dice out while it is on the table: counts that
-        move with each throw would tell every phone the faces of a throw before its reveal."""
+        """The fairness report of every die the log holds (device.fairness_report). Each game's dice are tallied
+        once and kept until its log changes, so a page load reads only the game being played. A game that hides
+        rolls keeps its dice out while it is on the table: counts that move with each throw would tell every
+        phone the faces of a throw before its reveal."""
         from . import dice_log, dice_sets, fairness, fairness_report
 
-        bias = fairness.DEFAULT_BIAS if bias is None else bias
         with self._lock:
-            hidden = bool(self.match.rules.describe().get("hidden"))
-            left_out = [self.game_id] if hidden else []
-        key = (self.store.log_mark(), tuple(left_out), set_id, bias)
-        if self._fairness_cache is not None and self._fairness_cache[0] == key:
-            return self._fairness_cache[1]
-        dice, virtual = dice_log.die_rolls(dice_log.read_log(self.store.path), exclude_games=left_out)
-        report = fairness_report.build(dice, virtual, dice_sets.specs(), dice_sets.game_sets(), only_set=set_id,
-                                       bias=bias)
-        report["left_out_game"] = left_out[0] if left_out else None
-        self._fairness_cache = (key, report)
+            hidden = self.game_id if self.match.rules.describe().get("hidden") else None
+        with self._fairness_lock:  # web threads ask at once; the game's writer never waits for this
+            marks = dice_log.log_marks(self.store.path)
+            kept = self._fairness_tallies
+            stale = [g for g, mark in marks.items() if kept.get(g, (None,))[0] != mark]
+            if stale:
+                specs, game_sets = dice_sets.specs(), dice_sets.game_sets()
+                by_game: dict[int, list] = {g: [] for g in stale}
+                for row in dice_log.read_log(self.store.path, stale):
+                    by_game[row.game_id].append(row)
+                for game, rows in by_game.items():
+                    dice, virtual = dice_log.die_rolls(rows)
+                    kept[game] = (marks[game], fairness_report.tally(dice, specs, game_sets, virtual))
+            total = fairness_report.Tally()
+            for game, (_mark, part) in kept.items():
+                if game in marks and game != hidden:
+                    total.add(part)
+        report = fairness_report.build(total, dice_sets.specs(), only_set=set_id,
+                                       bias=fairness.DEFAULT_BIAS if bias is None else bias)
+        report["left_out_game"] = hidden
         return report
 
     def close(self) -> None:

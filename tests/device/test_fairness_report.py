@@ -33,7 +33,7 @@ def camera_roll(*dice: dict, set_id: str = "d6") -> dict:
 
 def report_of(rows: list[LogRow], **kw) -> dict:
     dice, virtual = dice_log.die_rolls(rows)
-    return fairness_report.build(dice, virtual, SPECS, GAME_SETS, **kw)
+    return fairness_report.report(dice, virtual, SPECS, GAME_SETS, **kw)
 
 
 def row(seq: int, action: dict, evidence: dict | None = None, game: str = "freeroll", game_id: int = 1) -> LogRow:
@@ -206,4 +206,23 @@ def test_the_tray_logs_the_set_it_read_so_a_free_roll_of_regidice_dice_counts_as
     assert regidice["set"] == "regidice" and regidice["sources"] == {"camera": 2, "confirmed": 2, "hand": 0}
     (yellow,) = regidice["dice"]
     assert yellow["colour"] == "yellow" and yellow["counts"] == [0, 1, 1, 0, 1, 1]  # the fixed 6 counts as a 6
+    table.close()
+
+
+def test_only_the_game_that_changed_is_read_again(tmp_path: Path, monkeypatch) -> None:
+    """A box's log grows by thousands of throws over the months: a page load must not read it all again."""
+    table = Table(Store(tmp_path))
+    play(table, 60, seed=4)
+    old_game = table.game_id
+    table.new_game("freeroll", {})
+    play(table, 40, seed=5)
+    assert table.fairness()["sets"][0]["dice"][0]["rolls"] == 100
+    read: list[list[int]] = []
+    real = dice_log.read_log
+    monkeypatch.setattr(dice_log, "read_log", lambda path, games=None: read.append(sorted(games)) or real(path, games))
+    play(table, 1, seed=6)
+    assert table.fairness()["sets"][0]["dice"][0]["rolls"] == 101 and read == [[table.game_id]]
+    table.undo()
+    assert table.fairness()["sets"][0]["dice"][0]["rolls"] == 100 and read[-1] == [table.game_id] != [old_game]
+    assert table.fairness()["sets"][0]["dice"][0]["rolls"] == 100 and len(read) == 2  # unchanged: nothing read
     table.close()
