@@ -111,16 +111,19 @@ class Tally:
 
     `counts[(set, source, colour, face category)]`: dice; `most[(set, colour)]`: the most tray dice of that
     colour in one throw (one: "the red die"; more: "the red dice"); `unmatched[set]`: dice whose face the set
-    does not have; `unattributed`: dice of no set the box could tell; `virtual`: rolls of the engine's dice."""
+    does not have; `unattributed`: dice of no set the box could tell; `virtual`: rolls of the engine's dice;
+    `throws`: throws of the tray that counted (a "test my dice" asks for a number of them)."""
 
     counts: Counter = field(default_factory=Counter)
     most: dict[tuple[str, str | None], int] = field(default_factory=dict)
     unmatched: Counter = field(default_factory=Counter)
     unattributed: int = 0
     virtual: int = 0
+    throws: int = 0  # throws of the tray (camera or confirmed) with at least one die counted
 
     def add(self, other: Tally) -> Tally:
         """This tally with `other`'s dice added (in place; returns self)."""
+        self.throws += other.throws
         self.counts.update(other.counts)
         self.unmatched.update(other.unmatched)
         for key, n in other.most.items():
@@ -151,6 +154,7 @@ def tally(dice: Sequence[DieRoll], specs: dict[str, dict[str, Any]], game_sets: 
                 on_tray[(sid, d.colour)] += d.source in TRAY_SOURCES
         for key, n in on_tray.items():
             out.most[key] = max(n, out.most.get(key, 0))
+        out.throws += any(on_tray.values())
     return out
 
 
@@ -225,8 +229,14 @@ def build(t: Tally, specs: dict[str, dict[str, Any]], *, only_set: str | None = 
     wanted = [only_set] if only_set is not None else sorted(seen)
     sets = [_set_report(sid, specs[sid], t, bias, alpha, power) for sid in wanted if sid in specs]
     sets.sort(key=lambda s: (-(s["sources"]["camera"] + s["sources"]["confirmed"]), s["set"]))
-    return {"alpha": alpha, "power": power, "bias": bias, "sets": sets, "virtual_rolls": t.virtual,
-            "unattributed": t.unattributed}
+    return {"alpha": alpha, "power": power, "bias": bias, "sets": sets, "throws": t.throws,
+            "virtual_rolls": t.virtual, "unattributed": t.unattributed}
+
+
+def plan(spec: dict[str, Any], bias: float = fairness.DEFAULT_BIAS, alpha: float = fairness.ALPHA,
+         power: float = fairness.POWER) -> int:
+    """Throws a "test my dice" asks for: enough to catch one die of this set with a face off by `bias`."""
+    return fairness.rolls_needed(probs(categories(spec)), bias, alpha, power)
 
 
 def report(dice: Sequence[DieRoll], virtual: int, specs: dict[str, dict[str, Any]], game_sets: dict[str, list[str]],

@@ -537,15 +537,17 @@ class Table:
         return self.store.image_path(name)
 
     # -- are these dice fair? ---------------------------------------------------------------------
-    def fairness(self, set_id: str | None = None, bias: float | None = None) -> dict:
+    def fairness(self, set_id: str | None = None, bias: float | None = None, game: int | None = None) -> dict:
         """The fairness report of every die the log holds (device.fairness_report). Each game's dice are tallied
         once and kept until its log changes, so a page load reads only the game being played. A game that hides
         rolls keeps its dice out while it is on the table: counts that move with each throw would tell every
-        phone the faces of a throw before its reveal."""
+        phone the faces of a throw before its reveal. `game`: that game's dice only (a "test my dice" is a free
+        roll of its own); `plan` is how many throws such a test asks for with the dice the box reads now."""
         from . import dice_log, dice_sets, fairness, fairness_report
 
         with self._lock:
             hidden = self.game_id if self.match.rules.describe().get("hidden") else None
+            reading = self.current_dice_set()
         with self._fairness_lock:  # web threads ask at once; the game's writer never waits for this
             marks = dice_log.log_marks(self.store.path)
             kept = self._fairness_tallies
@@ -555,16 +557,20 @@ class Table:
                 by_game: dict[int, list] = {g: [] for g in stale}
                 for row in dice_log.read_log(self.store.path, stale):
                     by_game[row.game_id].append(row)
-                for game, rows in by_game.items():
+                for gid, rows in by_game.items():
                     dice, virtual = dice_log.die_rolls(rows)
-                    kept[game] = (marks[game], fairness_report.tally(dice, specs, game_sets, virtual))
+                    kept[gid] = (marks[gid], fairness_report.tally(dice, specs, game_sets, virtual))
             total = fairness_report.Tally()
-            for game, (_mark, part) in kept.items():
-                if game in marks and game != hidden:
+            for g, (_mark, part) in kept.items():
+                if g in marks and g != hidden and game in (None, g):
                     total.add(part)
-        report = fairness_report.build(total, dice_sets.specs(), only_set=set_id,
-                                       bias=fairness.DEFAULT_BIAS if bias is None else bias)
+        bias = fairness.DEFAULT_BIAS if bias is None else bias
+        specs = dice_sets.specs()
+        report = fairness_report.build(total, specs, only_set=set_id, bias=bias)
         report["left_out_game"] = hidden
+        report["game"] = game
+        report["plan"] = ({"set": reading, "throws": fairness_report.plan(specs[reading], bias)}
+                          if reading in specs else None)
         return report
 
     def close(self) -> None:

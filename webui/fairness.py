@@ -22,6 +22,7 @@ from .web import ApiError, table
 page_bp = Blueprint("fairness", __name__)
 api_bp = Blueprint("fairness_api", __name__, url_prefix="/fairness")  # nested in the api blueprint
 
+THROWS_RANGE = (10, 10_000)  # what a "test my dice" may ask for
 BIAS_RANGE = (0.05, 1.0)  # a face from 5% to 100% more (or less) often than it should: `dicesight stats --bias`
 COLOURS = {"red": _l("Red"), "yellow": _l("Yellow"), "blue": _l("Blue"), "black": _l("Black"),
            "white": _l("White"), "green": _l("Green"), "purple": _l("Purple"), "other": _l("Other colour")}
@@ -32,28 +33,42 @@ def _set_ids() -> set[str]:
     return {sid for rules in GAMES.values() for sid in (rules.describe().get("dice_sets") or {})}
 
 
-def _query() -> tuple[str | None, float | None]:
-    """`set` (a set id) and `bias` (a share, see BIAS_RANGE) from the query string, checked."""
+def _query() -> tuple[str | None, float | None, int | None]:
+    """`set` (a set id), `bias` (a share, see BIAS_RANGE) and `game` (a game id) from the query string, checked."""
     set_id = request.args.get("set") or None
     if set_id is not None and set_id not in _set_ids():
         raise ApiError(404, "no_dice_set", i18n.msg("no_dice_set"))
-    raw = request.args.get("bias")
-    if raw is None:
-        return set_id, None
+    bias = None
+    if request.args.get("bias") is not None:
+        bias = _number(request.args["bias"], float)
+        if bias is None or not BIAS_RANGE[0] <= bias <= BIAS_RANGE[1]:
+            raise ApiError(400, "bad_bias", i18n.msg("bad_bias"))
+    return set_id, bias, _whole("game", 1, 2**62)
+
+
+def _number(raw: str, kind: type) -> Any:
     try:
-        bias = float(raw)
+        return kind(raw)
     except ValueError:
-        bias = -1.0
-    if not BIAS_RANGE[0] <= bias <= BIAS_RANGE[1]:
-        raise ApiError(400, "bad_bias", i18n.msg("bad_bias"))
-    return set_id, bias
+        return None
+
+
+def _whole(name: str, low: int, high: int) -> int | None:
+    """A whole number from the query string within [low, high], None when absent; 400 `bad_test` otherwise."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    value = _number(raw, int)
+    if value is None or not low <= value <= high:
+        raise ApiError(400, "bad_test", i18n.msg("bad_test"))
+    return value
 
 
 @api_bp.get("")
 def report():
     """The whole report (docs/api.md, "Dice fairness")."""
-    set_id, bias = _query()
-    return jsonify(table().fairness(set_id, bias))
+    set_id, bias, game = _query()
+    return jsonify(table().fairness(set_id, bias, game))
 
 
 @page_bp.get("/fairness")
@@ -64,11 +79,14 @@ def page():
         if lang in i18n.LANGS:
             resp.set_cookie(i18n.LANG_COOKIE, lang, max_age=400 * 24 * 3600, samesite="Lax")
         return resp
-    set_id, bias = _query()
-    rep = table().fairness(set_id, bias)
+    set_id, bias, game = _query()
+    wanted = _whole("throws", *THROWS_RANGE)
+    rep = table().fairness(set_id, bias, game)
     code = i18n.current_code()
+    test = test_view(rep, wanted) if game is not None else None
     return render_template("fairness.html", sets=[set_view(s, code) for s in rep["sets"]], notes=notes(rep),
-                           langs=i18n.LANGS, lang=code, alpha=rep["alpha"], only_set=set_id)
+                           langs=i18n.LANGS, lang=code, alpha=rep["alpha"], only_set=set_id, test=test,
+                           plan=plan_view(rep) if game is None else None)
 
 
 # -- words -----------------------------------------------------------------------------------------------
@@ -158,7 +176,7 @@ def set_view(s: dict[str, Any], lang: str) -> dict[str, Any]:
             "chart": face_bars(die["counts"], die["expected"], short, hot=hot,
                                title=_("%(die)s: rolls per face; the dashes mark what a fair die gives", die=title)),
             "verdict": verdict_text(verdict, names), "numbers": numbers_text(die, len(s["dice"])),
-            "needed": needed_text(die, s["bias"], s["power"])})
+            "needed": needed_text(die, s["bias"], s["power"]) if verdict["code"] != "biased" else ""})
     hand = s["hand"]
     return {"id": s["set"], "name": text(s.get("name"), lang, s["set"]), "dice": dice, "legend": legend,
             "sources": _("%(camera)s dice read by the camera (%(confirmed)s of them confirmed on a phone).",
@@ -178,3 +196,25 @@ def notes(rep: dict[str, Any]) -> list[str]:
     if rep.get("unattributed"):
         out.append(_("%(n)s dice of no set the box could tell are not counted.", n=rep["unattributed"]))
     return out
+
+
+# -- "test my dice" ---------------------------------------------------------------------------------------
+def plan_view(rep: dict[str, Any]) -> dict[str, Any] | None:
+    """The "test my dice" card: how many throws to ask for with the dice the box reads now."""
+    plan = rep.get("plan")
+    if not plan:
+        return None
+    return {"throws": plan["throws"], "title": _("Dice test"),
+            "text": _("Throw only the dice you want to test: a new free roll starts that counts only its own throws "
+                      "(the game on the table is kept on the box). %(n)s throws catch a die whose face comes up "
+                      "%(bias)s too often, %(power)s of the time.", n=plan["throws"], bias=f"{rep['bias']:.0%}",
+                      power=f"{rep['power']:.0%}")}
+
+
+def test_view(rep: dict[str, Any], wanted: int | None) -> dict[str, Any]:
+    """A test under way: how far it is (throws of its game) and whether the page should follow it."""
+    want = wanted or (rep.get("plan") or {}).get("throws") or THROWS_RANGE[0]
+    done = rep["throws"]
+    return {"done": done, "want": want, "running": done < want, "game": rep["game"],
+            "line": _("Testing the dice: %(n)s of %(want)s throws.", n=done, want=want) if done < want else
+            _("Done: %(n)s throws. Here is what they say.", n=done)}

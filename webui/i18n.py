@@ -132,6 +132,7 @@ MESSAGES = {
     "hidden_photo": _l("This roll's photo is its player's own until the dice are revealed."),
     "bad_request": _l("The request could not be read."),
     "no_dice_set": _l("There is no such dice set."),
+    "bad_test": _l("\"game\" must be a game's number and \"throws\" a whole number from 10 to 10000."),
     "bad_bias": _l("\"bias\" is the share by which a face is off, from 0.05 to 1."),
     "bad_value_too_deep": _l("The request is nested too deeply (at %(where)s)."),
     "bad_value_bad_number": _l("%(where)s is not a number the box accepts (no NaN, infinity or huge values)."),

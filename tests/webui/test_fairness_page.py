@@ -76,7 +76,9 @@ def test_the_chart_needs_nothing_the_pages_policy_forbids(client, table) -> None
     html = r.get_data(as_text=True)
     assert "script-src 'self'" in r.headers["Content-Security-Policy"] and "style-src 'self'" in r.headers[
         "Content-Security-Policy"]
-    assert "<script" not in html and "style=" not in html and "<style" not in html
+    scripts = re.findall(r"<script[^>]*>", html)
+    assert scripts == ['<script type="module" src="/static/fairness.js">']  # the test's button; nothing inline
+    assert "style=" not in html and "<style" not in html
     assert "http://" not in html and "https://" not in html  # no CDN, nothing fetched from elsewhere
     assert 'href="/fairness"' in client.get("/").get_data(as_text=True)  # the game's page leads here
 
@@ -99,3 +101,27 @@ def test_few_rolls_say_how_many_are_wanted(client, table) -> None:
     camera_rolls(table, 12, seed=2)
     html = client.get("/fairness", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Too few rolls to judge yet: 12 of the 30 needed." in dice_of(html)["red"]
+
+
+def test_test_my_dice_counts_only_its_own_game_and_follows_it(client, table) -> None:
+    camera_rolls(table, 200, seed=7)  # the dice of earlier games do not count in the test
+    html = client.get("/fairness").get_data(as_text=True)
+    plan = re.search(r'name="throws"[^>]*value="(\d+)"', html)
+    assert plan and int(plan.group(1)) == table.fairness()["plan"]["throws"] == 277  # one d6, a face 50% off
+    table.new_game("freeroll", {"title": "Dice test"})  # what the page's button asks the box (POST /api/games)
+    test = table.game_id
+    camera_rolls(table, 25, seed=8, fair="")  # one red die
+    body = client.get(f"/api/fairness?game={test}").get_json()
+    assert body["throws"] == 25 and body["game"] == test and body["sets"][0]["dice"][0]["rolls"] == 25
+    page = client.get(f"/fairness?game={test}&throws=40", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Testing the dice: 25 of 40 throws." in page and '<meta http-equiv="refresh" content="5">' in page
+    assert 'id="testform"' not in page  # no new test from inside one
+    camera_rolls(table, 15, seed=9, fair="")
+    page = client.get(f"/fairness?game={test}&throws=40", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert "완료: 40번 던졌습니다." in page and "http-equiv" not in page  # done: the page stops following
+
+
+@pytest.mark.parametrize("query", ["game=0", "game=x", "game=1&throws=3", "game=1&throws=1e9"])
+def test_a_bad_test_is_refused(client, query) -> None:
+    r = client.get(f"/api/fairness?{query}") if "throws" not in query else client.get(f"/fairness?{query}")
+    assert r.status_code == 400 and r.get_json()["code"] == "bad_test"
