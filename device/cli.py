@@ -254,8 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     stats = sub.add_parser("stats", help="are these dice fair? face counts and a chi-square test per die (docs/fairness.md)")
     stats.add_argument("--set", help="one dice set only (an id: d6, regidice, dicethrone:barbarian...)")
     stats.add_argument("--bias", type=_bias, default=0.5,
-                       help="the bias to catch, as a share: 0.5 = a face that comes up 50%% more or less often than "
-                            "it should; says how many rolls that takes (default 0.5)")
+                       help="the bias to plan for, as a share: 0.5 = a face that comes up 50%% more often than it "
+                            "should; says how many rolls catch it (default 0.5)")
     stats.add_argument("--state-dir", type=Path, help="the box's state directory (as for run)")
     stats.add_argument("--json", action="store_true", help="print JSON lines")
     stats.set_defaults(func=cmd_stats)

@@ -76,7 +76,7 @@ def _die_lines(die: dict[str, Any], faces: list[str], s: dict[str, Any]) -> list
                      f"{fairness_report.p_text(die['p'])}{extra}")
     lines.append(f"    {die['message']}")
     more = f"{die['more']} more to go" if die["more"] else "done"
-    lines.append(f"    {die['needed']} rolls catch a face {s['bias']:.0%} off {s['power']:.0%} of the time: {more}")
+    lines.append(f"    {die['needed']} rolls catch a face {s['bias']:.0%} too common, {s['power']:.0%} of the time: {more}")
     return lines
 
 
