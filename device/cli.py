@@ -49,6 +49,11 @@ def _human(record: dict[str, Any]) -> str:
         from .joincard import human as join_human
 
         return join_human(record)
+
+    if event in ("dice_set", "fairness"):
+        from .stats_cmd import human as stats_human
+
+        return stats_human(record)
     if event in ("stopped", "shutdown"):
         return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
     return json.dumps(record, ensure_ascii=False)
@@ -158,6 +163,13 @@ def cmd_qr(args: argparse.Namespace) -> int:
 
     return joincard.run(args.config, args.out, args.address, args.port, _printer(args.json))
 
+# -- stats -----------------------------------------------------------------------------------------
+def cmd_stats(args: argparse.Namespace) -> int:
+    from . import stats_cmd
+    from .config import resolve_state_dir
+
+    return stats_cmd.run(resolve_state_dir(args.state_dir), args.set, args.bias, _printer(args.json))
+
 
 # -- play ------------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
@@ -173,6 +185,16 @@ def _positive(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not 0 < value <= 100:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most 100, not {text}")
+    return value
+
+
+def _bias(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.05 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be from 0.05 to 1 (a share of the face's fair chance), not {text}")
     return value
 
 
@@ -256,6 +278,15 @@ def build_parser() -> argparse.ArgumentParser:
     qr.add_argument("--port", type=int, help="the page's port (default: web.port of the config, 8080)")
     qr.add_argument("--json", action="store_true", help="print JSON lines")
     qr.set_defaults(func=cmd_qr)
+
+    stats = sub.add_parser("stats", help="are these dice fair? face counts and a chi-square test per die (docs/fairness.md)")
+    stats.add_argument("--set", help="one dice set only (an id: d6, regidice, dicethrone:barbarian...)")
+    stats.add_argument("--bias", type=_bias, default=0.5,
+                       help="the bias to plan for, as a share: 0.5 = a face that comes up 50%% more often than it "
+                            "should; says how many rolls catch it (default 0.5)")
+    stats.add_argument("--state-dir", type=Path, help="the box's state directory (as for run)")
+    stats.add_argument("--json", action="store_true", help="print JSON lines")
+    stats.set_defaults(func=cmd_stats)
     return parser
 
 

@@ -37,3 +37,18 @@ def spec(set_id: str | dict[str, Any]) -> dict[str, Any] | str:
     if set_id == "d6":
         return "d6"
     raise KeyError(f"unknown dice set {set_id!r} (known: {', '.join(ids())})")
+
+
+def specs() -> dict[str, dict[str, Any]]:
+    """Every set the registered games describe, by id (a copy: callers may keep it)."""
+    return dict(_all_specs())
+
+
+@lru_cache(maxsize=1)
+def _by_game() -> dict[str, tuple[str, ...]]:
+    return {desc["name"]: tuple(desc.get("dice_sets") or {}) for desc in games.describe_all()}
+
+
+def game_sets() -> dict[str, list[str]]:
+    """Each registered game's set ids: which dice a roll of that game can be, when its log does not say."""
+    return {name: list(ids_) for name, ids_ in _by_game().items()}

@@ -57,6 +57,8 @@ class Table:
         self._notice = ""  # a word from the lifecycle for logs and scripts (a saved game that could not resume)
         self._not_resumed: dict[str, Any] | None = None  # that game, for the page to word in its language
         self.shutdown_requested = threading.Event()
+        self._fairness_tallies: dict[int, tuple] = {}  # game id -> (its log's mark, its dice's tally)
+        self._fairness_lock = threading.Lock()
         # dice learnt from confirmed rolls (kept beside the store unless told otherwise)
         learnt_root = learnt_root or getattr(store, "state_dir", None)
         self.learnt = LearntDice(learnt_root, mount) if learnt_root is not None else None
@@ -565,6 +567,43 @@ class Table:
 
     def image_path(self, name: str) -> Path | None:
         return self.store.image_path(name)
+
+    # -- are these dice fair? ---------------------------------------------------------------------
+    def fairness(self, set_id: str | None = None, bias: float | None = None, game: int | None = None) -> dict:
+        """The fairness report of every die the log holds (device.fairness_report). Each game's dice are tallied
+        once and kept until its log changes, so a page load reads only the game being played. A game that hides
+        rolls keeps its dice out while it is on the table: counts that move with each throw would tell every
+        phone the faces of a throw before its reveal. `game`: that game's dice only (a "test my dice" is a free
+        roll of its own); `plan` is how many throws such a test asks for with the dice the box reads now."""
+        from . import dice_log, dice_sets, fairness, fairness_report
+
+        with self._lock:
+            hidden = self.game_id if self.match.rules.describe().get("hidden") else None
+            reading = self.current_dice_set()
+        with self._fairness_lock:  # web threads ask at once; the game's writer never waits for this
+            marks = dice_log.log_marks(self.store.path)
+            kept = self._fairness_tallies
+            stale = [g for g, mark in marks.items() if kept.get(g, (None,))[0] != mark]
+            if stale:
+                specs, game_sets = dice_sets.specs(), dice_sets.game_sets()
+                by_game: dict[int, list] = {g: [] for g in stale}
+                for row in dice_log.read_log(self.store.path, stale):
+                    by_game[row.game_id].append(row)
+                for gid, rows in by_game.items():
+                    dice, virtual = dice_log.die_rolls(rows)
+                    kept[gid] = (marks[gid], fairness_report.tally(dice, specs, game_sets, virtual))
+            total = fairness_report.Tally()
+            for g, (_mark, part) in kept.items():
+                if g in marks and g != hidden and game in (None, g):
+                    total.add(part)
+        bias = fairness.DEFAULT_BIAS if bias is None else bias
+        specs = dice_sets.specs()
+        report = fairness_report.build(total, specs, only_set=set_id, bias=bias)
+        report["left_out_game"] = hidden
+        report["game"] = game
+        report["plan"] = ({"set": reading, "throws": fairness_report.plan(specs[reading], bias)}
+                          if reading in specs else None)
+        return report
 
     def close(self) -> None:
         self.tray.close()

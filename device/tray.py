@@ -86,7 +86,7 @@ class TrayService:
         self._crops: list[tuple[str, Any] | None] = []
         # the photo (JPEG, each die marked as read) and the readings of a throw waiting for a phone's
         # confirmation: they join the roll the players confirm or fix, as a camera roll's own evidence does
-        self._unsure: tuple[bytes | None, list[dict]] | None = None
+        self._unsure: tuple[bytes | None, dict[str, Any]] | None = None  # (photo, evidence)
         self._rolls = 0
         self._camera: dict[str, Any] = {
             "status": "off" if camera is None else "starting",
@@ -342,8 +342,8 @@ class TrayService:
         with self._lock:
             if self._unsure is None or roll != self._tray.get("roll"):
                 return None
-            jpeg, dice = self._unsure
-            return jpeg, {"readings": dice, "confirmed": True}
+            jpeg, evidence = self._unsure
+            return jpeg, {**evidence, "confirmed": True}
 
     def fault(self, kind: str, message: str | None) -> None:
         """Report a fault of the tray's work done elsewhere (keeping learnt dice), or clear it (None)."""
@@ -357,10 +357,13 @@ class TrayService:
         if self.observing():
             self._changed()  # on the page only (the roll-off reads it from the tray)
             return
+        # the set the throw was read as goes with its readings: which dice a roll was is what "are these dice
+        # fair?" counts by (device.dice_log), and the game's action does not say it
+        evidence = {"readings": dice, "set": self._request()[0]}
         if self.always_confirm or not all(r.certain for r in readings):
             jpeg = evidence_jpeg(image, readings) if image is not None else None
             with self._lock:
-                self._unsure = (jpeg, dice)
+                self._unsure = (jpeg, evidence)
                 self._tray["needs_confirmation"] = True
                 self._tray["message"] = ("Teaching: confirm or fix the dice." if self.always_confirm else
                                          "Not sure of every die: confirm or fix the dice.")
@@ -370,7 +373,7 @@ class TrayService:
             "type": "roll", "source": "camera",
             "dice": [{"value": r.value, "face": r.face, "colour": r.colour, **({"set": r.set} if r.set else {})}
                      for r in readings],
-            "evidence": {"readings": dice},
+            "evidence": evidence,
         }
         private = self._tray.get("private_to")
         if private is not None:  # a hidden throw is its roller's: its photo too (issue 32 #3)

@@ -44,9 +44,10 @@ NO_SYSTEMD="${NO_SYSTEMD:-0}"
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 APT_PACKAGES=(python3-venv python3-pip python3-numpy python3-opencv python3-picamera2
-              python3-gpiozero python3-lgpio)
-# Provided by apt above; pip must never install (or replace) these in the venv.
-APT_PROVIDED="numpy opencv-python opencv-python-headless opencv-contrib-python gpiozero lgpio picamera2"
+              python3-gpiozero python3-lgpio python3-scipy)
+# Provided by apt above; pip must never install (or replace) these in the venv (scipy: a wheel built for
+# apt's numpy, instead of pip fetching one that wants a newer numpy than apt's).
+APT_PROVIDED="numpy opencv-python opencv-python-headless opencv-contrib-python gpiozero lgpio picamera2 scipy"
 
 HOTSPOT_IFACE="${HOTSPOT_IFACE:-wlan0}"
 BOX_NAME="${BOX_NAME-dicesight}"

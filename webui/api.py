@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, g, jsonify, request, 
 from engine.core import IllegalAction, action_type
 from engine.games import GAMES
 
-from . import events, i18n, pair, payload, viewers
+from . import events, fairness, i18n, pair, payload, viewers
 from .web import (
     UNPAIRED_WRITES,
     ApiError,
@@ -45,6 +45,7 @@ READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 bp = Blueprint("api", __name__, url_prefix="/api")
 bp.register_blueprint(pair.bp)
 bp.register_blueprint(events.bp)
+bp.register_blueprint(fairness.api_bp)
 
 
 @bp.before_request

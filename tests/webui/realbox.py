@@ -133,3 +133,18 @@ def reading(value: int, certain: bool = True, colour: str = "white", face: str |
     """One die as the reader reports it."""
     return {"value": value, "face": face or str(value), "colour": colour, "confidence": 0.95 if certain else 0.4,
             "center": [10, 10], "box": [0, 0, 20, 20], "certain": certain}
+
+
+def camera_rolls(table: Table, throws: int, *, seed: int, loaded: str = "red", fair: str = "blue",
+                 set_id: str = "d6", face: int = 1, share: float = 1 / 3) -> None:
+    """`throws` camera throws of two dice, as the tray service submits them (the readings and the set read as
+    evidence): the `loaded` die shows `face` a `share` of the time, the `fair` one is fair (issue 36)."""
+    rng = random.Random(seed)
+    for _ in range(throws):
+        bad = face if rng.random() < share else rng.choice([v for v in range(1, 7) if v != face])
+        dice = [{"value": bad, "face": str(bad), "colour": loaded}]
+        if fair:
+            good = rng.randint(1, 6)
+            dice.append({"value": good, "face": str(good), "colour": fair})
+        table.submit({"type": "roll", "source": "camera", "dice": dice,
+                      "evidence": {"readings": [reading(d["value"], colour=d["colour"]) for d in dice], "set": set_id}})
