@@ -6,6 +6,7 @@ Every subcommand is scriptable: with `--json` each thing it has to say is one JS
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import os
@@ -49,14 +50,28 @@ def _human(record: dict[str, Any]) -> str:
         from .joincard import human as join_human
 
         return join_human(record)
-
     if event in ("dice_set", "fairness"):
         from .stats_cmd import human as stats_human
 
         return stats_human(record)
     if event in ("stopped", "shutdown"):
         return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
+    if isinstance(record.get("error"), dict):  # a sentence for people, and what to do about it
+        err = record["error"]
+        return "\n".join(filter(None, [f"dicesight: {err.get('message', err.get('code'))}", err.get("hint")]))
     return json.dumps(record, ensure_ascii=False)
+
+
+def _cannot_start(err: OSError, port: int | None) -> dict[str, Any]:
+    """Why the box did not start; a port already taken is most often a box already running (`make run`
+    twice), so it says how to start a second one beside it."""
+    out = {"code": "cannot_start", "message": f"Cannot start the box: {err}"}
+    if err.errno == errno.EADDRINUSE:
+        taken = port or 8080
+        out["message"] = f"Cannot start the box: port {taken} is already in use (is dicesight already running?)."
+        out["hint"] = (f"Open the one that runs, or start another on a free port: "
+                       f"dicesight run --port {taken + 1}  (with make: make run RUN_ARGS=\"--port {taken + 1}\")")
+    return {"error": out}
 
 
 # -- run -------------------------------------------------------------------------------------------
@@ -77,7 +92,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         _printer(args.json)({"error": {"code": "bad_config", "message": str(err)}})
         return 2
     except OSError as err:
-        _printer(args.json)({"error": {"code": "cannot_start", "message": f"Cannot start the box: {err}"}})
+        _printer(args.json)(_cannot_start(err, args.port))
         return 2
 
 
@@ -145,7 +160,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
         emit({"error": {"code": "bad_config", "message": str(err)}})
         return 2
     except OSError as err:
-        emit({"error": {"code": "cannot_start", "message": f"Cannot start the box: {err}"}})
+        emit(_cannot_start(err, args.port))
         return 2
 
 
