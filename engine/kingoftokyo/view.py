@@ -166,6 +166,8 @@ def options(s: S) -> list[dict[str, Any]]:
                 out.append({"type": "resolve", "player": me})
             return out
         if s["rolls"] < s["rolls_max"]:
+            if any(not d["kept"] for d in s["dice"]):  # reroll the dice not kept, as they are kept now
+                out.append({"type": "roll", "player": me})
             for keep in _keeps(s):
                 out.append({"type": "roll", "player": me, "keep": keep})
         elif act.can_reroll_threes(s):

@@ -687,6 +687,22 @@ function renderPanel(snap) {
   fill($("panel"), ...items, ...btns, demo);
 }
 
+// "How to play": a game's rules in a few lines (its texts `rules.title`, `rules.1`, ...), folded, drawn once
+// per game; a view may add to it (a legend of its dice).
+function renderRules() {
+  const box = $("rules");
+  const game = currentGame();
+  const title = gameText("rules.title");
+  box.hidden = !title;
+  const key = game.name + (currentView() ? "+view" : "");  // drawn again once the board's view has loaded
+  if (!title || box.dataset.game === key) return;
+  box.dataset.game = key;
+  const lines = [];
+  for (let i = 1; gameText("rules." + i) != null; i += 1) lines.push(gameText("rules." + i));
+  fill(box, h("details", { id: "rulesfold" }, h("summary", { text: title }),
+    h("ol", {}, lines.map((line) => h("li", { text: line }))), hook("rulesExtra", ctx) || null));
+}
+
 function renderWinner(snap) {
   const box = $("winner");
   const over = snap.phase === "over" || (snap.winners && snap.winners.length) || snap.draw;
@@ -725,6 +741,7 @@ function renderAll() {
   const v = currentView();
   renderPhase(snap);
   renderWinner(snap);
+  renderRules();
   renderSeat(snap);
   if (v && v.render) v.render(slots(), snap, ctx);
   renderTray(snap);

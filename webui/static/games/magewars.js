@@ -420,6 +420,16 @@ function storyArgs(snap, args) {
 }
 
 // The table's action log, one line per accepted action, in the page's language.
+// The attack die's faces with what each does, for the page's "How to play" card (a starred face's digit is
+// hard to read on the star).
+export function rulesExtra() {
+  const { h } = ctx;
+  const meaning = [["blank", V("legend_blank")], ["1", V("legend_normal", { n: 1 })], ["2", V("legend_normal", { n: 2 })],
+    ["1*", V("legend_critical", { n: 1 })], ["2*", V("legend_critical", { n: 2 })]];
+  return h("div", { class: "mwlegend", id: "mwlegend" }, h("h3", { text: V("legend_title") }),
+    h("ul", {}, meaning.map(([f, text]) => h("li", { data: { face: f } }, face(ATTACK, f), h("span", { text })))));
+}
+
 // Attack dice entered on the page's pad are sent by face ("2*"), so the log reads as the dice did.
 export function entryDice(values, snap) {
   const input = ctx.diceInput(snap);

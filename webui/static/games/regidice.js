@@ -74,8 +74,9 @@ export function init(slots, c) {
     collect: h("section", { class: "card", id: "rdcollect", hidden: true }),
     round: h("section", { class: "card", id: "rdround", hidden: true }),
   };
-  ctx.fill(slots.board, els.result, els.enemy, els.players, els.wounded);
-  ctx.fill(slots.dice, els.entry, els.mine, els.values, els.collect);
+  // your own dice sit above the decision (the declare list's buttons), so you choose looking at them
+  ctx.fill(slots.board, els.result, els.enemy, els.mine, els.players, els.wounded);
+  ctx.fill(slots.dice, els.entry, els.values, els.collect);
   ctx.fill(slots.tools, els.round);
 }
 
