@@ -16,7 +16,32 @@ export const $ = (id) => document.getElementById(id);
 // A page word (webui's Flask-Babel catalogues, shipped in the page) with %(name)s placeholders filled.
 export function t(key, vars = {}) {
   const s = S.strings[key] ?? key;
-  return s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? ""));
+  return particles(s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? "")));
+}
+
+// Korean particles after a name or number the text cannot know in advance: "서연이(가)" becomes "서연이",
+// "지수이(가)" "지수가", "2을(를)" "2를", "공격(으)로" "공격으로", chosen by the word's last sound (a final
+// consonant or not; ㄹ takes 로). Other languages are left as they are.
+const PAIRS = { "이(가)": ["이", "가"], "을(를)": ["을", "를"], "은(는)": ["은", "는"], "과(와)": ["과", "와"], "(으)로": ["으로", "로"] };
+const DIGIT_FINAL = { 0: 21, 1: 8, 2: 0, 3: 16, 4: 0, 5: 0, 6: 1, 7: 8, 8: 8, 9: 0 };  // 영 일 이 삼 사 오 육 칠 팔 구
+
+function finalConsonant(ch) {
+  const code = ch.charCodeAt(0);
+  if (code >= 0xac00 && code <= 0xd7a3) return (code - 0xac00) % 28;  // 0: none, 8: ㄹ
+  if (/[0-9]/.test(ch)) return DIGIT_FINAL[ch];
+  if (/[lL]/.test(ch)) return 8;
+  return /[mnMN]/.test(ch) ? 4 : 0;
+}
+
+export function particles(text) {
+  if (S.lang !== "ko" || !text.includes("(")) return text;
+  // the word's last letter, also inside a closing bracket: "Ana (위저드)이(가)" follows 드
+  return text.replace(/([^\s()]\)?)(이\(가\)|을\(를\)|은\(는\)|과\(와\)|\(으\)로)/g, (_, last, pair) => {
+    const final = finalConsonant(last[0]);
+    const [withFinal, without] = PAIRS[pair];
+    const useFinal = pair === "(으)로" ? final !== 0 && final !== 8 : final !== 0;
+    return last + (useFinal ? withFinal : without);
+  });
 }
 
 // A name in the page's language from a Text ({"en": ..., "zh-TW": ..., "ko": ...}) or a plain string.
@@ -36,7 +61,7 @@ export function currentGame() {
 export function gameText(key, vars = {}, game = currentGame()) {
   const entry = game && game.texts ? game.texts[key] : null;
   if (!entry) return null;
-  return loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
+  return particles(loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? "")));
 }
 
 export function h(tag, attrs = {}, ...kids) {

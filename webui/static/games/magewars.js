@@ -28,6 +28,10 @@ function catalogue(kind) {
   return Object.fromEntries(((game && game.catalogue && game.catalogue[kind]) || []).map((r) => [r.id, r]));
 }
 
+// An attack left unnamed is stored under the engine's neutral name and named in each phone's language.
+const UNNAMED = "Attack";
+const attackName = (n) => (n == null || n === UNNAMED ? V("attack") : n);
+const typeName = (t) => X("cause." + t) ?? t;
 const condName = (id) => { const c = catalogue("conditions")[id]; return c ? ctx.loc(c.name) : id; };
 const objects = (snap) => Object.fromEntries((snap.objects || []).map((o) => [o.id, o]));
 const playerOf = (snap, id) => (snap.players || []).find((p) => p.id === id);
@@ -48,7 +52,14 @@ function face(setId, name, extra = {}) {
   const game = ctx.game();
   const set = game && game.dice_sets[setId];
   const f = set ? set.faces.find((x) => x.name === String(name)) : null;
-  return ctx.dieElement(f ? f.index : name, { face: String(name), glyph: f ? f.glyph : null, label: String(name), ...extra });
+  return ctx.dieElement(f ? f.index : name, { face: String(name), glyph: f ? f.glyph : null, label: faceLabel(name), ...extra });
+}
+
+// What a screen reader says for a face, in the page's language ("blank", "2 critical").
+function faceLabel(name) {
+  const s = String(name);
+  if (s === "blank") return V("face_blank");
+  return s.endsWith("*") ? V("face_critical", { n: s.slice(0, -1) }) : s;
 }
 
 // -- made once --------------------------------------------------------------------------------------
@@ -129,7 +140,7 @@ function describeObject(o) {
   const bits = o.life == null ? [V("enchantment")] : [`${V("life")} ${o.left}/${o.life}`, `${V("armor")} ${o.armor_now}`];
   bits.push(...appliedTexts(o));
   if (o.mana || o.channeling) bits.push(`${V("mana")} ${o.mana} (+${o.channeling})`);
-  for (const a of o.attacks || []) bits.push(`${a.name}: ${a.dice} ${V("dice")}${a.effects.length ? " · " + effectsText(a.effects) : ""}`);
+  for (const a of o.attacks || []) bits.push(`${attackName(a.name)}: ${V("dice_n", { n: a.dice })}${a.effects.length ? " · " + effectsText(a.effects) : ""}`);
   return bits.join(" · ");
 }
 
@@ -177,8 +188,8 @@ function renderAttack(snap) {
   const odds = a.odds;
   fill(els.attack,
     h("h2", { text: `${objName(snap, a.attacker)} → ${objName(snap, a.target)}` }),
-    h("p", {}, h("strong", { text: a.spec.name }), h("span", { class: "muted", text: ` · ${a.strike}/${a.spec.strikes}` })),
-    h("p", { id: "mwdicecount" }, h("b", { text: `${a.dice} ${V("dice")}` }),
+    h("p", {}, h("strong", { text: attackName(a.spec.name) }), h("span", { class: "muted", text: ` · ${a.strike}/${a.spec.strikes}` })),
+    h("p", { id: "mwdicecount" }, h("b", { text: V("dice_n", { n: a.dice }) }),
       h("span", { class: "muted", text: " = " + a.dice_terms.map(termText).join(" ") })),
     odds ? h("div", { class: "odds", id: "mwodds" },
       stat(V("expected"), odds.expected.toFixed(1), "expected"),
@@ -191,7 +202,7 @@ function renderStrike(snap) {
   const r = snap.last_strike;
   els.strike.hidden = !r;
   if (!r) return;
-  const head = h("h2", { text: `${objName(snap, r.attacker)} → ${objName(snap, r.target)} · ${r.attack}` });
+  const head = h("h2", { text: `${objName(snap, r.attacker)} → ${objName(snap, r.target)} · ${attackName(r.attack)}` });
   if (!r.hit) {
     fill(els.strike, head, h("p", { text: r.missed === "daze" ? X("log.daze_miss", { attacker: objName(snap, r.attacker), roll: r.daze_roll }) : V("avoided") }));
     return;
@@ -247,7 +258,7 @@ function renderThrow(snap) {
   const n = sets[ATTACK];
   const ready = entry.faces.length === n && entry.effect != null;
   fill(els.throw,
-    h("h2", { text: `${n} ${V("dice")} + ${V("effect")}` }),
+    h("h2", { text: `${V("dice_n", { n })} + ${V("effect")}` }),
     entry.read ? h("p", { class: "warn", id: "mwread", text: V("check_reading") }) : null,
     h("div", { class: "dice", id: "mwentry" }, entry.faces.map((f, i) => {
       const b = h("button", { class: "diebtn", type: "button", onclick: () => { entry.faces.splice(i, 1); entry.from.splice(i, 1); renderThrow(snap); } });
@@ -298,20 +309,20 @@ function renderBuilder(snap) {
   const target = h("select", { id: "mwtarget" }, targets.map((o) => h("option", { value: o.id, text: objName(snap, o.id) })));
   const dice = h("input", { id: "mwdice", type: "number", min: "1", max: "30", value: "3", inputmode: "numeric" });
   const range = h("select", { id: "mwrange" }, ["melee", "ranged"].map((r) => h("option", { value: r, text: V(r) })));
-  const type = h("select", { id: "mwtype" }, h("option", { value: "", text: "—" }), TYPES.map((t) => h("option", { value: t, text: t })));
+  const type = h("select", { id: "mwtype" }, h("option", { value: "", text: "—" }), TYPES.map((t) => h("option", { value: t, text: typeName(t) })));
   const piercing = h("input", { id: "mwpiercing", type: "number", min: "0", max: "20", value: "0", inputmode: "numeric" });
-  const effects = h("input", { id: "mweffects", type: "text", placeholder: "7+ = Burn", maxlength: "120" });
+  const effects = h("input", { id: "mweffects", type: "text", placeholder: `7+ = ${condName("burn")}`, maxlength: "120" });
   const flags = ["critical", "ethereal", "unavoidable", "spell"].map((f) => h("label", { class: "chip" },
     h("input", { type: "checkbox", data: { flag: f } }), h("span", { text: X("view.flag_" + f) ?? f })));
   const name = h("input", { id: "mwname", type: "text", maxlength: "40", placeholder: V("attack_name") });
   const save = h("input", { id: "mwsave", type: "checkbox" });
   fill(els.builder,
     h("h2", { text: V("attack_builder") }),
-    field(V("target"), target), field(V("dice"), dice), field(V("range"), range), field(V("type"), type),
+    field(V("target"), target), field(V("dice_label"), dice), field(V("range"), range), field(V("type"), type),
     field(V("piercing"), piercing), field(V("effect"), effects), h("div", { class: "chips" }, flags),
     field(V("attack_name"), name), h("label", { class: "chip" }, save, h("span", { text: V("save_attack") })),
     h("button", { class: "primary big", id: "mwattackbtn", type: "button", onclick: async () => {
-      const spec = { name: name.value.trim() || V("attack"), dice: Number(dice.value), range: range.value,
+      const spec = { name: name.value.trim() || UNNAMED, dice: Number(dice.value), range: range.value,
         piercing: Number(piercing.value) || 0 };
       if (type.value) spec.type = type.value;
       if (effects.value.trim()) spec.effects = effects.value.trim();
@@ -415,6 +426,7 @@ function storyArgs(snap, args) {
   if (args.result) out.result = V(args.result);
   if (args.cause) out.cause = X("cause." + args.cause) ?? args.cause;
   if (args.kind) out.kind = X("cause." + args.kind) ?? X("view." + args.kind) ?? args.kind;
+  if (args.attack) out.attack = attackName(args.attack);
   if (args.field) out.field = V(args.field);
   return out;
 }
@@ -444,7 +456,7 @@ export function logLine(a, snap) {
   const bits = [what];
   const obj = a.object && objects(snap)[a.object] ? objName(snap, a.object) : null;
   if (obj) bits.push(obj);
-  if (a.type === "attack") bits.push(`${a.saved || (a.attack && a.attack.name) || ""} → ${objName(snap, a.target)}`);
+  if (a.type === "attack") bits.push(`${attackName(a.saved || (a.attack && a.attack.name))} → ${objName(snap, a.target)}`);
   if (a.type === "roll" && Array.isArray(a.dice)) {
     // names are attack faces, a die marked d12 is the effect die; bare numbers are shown as typed (a side of
     // the attack die or an effect roll, depending on what the game asked for)
@@ -502,7 +514,7 @@ export function optionLabel(o, snap) {
     case "guard": return X("option.guard");
     case "end_activation": return X("option.end_activation");
     case "activate": return objName(snap, a.object);
-    case "attack": return `${a.saved} → ${objName(snap, a.target)}`;
+    case "attack": return `${attackName(a.saved)} → ${objName(snap, a.target)}`;
     case "defend": {
       if (a.defense == null) return X("option.no_defense");
       const t = objects(snap)[snap.attack?.target];
