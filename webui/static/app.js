@@ -600,11 +600,17 @@ function renderEntry(snap) {
 
 // A roll photo's thumbnail (a link to the whole photo). A camera under the glass sees the faces lying on
 // it, from below, so the caption says so: players are not meant to read the top faces there.
+// A photo the box could not give (a damaged card, a file set aside) is asked for once: later renders show
+// its place without asking again, instead of a request per photo per render.
+const brokenPhotos = new Set();
+
 export function rollPhoto(name, snap) {
   const src = `/api/images/${encodeURIComponent(name)}`;
   const below = snap.mount === "under";
-  return h("a", { class: "photo", href: src, target: "_blank", title: below ? t("photo_below") : null },
-    h("img", { src, alt: below ? `${t("photo")} (${t("photo_below")})` : t("photo"), loading: "lazy", width: 64, height: 48 }),
+  if (brokenPhotos.has(name)) return h("span", { class: "photo missing muted", text: t("photo"), data: { photo: name } });
+  const img = h("img", { src, alt: below ? `${t("photo")} (${t("photo_below")})` : t("photo"), loading: "lazy", width: 64, height: 48 });
+  img.addEventListener("error", () => { brokenPhotos.add(name); }, { once: true });
+  return h("a", { class: "photo", href: src, target: "_blank", title: below ? t("photo_below") : null }, img,
     below ? h("small", { class: "photocap", text: t("photo_below") }) : null);
 }
 ctx.rollPhoto = rollPhoto;
