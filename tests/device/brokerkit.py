@@ -159,3 +159,49 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class BoxProcess:
+    """`dicesight run --camera demo` in a child process, as a user starts it, publishing to the broker through
+    the `[mqtt]` of its config file; `kill()` is a box that vanishes (power cut: no goodbye to the broker)."""
+
+    def __init__(self, folder: Path, mqtt: dict[str, Any], seed: int = 1, speed: float = 4.0) -> None:
+        import sys
+
+        import tomli_w
+
+        folder.mkdir(parents=True, exist_ok=True)
+        config = folder / "config.toml"
+        config.write_text(tomli_w.dumps({"mqtt": mqtt}))
+        cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host",
+               "127.0.0.1", "--port", "0", "--state-dir", str(folder / "state"), "--config", str(config),
+               "--demo-seed", str(seed), "--demo-speed", str(speed), "--json"]
+        self.output: list[str] = []
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        started = threading.Event()
+
+        def pump() -> None:
+            for line in self.proc.stdout:
+                self.output.append(line)
+                if line.startswith("{") and json.loads(line).get("event") == "started":
+                    started.set()
+
+        threading.Thread(target=pump, daemon=True).start()
+        if not started.wait(60):
+            self.proc.kill()
+            raise AssertionError("dicesight run did not start:\n" + "".join(self.output))
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
