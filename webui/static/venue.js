@@ -41,7 +41,7 @@ function rollRow(board) {
     : dieElement(d.value ?? null, { face: d.face, colour: d.colour }));
   return h("div", { class: "roll", data: { seq: roll.seq } },
     h("small", { class: "muted", text: who ? t("rolled_by", { name: who.name }) : t("last_roll") }),
-    h("span", { class: "dice" }, dice));
+    h("span", { class: "dice small" }, dice));
 }
 
 function gameLines(board) {
