@@ -188,3 +188,38 @@ def test_the_venue_page_speaks_three_languages_and_names_its_broker(tmp_path) ->
     assert (s.broker.tls, s.username, s.password, s.prefix) == (True, "v", "p", "club")
     assert settings_for(VenueOptions(config=config, broker="mqtt://other")).broker.host == "other"
     assert MqttConfig().broker == ""
+
+
+@pytest.mark.slow(5)
+def test_dicesight_venue_serves_the_board_of_its_broker(tmp_path, capsys) -> None:
+    """The command as a user runs it: a child process on a free port, talking to a real broker."""
+    import subprocess
+    import urllib.request
+
+    from device.cli import main
+
+    assert main(["venue", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["message"].startswith("--broker: name the broker")
+    assert main(["venue", "--broker", "http://x", "--json"]) == 2
+    assert "mqtt.broker" in json.loads(capsys.readouterr().out)["error"]["message"]
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    proc = subprocess.Popen([sys.executable, "-m", "device.cli", "venue", "--broker", broker.url, "--host",
+                             "127.0.0.1", "--port", "0", "--json"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        started = json.loads(proc.stdout.readline())
+        assert started["event"] == "venue" and started["broker"] == broker.url and started["prefix"] == "dicesight"
+        url = started["urls"][0]
+
+        def connected():
+            with urllib.request.urlopen(url + "/api/board", timeout=5) as resp:
+                return json.load(resp)["broker"]["connected"]
+        wait_until(connected)
+        with urllib.request.urlopen(url + "/", timeout=5) as resp:
+            assert "Venue board" in resp.read().decode()
+        proc.terminate()
+        assert json.loads(proc.stdout.readline())["event"] == "stopped" and proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        broker.stop()
