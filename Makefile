@@ -6,8 +6,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Debian packages the tests use: a real browser for the page tests (never a downloaded one),
-# systemd-analyze to verify the unit file, and CJK fonts so zh-TW and ko screenshots are legible.
-APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk
+# systemd-analyze to verify the unit file, CJK fonts so zh-TW and ko screenshots are legible, and a real MQTT
+# broker for the venue tests (each test starts its own mosquitto on a free port; the service is not used).
+APT_TEST_PACKAGES := chromium chromium-driver systemd fonts-noto-cjk mosquitto
 RUN_ARGS ?=
 # Test workers (pytest-xdist, handing out one test at a time; tests/conftest.py puts the longest first). The
 # browser tests partly wait (on Chromium, the event stream, the box's threads): one more worker than cores

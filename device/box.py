@@ -106,10 +106,22 @@ def build(options: BoxOptions):
         source.follow = table.tray_request  # throw the dice the game waits for
         source.follow_sets = table.tray_sets
         source.follow_colours = table.tray_colours
+    table.mqtt = _publisher(table, config)
     app = create_app(table, secret_key=_secret(state_dir), host_names=config.web.names,
                      max_streams=config.web.max_streams, streams_per_address=config.web.streams_per_address,
                      allow_seed=config.web.allow_seed)
     return table, app, config
+
+
+def _publisher(table: Table, config):
+    """The venue publisher when the config names a broker (device.mqtt), else None; not started yet."""
+    if not config.mqtt.broker:
+        return None
+    from .mqtt import MqttSettings, TablePublisher  # paho is imported only by boxes that publish
+
+    settings = MqttSettings.from_config(config.mqtt)
+    log.info("mqtt: publishing the table to %s as %s", settings.broker.url(), settings.box)
+    return TablePublisher(table, settings)
 
 
 def known_dice_sets() -> set[str]:
@@ -167,6 +179,8 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
     actual_port = server.effective_port
     set_join(app, join_info(config, int(actual_port)))  # waitress may give the port as text
     table.start()
+    if table.mqtt is not None:
+        table.mqtt.start()
     web = threading.Thread(target=server.run, name="web", daemon=True)
     web.start()
     stop = stop or threading.Event()
@@ -202,6 +216,8 @@ def run(options: BoxOptions, announce=print, *, stop: threading.Event | None = N
         # ends a stream after `close` writes to a closed fd (an EBADF traceback per stream, issue 11 #10).
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=SHUTDOWN_GRACE_S)
         server.close()
+        if table.mqtt is not None:
+            table.mqtt.close()  # says "offline" to the venue; bounded in time whatever the broker does
         table.close()
         announce({"event": "stopped"})
     return exit_code

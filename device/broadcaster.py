@@ -44,7 +44,8 @@ class Subscription:
         self._broadcaster = broadcaster
         self._queue: queue.Queue[Update] = queue.Queue(maxsize)
 
-    def put(self, update: Update) -> None:
+    def put(self, update: Any) -> None:
+        """Queue an update (or a watcher's own marker, e.g. the MQTT publisher's "reconnected")."""
         while True:
             try:
                 self._queue.put_nowait(update)
@@ -88,8 +89,10 @@ class Broadcaster:
         self.latest: Update | None = None
         self.error: str | None = None  # the last publication that failed, for the health report
 
-    def subscribe(self) -> Subscription:
-        sub = Subscription(self, self._maxsize)
+    def subscribe(self, maxsize: int | None = None) -> Subscription:
+        """A new watcher. `maxsize`: how many updates it may fall behind before the oldest are dropped (a
+        phone needs only the newest; the MQTT publisher tells each change's events, so it keeps more)."""
+        sub = Subscription(self, maxsize or self._maxsize)
         with self._lock:
             self._subs.add(sub)
         return sub

@@ -54,6 +54,11 @@ def _human(record: dict[str, Any]) -> str:
         from .stats_cmd import human as stats_human
 
         return stats_human(record)
+
+    if event == "venue":
+        lines = [f"The venue board hears {record['broker']} ({record['prefix']}/+/...). Open it on a screen:"]
+        lines += [f"  {url}" for url in record["urls"]]
+        return "\n".join(lines + ["Ctrl-C stops."])
     if event in ("stopped", "shutdown"):
         return f"dicesight {event}" + (f" ({record['reason']})" if record.get("reason") else "")
     if isinstance(record.get("error"), dict):  # a sentence for people, and what to do about it
@@ -161,6 +166,26 @@ def cmd_teach(args: argparse.Namespace) -> int:
         return 2
     except OSError as err:
         emit(_cannot_start(err, args.port))
+        return 2
+
+
+# -- venue -----------------------------------------------------------------------------------------
+def cmd_venue(args: argparse.Namespace) -> int:
+    from .config import ConfigError
+    from .venue import VenueOptions, run
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    options = VenueOptions(broker=args.broker, host=args.host, port=args.port, prefix=args.prefix,
+                           username=args.username, password_file=args.password_file, ca_file=args.ca_file,
+                           config=args.config)
+    emit = _printer(args.json)
+    try:
+        return run(options, announce=emit)
+    except ConfigError as err:
+        emit({"error": {"code": "bad_config", "message": str(err)}})
+        return 2
+    except OSError as err:
+        emit({"error": {"code": "cannot_start", "message": f"Cannot start the venue board: {err}"}})
         return 2
 
 
@@ -274,6 +299,18 @@ def build_parser() -> argparse.ArgumentParser:
     teach.add_argument("--templates", action="store_true",
                        help="the old way: one face at a time on the keyboard, kept as drawn-template faces")
     teach.set_defaults(func=cmd_teach)
+
+    venue = sub.add_parser("venue", help="serve a board of every table of a venue, heard on an MQTT broker")
+    venue.add_argument("--broker", help="mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (default: the config's mqtt.broker)")
+    venue.add_argument("--host", default="0.0.0.0", help="address to serve the board on (default 0.0.0.0)")
+    venue.add_argument("--port", type=int, default=8081, help="port to serve on (default 8081; 0 picks a free one)")
+    venue.add_argument("--prefix", help="topic prefix the boxes publish under (default: the config's, dicesight)")
+    venue.add_argument("--username", help="user name on the broker")
+    venue.add_argument("--password-file", help="a file whose first line is the password on the broker")
+    venue.add_argument("--ca-file", help="mqtts: the CA certificate(s) the broker's certificate must chain to")
+    venue.add_argument("--config", type=Path, help="TOML config file: its [mqtt] section gives the defaults")
+    venue.add_argument("--json", action="store_true", help="print JSON lines")
+    venue.set_defaults(func=cmd_venue)
 
     store = sub.add_parser("store", help="check the saved games, repair a damaged file, restore a kept one")
     store.add_argument("action", choices=["check", "salvage", "restore"],

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import tomli_w
 
@@ -29,6 +30,10 @@ MAX_BCM_PIN = 27  # the 40-pin header exposes BCM GPIO 0-27
 HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                        r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$")
 MAX_STREAMS = 900  # each stream is a thread and a file descriptor; the box raises its fd limit to fit
+# A box's name in MQTT topics (dicesight/<box>/state): one topic level, so no "/", "+" or "#"; kept to what a
+# Home Assistant entity id and a shell both take without quoting.
+BOX_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+BROKER_SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}  # scheme -> (default port, TLS)
 
 # Default wiring, BCM numbers (drawn in docs/wiring.md). Buttons switch to ground (internal pull-ups).
 DEFAULT_BUTTON_PINS: dict[str, int | None] = {"next": 17, "undo": 27, "pair": 22}
@@ -98,11 +103,39 @@ class HotspotConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """Publishing the table to a venue's MQTT broker (docs/venue.md). Off while `broker` is empty."""
+
+    broker: str = ""  # mqtt://host[:port] or mqtts://host[:port] (TLS); empty: the box publishes nothing
+    box: str = ""  # this box's name in topics (dicesight/<box>/...); empty: the machine's hostname
+    name: str = ""  # the table's name on the venue board; empty: `box`
+    username: str = ""
+    password: str = ""
+    password_file: str = ""  # read at start instead of `password`, so the config file can stay readable
+    ca_file: str = ""  # mqtts: the CA certificate(s) to trust; empty: the system's
+    topic_prefix: str = "dicesight"
+    keepalive_s: int = 10  # the broker tells the venue "offline" within 1.5x this after the box vanishes
+
+
+@dataclass(frozen=True)
+class Broker:
+    """A broker address taken apart: where to connect and whether with TLS."""
+
+    host: str
+    port: int
+    tls: bool
+
+    def url(self) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     web: WebConfig = field(default_factory=WebConfig)
     hotspot: HotspotConfig = field(default_factory=HotspotConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     state_dir: Path | None = None  # None: $STATE_DIRECTORY (set by systemd), else ./state
 
     def resolved_state_dir(self, env: Mapping[str, str] | None = None) -> Path:
@@ -147,11 +180,12 @@ def load_config(path: Path | None) -> Config:
 
 def config_from_dict(data: Mapping[str, Any]) -> Config:
     """Check and convert a parsed TOML document; ConfigError names the first bad key."""
-    _only(data, "", ("camera", "gpio", "web", "hotspot", "state_dir"))
+    _only(data, "", ("camera", "gpio", "web", "hotspot", "mqtt", "state_dir"))
     camera = _camera(_table(data, "camera"))
     gpio = _gpio(_table(data, "gpio"))
     web = _web(_table(data, "web"))
     hotspot = _hotspot(_table(data, "hotspot"))
+    mqtt = _mqtt(_table(data, "mqtt"))
     state_dir = None
     if "state_dir" in data:
         text = _str(data, "", "state_dir")
@@ -159,7 +193,7 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
             # Path("") is the current folder: under systemd that is /, never what was meant.
             raise ConfigError("state_dir", "must name a folder (leave the key out for the default)")
         state_dir = Path(text)
-    return Config(camera=camera, gpio=gpio, web=web, hotspot=hotspot, state_dir=state_dir)
+    return Config(camera=camera, gpio=gpio, web=web, hotspot=hotspot, mqtt=mqtt, state_dir=state_dir)
 
 
 def apply_overrides(config: Config, *, camera: str | None = None, gpio: str | None = None,
@@ -281,6 +315,47 @@ def _hotspot(t: Mapping[str, Any]) -> HotspotConfig:
     return HotspotConfig(ssid=ssid, password=password, address=address, show_on_page=show)
 
 
+def _mqtt(t: Mapping[str, Any]) -> MqttConfig:
+    d = MqttConfig()
+    _only(t, "mqtt", [f.name for f in dataclasses.fields(MqttConfig)])
+    broker = _str(t, "mqtt", "broker", d.broker)
+    if broker:
+        parse_broker(broker, "mqtt.broker")
+    box = _str(t, "mqtt", "box", d.box)
+    if box and not BOX_ID.match(box):
+        raise ConfigError("mqtt.box", f"\"{box}\" is not a box name: letters, digits, _ . - (at most 64), "
+                                      "starting with a letter or digit")
+    texts = {k: _str(t, "mqtt", k, getattr(d, k)) for k in ("name", "username", "password", "password_file",
+                                                             "ca_file", "topic_prefix")}
+    if texts["password"] and texts["password_file"]:
+        raise ConfigError("mqtt.password_file", "give the password or a file holding it, not both")
+    prefix = texts["topic_prefix"]
+    if not prefix or any(c in prefix for c in "+#\0") or prefix.startswith("/") or prefix.endswith("/"):
+        raise ConfigError("mqtt.topic_prefix", f"\"{prefix}\" is not a topic prefix (e.g. dicesight or "
+                                               "club/dicesight; no + or #)")
+    keepalive = _int(t, "mqtt", "keepalive_s", d.keepalive_s, 5, 300)
+    return MqttConfig(broker=broker, box=box, keepalive_s=keepalive, **texts)
+
+
+def parse_broker(url: str, key: str = "mqtt.broker") -> Broker:
+    """`mqtt://host[:port]` or `mqtts://host[:port]` as a Broker (ConfigError naming `key` otherwise).
+    Credentials belong in their own keys, never in the address that logs and the venue page show."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError(key, f"\"{url}\" is not a broker address: {exc}") from None
+    if parts.scheme not in BROKER_SCHEMES or not parts.hostname:
+        raise ConfigError(key, f"\"{url}\" is not a broker address: use mqtt://host[:port] or mqtts://host[:port]")
+    if parts.username or parts.password:
+        raise ConfigError(key, "put the user name and password in mqtt.username and mqtt.password_file, "
+                               "not in the address")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ConfigError(key, f"\"{url}\" is not a broker address: nothing may follow host:port")
+    default_port, tls = BROKER_SCHEMES[parts.scheme]
+    return Broker(host=unquote(parts.hostname), port=port or default_port, tls=tls)
+
+
 def _is_address_or_name(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
@@ -379,6 +454,7 @@ def config_to_dict(config: Config) -> dict[str, Any]:
         },
         "web": {**dataclasses.asdict(config.web), "names": list(config.web.names)},
         "hotspot": dataclasses.asdict(config.hotspot),
+        "mqtt": dataclasses.asdict(config.mqtt),
     }
     if config.state_dir is not None:
         data["state_dir"] = str(config.state_dir)

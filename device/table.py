@@ -52,6 +52,7 @@ class Table:
         self.mount = mount
         self.pairing = pairing or Pairing()
         self.broadcaster = Broadcaster()
+        self.mqtt: Any = None  # the venue publisher (device.mqtt.TablePublisher) when the config names a broker
         self._lock = threading.RLock()
         self._engine_snapshot: dict[str | None, dict[str, Any]] | None = None  # per viewer, per change
         self._notice = ""  # a word from the lifecycle for logs and scripts (a saved game that could not resume)
@@ -562,8 +563,11 @@ class Table:
         if self.broadcaster.error:
             threads["broadcaster"] = False
         ok = bool(store.get("ok", True)) and all(threads.values())
-        return {"ok": ok, "camera": camera, "store": store, "threads": threads,
-                "seq": self.match.seq, "game": self.match.rules.name}
+        health = {"ok": ok, "camera": camera, "store": store, "threads": threads,
+                  "seq": self.match.seq, "game": self.match.rules.name}
+        if self.mqtt is not None:  # shown, never counted against `ok`: the box plays on without its broker
+            health["mqtt"] = self.mqtt.status()
+        return health
 
     def image_path(self, name: str) -> Path | None:
         return self.store.image_path(name)

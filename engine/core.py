@@ -87,6 +87,29 @@ class SetupField(TypedDict):
     modes: NotRequired[list[str]]  # only shown for these modes
 
 
+class ScoreSpec(TypedDict):
+    """A number the venue board shows for each player (life, VP, mana...): `key` is the path of the value in a
+    player's public snapshot ("health", "mage.left"), `max` the path of its maximum (or absent), `text` the key
+    of its name in the game's `texts`; `life` marks the one whose loss is damage (the venue's events)."""
+
+    key: str
+    text: str
+    max: NotRequired[str]
+    life: NotRequired[bool]
+
+
+class Scoreboard(TypedDict):
+    """How a board of many tables (`dicesight venue`) reads the game's public snapshot without naming the game:
+    the `scores` per player, whose turn it is (`turn`: a path to a player id; the pending decision's player when
+    that is null) and who won (`winners`: a path to a list of player ids or one id, null when the game has no
+    winner; `everyone`: the value there that means every player won, as in a co-op game)."""
+
+    scores: list[ScoreSpec]
+    turn: str
+    winners: str | None
+    everyone: NotRequired[str]
+
+
 class GameDescription(TypedDict):
     """All a client needs to offer, set up, show and read a game without game-specific code.
 
@@ -98,6 +121,7 @@ class GameDescription(TypedDict):
       templates with {placeholders}) by key, as Text.
     - `hidden`: True when some of a player's state must not reach other phones before a reveal
       (then `snapshot(state, viewer)` filters).
+    - `scoreboard`: what a venue board shows of a table (Scoreboard above), read from the public snapshot.
     """
 
     name: str
@@ -110,6 +134,7 @@ class GameDescription(TypedDict):
     catalogue: dict[str, list[dict[str, Any]]]
     texts: dict[str, Text]
     hidden: bool
+    scoreboard: Scoreboard
 
 
 class IllegalAction(Exception):

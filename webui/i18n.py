@@ -328,6 +328,35 @@ def js_strings() -> dict[str, str]:
     return {k: str(v) for k, v in JS_STRINGS.items()}
 
 
+# -- the venue board's words (webui/venue.py, static/venue.js) ----------------------------------------------
+VENUE_STRINGS = {
+    "venue": _l("Venue board"),
+    "live": _l("Live"),
+    "offline": _l("Connection lost — reconnecting…"),
+    "broker_down": _l("The broker cannot be reached: the board shows what it last heard and keeps trying."),
+    "no_tables": _l("No tables yet. Each box appears here once it publishes to the broker (mqtt.broker in its config)."),
+    "table_online": _l("Online"),
+    "table_offline": _l("Offline"),
+    "table_unknown": _l("Waiting for the box"),
+    "offline_since": _l("Offline for %(s)s"),
+    "no_game": _l("No game yet"),
+    "to_play": _l("%(name)s to play"),
+    "last_roll": _l("Last roll"),
+    "rolled_by": _l("%(name)s rolled"),
+    "hidden_die": _l("Hidden die"),
+    "winners": _l("Winner: %(names)s"),
+    "game_over": _l("Game over"),
+    "tables_n": _l("%(online)s of %(n)s tables online"),
+    "damage": _l("%(name)s lost %(n)s"),
+    "seconds": _l("%(n)s s"),
+    "minutes": _l("%(n)s min"),
+}
+
+
+def venue_strings() -> dict[str, str]:
+    return {k: str(v) for k, v in VENUE_STRINGS.items()}
+
+
 def locale_name() -> str:
     return str(get_locale() or "en")
 
@@ -344,4 +373,4 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
-__all__ = ["_", "LANGS", "init_app", "msg", "js_strings", "engine_message", "current_code"]
+__all__ = ["_", "LANGS", "init_app", "msg", "js_strings", "venue_strings", "engine_message", "current_code"]

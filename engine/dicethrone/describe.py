@@ -77,5 +77,5 @@ def description() -> GameDescription:
         "phases": data["phases"],
         "dice_sets": {h["dice_set"]: hero_dice_set(h) for h in heroes},
         "catalogue": {"heroes": heroes, "cards": _cards(), "statuses": _statuses()},
-        "texts": texts, "hidden": False,
+        "texts": texts, "hidden": False, "scoreboard": data["scoreboard"],
     }

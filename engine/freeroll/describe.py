@@ -15,5 +15,5 @@ def description() -> GameDescription:
         "name": "freeroll", "title": data["title"], "view": "freeroll", "modes": data["modes"],
         "setup": [], "phases": data["phases"],
         "dice_sets": {"d6": pip_d6("d6", data["title"])},
-        "catalogue": {}, "texts": data["texts"], "hidden": False,
+        "catalogue": {}, "texts": data["texts"], "hidden": False, "scoreboard": data["scoreboard"],
     }

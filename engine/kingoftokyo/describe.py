@@ -50,5 +50,5 @@ def description() -> GameDescription:
         "phases": data["phases"],
         "dice_sets": {"kingoftokyo": dice_set(texts)},
         "catalogue": {"monsters": monsters, "cards": _cards(), "tokens": data["tokens"]},
-        "texts": texts, "hidden": False,
+        "texts": texts, "hidden": False, "scoreboard": data["scoreboard"],
     }

@@ -58,5 +58,5 @@ def description() -> GameDescription:
         "phases": data["phases"],
         "dice_sets": {"magewars-attack": attack_dice_set(), "d12": d12_dice_set()},
         "catalogue": {"mages": mage_rows, "conditions": cond_rows},
-        "texts": texts, "hidden": False,
+        "texts": texts, "hidden": False, "scoreboard": data["scoreboard"],
     }

@@ -25,5 +25,5 @@ def description() -> GameDescription:
         "setup": setup,  # type: ignore[typeddict-item]
         "phases": data["phases"],
         "dice_sets": {"regidice": pip_d6("regidice", data["title"], list(COLOURS))},
-        "catalogue": data["catalogue"], "texts": texts, "hidden": True,
+        "catalogue": data["catalogue"], "texts": texts, "hidden": True, "scoreboard": data["scoreboard"],
     }

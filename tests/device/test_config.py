@@ -65,6 +65,16 @@ def test_partial_file_keeps_other_defaults(tmp_path: Path) -> None:
     ('[hotspot]\naddress = "dicesight.local"\n', "hotspot.address"),
     ('[hotspot]\nshow_on_page = "yes"\n', "hotspot.show_on_page"),
     ('[hotspot]\nchannel = 6\n', "hotspot.channel"),
+
+    ('[mqtt]\nbroker = "http://pi.local"\n', "mqtt.broker"),
+    ('[mqtt]\nbroker = "mqtt://user:secret@pi.local"\n', "mqtt.broker"),
+    ('[mqtt]\nbroker = "mqtt://pi.local:99999"\n', "mqtt.broker"),
+    ('[mqtt]\nbox = "table/3"\n', "mqtt.box"),
+    ('[mqtt]\nbox = "#"\n', "mqtt.box"),
+    ('[mqtt]\npassword = "a"\npassword_file = "/etc/p"\n', "mqtt.password_file"),
+    ('[mqtt]\ntopic_prefix = "club/+"\n', "mqtt.topic_prefix"),
+    ('[mqtt]\nkeepalive_s = 1\n', "mqtt.keepalive_s"),
+    ('[mqtt]\nport = 1883\n', "mqtt.port"),
 ])
 def test_bad_values_name_the_key(tmp_path: Path, text: str, key: str) -> None:
     p = tmp_path / "c.toml"
@@ -85,6 +95,18 @@ def test_hotspot_keys(tmp_path: Path) -> None:
     assert c.hotspot.show_on_page and c.hotspot.address == "10.42.0.1"
     save_config(c, tmp_path / "again.toml")
     assert load_config(tmp_path / "again.toml") == c
+
+
+def test_mqtt_is_off_by_default_and_takes_a_broker_address(tmp_path: Path) -> None:
+    assert Config().mqtt.broker == ""
+    p = tmp_path / "c.toml"
+    p.write_text('[mqtt]\nbroker = "mqtts://venue.lan"\nbox = "table-3"\nname = "Table 3"\nusername = "t3"\n')
+    c = load_config(p)
+    assert (c.mqtt.box, c.mqtt.name, c.mqtt.username, c.mqtt.keepalive_s) == ("table-3", "Table 3", "t3", 10)
+    assert cfgmod.parse_broker(c.mqtt.broker) == cfgmod.Broker("venue.lan", 8883, True)
+    assert cfgmod.parse_broker("mqtt://10.0.0.2:1999") == cfgmod.Broker("10.0.0.2", 1999, False)
+    assert cfgmod.parse_broker("mqtt://pi.local").url() == "mqtt://pi.local:1883"
+    assert load_config(p) == c and cfgmod.config_from_dict(cfgmod.config_to_dict(c)) == c
 
 
 def test_unreadable_files_say_so(tmp_path: Path) -> None:
@@ -131,7 +153,7 @@ def test_state_dir_resolution(tmp_path: Path) -> None:
 def test_docs_list_every_key() -> None:
     text = DOCS.read_text()
     data = cfgmod.config_to_dict(Config())
-    for section in ("camera", "gpio", "web", "hotspot"):
+    for section in ("camera", "gpio", "web", "hotspot", "mqtt"):
         for key, value in data[section].items():
             names = [f"{section}.{key}.{k}" for k in value] if isinstance(value, dict) else [f"{section}.{key}"]
             for name in names:

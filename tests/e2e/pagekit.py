@@ -26,8 +26,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @contextmanager
-def serve(app, threads: int = 24) -> Iterator[str]:
-    """The app behind waitress on a free loopback port; yields the base URL."""
+def serve(app, threads: int = 24, stop_app=None) -> Iterator[str]:
+    """The app behind waitress on a free loopback port; yields the base URL. `stop_app(app)` ends its open
+    streams at the end (default: the box's page's, webui.stop_streams)."""
     from waitress.server import create_server
 
     from webui import stop_streams
@@ -45,7 +46,7 @@ def serve(app, threads: int = 24) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        stop_streams(app)  # ends open event streams at once
+        (stop_app or stop_streams)(app)  # ends open event streams at once
         time.sleep(0.7)
         stop.set()
         thread.join(timeout=5)

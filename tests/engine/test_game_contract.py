@@ -19,7 +19,8 @@ def test_description_is_plain_json_with_every_part(name: str) -> None:
     desc = get_rules(name).describe()
     assert json.loads(json.dumps(desc)) == desc  # plain JSON, shippable to phones as it is
     assert desc["name"] == name
-    for key in ("title", "view", "modes", "setup", "phases", "dice_sets", "catalogue", "texts", "hidden"):
+    for key in ("title", "view", "modes", "setup", "phases", "dice_sets", "catalogue", "texts", "hidden",
+                "scoreboard"):
         assert key in desc, key
     assert desc["modes"], "a game offers at least one mode"
     for mode in desc["modes"]:
@@ -61,3 +62,15 @@ def test_a_pending_dice_input_names_a_described_dice_set() -> None:
     rules = get_rules("freeroll")
     snap = rules.snapshot(rules.setup({}, 1))
     assert set(snap["pending"]["input"]["dice_sets"]) <= set(rules.describe()["dice_sets"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scoreboard_names_each_score_in_every_language(name: str) -> None:
+    """The venue board (webui.scoreboard) shows each score by its name in the game's texts."""
+    desc = get_rules(name).describe()
+    board = desc["scoreboard"]
+    assert set(board) <= {"scores", "turn", "winners", "everyone"}
+    assert sum(bool(s.get("life")) for s in board["scores"]) <= 1
+    for score in board["scores"]:
+        assert set(desc["texts"][score["text"]]) >= set(LANGS), score
+        assert set(score) <= {"key", "max", "text", "life"}
