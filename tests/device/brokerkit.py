@@ -178,7 +178,7 @@ class BoxProcess:
         config.write_text(tomli_w.dumps({"mqtt": mqtt}))
         cmd = [sys.executable, "-m", "device.cli", "run", "--camera", "demo", "--gpio", "mock", "--host",
                "127.0.0.1", "--port", "0", "--state-dir", str(folder / "state"), "--config", str(config),
-               "--demo-seed", str(seed), "--demo-speed", str(speed), "--json"]
+               "--demo-seed", str(seed), "--demo-speed", str(speed), "--demo-throw", "auto", "--json"]
         self.output: list[str] = []
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         started = threading.Event()
