@@ -32,13 +32,18 @@ function playerRow(board, p) {
     h("span", { class: "scores" }, (board.scores || []).map((s) => scoreCell(s, p))));
 }
 
+// A face that is a number ("1" on a King of Tokyo die) is drawn as that number, not as an unknown symbol.
+function numberFace(face) {
+  return /^\d+$/.test(String(face ?? "")) ? Number(face) : null;
+}
+
 function rollRow(board) {
   const roll = board.last_roll;
   if (!roll || !roll.dice || !roll.dice.length) return null;
   const who = (board.players || []).find((p) => p.id === roll.player);
   const dice = roll.dice.map((d) => d.value == null && d.face == null
     ? dieElement(null, { colour: d.colour, label: t("hidden_die") })
-    : dieElement(d.value ?? null, { face: d.face, colour: d.colour }));
+    : dieElement(d.value ?? numberFace(d.face), { face: d.face, colour: d.colour }));
   return h("div", { class: "roll", data: { seq: roll.seq } },
     h("small", { class: "muted", text: who ? t("rolled_by", { name: who.name }) : t("last_roll") }),
     h("span", { class: "dice small" }, dice));
