@@ -87,3 +87,14 @@ def test_regidice_shows_your_dice_above_the_declare_list(phone, box, table):
     mine, pending = page.locator("#rdmine").bounding_box(), page.locator("#pending").bounding_box()
     assert mine["y"] < pending["y"], "the declare list sits above the player's own dice"
     shot(page, "help-regidice-your-dice-first")
+
+
+def test_the_entry_pad_names_symbol_faces_for_screen_readers(phone, box, table):
+    """A hand-entry pad of symbol dice read "Die showing 4" to a screen reader; it says the face now."""
+    table.new_game("kingoftokyo", KOT)
+    page = phone("ko-KR")
+    page.goto(box)
+    pair_with_box(page, table)
+    labels = page.locator("#entrypad button").evaluate_all("bs => bs.map((b) => b.getAttribute('aria-label'))")
+    assert len(labels) == 6 and not any("4" in label for label in labels[3:]), labels
+    assert labels[3] != labels[4] != labels[5]

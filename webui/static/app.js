@@ -565,6 +565,16 @@ function answer(o) {
   return act(o.action || {}).catch(() => {});
 }
 
+// What a screen reader says for a pad's die: the face's name where the set names it ("Heart", "扳手 (1)"),
+// else "Die showing 4".
+function padLabel(setId, v) {
+  const set = findSet(setId);
+  const f = set && (set.faces || []).find((x) => x.index === v);
+  const name = f && f.label ? loc(f.label) : "";
+  if (!name || name === String(v)) return t("die_value", { v });
+  return f.value != null && String(f.value) !== name ? `${name} (${f.value})` : name;
+}
+
 function renderEntry(snap) {
   const input = diceInput(snap);
   const box = $("entry");
@@ -577,7 +587,7 @@ function renderEntry(snap) {
   if (setId === "d6" && snap.dice_set && snap.dice_set !== "d6" && findSet(snap.dice_set)) setId = snap.dice_set;
   const symbols = input.symbols || hook("entryFaces", snap, ctx) || setFaces(setId);
   const max = input.count || input.count_max || 40;
-  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: t("die_value", { v }) });
+  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: padLabel(setId, v) });
   // a fix of the tray's reading is tied to that throw: once its dice are picked up, the tie is gone
   if (S.fix && ((snap.tray || {}).roll !== S.fix.roll)) S.fix = null;
   const gap = S.entry.indexOf(null) >= 0;
@@ -588,7 +598,7 @@ function renderEntry(snap) {
     return b;
   }));
   fill($("entrypad"), ...faces.map((v) => {
-    const b = h("button", { class: "diebtn padbtn", type: "button", data: { add: String(v) }, "aria-label": t("die_value", { v }),
+    const b = h("button", { class: "diebtn padbtn", type: "button", data: { add: String(v) }, "aria-label": padLabel(setId, v),
       disabled: S.entry.length >= max && !gap, onclick: () => { if (S.entry.length < max || gap) addEntered(v); } });
     b.append(dieElement(v, dieOpts(v)));
     return b;
