@@ -1,6 +1,7 @@
 // Shared helpers of the phone page: the page's state, its words, DOM building and talking to the box.
 // Every other module imports from here; this module imports none of them (the page's render function is
-// handed in with setRenderer, so there is no import circle).
+// handed in with setRenderer, so there is no import circle). It imports only the DOM-free language helpers.
+import { particles } from "./i18n.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 
@@ -13,10 +14,16 @@ export const S = {
 
 export const $ = (id) => document.getElementById(id);
 
+// Words with their names filled in, finished for the page's language: Korean particles chosen by the
+// name's last sound ("서연이", "지수가"), so a template may write "{name}이(가)".
+function finish(text) {
+  return S.lang === "ko" ? particles(text) : text;
+}
+
 // A page word (webui's Flask-Babel catalogues, shipped in the page) with %(name)s placeholders filled.
 export function t(key, vars = {}) {
   const s = S.strings[key] ?? key;
-  return s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? ""));
+  return finish(s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? "")));
 }
 
 // A name in the page's language from a Text ({"en": ..., "zh-TW": ..., "ko": ...}) or a plain string.
@@ -36,7 +43,17 @@ export function currentGame() {
 export function gameText(key, vars = {}, game = currentGame()) {
   const entry = game && game.texts ? game.texts[key] : null;
   if (!entry) return null;
-  return loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
+  return finish(loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? "")));
+}
+
+// An engine refusal the page shows itself (under the tray), in the page's language: the game's own words for
+// its code (`refusal.<code>`), else the page's for the codes every game shares; the engine's English sentence
+// only where neither has the code (and on an English page, where it keeps the refusal's specifics).
+export function refusalText(code, message = "") {
+  if (S.lang === "en" || !code) return message;
+  const own = gameText("refusal." + code);
+  if (own) return own;
+  return S.strings["refusal_" + code] != null ? t("refusal_" + code) : message;
 }
 
 export function h(tag, attrs = {}, ...kids) {
@@ -197,6 +214,21 @@ export function glyphOf(setId, side, name) {
     if (f) return f.glyph || null;
   }
   return null;
+}
+
+// What a screen reader says for a die: its number, or the face's own name where the face is a symbol
+// ("Die showing the face Heart", "…4 Sword" on a hero die whose faces also count as numbers). The face is
+// found by its side of the set, else by its name (a camera reading names it).
+export function dieLabel(setId, side, value = side, name = null) {
+  const sets = setId && findSet(setId) ? [findSet(setId)] : Object.values((currentGame() || {}).dice_sets || {});
+  let f = null;
+  for (const set of sets) {
+    f = set.faces.find((x) => (side != null ? x.index === Number(side) : name != null && x.name === String(name)));
+    if (f) break;
+  }
+  const word = f && f.label ? loc(f.label) : "";
+  if (!word || word === String(f.value)) return t("die_value", { v: value ?? "?" });
+  return t("die_face", { face: f.value === f.index ? `${f.value} ${word}` : word });
 }
 
 export function setFaces(setId) {

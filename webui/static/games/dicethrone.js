@@ -31,9 +31,12 @@ function heroOf(p) {
   return (p && heroes()[p.hero]) || null;
 }
 
+// An ability's name: the hero's own, else any hero's of that id (a log line's action may not say whose it
+// was, and by then another player is active), never the bare id.
 function abilityName(heroId, id) {
   const hero = heroes()[heroId];
-  const a = hero && (hero.abilities || []).find((x) => x.id === id);
+  const a = (hero && (hero.abilities || []).find((x) => x.id === id))
+    || Object.values(heroes()).flatMap((h) => h.abilities || []).find((x) => x.id === id);
   return a ? ctx.loc(a.name) : id;
 }
 

@@ -41,12 +41,41 @@ function objName(snap, id) {
   return o.name;
 }
 
-// A die drawn as its face: the description's glyph for the set ("blank", "text:2", "icon:starburst+text:1").
+// A die drawn as its face: the description's glyph for the set ("blank", "text:2", "icon:starburst+text:1"),
+// read aloud by the face's name in the page's language ("빈 면", "爆擊 1").
 function face(setId, name, extra = {}) {
   const game = ctx.game();
   const set = game && game.dice_sets[setId];
   const f = set ? set.faces.find((x) => x.name === String(name)) : null;
-  return ctx.dieElement(f ? f.index : name, { face: String(name), glyph: f ? f.glyph : null, label: String(name), ...extra });
+  const label = f && f.label ? ctx.loc(f.label) : String(name);
+  return ctx.dieElement(f ? f.index : name, { face: String(name), glyph: f ? f.glyph : null, label, ...extra });
+}
+
+// An attack die's face in the page's language, as words ("빈 면", "爆擊 1"; a plain 1 or 2 as it is).
+function faceWord(name) {
+  const set = (ctx.game() || {}).dice_sets?.[ATTACK];
+  const f = set && set.faces.find((x) => x.name === name);
+  return f && f.label ? ctx.loc(f.label) : name;
+}
+
+// An attack's name: the one the players gave it, else "Attack" in the page's language (an attack left
+// unnamed is stored with no name, so every phone names it in its own language).
+const attackName = (name) => name || V("attack");
+const damageType = (t) => X("cause." + t) ?? t;
+
+// The effect table as typed on this phone ("7+ = 화상") with each condition named by its id ("7+ = burn"),
+// the words the engine reads: a player writes the conditions in the page's language (or any of ours).
+function effectsForEngine(typed) {
+  const ids = {};
+  for (const row of Object.values(catalogue("conditions"))) {
+    ids[row.id.toLowerCase()] = row.id;
+    for (const name of Object.values(row.name || {})) ids[String(name).toLowerCase()] = row.id;
+  }
+  return typed.split(/([;,，；])/).map((part) => {
+    const m = /^(\s*[^=＝]*[=＝]\s*(?:\d+\s*)?)(.*?)(\s*)$/.exec(part);
+    const id = m && ids[m[2].toLowerCase()];
+    return id ? `${m[1].replace("＝", "=")}${id}${m[3]}` : part;
+  }).join("").replace(/[，；]/g, (c) => (c === "，" ? "," : ";"));
 }
 
 // -- made once --------------------------------------------------------------------------------------
@@ -127,7 +156,7 @@ function describeObject(o) {
   const bits = o.life == null ? [V("enchantment")] : [`${V("life")} ${o.left}/${o.life}`, `${V("armor")} ${o.armor_now}`];
   bits.push(...appliedTexts(o));
   if (o.mana || o.channeling) bits.push(`${V("mana")} ${o.mana} (+${o.channeling})`);
-  for (const a of o.attacks || []) bits.push(`${a.name}: ${a.dice} ${V("dice")}${a.effects.length ? " · " + effectsText(a.effects) : ""}`);
+  for (const a of o.attacks || []) bits.push(`${attackName(a.name)}: ${V("dice_n", { n: a.dice })}${a.effects.length ? " · " + effectsText(a.effects) : ""}`);
   return bits.join(" · ");
 }
 
@@ -175,8 +204,8 @@ function renderAttack(snap) {
   const odds = a.odds;
   fill(els.attack,
     h("h2", { text: `${objName(snap, a.attacker)} → ${objName(snap, a.target)}` }),
-    h("p", {}, h("strong", { text: a.spec.name }), h("span", { class: "muted", text: ` · ${a.strike}/${a.spec.strikes}` })),
-    h("p", { id: "mwdicecount" }, h("b", { text: `${a.dice} ${V("dice")}` }),
+    h("p", {}, h("strong", { text: attackName(a.spec.name) }), h("span", { class: "muted", text: ` · ${a.strike}/${a.spec.strikes}` })),
+    h("p", { id: "mwdicecount" }, h("b", { text: V("dice_n", { n: a.dice }) }),
       h("span", { class: "muted", text: " = " + a.dice_terms.map(termText).join(" ") })),
     odds ? h("div", { class: "odds", id: "mwodds" },
       stat(V("expected"), odds.expected.toFixed(1), "expected"),
@@ -189,7 +218,7 @@ function renderStrike(snap) {
   const r = snap.last_strike;
   els.strike.hidden = !r;
   if (!r) return;
-  const head = h("h2", { text: `${objName(snap, r.attacker)} → ${objName(snap, r.target)} · ${r.attack}` });
+  const head = h("h2", { text: `${objName(snap, r.attacker)} → ${objName(snap, r.target)} · ${attackName(r.attack)}` });
   if (!r.hit) {
     fill(els.strike, head, h("p", { text: r.missed === "daze" ? X("log.daze_miss", { attacker: objName(snap, r.attacker), roll: r.daze_roll }) : V("avoided") }));
     return;
@@ -245,7 +274,7 @@ function renderThrow(snap) {
   const n = sets[ATTACK];
   const ready = entry.faces.length === n && entry.effect != null;
   fill(els.throw,
-    h("h2", { text: `${n} ${V("dice")} + ${V("effect")}` }),
+    h("h2", { text: `${V("dice_n", { n })} + ${V("effect")}` }),
     entry.read ? h("p", { class: "warn", id: "mwread", text: V("check_reading") }) : null,
     h("div", { class: "dice", id: "mwentry" }, entry.faces.map((f, i) => {
       const b = h("button", { class: "diebtn", type: "button", onclick: () => { entry.faces.splice(i, 1); entry.from.splice(i, 1); renderThrow(snap); } });
@@ -296,9 +325,9 @@ function renderBuilder(snap) {
   const target = h("select", { id: "mwtarget" }, targets.map((o) => h("option", { value: o.id, text: objName(snap, o.id) })));
   const dice = h("input", { id: "mwdice", type: "number", min: "1", max: "30", value: "3", inputmode: "numeric" });
   const range = h("select", { id: "mwrange" }, ["melee", "ranged"].map((r) => h("option", { value: r, text: V(r) })));
-  const type = h("select", { id: "mwtype" }, h("option", { value: "", text: "—" }), TYPES.map((t) => h("option", { value: t, text: t })));
+  const type = h("select", { id: "mwtype" }, h("option", { value: "", text: "—" }), TYPES.map((t) => h("option", { value: t, text: damageType(t) })));
   const piercing = h("input", { id: "mwpiercing", type: "number", min: "0", max: "20", value: "0", inputmode: "numeric" });
-  const effects = h("input", { id: "mweffects", type: "text", placeholder: "7+ = Burn", maxlength: "120" });
+  const effects = h("input", { id: "mweffects", type: "text", placeholder: `7+ = ${condName("burn")}`, maxlength: "120" });
   const flags = ["critical", "ethereal", "unavoidable", "spell"].map((f) => h("label", { class: "chip" },
     h("input", { type: "checkbox", data: { flag: f } }), h("span", { text: X("view.flag_" + f) ?? f })));
   const name = h("input", { id: "mwname", type: "text", maxlength: "40", placeholder: V("attack_name") });
@@ -309,10 +338,10 @@ function renderBuilder(snap) {
     field(V("piercing"), piercing), field(V("effect"), effects), h("div", { class: "chips" }, flags),
     field(V("attack_name"), name), h("label", { class: "chip" }, save, h("span", { text: V("save_attack") })),
     h("button", { class: "primary big", id: "mwattackbtn", type: "button", onclick: async () => {
-      const spec = { name: name.value.trim() || V("attack"), dice: Number(dice.value), range: range.value,
-        piercing: Number(piercing.value) || 0 };
+      const spec = { dice: Number(dice.value), range: range.value, piercing: Number(piercing.value) || 0 };
+      if (name.value.trim()) spec.name = name.value.trim();
       if (type.value) spec.type = type.value;
-      if (effects.value.trim()) spec.effects = effects.value.trim();
+      if (effects.value.trim()) spec.effects = effectsForEngine(effects.value.trim());
       for (const box of flags) { const cb = box.querySelector("input"); if (cb.checked) spec[cb.dataset.flag] = true; }
       try {
         if (save.checked) await ctx.act({ type: "save_attack", object: acting.id, attack: spec });
@@ -414,6 +443,8 @@ function storyArgs(snap, args) {
   if (args.cause) out.cause = X("cause." + args.cause) ?? args.cause;
   if (args.kind) out.kind = X("cause." + args.kind) ?? X("view." + args.kind) ?? args.kind;
   if (args.field) out.field = V(args.field);
+  if ("attack" in args) out.attack = attackName(args.attack);
+  if (args.faces) out.faces = String(args.faces).split(" ").map(faceWord).join(", ");
   return out;
 }
 
@@ -425,7 +456,7 @@ export function logLine(a, snap) {
   const bits = [what];
   const obj = a.object && objects(snap)[a.object] ? objName(snap, a.object) : null;
   if (obj) bits.push(obj);
-  if (a.type === "attack") bits.push(`${a.saved || (a.attack && a.attack.name) || ""} → ${objName(snap, a.target)}`);
+  if (a.type === "attack") bits.push(`${attackName(a.saved || (a.attack && a.attack.name))} → ${objName(snap, a.target)}`);
   if (a.type === "roll" && Array.isArray(a.dice)) {
     // names are attack faces, a die marked d12 is the effect die; bare numbers are shown as typed (a side of
     // the attack die or an effect roll, depending on what the game asked for)
@@ -460,7 +491,7 @@ export function optionLabel(o, snap) {
     case "guard": return X("option.guard");
     case "end_activation": return X("option.end_activation");
     case "activate": return objName(snap, a.object);
-    case "attack": return `${a.saved} → ${objName(snap, a.target)}`;
+    case "attack": return `${attackName(a.saved)} → ${objName(snap, a.target)}`;
     case "defend": {
       if (a.defense == null) return X("option.no_defense");
       const t = objects(snap)[snap.attack?.target];
@@ -469,7 +500,7 @@ export function optionLabel(o, snap) {
     }
     case "counterstrike": {
       if (a.attack == null) return X("option.no_counter");
-      return null;
+      return attackName(o.label);  // the saved attack's name as the players typed it
     }
     default: return null;
   }
