@@ -159,6 +159,7 @@ ENGINE_MESSAGES = {
     "nothing_to_redo": _l("There is nothing to redo."),
     "bad_setup": _l("That setup is not possible."),
     "unknown_action": _l("This game has no such action."),
+    "bad_action": _l("That is not an action this game understands."),
     "unknown_game": _l("There is no such game."),
 }
 
