@@ -308,3 +308,15 @@ def test_no_engine_words_flash_while_the_page_loads(tmp_path, serve_table, chrom
     finally:
         context.close()
         table.close()
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_free_roll_speaks_the_page_language(open_phone, lang):
+    """The game a box starts with, before anyone sets one up."""
+    setup, actions = example("freeroll-evening")
+    ph = open_phone("freeroll", {**setup, "title": {"zh-TW": "週二骰子夜", "ko": "화요일 주사위"}[lang]}, lang)
+    ph.look("0")
+    ph.play(actions[:4], tag="r")
+    refuse_a_tray_roll(ph.table, [])  # nothing confirmed: the box says why under the tray
+    ph.look("4", at="#traycard")
+    assert not ph.found, ph.english()
