@@ -163,6 +163,8 @@ def test_dice_throne_speaks_the_page_language(open_phone, lang):
     ph.look("0", at="#board")
     ph.play(actions[:3])
     ph.look("3", at="#pending")  # the offensive roll: keep dice, the abilities they make, the odds
+    bullet = {"zh-TW": "子彈", "ko": "총알"}[lang]  # the Gunslinger's side 1, read with its number
+    assert f"1 {bullet}" in ph.page.locator("#gamedice .die").first.get_attribute("aria-label")
     ph.play(actions[3:6])
     ph.look("6", at="#board")
     ph.play(actions[6:20], every=3, tag="b")
