@@ -267,7 +267,7 @@ class Table:
             if values is None:
                 read = self.tray.dice
                 if any(d.get("value") is None for d in read):
-                    self.tray.set_message("A die could not be read: enter it by hand.")
+                    self.tray.set_message("A die could not be read: enter it by hand.", "unread")
                     self.publish()
                     return None
                 dice = [{k: d[k] for k in ("value", "face", "colour", "set") if d.get(k) is not None} for d in read]
@@ -295,7 +295,7 @@ class Table:
         try:
             return self.submit(action)
         except IllegalAction as err:
-            self.tray.set_message(err.message)
+            self.tray.set_message(err.message, err.code)
             self.publish()
             return None
 

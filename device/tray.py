@@ -80,8 +80,10 @@ class TrayService:
         self._private_to = private_to  # whose eyes only a throw is for, when the game hides rolls
         self._clock = clock
         self._lock = threading.RLock()
+        # `message` is the tray's English sentence; `code` names it for the page, which words it in the phone's
+        # language (an engine refusal by its code, through the game's texts; the tray's own by MESSAGE_CODES)
         self._tray: dict[str, Any] = {"state": "empty", "dice": [], "needs_confirmation": False,
-                                      "message": "", "private_to": None, "roll": 0}
+                                      "message": "", "code": None, "private_to": None, "roll": 0}
         # (set id, crop) of each die of the throw on the tray, for learning once players confirm it
         self._crops: list[tuple[str, Any] | None] = []
         # the photo (JPEG, each die marked as read) and the readings of a throw waiting for a phone's
@@ -152,9 +154,12 @@ class TrayService:
         with self._lock:
             return list(self._tray["dice"])
 
-    def set_message(self, message: str) -> None:
+    def set_message(self, message: str, code: str | None = None) -> None:
+        """What the page shows under the tray: an English sentence, and the code the page words it by in the
+        phone's language (an engine refusal's code, or the tray's own: "unread", "teaching")."""
         with self._lock:
             self._tray["message"] = message
+            self._tray["code"] = code if message else None
 
     def set_tray(self, state: str, dice: list[dict], needs_confirmation: bool = False, message: str = "",
                  private_to: str | None = None) -> None:
@@ -167,7 +172,7 @@ class TrayService:
                 self._rolls += 1
                 self._tray["roll"] = self._rolls
             self._tray.update(state=state, dice=list(dice), needs_confirmation=needs_confirmation,
-                              message=message, private_to=private_to)
+                              message=message, code=None, private_to=private_to)
         self._changed()
 
     def new_game(self) -> None:
@@ -194,7 +199,7 @@ class TrayService:
     def roll_recorded(self) -> None:
         """Any roll settles a reading that waited for confirmation (the table calls this on every roll)."""
         with self._lock:
-            self._tray.update(needs_confirmation=False, message="")
+            self._tray.update(needs_confirmation=False, message="", code=None)
 
     def take_confirmation(self) -> list[dict]:
         """The dice waiting for a confirmation, now confirmed (the table submits them)."""
@@ -300,7 +305,7 @@ class TrayService:
                         self._unsure = None
             elif status.state in ("empty", "moving"):
                 # Dice picked up or thrown again: an unconfirmed reading is gone with them.
-                self._tray.update(dice=[], needs_confirmation=False, message="", private_to=None)
+                self._tray.update(dice=[], needs_confirmation=False, message="", code=None, private_to=None)
                 self._crops = []
                 self._unsure = None
         if status.new_roll and dice:
@@ -367,6 +372,7 @@ class TrayService:
                 self._tray["needs_confirmation"] = True
                 self._tray["message"] = ("Teaching: confirm or fix the dice." if self.always_confirm else
                                          "Not sure of every die: confirm or fix the dice.")
+                self._tray["code"] = "teaching" if self.always_confirm else "unsure"
             self._changed()
             return
         action = {
@@ -382,7 +388,7 @@ class TrayService:
         try:
             self._submit(action, image=staged)
         except IllegalAction as err:
-            self.set_message(err.message)
+            self.set_message(err.message, err.code)
             self._changed()
             return
         except Exception as err:  # the store refused it (full card...): the dice stay for a retry by hand
@@ -390,6 +396,7 @@ class TrayService:
             with self._lock:
                 self._tray["needs_confirmation"] = True
                 self._tray["message"] = ""  # the page words the "roll" storage fault in its language
+                self._tray["code"] = None
             self._fault("roll", f"The roll could not be saved ({err}).")
             self._changed()
             return

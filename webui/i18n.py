@@ -166,6 +166,7 @@ ENGINE_MESSAGES = {
     "nothing_to_redo": _l("There is nothing to redo."),
     "bad_setup": _l("That setup is not possible."),
     "unknown_action": _l("This game has no such action."),
+    "bad_action": _l("That is not an action this game understands."),
     "unknown_game": _l("There is no such game."),
 }
 
@@ -298,6 +299,9 @@ JS_STRINGS = {
     "seq": _l("Move %(n)s"),
     "roll_n": _l("Roll %(n)s"),
     "die_value": _l("Die showing %(v)s"),
+    "die_face": _l("Die showing the face %(face)s"),
+    "tray_unread": _l("A die could not be read: enter it by hand."),
+    "tray_teaching": _l("Teaching: confirm or fix the dice."),
     "theme": _l("Theme"),
     "dice": _l("Dice"),
     "photo_below": _l("Seen from below: bottom faces"),
@@ -325,7 +329,10 @@ JS_STRINGS = {
 
 
 def js_strings() -> dict[str, str]:
-    return {k: str(v) for k, v in JS_STRINGS.items()}
+    """The page's words for its script, with the refusals every game shares (`refusal_<code>`): the page words
+    an engine refusal it shows itself (under the tray) by its code, as the API does (`engine_message`)."""
+    return {**{k: str(v) for k, v in JS_STRINGS.items()},
+            **{f"refusal_{code}": str(v) for code, v in ENGINE_MESSAGES.items()}}
 
 
 # -- the venue board's words (webui/venue.py, static/venue.js) ----------------------------------------------

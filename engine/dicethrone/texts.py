@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import LANGS
+from ..particles import korean_particles
 from .companions import defs as companion_defs
 from .data import statuses
 
@@ -35,12 +36,12 @@ T: dict[str, dict[str, str]] = {
     "per_pair": {"en": "{body} per pair of {x}", "zh-TW": "每 2 個{x}：{body}", "ko": "{x} 2개마다 {body}"},
     "sum": {"en": "damage equal to the dice total", "zh-TW": "造成等同點數總和的傷害", "ko": "눈의 합만큼 피해"},
     "half_value": {"en": "half the die (rounded up)", "zh-TW": "點數的一半（無條件進位）", "ko": "눈의 절반(올림)"},
-    "plus_cp_all": {"en": "damage equal to your CP{plus}", "zh-TW": "造成等同你的 CP{plus} 的傷害", "ko": "CP{plus}만큼 피해"},
-    "plus_cp_half": {"en": "damage equal to half your CP (rounded up)", "zh-TW": "造成你 CP 一半（無條件進位）的傷害",
-                     "ko": "CP의 절반(올림)만큼 피해"},
+    "plus_cp_all": {"en": "damage equal to your CP{plus}", "zh-TW": "造成等同你的戰鬥點數{plus}的傷害", "ko": "컴뱃 포인트{plus}만큼 피해"},
+    "plus_cp_half": {"en": "damage equal to half your CP (rounded up)", "zh-TW": "造成你戰鬥點數一半（無條件進位）的傷害",
+                     "ko": "컴뱃 포인트의 절반(올림)만큼 피해"},
     "heal": {"en": "heal {n}", "zh-TW": "回復 {n} 點生命值", "ko": "{n} 치유"},
-    "heal_companion": {"en": "heal {x} {n}", "zh-TW": "治療{x} {n} 點", "ko": "{x}를 {n} 치유"},
-    "cp": {"en": "gain {n} CP", "zh-TW": "獲得 {n} CP", "ko": "{n}CP 획득"},
+    "heal_companion": {"en": "heal {x} {n}", "zh-TW": "治療{x} {n} 點", "ko": "{x}을(를) {n} 치유"},
+    "cp": {"en": "gain {n} CP", "zh-TW": "獲得 {n} 戰鬥點數", "ko": "컴뱃 포인트 {n} 획득"},
     "draw": {"en": "draw {n}", "zh-TW": "抽 {n} 張牌", "ko": "카드 {n}장 뽑기"},
     "gain": {"en": "gain {c}{s}", "zh-TW": "獲得{c}{s}", "ko": "{s}{c} 획득"},
     "inflict": {"en": "inflict {c}{s}", "zh-TW": "施加{c}{s}", "ko": "{s}{c} 부여"},
@@ -61,8 +62,8 @@ T: dict[str, dict[str, str]] = {
     "roll": {"en": "roll {n} dice", "zh-TW": "擲 {n} 顆骰子", "ko": "주사위 {n}개 굴리기"},
     "roll_one": {"en": "roll 1 die", "zh-TW": "擲 1 顆骰子", "ko": "주사위 1개 굴리기"},
     "opposed": {"en": "you and the opponent roll 1 die each", "zh-TW": "你與對手各擲 1 顆骰子", "ko": "당신과 상대가 주사위를 1개씩 굴림"},
-    "lose_cp": {"en": "the opponent loses {n} CP", "zh-TW": "對手失去 {n} CP", "ko": "상대가 {n}CP를 잃음"},
-    "steal_cp": {"en": "steal {n} CP", "zh-TW": "偷取 {n} CP", "ko": "{n}CP 훔치기"},
+    "lose_cp": {"en": "the opponent loses {n} CP", "zh-TW": "對手失去 {n} 戰鬥點數", "ko": "상대가 컴뱃 포인트 {n}을(를) 잃음"},
+    "steal_cp": {"en": "steal {n} CP", "zh-TW": "偷取 {n} 戰鬥點數", "ko": "컴뱃 포인트 {n} 훔치기"},
     "steal_health": {"en": "steal {n} health", "zh-TW": "偷取 {n} 點生命值", "ko": "체력 {n} 훔치기"},
     "flip": {"en": "flip the board to its Cursed side", "zh-TW": "將圖板翻到咒縛面", "ko": "보드를 저주 면으로 뒤집기"},
     "chosen": {"en": "a chosen player: {body}", "zh-TW": "一名指定的玩家：{body}", "ko": "고른 플레이어 1명: {body}"},
@@ -76,13 +77,13 @@ T: dict[str, dict[str, str]] = {
     "reroll_one": {"en": "you may reroll one of these dice once", "zh-TW": "你可以重擲其中 1 顆骰子一次",
                    "ko": "이 주사위 중 1개를 한 번 다시 굴릴 수 있음"},
     "if_on": {"en": "{x}: {body}", "zh-TW": "{x}：{body}", "ko": "{x}: {body}"},
-    "if_not_on": {"en": "no {x}: {body}", "zh-TW": "沒有{x}：{body}", "ko": "{x}가 없으면: {body}"},
+    "if_not_on": {"en": "no {x}: {body}", "zh-TW": "沒有{x}：{body}", "ko": "{x}이(가) 없으면: {body}"},
     "if_kind": {"en": "{n} of a kind: {body}", "zh-TW": "{n} 顆點數相同：{body}", "ko": "같은 눈 {n}개: {body}"},
     "if_count": {"en": "{what}: {body}", "zh-TW": "{what}：{body}", "ko": "{what}: {body}"},
     "if_sum": {"en": "total {n} or more: {body}", "zh-TW": "總和至少 {n}：{body}", "ko": "합이 {n} 이상: {body}"},
     "if_sum_most": {"en": "total {n} or less: {body}", "zh-TW": "總和至多 {n}：{body}", "ko": "합이 {n} 이하: {body}"},
-    "if_none": {"en": "no {what}: {body}", "zh-TW": "沒有{what}：{body}", "ko": "{what}가 없으면: {body}"},
-    "if_companion": {"en": "while {x} stands: {body}", "zh-TW": "{x}在場時：{body}", "ko": "{x}가 있는 동안: {body}"},
+    "if_none": {"en": "no {what}: {body}", "zh-TW": "沒有{what}：{body}", "ko": "{what}이(가) 없으면: {body}"},
+    "if_companion": {"en": "while {x} stands: {body}", "zh-TW": "{x}在場時：{body}", "ko": "{x}이(가) 있는 동안: {body}"},
     "if_first": {"en": "if you start the game: {body}", "zh-TW": "若你是起始玩家：{body}", "ko": "시작 플레이어라면: {body}"},
     "count_sym": {"en": "{n} {x}", "zh-TW": "{n} 個{x}", "ko": "{x} {n}개"},
     "small": {"en": "Small straight", "zh-TW": "小順", "ko": "스몰 스트레이트"},
@@ -102,7 +103,8 @@ COMPANIONS: dict[str, Text] = {c["id"]: c["name"] for c in companion_defs("huntr
 
 def _fill(key: str, lang: str, **parts: Any) -> str:
     values = {k: (v[lang] if isinstance(v, dict) else v) for k, v in parts.items()}
-    return T[key][lang].format(**values)
+    filled = T[key][lang].format(**values)
+    return korean_particles(filled) if lang == "ko" else filled  # "검이 없으면", "니라를 2 치유"
 
 
 def _count(n: int, lang: str) -> str:

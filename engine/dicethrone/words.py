@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..particles import korean_particles
+
 WORDS: dict[str, dict[str, str]] = {
     "pass_to_companion": {"en": "Pass the attack to {name}", "zh-TW": "將攻擊轉給{name}", "ko": "{name}에게 공격 넘기기"},
     "take_attack": {"en": "Take the attack", "zh-TW": "承受這次攻擊", "ko": "공격 받기"},
@@ -22,6 +24,8 @@ WORDS: dict[str, dict[str, str]] = {
 
 
 def words(key: str, **parts: Any) -> dict[str, str]:
-    """WORDS[key] in every language; a part given as Text is taken in the same language (else English)."""
-    return {lang: template.format(**{k: (v.get(lang, v["en"]) if isinstance(v, dict) else v) for k, v in parts.items()})
-            for lang, template in WORDS[key].items()}
+    """WORDS[key] in every language; a part given as Text is taken in the same language (else English), and
+    the Korean particles are chosen once the names are in ("새싹이 어린나무로 성장")."""
+    out = {lang: template.format(**{k: (v.get(lang, v["en"]) if isinstance(v, dict) else v) for k, v in parts.items()})
+           for lang, template in WORDS[key].items()}
+    return {**out, "ko": korean_particles(out["ko"])}

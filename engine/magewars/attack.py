@@ -49,7 +49,8 @@ def parse_attack(raw: Any) -> dict[str, Any]:
         require(isinstance(value, bool), "bad_attack", f"\"{key}\" is true or false.")
         flags[key] = value
     out = {
-        "name": text(raw.get("name", "Attack"), "An attack's name", 40, "bad_attack"),
+        # an attack left unnamed keeps no name, not an English word: each phone names it in its language
+        "name": text(raw["name"], "An attack's name", 40, "bad_attack") if raw.get("name") else "",
         "dice": whole(raw.get("dice"), "The attack's dice", 0, dm.MAX_DICE, "bad_attack"),
         "range": rng, "action": action, "type": kind,
         "piercing": whole(raw.get("piercing", 0), "Piercing", 0, 20, "bad_attack"),

@@ -135,17 +135,3 @@ def state(url: str) -> dict:
     with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
         return json.load(r)
 
-
-@pytest.mark.parametrize(("text", "said"), [
-    ("서연이(가) 공격합니다", "서연이 공격합니다"), ("지수이(가) 공격합니다", "지수가 공격합니다"),
-    ("피해 2을(를) 받습니다", "피해 2를 받습니다"), ("피해 3을(를) 받습니다", "피해 3을 받습니다"),
-    ("Fireball(으)로 공격", "Fireball로 공격"), ("공격(으)로 끝", "공격으로 끝"), ("길(으)로", "길로"),
-    ("Ana (위저드)이(가) Ben (워락)을(를) 맞힙니다", "Ana (위저드)가 Ben (워락)을 맞힙니다"),
-    ("Ben은(는) 쉽니다", "Ben은 쉽니다")])
-def test_korean_particles_follow_the_word_before_them(phone, box, table, text, said):
-    """"서연이(가)", "2을(를)", "공격(으)로" on a Korean page (issue 34, point 5): the particle is chosen by
-    the last sound of the name or number before it."""
-    page = phone("ko-KR")
-    page.goto(box)
-    page.wait_for_function("() => window.dicesight && window.dicesight.lang === 'ko'")
-    assert page.evaluate("async (s) => (await import('/static/core.js')).particles(s)", text) == said

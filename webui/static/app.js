@@ -5,8 +5,8 @@
 // translated from the server: the page's own in the "boot" JSON, the game's in its description.
 import { dieElement } from "./dice.js";
 import {
-  $, S, act, api, apply, canThrowDemo, currentGame, demoThrows, diceInput, fill, findPlayer, findSet, gameText, glyphOf, h, info, loc,
-  phaseLabel, playerName, render, retryAfter, sameSnapshot, setFaces, setRenderer, t, throwDemo, toast,
+  $, S, act, api, apply, canThrowDemo, currentGame, demoThrows, diceInput, dieLabel, fill, findPlayer, findSet, gameText, glyphOf,
+  h, info, loc, phaseLabel, playerName, refusalText, render, retryAfter, sameSnapshot, setFaces, setRenderer, t, throwDemo, toast,
 } from "./core.js";
 import { openSetup } from "./setup.js";
 import { renderRolloff } from "./rolloff.js";
@@ -20,7 +20,7 @@ let viewName = null;
 
 // What a view is handed besides the snapshot: helpers bound to the page (docs/architecture.md).
 const ctx = {
-  S, h, fill, loc, t, act, api, info, toast, dieElement, findPlayer, playerName, diceInput, setFaces, phaseLabel,
+  S, h, fill, loc, t, act, api, info, toast, dieElement, dieLabel, findPlayer, playerName, diceInput, setFaces, phaseLabel,
   text: (key, vars) => gameText(key, vars),
   game: () => currentGame(),
   paired: () => Boolean(S.session.paired),
@@ -345,6 +345,18 @@ function renderPhase(snap) {
   }
 }
 
+// The tray's words under the dice, in the page's language: the box names each message with a code (an
+// engine refusal's, or its own), so a zh-TW or ko phone never shows the box's English sentence when it
+// knows the words (issue 34 #5).
+const TRAY_WORDS = { unsure: "uncertain", teaching: "tray_teaching", unread: "tray_unread" };
+
+function trayMessage(tray) {
+  const message = tray.message || "";
+  if (S.lang === "en" || !message) return message;
+  const code = tray.code || (tray.needs_confirmation ? "unsure" : null);
+  return TRAY_WORDS[code] ? t(TRAY_WORDS[code]) : refusalText(code, message);
+}
+
 function renderTray(snap) {
   const tray = snap.tray || { state: "empty", dice: [] };
   const dice = tray.dice || [];
@@ -359,12 +371,11 @@ function renderTray(snap) {
   fill($("tray"), ...dice.map((d) => dieElement(d.value, {
     face: d.face || (faces && d.value ? faces[d.value - 1] : null), colour: d.colour,
     glyph: d.set || d.face ? glyphOf(d.set, null, d.face) : null,
-    uncertain: d.certain === false, label: t("die_value", { v: d.value ?? "?" }),
+    uncertain: d.certain === false, label: dieLabel(d.set || snap.dice_set, null, d.value, d.face),
   })));
   // dice moving: the label says so, and "the tray is empty" would contradict it
   if (!dice.length && state !== "moving") $("tray").append(h("p", { class: "muted empty", text: t("tray_empty") }));
-  // the box words its tray messages in English; the unsure-reading one has the page's own wording
-  const trayMsg = S.lang !== "en" && tray.needs_confirmation ? t("uncertain") : tray.message || "";
+  const trayMsg = trayMessage(tray);
   $("traymsg").textContent = trayMsg;
   $("traymsg").className = tray.needs_confirmation ? "warn" : "muted";
   // only a reading waiting for its confirmation: once any roll is recorded the dice lying there are used,
@@ -565,16 +576,6 @@ function answer(o) {
   return act(o.action || {}).catch(() => {});
 }
 
-// What a screen reader says for a pad's die: the face's name where the set names it ("Heart", "扳手 (1)"),
-// else "Die showing 4".
-function padLabel(setId, v) {
-  const set = findSet(setId);
-  const f = set && (set.faces || []).find((x) => x.index === v);
-  const name = f && f.label ? loc(f.label) : "";
-  if (!name || name === String(v)) return t("die_value", { v });
-  return f.value != null && String(f.value) !== name ? `${name} (${f.value})` : name;
-}
-
 function renderEntry(snap) {
   const input = diceInput(snap);
   const box = $("entry");
@@ -587,18 +588,18 @@ function renderEntry(snap) {
   if (setId === "d6" && snap.dice_set && snap.dice_set !== "d6" && findSet(snap.dice_set)) setId = snap.dice_set;
   const symbols = input.symbols || hook("entryFaces", snap, ctx) || setFaces(setId);
   const max = input.count || input.count_max || 40;
-  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: padLabel(setId, v) });
+  const dieOpts = (v) => ({ face: symbols ? symbols[v - 1] : null, glyph: glyphOf(setId, v), label: dieLabel(setId, v) });
   // a fix of the tray's reading is tied to that throw: once its dice are picked up, the tie is gone
   if (S.fix && ((snap.tray || {}).roll !== S.fix.roll)) S.fix = null;
   const gap = S.entry.indexOf(null) >= 0;
   fill($("entrydice"), ...S.entry.map((v, i) => {
-    const b = h("button", { class: "diebtn" + (v == null ? " gap" : ""), type: "button", "aria-label": t("die_value", { v: v ?? "?" }),
+    const b = h("button", { class: "diebtn" + (v == null ? " gap" : ""), type: "button", "aria-label": v == null ? t("die_value", { v: "?" }) : dieLabel(setId, v),
       data: { entry: String(i) }, onclick: () => tapEntered(i) });
     b.append(dieElement(v, v == null ? { uncertain: true, label: "?" } : dieOpts(v)));
     return b;
   }));
   fill($("entrypad"), ...faces.map((v) => {
-    const b = h("button", { class: "diebtn padbtn", type: "button", data: { add: String(v) }, "aria-label": padLabel(setId, v),
+    const b = h("button", { class: "diebtn padbtn", type: "button", data: { add: String(v) }, "aria-label": dieLabel(setId, v),
       disabled: S.entry.length >= max && !gap, onclick: () => { if (S.entry.length < max || gap) addEntered(v); } });
     b.append(dieElement(v, dieOpts(v)));
     return b;
@@ -637,9 +638,10 @@ function logLine(a, snap) {
     // camera rolls carry each die's face (a symbol): drawn as read; dice entered by hand are numbers
     const dice = a.dice.map((d) => (typeof d === "object" ? d : { value: d }));
     return [name + t("dice"), h("span", { class: "dice small" }, dice.map((d) => dieElement(d.value, {
-      face: d.face, label: t("die_value", { v: d.value }) })))];
+      face: d.face, label: dieLabel(d.set, null, d.value, d.face) })))];
   }
-  const label = optionLabel({ action: a, label: "" });
+  // an action no option words: the game's name for it, and its bare type only when the game has none
+  const label = optionLabel({ action: a, label: "" }) || gameText("action." + a.type) || gameText("act." + a.type);
   return [name + (label || a.type)];
 }
 
@@ -754,6 +756,10 @@ function renderAll() {
   renderPair();
   const snap = S.snap;
   if (!snap) return;
+  // Nothing of the game is drawn before its words are here: its description (names, phases, prompts) and its
+  // board view (option labels). Drawn earlier, a phone flashes the engine's ids and English labels
+  // ("end_activation", "Keep die 1") for the tens of milliseconds they take to load (issue 34 #5).
+  if (!currentGame() || !currentView()) return;
   renderTitle(snap);
   document.body.dataset.game = snap.game || "";
   document.body.dataset.phase = snap.phase || "";
@@ -802,10 +808,15 @@ document.querySelectorAll(".langs a").forEach((a) => a.addEventListener("click",
   location.reload();
 }));
 
-fetch("/api/games", { credentials: "same-origin" }).then((r) => r.json()).then((d) => {
-  for (const game of d.games || []) S.games[game.name] = game;
-  render();
-}).catch(() => {});
+// The games' descriptions: every word of a game. The page draws no game before they are here, so it asks
+// again until the box answers.
+function loadGames() {
+  fetch("/api/games", { credentials: "same-origin" }).then((r) => r.json()).then((d) => {
+    for (const game of d.games || []) S.games[game.name] = game;
+    render();
+  }).catch(() => setTimeout(loadGames, 2000));
+}
+loadGames();
 fetch("/api/state", { credentials: "same-origin" }).then((r) => r.json()).then((snap) => {
   if (!S.snap) { S.snap = snap; render(); }
 }).catch(() => {});

@@ -1,6 +1,7 @@
 // Shared helpers of the phone page: the page's state, its words, DOM building and talking to the box.
 // Every other module imports from here; this module imports none of them (the page's render function is
-// handed in with setRenderer, so there is no import circle).
+// handed in with setRenderer, so there is no import circle). It imports only the DOM-free language helpers.
+import { particles } from "./i18n.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 
@@ -13,35 +14,16 @@ export const S = {
 
 export const $ = (id) => document.getElementById(id);
 
+// Words with their names filled in, finished for the page's language: Korean particles chosen by the
+// name's last sound ("서연이", "지수가"), so a template may write "{name}이(가)".
+function finish(text) {
+  return S.lang === "ko" ? particles(text) : text;
+}
+
 // A page word (webui's Flask-Babel catalogues, shipped in the page) with %(name)s placeholders filled.
 export function t(key, vars = {}) {
   const s = S.strings[key] ?? key;
-  return particles(s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? "")));
-}
-
-// Korean particles after a name or number the text cannot know in advance: "서연이(가)" becomes "서연이",
-// "지수이(가)" "지수가", "2을(를)" "2를", "공격(으)로" "공격으로", chosen by the word's last sound (a final
-// consonant or not; ㄹ takes 로). Other languages are left as they are.
-const PAIRS = { "이(가)": ["이", "가"], "을(를)": ["을", "를"], "은(는)": ["은", "는"], "과(와)": ["과", "와"], "(으)로": ["으로", "로"] };
-const DIGIT_FINAL = { 0: 21, 1: 8, 2: 0, 3: 16, 4: 0, 5: 0, 6: 1, 7: 8, 8: 8, 9: 0 };  // 영 일 이 삼 사 오 육 칠 팔 구
-
-function finalConsonant(ch) {
-  const code = ch.charCodeAt(0);
-  if (code >= 0xac00 && code <= 0xd7a3) return (code - 0xac00) % 28;  // 0: none, 8: ㄹ
-  if (/[0-9]/.test(ch)) return DIGIT_FINAL[ch];
-  if (/[lL]/.test(ch)) return 8;
-  return /[mnMN]/.test(ch) ? 4 : 0;
-}
-
-export function particles(text) {
-  if (S.lang !== "ko" || !text.includes("(")) return text;
-  // the word's last letter, also inside a closing bracket: "Ana (위저드)이(가)" follows 드
-  return text.replace(/([^\s()]\)?)(이\(가\)|을\(를\)|은\(는\)|과\(와\)|\(으\)로)/g, (_, last, pair) => {
-    const final = finalConsonant(last[0]);
-    const [withFinal, without] = PAIRS[pair];
-    const useFinal = pair === "(으)로" ? final !== 0 && final !== 8 : final !== 0;
-    return last + (useFinal ? withFinal : without);
-  });
+  return finish(s.replace(/%\((\w+)\)s/g, (_, k) => String(vars[k] ?? "")));
 }
 
 // A name in the page's language from a Text ({"en": ..., "zh-TW": ..., "ko": ...}) or a plain string.
@@ -61,7 +43,17 @@ export function currentGame() {
 export function gameText(key, vars = {}, game = currentGame()) {
   const entry = game && game.texts ? game.texts[key] : null;
   if (!entry) return null;
-  return particles(loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? "")));
+  return finish(loc(entry).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? "")));
+}
+
+// An engine refusal the page shows itself (under the tray), in the page's language: the game's own words for
+// its code (`refusal.<code>`), else the page's for the codes every game shares; the engine's English sentence
+// only where neither has the code (and on an English page, where it keeps the refusal's specifics).
+export function refusalText(code, message = "") {
+  if (S.lang === "en" || !code) return message;
+  const own = gameText("refusal." + code);
+  if (own) return own;
+  return S.strings["refusal_" + code] != null ? t("refusal_" + code) : message;
 }
 
 export function h(tag, attrs = {}, ...kids) {
@@ -247,6 +239,21 @@ export function glyphOf(setId, side, name) {
     if (f) return f.glyph || null;
   }
   return null;
+}
+
+// What a screen reader says for a die: its number, or the face's own name where the face is a symbol
+// ("Die showing the face Heart", "…4 Sword" on a hero die whose faces also count as numbers). The face is
+// found by its side of the set, else by its name (a camera reading names it).
+export function dieLabel(setId, side, value = side, name = null) {
+  const sets = setId && findSet(setId) ? [findSet(setId)] : Object.values((currentGame() || {}).dice_sets || {});
+  let f = null;
+  for (const set of sets) {
+    f = set.faces.find((x) => (side != null ? x.index === Number(side) : name != null && x.name === String(name)));
+    if (f) break;
+  }
+  const word = f && f.label ? loc(f.label) : "";
+  if (!word || word === String(f.value)) return t("die_value", { v: value ?? "?" });
+  return t("die_face", { face: f.value === f.index ? `${f.value} ${word}` : word });
 }
 
 export function setFaces(setId) {

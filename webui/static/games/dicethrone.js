@@ -31,9 +31,12 @@ function heroOf(p) {
   return (p && heroes()[p.hero]) || null;
 }
 
+// An ability's name: the hero's own, else any hero's of that id (a log line's action may not say whose it
+// was, and by then another player is active), never the bare id.
 function abilityName(heroId, id) {
   const hero = heroes()[heroId];
-  const a = hero && (hero.abilities || []).find((x) => x.id === id);
+  const a = (hero && (hero.abilities || []).find((x) => x.id === id))
+    || Object.values(heroes()).flatMap((h) => h.abilities || []).find((x) => x.id === id);
   return a ? ctx.loc(a.name) : id;
 }
 
@@ -266,7 +269,7 @@ function renderGameDice(snap) {
   const att = snap.attempts;
   card.querySelector("#attempts").textContent = att && att.max && p && p.kind === "offense" ? T("rolls_left", { n: Math.max(0, att.max - att.used) }) : "";
   fill(box, ...dice.map((d, i) => {
-    const die = dieElement(d.value, { face: d.face, kept: d.kept, label: t("die_value", { v: d.value ?? "?" }) });
+    const die = dieElement(d.value, { face: d.face, kept: d.kept, label: ctx.dieLabel(snap.dice_set, d.value) });
     if (!canKeep) return die;
     const next = d.kept ? kept.filter((k) => k !== i) : [...kept, i].sort();
     return h("button", { class: "diebtn keep" + (d.kept ? " on" : ""), type: "button", "aria-pressed": d.kept ? "true" : "false",
@@ -426,6 +429,11 @@ function rolledFace(who, v) {
   return hero && hero.faces ? hero.faces[v - 1] : undefined;
 }
 
+// A rolled hero die read aloud with its number and symbol ("4 Heart"), from the roller's dice set.
+function heroDieLabel(who, v) {
+  return ctx.dieLabel(who && who.hero ? `dicethrone:${who.hero}` : null, v);
+}
+
 function actionLine(a, snap, events) {
   const { h, t, dieElement } = ctx;
   // a roll from the tray or the box names nobody: the story knows whose dice they were
@@ -438,7 +446,7 @@ function actionLine(a, snap, events) {
     if (dice && dice.every((d) => d.value != null)) {
       const values = dice.map((d) => d.value).join(" ");
       return [who ? T("log_rolled", { name: name(who), dice: values }) : `${T("opt_roll")} · ${values}`, h("span", { class: "dice small" },
-        dice.map((d) => dieElement(d.value, { face: d.face || rolledFace(who, d.value), label: t("die_value", { v: d.value }) })))];
+        dice.map((d) => dieElement(d.value, { face: d.face || rolledFace(who, d.value), label: heroDieLabel(who, d.value) })))];
     }
     // the box rolled (no dice given): its dice come from the story of that move
     const boxed = events.find((e) => e.type === "rolled" && (e.dice || []).length);
@@ -745,7 +753,7 @@ function diePicker(key, multi = 0) {
         if (!multi) row.querySelectorAll("button").forEach((x) => x.setAttribute("aria-pressed", "false"));
         else if (!on && row.querySelectorAll("[aria-pressed='true']").length >= multi) return;
         b.setAttribute("aria-pressed", on && multi ? "false" : "true");
-      } }, dieElement(d.value, { face: d.face, label: t("die_value", { v: d.value ?? "?" }) }));
+      } }, dieElement(d.value, { face: d.face, label: ctx.dieLabel(ctx.S.snap.dice_set, d.value) }));
     row.append(b);
   });
   return row;

@@ -28,10 +28,6 @@ function catalogue(kind) {
   return Object.fromEntries(((game && game.catalogue && game.catalogue[kind]) || []).map((r) => [r.id, r]));
 }
 
-// An attack left unnamed is stored under the engine's neutral name and named in each phone's language.
-const UNNAMED = "Attack";
-const attackName = (n) => (n == null || n === UNNAMED ? V("attack") : n);
-const typeName = (t) => X("cause." + t) ?? t;
 const condName = (id) => { const c = catalogue("conditions")[id]; return c ? ctx.loc(c.name) : id; };
 const objects = (snap) => Object.fromEntries((snap.objects || []).map((o) => [o.id, o]));
 const playerOf = (snap, id) => (snap.players || []).find((p) => p.id === id);
@@ -47,19 +43,41 @@ function objName(snap, id) {
   return o.name;
 }
 
-// A die drawn as its face: the description's glyph for the set ("blank", "text:2", "icon:starburst+text:1").
+// A die drawn as its face: the description's glyph for the set ("blank", "text:2", "icon:starburst+text:1"),
+// read aloud by the face's name in the page's language ("빈 면", "爆擊 1").
 function face(setId, name, extra = {}) {
   const game = ctx.game();
   const set = game && game.dice_sets[setId];
   const f = set ? set.faces.find((x) => x.name === String(name)) : null;
-  return ctx.dieElement(f ? f.index : name, { face: String(name), glyph: f ? f.glyph : null, label: faceLabel(name), ...extra });
+  const label = f && f.label ? ctx.loc(f.label) : String(name);
+  return ctx.dieElement(f ? f.index : name, { face: String(name), glyph: f ? f.glyph : null, label, ...extra });
 }
 
-// What a screen reader says for a face, in the page's language ("blank", "2 critical").
-function faceLabel(name) {
-  const s = String(name);
-  if (s === "blank") return V("face_blank");
-  return s.endsWith("*") ? V("face_critical", { n: s.slice(0, -1) }) : s;
+// An attack die's face in the page's language, as words ("빈 면", "爆擊 1"; a plain 1 or 2 as it is).
+function faceWord(name) {
+  const set = (ctx.game() || {}).dice_sets?.[ATTACK];
+  const f = set && set.faces.find((x) => x.name === name);
+  return f && f.label ? ctx.loc(f.label) : name;
+}
+
+// An attack's name: the one the players gave it, else "Attack" in the page's language (an attack left
+// unnamed is stored with no name, so every phone names it in its own language).
+const attackName = (name) => name || V("attack");
+const damageType = (t) => X("cause." + t) ?? t;
+
+// The effect table as typed on this phone ("7+ = 화상") with each condition named by its id ("7+ = burn"),
+// the words the engine reads: a player writes the conditions in the page's language (or any of ours).
+function effectsForEngine(typed) {
+  const ids = {};
+  for (const row of Object.values(catalogue("conditions"))) {
+    ids[row.id.toLowerCase()] = row.id;
+    for (const name of Object.values(row.name || {})) ids[String(name).toLowerCase()] = row.id;
+  }
+  return typed.split(/([;,，；])/).map((part) => {
+    const m = /^(\s*[^=＝]*[=＝]\s*(?:\d+\s*)?)(.*?)(\s*)$/.exec(part);
+    const id = m && ids[m[2].toLowerCase()];
+    return id ? `${m[1].replace("＝", "=")}${id}${m[3]}` : part;
+  }).join("").replace(/[，；]/g, (c) => (c === "，" ? "," : ";"));
 }
 
 // -- made once --------------------------------------------------------------------------------------
@@ -309,7 +327,7 @@ function renderBuilder(snap) {
   const target = h("select", { id: "mwtarget" }, targets.map((o) => h("option", { value: o.id, text: objName(snap, o.id) })));
   const dice = h("input", { id: "mwdice", type: "number", min: "1", max: "30", value: "3", inputmode: "numeric" });
   const range = h("select", { id: "mwrange" }, ["melee", "ranged"].map((r) => h("option", { value: r, text: V(r) })));
-  const type = h("select", { id: "mwtype" }, h("option", { value: "", text: "—" }), TYPES.map((t) => h("option", { value: t, text: typeName(t) })));
+  const type = h("select", { id: "mwtype" }, h("option", { value: "", text: "—" }), TYPES.map((t) => h("option", { value: t, text: damageType(t) })));
   const piercing = h("input", { id: "mwpiercing", type: "number", min: "0", max: "20", value: "0", inputmode: "numeric" });
   const effects = h("input", { id: "mweffects", type: "text", placeholder: `7+ = ${condName("burn")}`, maxlength: "120" });
   const flags = ["critical", "ethereal", "unavoidable", "spell"].map((f) => h("label", { class: "chip" },
@@ -322,10 +340,10 @@ function renderBuilder(snap) {
     field(V("piercing"), piercing), field(V("effect"), effects), h("div", { class: "chips" }, flags),
     field(V("attack_name"), name), h("label", { class: "chip" }, save, h("span", { text: V("save_attack") })),
     h("button", { class: "primary big", id: "mwattackbtn", type: "button", onclick: async () => {
-      const spec = { name: name.value.trim() || UNNAMED, dice: Number(dice.value), range: range.value,
-        piercing: Number(piercing.value) || 0 };
+      const spec = { dice: Number(dice.value), range: range.value, piercing: Number(piercing.value) || 0 };
+      if (name.value.trim()) spec.name = name.value.trim();
       if (type.value) spec.type = type.value;
-      if (effects.value.trim()) spec.effects = effects.value.trim();
+      if (effects.value.trim()) spec.effects = effectsForEngine(effects.value.trim());
       for (const box of flags) { const cb = box.querySelector("input"); if (cb.checked) spec[cb.dataset.flag] = true; }
       try {
         if (save.checked) await ctx.act({ type: "save_attack", object: acting.id, attack: spec });
@@ -426,8 +444,9 @@ function storyArgs(snap, args) {
   if (args.result) out.result = V(args.result);
   if (args.cause) out.cause = X("cause." + args.cause) ?? args.cause;
   if (args.kind) out.kind = X("cause." + args.kind) ?? X("view." + args.kind) ?? args.kind;
-  if (args.attack) out.attack = attackName(args.attack);
   if (args.field) out.field = V(args.field);
+  if ("attack" in args) out.attack = attackName(args.attack);
+  if (args.faces) out.faces = String(args.faces).split(" ").map(faceWord).join(", ");
   return out;
 }
 
@@ -523,7 +542,7 @@ export function optionLabel(o, snap) {
     }
     case "counterstrike": {
       if (a.attack == null) return X("option.no_counter");
-      return null;
+      return attackName(o.label);  // the saved attack's name as the players typed it
     }
     default: return null;
   }

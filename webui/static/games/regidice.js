@@ -33,6 +33,14 @@ function spellName(colour) {
 }
 
 const colourName = (c) => word("colour." + c, c);
+// A die of the log by its colour (and pips when the action names it by face): ids ("R4", the fourth red
+// die) are the engine's, not the players' words.
+const ID_COLOURS = { R: "red", B: "blue", Y: "yellow", K: "black" };
+function dieWord(d) {
+  if (d && typeof d === "object") return `${colourName(d.colour)} ${d.pips ?? ""}`.trim();
+  const colour = ID_COLOURS[String(d)[0]];
+  return colour ? colourName(colour) : String(d);
+}
 const parityName = (p) => word("parity." + p, p);
 
 function playerById(snap, id) {
@@ -322,8 +330,8 @@ export function logLine(action, snap) {
     return [`${who}: ${ctx.phaseLabel("roll")}`, dice ? ` (${dice})` : ""];
   }
   if (action.type === "declare") return [`${who}: ${declaration(action)}`];
-  if (action.type === "nudge") return [`${who}: +1 ${action.die}`];
-  if (action.type === "prepare") return [`${who}: ${ctx.phaseLabel("prepare")} ${(action.dice || []).join(" ")}`];
+  if (action.type === "nudge") return [`${who}: +1 ${dieWord(action.die)}`];
+  if (action.type === "prepare") return [`${who}: ${ctx.phaseLabel("prepare")} ${(action.dice || []).map(dieWord).join(" · ")}`];
   if (action.type === "resolve" || action.type === "suffer") return [`${who}: ${ctx.phaseLabel(action.type)}`];
   if (action.type === "advance") return [ctx.phaseLabel("resolve")];
   return null;
