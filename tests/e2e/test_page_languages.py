@@ -34,8 +34,11 @@ NAMES = {"zh-TW": ["小明", "阿華", "美玲", "志豪"], "ko": ["서연", "�
 TYPED = {"Staff": {"zh-TW": "法杖", "ko": "지팡이"}, "Hellfire": {"zh-TW": "地獄火", "ko": "지옥불"},
          "Bear": {"zh-TW": "熊", "ko": "곰"}, "Claws": {"zh-TW": "熊爪", "ko": "발톱"},
          "Imp": {"zh-TW": "小惡魔", "ko": "임프"}, "Pitchfork": {"zh-TW": "乾草叉", "ko": "쇠스랑"}}
-ALLOWED = {"dicesight", "English"}
+# "Regidice": the name its zh-TW rules (BGA, seed 002) write in Latin letters; "QR": the code's name in
+# zh-TW and ko as in English ("顯示加入 QR 碼")
+ALLOWED = {"dicesight", "English", "Regidice", "QR"}
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+NOT_WORDS = re.compile(r"https?://\S+|(?<![A-Za-z])d\d+(?![A-Za-z])")  # the page's address; dice as d12, d6
 ROMAN = re.compile(r"[IVX]+")  # a level's number as the cards print it (Dice Throne's II and III)
 
 # What the phone shows: its text, and the words a screen reader or a finger meets (labels, placeholders,
@@ -61,7 +64,8 @@ def english_words(seen: list[list[str]]) -> list[str]:
     """Every Latin word outside the allow-list, with where on the page it was and the line it stood in."""
     found = []
     for where, text in seen:
-        for word in LATIN_WORD.findall(text or ""):
+        text = NOT_WORDS.sub(" ", text or "")
+        for word in LATIN_WORD.findall(text):
             if word not in ALLOWED and not ROMAN.fullmatch(word):
                 alone = re.compile(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])")
                 line = next((ln for ln in (text or "").splitlines() if alone.search(ln)), "")
