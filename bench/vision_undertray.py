@@ -148,6 +148,26 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
         print(f"  hardest: {out / name} (wrong+missed+phantoms {bad}, {row['factors']})")
 
 
+def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
+    """The face network alone, given each die's true box (the finder's part taken out): glass face named
+    right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
+    also asks the pip counts)."""
+    clf = m.clf or classifier_for(get_set("d6"), "under")
+    n = right = sure_right = sure_wrong = 0
+    for folder in folders:
+        for row in read_rows(folder):
+            img = camera_frame(folder, row)
+            if img is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)):
+                continue
+            for d, p in zip(row["dice"], clf.predict(img, [tuple(d["box"]) for d in row["dice"]]), strict=True):
+                ok, sure = p.label == str(d["glass"]), p.confidence >= clf.certain_at
+                n, right = n + 1, right + ok
+                sure_right, sure_wrong = sure_right + (ok and sure), sure_wrong + (sure and not ok)
+    pct = 100.0 / max(n, 1)
+    return (f"face network given the true boxes: dice {n}  right {right * pct:.2f}%  right and sure "
+            f"{sure_right * pct:.2f}%  wrong and sure {sure_wrong * pct:.2f}%")
+
+
 def machine() -> str:
     """The machine the figures were made on (the reader's speed and the shared machine's load vary)."""
     cpu = platform.processor() or platform.machine()
@@ -196,6 +216,7 @@ def main() -> int:
     print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} (320x240, d6)"
           + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} held out")
     print(model_lines(m, args.classifier, args.finder))
+    print(given_boxes(folders, m, args.hold_out))
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief)
     return 0

@@ -314,7 +314,8 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     under = undertray_frames(s.undertray, s.undertray_variants) if s.undertray else ([], [])
     ph.add(*under)
     if s.undertray:
-        note = {**note, "undertray_frames": {f.name: len(read_rows(f)) for f in ud.folders(",".join(map(str, s.undertray)))},
+        seeds = ",".join(map(str, s.undertray))
+        note = {**note, "undertray_frames": {f.name: len(read_rows(f)) for f in ud.folders(seeds, finished=True)},
                 "held_out_seeds": ud.TEST_SEEDS}
     print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes, {len(frames[0])} Blender "
           f"frames and {len(under[0])} under-tray frames, {sum(len(b) for b in ph.box)} dice", flush=True)
@@ -396,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "finder-models")
     args = ap.parse_args(argv)
-    undertray = tuple(s for s in seed_list(args.undertray) if (ud.FRAMES / f"s{s}" / "labels.jsonl").exists())
+    undertray = tuple(int(f.name[1:]) for f in ud.folders(args.undertray, finished=True))
 
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)

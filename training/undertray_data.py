@@ -29,10 +29,12 @@ DIE = 8                  # Canvases.source of a die rendered under the tray
 NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
 
 
-def folders(spec: str, root: Path = FRAMES) -> list[Path]:
-    """The render folders of the seeds in `spec` that hold labels (a folder still rendering counts with the
-    frames it has: the model's JSON records how many)."""
-    return [root / f"s{s}" for s in seed_list(spec) if (root / f"s{s}" / "labels.jsonl").exists()]
+def folders(spec: str, root: Path = FRAMES, finished: bool = False) -> list[Path]:
+    """The render folders of the seeds in `spec` that hold labels; `finished`: only those Blender finished
+    (`done`), as training takes them, so that a model is made again from the same frames while later seeds
+    are still rendering (the model's JSON records the frames per folder)."""
+    return [root / f"s{s}" for s in seed_list(spec) if (root / f"s{s}" / "labels.jsonl").exists()
+            and (not finished or (root / f"s{s}" / "done").exists())]
 
 
 def factor_matches(row: dict, factor: str) -> bool:
@@ -59,9 +61,11 @@ def is_calibration(row: dict) -> bool:
     return row["index"] % 5 == 2
 
 
-def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True) -> list[tuple[Path, dict]]:
-    """(folder, row) of every frame of the seeds in `spec` that `keep` accepts."""
-    return [(f, row) for f in folders(spec) for row in read_rows(f) if keep(row)]
+def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished: bool = True
+           ) -> list[tuple[Path, dict]]:
+    """(folder, row) of every frame of the seeds in `spec` that `keep` accepts (of finished folders only,
+    unless `finished` is False)."""
+    return [(f, row) for f in folders(spec, finished=finished) for row in read_rows(f) if keep(row)]
 
 
 def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1) -> Canvases:
