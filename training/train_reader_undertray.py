@@ -43,6 +43,8 @@ from training.train_reader import CANVAS, cached, calibrate, real_crops
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
 from vision.detector import load as load_detector
 
+MIN_UNDER_DICE = 100   # held-back under-tray dice needed before their own certainty level is trusted
+TOP = 0.9995           # the calibration grid's top (`calibration.certain_threshold`'s answer when none passes)
 UNDER_SOURCES = ["training/undertray_data.py", "training/blender_undertray_canvases.py", *VISION_SOURCES]
 
 
@@ -102,11 +104,13 @@ def under_threshold(logits: np.ndarray, y: np.ndarray, temp: float, silent_aim: 
     certain: with fewer than 500, none). Why apart from the photos': the photos are most of the held-back dice
     and fit a level at which the under-tray dice, a harder view, were still wrong-but-certain (trial on seeds
     4-5: held back 0.982, and one die of the test seeds read 0.99 and wrong); the model is certain at the
-    higher of the two."""
-    if not len(y):
-        return 0.9
+    higher of the two. With fewer than `MIN_UNDER_DICE` held back no level below the grid's top can be vouched
+    for (seeds 4-5 hold back 28 dice: the fitted 0.951 let a die of the test seeds through at 0.978, wrong),
+    so the top it is: the CNN alone then makes no under-tray die certain, the pip counts' agreement still does."""
+    if len(y) < MIN_UNDER_DICE:
+        return TOP
     conf = softmax(logits / temp)
-    return certain_threshold(conf.max(1), conf.argmax(1) != y, silent_aim * len(y), np.linspace(0.9, 0.9995, 200))
+    return certain_threshold(conf.max(1), conf.argmax(1) != y, silent_aim * len(y), np.linspace(0.9, TOP, 200))
 
 
 def accuracy_on(logits: np.ndarray, y: np.ndarray) -> float:
