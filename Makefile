@@ -17,7 +17,8 @@ RUN_ARGS ?=
 TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean pi-check train-reader train-reader-suite train-symbols train-numerals \
-	train-finder train-finder-suite blender-dice blender-undertray
+	train-finder train-finder-suite blender-dice blender-undertray train-reader-undertray train-finder-undertray \
+	bench-undertray
 
 venv: $(STAMP)
 
@@ -83,6 +84,30 @@ train-finder: venv
 train-finder-suite: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --suite
+
+# The box's own view (issue 31): the face network and the learned finder for `--mount under`
+# (vision/models/pips-under.onnx, finder-under.onnx), trained as pips.onnx and finder.onnx are plus the under-tray
+# renders of seeds 4 and up (build/blender-undertray, `make blender-undertray`); seeds 1-3 are never trained or
+# calibrated on: `make bench-undertray` reads them. Seeded, CPU torch on one thread; never in CI.
+# UNDERTRAY_HOLD_OUT=plate=glass trains the face network without that factor, into build/reader-models/.
+UNDERTRAY_TRAIN_SEEDS ?= 4-99
+UNDERTRAY_HOLD_OUT ?=
+train-reader-undertray: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader_undertray --threads 1 \
+		--train-seeds $(UNDERTRAY_TRAIN_SEEDS) $(if $(UNDERTRAY_HOLD_OUT),--hold-out $(UNDERTRAY_HOLD_OUT) \
+		--out build/reader-models --name pips-under-without-$(subst =,-,$(UNDERTRAY_HOLD_OUT)))
+
+train-finder-undertray: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --undertray $(UNDERTRAY_TRAIN_SEEDS)
+
+# The held-out under-tray figures (seeds 1-3), with the models shipped for --mount under and, for comparison,
+# with pips.onnx and finder.onnx (the reader before them).
+bench-undertray: venv
+	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief
+	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief --classifier vision/models/pips.onnx \
+		--finder vision/models/finder.onnx
 
 # Pip dice rendered by Blender's path tracer (training/blender_dice.py; Debian's blender, Cycles on the CPU), for
 # `train_reader --blender 1-30`: 100 frames (about 335 dice) per seed folder in build/blender-dice, seeded, about

@@ -1,6 +1,14 @@
 """The CURRENT reader on physically rendered under-tray frames (training/blender_undertray.py), `--mount under`.
 
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
+        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief]
+
+The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
+network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up.
+`--classifier`: read with that face network instead of the shipped one for the mount (the shipped pips.onnx
+is the reader before the under-tray network: the "before" figures). `--hold-out KEY=PREFIX`: read only the
+frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
+that factor in any seed). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads now (`vision.room`: the room learned from the
@@ -13,8 +21,12 @@ certain), missed, phantom (readings near no die). Prints; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -24,7 +36,11 @@ import cv2  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
 from training.blender_undertray_factors import read_rows  # noqa: E402
-from vision.reader import read_dice  # noqa: E402
+from training.undertray_data import TEST_SEEDS, factor_matches  # noqa: E402
+from vision.classify import FaceClassifier  # noqa: E402
+from vision.detector import DieDetector  # noqa: E402
+from vision.dicesets import get_set  # noqa: E402
+from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 
@@ -47,24 +63,36 @@ def groups(row: dict, die: dict) -> list[str]:
 MODES = {"alone": "", "room": " + room (as the old watcher)", "merged": " + room merged (vision.room, the watcher now)"}
 
 
-def read_frame(img, empty, mode: str) -> list:
+@dataclass
+class Models:
+    """The face network and the learned finder to read with (None: the reader's shipped ones for the mount)."""
+    clf: FaceClassifier | None = None
+    finder: DieDetector | None = None
+
+    @property
+    def det(self) -> DieDetector | str:
+        return self.finder if self.finder is not None else "shipped"
+
+
+def read_frame(img, empty, mode: str, m: Models) -> list:
     """The frame's readings in one of `MODES`."""
     if mode == "alone":
-        return read_dice(img, "d6", "under")
+        return read_dice(img, "d6", "under", classifier=m.clf, detector=m.det)
     if mode == "room":
-        return read_dice(img, "d6", "under", background=empty)
+        return read_dice(img, "d6", "under", background=empty, classifier=m.clf)
     room = Room()
     room.add_empty([empty])
-    return merge(read_dice(img, "d6", "under"), read_dice(img, "d6", "under", background=room.image), img, room)
+    return merge(read_dice(img, "d6", "under", classifier=m.clf, detector=m.det),
+                 read_dice(img, "d6", "under", background=room.image, classifier=m.clf), img, room)
 
 
-def read_row(folder: Path, row: dict, mode: str) -> tuple[list[Score], Score, float] | None:
+def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float] | None:
     """Per die a Score (so each can count in its groups) and the frame's phantoms, and a hardness figure."""
     img = camera_frame(folder, row)
     if img is None or row.get("cut"):
         return None
     empty = camera_frame(folder, row, empty=True) if mode != "alone" else None
-    readings = read_frame(img, empty, mode)
+    readings = read_frame(img, empty, mode, m)
     whole = score([truth_of(d) for d in row["dice"]], readings, RADIUS, use_face=False)
     per_die = [score([truth_of(d)], [r for r in readings if _near(r, d)], RADIUS, use_face=False)
                for d in row["dice"]]
@@ -76,13 +104,16 @@ def _near(r, die: dict) -> bool:
     return (r.center[0] - die["center"][0]) ** 2 + (r.center[1] - die["center"][1]) ** 2 <= RADIUS ** 2
 
 
-def run(folders: list[Path], mode: str, debug_out: Path | None) -> None:
+def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_out: str = "",
+        brief: bool = False) -> None:
     total, by = Score(), defaultdict(Score)
     phantoms_by_build: dict[str, int] = defaultdict(int)
     hardest = []
     for folder in folders:
         for row in read_rows(folder):
-            got = read_row(folder, row, mode)
+            if hold_out and not factor_matches(row, hold_out):
+                continue
+            got = read_row(folder, row, mode, m)
             if got is None:
                 continue
             per_die, whole, bad = got
@@ -94,7 +125,8 @@ def run(folders: list[Path], mode: str, debug_out: Path | None) -> None:
             hardest.append((bad, folder, row))
     print(total.line("all" + MODES[mode]))
     for g in sorted(by):
-        print("  " + by[g].line(g))
+        if not brief or g in ("touching", "apart"):
+            print("  " + by[g].line(g))
     print("  phantoms by build: " + ", ".join(f"{k} {v}" for k, v in sorted(phantoms_by_build.items())))
     if debug_out is not None:
         write_hardest(sorted(hardest, key=lambda t: -t[0])[:6], debug_out, mode != "alone")
@@ -116,16 +148,77 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
         print(f"  hardest: {out / name} (wrong+missed+phantoms {bad}, {row['factors']})")
 
 
+def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
+    """The face network alone, given each die's true box (the finder's part taken out): glass face named
+    right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
+    also asks the pip counts)."""
+    clf = m.clf or classifier_for(get_set("d6"), "under")
+    n = right = sure_right = sure_wrong = 0
+    for folder in folders:
+        for row in read_rows(folder):
+            img = camera_frame(folder, row)
+            if img is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)):
+                continue
+            for d, p in zip(row["dice"], clf.predict(img, [tuple(d["box"]) for d in row["dice"]]), strict=True):
+                ok, sure = p.label == str(d["glass"]), p.confidence >= clf.certain_at
+                n, right = n + 1, right + ok
+                sure_right, sure_wrong = sure_right + (ok and sure), sure_wrong + (sure and not ok)
+    pct = 100.0 / max(n, 1)
+    return (f"face network given the true boxes: dice {n}  right {right * pct:.2f}%  right and sure "
+            f"{sure_right * pct:.2f}%  wrong and sure {sure_wrong * pct:.2f}%")
+
+
+def machine() -> str:
+    """The machine the figures were made on (the reader's speed and the shared machine's load vary)."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        names = [ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                 if ln.startswith("model name")]
+        cpu = names[0] if names else cpu
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{platform.node()}: {cpu}, {os.cpu_count()} cores, load {load:.1f}, Python {platform.python_version()}"
+
+
+def meta_of(path: Path) -> dict:
+    return json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None) -> str:
+    """What read the faces and found the dice, and which under-tray frames and factor they never saw."""
+    clf = m.clf or classifier_for(get_set("d6"), "under")
+    det = m.finder or finder_for("under")
+    on, fon = clf.meta.get("trained_on", {}), det.meta.get("trained_on", {}) if det else {}
+    name = clf_path.name if clf_path else f"shipped for --mount under ({'pips-under' if clf.meta.get('mount') else 'pips'})"
+    fname = finder_path.name if finder_path else f"shipped for --mount under ({'finder-under' if fon.get('undertray_frames') else 'finder'})"
+    return (f"face network: {name}, certain_at {clf.certain_at:.4f}, under-tray frames trained on "
+            f"{on.get('undertray_frames') or 'none'}, factor held out {on.get('held_out_factor')}\n"
+            f"learned finder (frames read alone): {fname}, under-tray frames trained on "
+            f"{fon.get('undertray_frames') or 'none'}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seeds", default="1-10")
+    ap.add_argument("--seeds", default=TEST_SEEDS)
     ap.add_argument("--debug-out", type=Path, default=None)
+    ap.add_argument("--classifier", type=Path, default=None, help="a face network file (.onnx beside its .json)")
+    ap.add_argument("--finder", type=Path, default=None, help="a learned finder file (.onnx beside its .json)")
+    ap.add_argument("--hold-out", default="", help="read only the frames with this factor (KEY=PREFIX)")
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
+    ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
     args = ap.parse_args()
     folders = [FRAMES / f"s{s}" for s in seed_list(args.seeds) if (FRAMES / f"s{s}" / "labels.jsonl").exists()]
-    n = sum(len(read_rows(f)) for f in folders)
-    print(f"under-tray Blender frames: {n} in {', '.join(f.name for f in folders)} (320x240, d6)")
-    for mode in MODES:
-        run(folders, mode, args.debug_out)
+    rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
+    m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,
+               DieDetector(args.finder, meta_of(args.finder)) if args.finder else None)
+    print(f"machine: {machine()}")
+    print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} (320x240, d6)"
+          + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} held out")
+    print(model_lines(m, args.classifier, args.finder))
+    print(given_boxes(folders, m, args.hold_out))
+    for mode in args.modes.split(","):
+        run(folders, mode, args.debug_out, m, args.hold_out, args.brief)
     return 0
 
 

@@ -48,6 +48,10 @@ class Setup:
     cube_weight: float = 1.0
     # sampling weight of a die rendered by Blender (`blender_dice.py`) against a photo's die
     blender_weight: float = 1.0
+    # sampling weight of a die (or a reader's "not a die" candidate) rendered under the tray by Blender
+    # (`undertray_data.py`, sources 8 and 9) against a photo's die: a few hundred such dice against thousands
+    # of photo dice and cubes; heavier, they are about a third of what is drawn (the box's own view)
+    undertray_weight: float = 1.0
     smooth: float = 0.0
     # the box's framing jitter: its scale drawn from this range, its shift (in box sides) with this spread
     frame: tuple[float, float] = (0.9, 1.2)
@@ -200,11 +204,13 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     # each class (after the share turned into "none") weighs the same; renders weigh `render_weight`
     src = torch.from_numpy(data.source)
     # (the finders' false boxes on photos weigh as a photo's die, the cube scenes' backgrounds as a cube)
-    drawn = (src == 4) | (src == 6) | (src == 7)
+    under = (src == 8) | (src == 9)
+    drawn = (src == 4) | (src == 6) | (src == 7) | under
     w = torch.where(drawn, torch.where(src == 7, s.blender_weight, s.cube_weight),
                     torch.where((src == 2) | (src == 3), s.render_weight, 1.0))
+    w = torch.where(under, s.undertray_weight, w)
     # an epoch draws as many samples as there are canvases other than the drawn ones (cubes, their scenes'
-    # backgrounds, Blender's dice): those change what is drawn, not how long training takes
+    # backgrounds, Blender's dice, the under-tray renders): those change what is drawn, not how long training takes
     per_epoch = int((~drawn).sum())
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)

@@ -38,7 +38,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from training import undertray_data as ud
 from training.blender_canvases import blender_frames, ensure, seed_list
+from training.blender_undertray_canvases import camera_frame
+from training.blender_undertray_factors import read_rows
 from training.data import Photo, jpeg_again, load_photos
 from training.provenance import REPO, SHIPPED, made_with, reference_path
 from training.scenes import scenes
@@ -86,6 +89,12 @@ class Setup:
     # smallest 20-30 px). Off by default: see docs/dice-sets.md for what they did to unseen photos
     blender: tuple[int, ...] = ()
     blender_zoom: float = 0.5
+    # the under-tray renders (`training/blender_undertray.py`, seeds of build/blender-undertray/s<seed>; never
+    # the test seeds 1-3), each frame through `undertray_variants` cameras (`undertray_data.refaulted`), sampled
+    # alongside the photos at the photos' scale (their 320x240 frames shrink as the reader shrinks them).
+    # Off by default: the shipped finder.onnx stays as it was; `--undertray 4-99` makes finder-under.onnx
+    undertray: tuple[int, ...] = ()
+    undertray_variants: int = 4
 
 
 # ----------------------------------------------------------------------------- the network
@@ -302,8 +311,14 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     ph = Photos(photos, scenes(s.scenes, seed) if s.scenes else ([], []))
     frames = blender_frames(ensure(list(s.blender))) if s.blender else ([], [])
     ph.add(*frames, zoom=s.blender_zoom)
-    print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes and {len(frames[0])} Blender "
-          f"frames, {sum(len(b) for b in ph.box)} dice", flush=True)
+    under = undertray_frames(s.undertray, s.undertray_variants) if s.undertray else ([], [])
+    ph.add(*under)
+    if s.undertray:
+        seeds = ",".join(map(str, s.undertray))
+        note = {**note, "undertray_frames": {f.name: len(read_rows(f)) for f in ud.folders(seeds, finished=True)},
+                "held_out_seeds": ud.TEST_SEEDS}
+    print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes, {len(frames[0])} Blender "
+          f"frames and {len(under[0])} under-tray frames, {sum(len(b) for b in ph.box)} dice", flush=True)
     net = train(ph, s, seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / f"{name}.onnx"
@@ -346,6 +361,22 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     return meta
 
 
+def undertray_frames(seeds: tuple[int, ...], variants: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The under-tray training frames (every one whose dice the frame's edge does not cut: an unlabelled die
+    would teach that a die there is floor), each through `variants` cameras, and their dice boxes."""
+    test = set(seed_list(ud.TEST_SEEDS))
+    if test & set(seeds):
+        raise SystemExit(f"the under-tray test seeds {ud.TEST_SEEDS} are never trained on")
+    imgs, boxes = [], []
+    for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut")):
+        for k in range(variants):
+            img = camera_frame(folder, row) if k == 0 else ud.refaulted(folder, row, k)
+            if img is not None:
+                imgs.append(img)
+                boxes.append(np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4))
+    return imgs, boxes
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=11)
@@ -359,20 +390,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blender", default="", help="Blender folder seeds sampled with the photos, e.g. 1-2 (off)")
     ap.add_argument("--blender-zoom", type=float, default=Setup.blender_zoom,
                     help="Blender frames shrunk this much more than photos")
+    ap.add_argument("--undertray", default="", help="under-tray render seeds sampled with the photos, e.g. 4-99 "
+                    "(off; with it the model is named finder-under, the reader's finder for --mount under)")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
     ap.add_argument("--only", default="", help="comma-separated model names to train (finder, cv0, lodo-...)")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "finder-models")
     args = ap.parse_args(argv)
+    undertray = tuple(int(f.name[1:]) for f in ud.folders(args.undertray, finished=True))
 
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     s = Setup(epochs=args.epochs, steps_per_epoch=args.steps, scenes=args.scenes, specks=args.specks,
-              blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom)
+              blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom, undertray=undertray)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     check = [photos[0], photos[-1]]
-    jobs = model_jobs("finder", photos, args.out, args.suite, args.suite_out)
+    jobs = model_jobs("finder-under" if undertray else "finder", photos, args.out, args.suite, args.suite_out)
     only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if not only or name in only:

@@ -532,8 +532,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         if background is not None:
             background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
     ds = get_set(dice_set)
-    clf = (classifier or classifier_for(ds)) if not taught else None
-    det = (load_detector() if detector == "shipped" else detector) if background is None else None
+    clf = (classifier or classifier_for(ds, mount)) if not taught else None
+    det = (finder_for(mount) if detector == "shipped" else detector) if background is None else None
     if isinstance(det, str):
         raise ValueError("detector must be 'shipped', a DieDetector or None")
     if clf is not None:
@@ -722,10 +722,18 @@ def _sure_count(readings: list[Reading]) -> int:
     return sum(r.confidence > 0.5 for r in readings)
 
 
-def classifier_for(ds: DiceSet) -> FaceClassifier | None:
-    """The shipped CNN that reads this set's faces: pip d6 sets (six faces, pips 1-6) have one."""
+def finder_for(mount: str) -> DieDetector | None:
+    """The shipped learned finder for the mount: under the tray the one trained on the box's own view as well
+    (`finder-under`, `train_finder --undertray`), when the package has it, else the photos' finder."""
+    return (load_detector("finder-under") if mount == "under" else None) or load_detector()
+
+
+def classifier_for(ds: DiceSet, mount: str = "over") -> FaceClassifier | None:
+    """The shipped CNN that reads this set's faces: pip d6 sets (six faces, pips 1-6) have one. Under the tray
+    the one trained on the box's own view as well (`pips-under`, training/train_reader_undertray.py), when the
+    package has it: dice seen from below through the plate, which pips.onnx never saw."""
     if ds.kind == "pips" and ds.n == 6 and all(f.glyph == f"pips:{f.index}" for f in ds.faces):
-        return load_classifier("pips")
+        return (load_classifier("pips-under") if mount == "under" else None) or load_classifier("pips")
     return None
 
 

@@ -140,8 +140,8 @@ class TrayWatcher:
                 return read_dice(frame, dice_set, mount, background=background)
         self.read = read
         # load the face classifier now, not on the first settled roll (a second lost there under load
-        # can be the whole still window of a throw)
-        load_classifier("pips")
+        # can be the whole still window of a throw; under the tray its own model, `reader.classifier_for`)
+        (load_classifier("pips-under") if mount == "under" else None) or load_classifier("pips")
         try:
             self._read_takes_bg = "background" in inspect.signature(read).parameters
         except (TypeError, ValueError):

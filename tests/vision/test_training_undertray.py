@@ -80,3 +80,30 @@ def test_leds_outside_the_cone_are_mirrored_beyond_the_frames_corner():
     angle = math.atan(f.led_radius / (2 * f.distance))
     half_diagonal = math.atan(math.hypot(fx.SENSOR_MM, 0.75 * fx.SENSOR_MM) / 2 / f.lens_mm)
     assert angle > half_diagonal
+
+
+def test_a_held_out_factor_matches_by_prefix_wildcard_and_list_item():
+    from training import undertray_data as ud
+    row = {"factors": {"plate": "glass-4mm", "leds": "8-green", "materials": ["marbled", "translucent"]}}
+    assert ud.factor_matches(row, "plate=glass") and not ud.factor_matches(row, "plate=acrylic")
+    assert ud.factor_matches(row, "leds=*-green") and not ud.factor_matches(row, "leds=*-white")
+    assert ud.factor_matches(row, "materials=translucent") and not ud.factor_matches(row, "materials=opaque")
+
+
+def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
+    from training import undertray_data as ud
+    from training.blender_canvases import seed_list
+    assert not set(seed_list(ud.TEST_SEEDS)) & set(seed_list(ud.TRAIN_SEEDS))
+    assert 0 < sum(ud.is_calibration({"index": i}) for i in range(20)) < 20
+
+
+def test_camera_faults_drawn_afresh_change_the_noise_not_the_scene(tmp_path):
+    from training import undertray_data as ud
+    clean = np.full((24, 32, 3), 120, np.uint8)
+    cv2.imwrite(str(tmp_path / "f.png"), clean)
+    row = {"image": "f.png", "empty": None, "seed": 4, "index": 3,
+           "draws": {"wb_error": [1.0, 1.0, 1.0], "noise": 3.0, "blur": 0.0, "jpeg": 90}}
+    a, b = ud.refaulted(tmp_path, row, 1), ud.refaulted(tmp_path, row, 2)
+    assert a.shape == clean.shape and not np.array_equal(a, b)
+    assert np.array_equal(a, ud.refaulted(tmp_path, row, 1))
+    assert abs(float(a.mean()) - 120) < 25

@@ -194,3 +194,10 @@ def test_a_finder_box_whose_edges_close_no_square_is_refitted_from_its_middle(mo
     assert [(r.face, r.value, r.certain) for r in found] == [(red["face"], red["value"], False)]
     monkeypatch.setattr(reader, "_refit_in_box", lambda *_a: None)
     assert near(read_dice(frame, hero, "over")) == []
+
+
+def test_under_the_tray_the_reader_finds_with_the_finder_trained_on_its_view_and_from_above_as_before():
+    """finder-under.onnx (train_finder --undertray, issue 31) for --mount under; finder.onnx from above."""
+    from vision.reader import finder_for
+    assert finder_for("under").meta["trained_on"]["undertray_frames"]
+    assert "undertray_frames" not in finder_for("over").meta.get("trained_on", {})

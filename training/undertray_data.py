@@ -1,0 +1,146 @@
+"""Training data from the under-tray Blender renders (`blender_undertray.py`), and the splits the benches keep.
+
+No torch here: the bench imports the splits. Why a module of its own: the under-tray face network must be
+judged on frames it never saw, in two senses (issue 31): whole render seeds held out (seeds 1-3 are the test
+seeds, never trained or calibrated on), and whole factors held out (a model trained without any glass plate,
+read on glass plates only). Both the trainer and the bench take their frames through `frames` and
+`factor_matches`, so the two can never disagree on what was held out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training.blender_canvases import seed_list
+from training.blender_undertray_canvases import FRAMES, camera_frame
+from training.blender_undertray_factors import read_rows
+from training.canvas import Canvases, canvas
+from vision.detector import DieDetector
+from vision.reader import find_candidates
+
+TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrated on
+TRAIN_SEEDS = "4-99"     # every later seed rendered so far (the JSON records which frames a model saw)
+DIE = 8                  # Canvases.source of a die rendered under the tray
+NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
+
+
+def folders(spec: str, root: Path = FRAMES, finished: bool = False) -> list[Path]:
+    """The render folders of the seeds in `spec` that hold labels; `finished`: only those Blender finished
+    (`done`), as training takes them, so that a model is made again from the same frames while later seeds
+    are still rendering (the model's JSON records the frames per folder)."""
+    return [root / f"s{s}" for s in seed_list(spec) if (root / f"s{s}" / "labels.jsonl").exists()
+            and (not finished or (root / f"s{s}" / "done").exists())]
+
+
+def factor_matches(row: dict, factor: str) -> bool:
+    """Whether a frame has the held-out factor `factor`, written KEY=PREFIX (e.g. "plate=glass": every glass
+    plate; "leds=*-green": a green LED ring; "materials=translucent": a frame with a translucent die). A
+    prefix ending in '*' matches anything there; a list factor (materials, colours) matches on any item."""
+    key, _, want = factor.partition("=")
+    have = row["factors"].get(key)
+    items = have if isinstance(have, list) else [have]
+    return any(_like(str(v), want) for v in items)
+
+
+def _like(value: str, pattern: str) -> bool:
+    """`pattern` with '*' as a wildcard, else a prefix of `value`."""
+    if "*" not in pattern:
+        return value.startswith(pattern)
+    head, _, tail = pattern.partition("*")
+    return value.startswith(head) and value.endswith(tail) and len(value) >= len(head) + len(tail)
+
+
+def is_calibration(row: dict) -> bool:
+    """One training frame in five is held back to fit the under-tray temperature and certainty (never the
+    test seeds': a threshold fitted on the test would make the silent figure a promise, not a measurement)."""
+    return row["index"] % 5 == 2
+
+
+def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished: bool = True
+           ) -> list[tuple[Path, dict]]:
+    """(folder, row) of every frame of the seeds in `spec` that `keep` accepts (of finished folders only,
+    unless `finished` is False)."""
+    return [(f, row) for f in folders(spec, finished=finished) for row in read_rows(f) if keep(row)]
+
+
+def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1) -> Canvases:
+    """Every labelled die as a canvas of its glass face (class = glass face - 1), seen flat from below: any
+    turn is a face's own (not upright). `variants` > 1: each clean render also through other camera faults
+    (`refaulted`), as another cheap camera would have given it. Why: a render takes minutes on the shared
+    machine and the faults seconds, and the noise, blur and JPEG are much of what the reader must see past."""
+    xs, ys = [], []
+    for folder, row in rows:
+        for k in range(variants):
+            img = camera_frame(folder, row) if k == 0 else refaulted(folder, row, k)
+            if img is None:
+                continue
+            for die in row["dice"]:
+                xs.append(canvas(img, tuple(die["box"]), side))
+                ys.append(int(die["glass"]) - 1)
+    return _canvases(xs, ys, DIE, side)
+
+
+def refaulted(folder: Path, row: dict, k: int) -> np.ndarray | None:
+    """The frame's clean render through camera faults drawn afresh (seeded by seed, index and `k`) from the
+    ranges `blender_undertray_factors.draw_frame` draws them from."""
+    rnd = random.Random(row["seed"] * 100_003 + row["index"] * 97 + k)
+    draws = {**row["draws"], "wb_error": [round(rnd.uniform(0.85, 1.15), 3) for _ in range(3)],
+             "noise": rnd.uniform(1.0, 6.0), "blur": rnd.choice([0.0, 0.0, 0.6, 1.2]), "jpeg": rnd.randint(60, 95)}
+    return camera_frame(folder, {**row, "draws": draws, "index": row["index"] + 1000 * k})
+
+
+def die_crops(rows: list[tuple[Path, dict]], crop: Callable[[np.ndarray, tuple], np.ndarray]
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The labelled dice cut out by `crop(img, box)` (as the reader cuts them) and their glass classes."""
+    xs, ys = [], []
+    for folder, row in rows:
+        img = camera_frame(folder, row)
+        if img is None:
+            continue
+        for die in row["dice"]:
+            xs.append(crop(img, tuple(die["box"])))
+            ys.append(int(die["glass"]) - 1)
+    return np.asarray(xs, np.uint8), np.asarray(ys, np.int64)
+
+
+def phantom_canvases(rows: list[tuple[Path, dict]], side: int, detector: DieDetector | None,
+                     per_frame: int = 8) -> Canvases:
+    """"Not a die": the reader's own candidates on the renders that lie on no die (LED reflections in the
+    plate, lamps and hands seen through it, the camera board), on the frame read alone and with its empty
+    tray, and on the empty tray itself. Why: under the tray most phantoms were the LED ring mirrored in the
+    acrylic (issue 31), which the face network had never been shown."""
+    xs: list[np.ndarray] = []
+    for folder, row in rows:
+        img, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
+        if img is None:
+            continue
+        boxes = _candidate_boxes(img, None, detector) + \
+            (_candidate_boxes(img, empty, None) + _candidate_boxes(empty, None, detector) if empty is not None else [])
+        far = [b for b in boxes if not any(_on_die(b, d) for d in row["dice"])]
+        xs += [canvas(img, b, side) for b in far[:per_frame]]
+    return _canvases(xs, [6] * len(xs), NOT_A_DIE, side)
+
+
+def _candidate_boxes(img: np.ndarray, background: np.ndarray | None, detector: DieDetector | None) -> list[tuple]:
+    """The boxes the reader's finder proposes in `img` (its outlines, pip clusters, learned finder)."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
+    cands, _ = find_candidates(img, lab, "under", background, detector if background is None else None)
+    return [c.box for c in cands]
+
+
+def _on_die(box: tuple, die: dict) -> bool:
+    """Whether a candidate box holds a die: its centre within 0.75 of the die's side of the die's centre (a box
+    over two touching dice, or half of one, is kept out of "not a die" too: it is partly a die)."""
+    cx, cy, w, h = die["box"]
+    return abs(box[0] - cx) < 0.75 * w and abs(box[1] - cy) < 0.75 * h
+
+
+def _canvases(xs: list[np.ndarray], ys: list[int], source: int, side: int) -> Canvases:
+    n = len(ys)
+    return Canvases(np.asarray(xs, np.uint8).reshape(n, side, side, 3), np.asarray(ys, np.int64),
+                    np.zeros(n, bool), np.full(n, source, np.int64))
