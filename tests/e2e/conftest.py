@@ -57,6 +57,8 @@ def _hand_back(page) -> bool:
     try:
         if page.url.startswith("http"):
             page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }")
+        page.unroute_all(behavior="ignoreErrors")  # a test's network stand-ins (a cut connection) end with it
+        page.context.unroute_all(behavior="ignoreErrors")
         page.goto("about:blank")  # its page's scripts and event stream end here
         page.context.clear_cookies()  # the pairing token: the next test's phone is not paired
         page.set_viewport_size(PHONE)

@@ -47,13 +47,16 @@ def test_a_lost_connection_is_a_warning_not_a_success(phone, box, table):
     page = phone("en-US")
     page.goto(box)
     pair_with_box(page, table)
-    page.route("**/api/actions", lambda route: route.abort())
-    page.evaluate("() => { document.getElementById('toast').hidden = true; }")
-    page.locator("#entrypad [data-add='3']").click()
-    page.locator("#entrysubmit").click()
-    assert "warn" in toast_classes(page)
-    expect(page.locator("#toast")).to_contain_text("reconnecting")
-    shot(page, "feedback-offline-warning")
+    page.route("**/api/actions", lambda route: route.abort())  # the connection is cut
+    try:
+        page.evaluate("() => { document.getElementById('toast').hidden = true; }")
+        page.locator("#entrypad [data-add='3']").click()
+        page.locator("#entrysubmit").click()
+        assert "warn" in toast_classes(page)
+        expect(page.locator("#toast")).to_contain_text("reconnecting")
+        shot(page, "feedback-offline-warning")
+    finally:
+        page.unroute("**/api/actions")  # the phone goes back to the pool for other tests
 
 
 def test_a_failed_pairing_is_said_where_the_player_looks(phone, box, table, clock):

@@ -439,9 +439,12 @@ async function submitDice(values, link = null) {
   // a view may name the dice as its game does (Mage Wars: the attack die's side 6 is "2*"), so the log
   // shows what was rolled, not the pad's numbers
   const dice = hook("entryDice", plain, S.snap, ctx) || plain;
+  const sentEntry = S.entry;
+  const sentFix = S.fix;
   await act({ ...base, dice, source: "manual", ...(link ? { tray: link } : {}) });
-  S.entry = [];
-  S.fix = null;
+  // the box's answer may come after the player began fixing the next throw: only what was sent is cleared
+  if (S.entry === sentEntry) S.entry = [];
+  if (S.fix === sentFix) S.fix = null;
   renderEntry(S.snap);
 }
 
