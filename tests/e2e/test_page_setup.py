@@ -60,8 +60,7 @@ def test_the_sheet_s_defaults_start_every_game(table, serve_table, phone):
     for game in ("dicethrone", "magewars", "regidice"):
         open_sheet(page)
         page.select_option("#s_game", game)
-        page.wait_for_function("""() => { const v = [...document.querySelectorAll('#s_players select')].map((e) => e.value);
-            return new Set(v).size === v.length; }""")  # the sheet redrawn for the game (Regidice has no choice)
+        page.locator(f"#setup[data-drawn='{game}']").wait_for(state="attached")  # the sheet redrawn for the game
         chosen = seat_choices(page)
         assert len(set(chosen)) == len(chosen), (game, chosen)  # different heroes, different mages
         start(page, game)

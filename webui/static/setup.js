@@ -151,6 +151,7 @@ async function chooseGame(name, again = false) {
     } catch { seatHook = null; }
   }
   drawModes();
+  $("setup").dataset.drawn = name;  // the sheet now shows this game's seats (tests and scripts wait for it)
 }
 
 function collect() {
