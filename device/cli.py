@@ -332,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     qr.set_defaults(func=cmd_qr)
 
     stats = sub.add_parser("stats", help="are these dice fair? face counts and a chi-square test per die (docs/fairness.md)")
-    stats.add_argument("--set", help="one dice set only (an id: d6, regidice, dicethrone:barbarian...)")
+    stats.add_argument("--set", help="one dice set only (a dice set id, as `dicesight stats` lists them)")
     stats.add_argument("--bias", type=_bias, default=0.5,
                        help="the bias to plan for, as a share: 0.5 = a face that comes up 50%% more often than it "
                             "should; says how many rolls catch it (default 0.5)")

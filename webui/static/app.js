@@ -550,9 +550,6 @@ function awaited(snap, opts) {
 function renderPending(snap) {
   const box = $("pending");
   const p = snap.pending;
-  // until the game's words and its view have loaded, its options would show raw engine words
-  // (`end_activation`, "Keep die 1"): the decision waits for them (render() runs again once they are in)
-  if (p && !currentView()) { box.hidden = true; return; }
   const all = ((p && p.options) || []).filter((o) => !hiddenOption(o));
   const opts = p ? ownOptions(snap, all) : all;
   box.hidden = !p || (!all.length && !p.prompt);
@@ -719,9 +716,8 @@ function renderRules() {
   const title = gameText("rules.title");
   box.hidden = !title;
   if (!title) return;
-  const key = game.name + (currentView() ? "+view" : "");  // drawn again once the board's view has loaded
-  if (box.dataset.game === key) return;
-  box.dataset.game = key;
+  if (box.dataset.game === game.name) return;  // renderAll draws nothing before the view is loaded
+  box.dataset.game = game.name;
   const lines = [];
   for (let i = 1; gameText("rules." + i) != null; i += 1) lines.push(gameText("rules." + i));
   fill(box, h("details", { id: "rulesfold" }, h("summary", { text: title }),
