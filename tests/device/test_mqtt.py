@@ -76,6 +76,8 @@ def test_a_box_publishes_its_public_state_its_events_and_that_it_is_online(tmp_p
     table = make_table(tmp_path / "a", camera=None)
     closing(table)
     publish(table, broker.url, "table-1", closing, name="Table 1")
+    # events of a box not yet connected are dropped (docs/venue.md): the game starts once it is online
+    assert wait_until(lambda: table.health()["mqtt"]["connected"])
     rolls = example(table, "kingoftokyo-4-monsters", "kingoftokyo", 60)
 
     state = latest_state(listener, "table-1", table.match.seq)
