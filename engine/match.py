@@ -68,8 +68,9 @@ class Match:
             if entry.seq <= match._base_seq:
                 match.entries.append(entry)
                 continue
-            match._apply(entry.action, entry.seq)
+            match._apply(entry.action, entry.seq, settle=False)  # a run of undos rebuilds once, at the end
             match.entries.append(entry)
+        match._settle()
         return match
 
     @staticmethod
@@ -110,18 +111,24 @@ class Match:
 
     @property
     def state(self) -> State:
-        latest = self._latest  # read several times per action by the table, the page and the bench
-        if latest is None:
-            latest = self._latest = self._current()
-        return latest
+        """The current state. Only a read: web threads read it while the table's writer submits, so
+        it never fills anything in (a reader that stored a state it rebuilt could put back the state
+        before a move the writer had just applied, and the live game would part from its log)."""
+        return self._latest if self._latest is not None else self._current()
+
+    def _settle(self) -> None:
+        """Rebuild the current state now (after an undo or redo), in the writer's call."""
+        if self._latest is None:
+            self._latest = self._current()
+            if self._done:
+                self._done[-1].state = self._latest
 
     def _current(self) -> State:
+        """The state after the last effective action, rebuilt if it was not kept; stores nothing."""
         if not self._done:
             return self._initial
         last = self._done[-1]
-        if last.state is None:
-            last.state = self._rebuild(len(self._done) - 1)
-        return last.state
+        return last.state if last.state is not None else self._rebuild(len(self._done) - 1)
 
     def _rebuild(self, index: int) -> State:
         """State after effective action `index`, replayed from the nearest kept state before it."""
@@ -170,12 +177,15 @@ class Match:
         """Validate and append one action (or undo/redo). Raises IllegalAction and changes nothing."""
         entries = self.entries
         seq = entries[-1].seq + 1 if entries else 1
+        action = _copy(action)  # the log's and the undo history's own: a caller changing its dict later changes neither
         self._apply(action, seq)
-        entry = Entry(seq, _copy(action))
+        entry = Entry(seq, action)
         entries.append(entry)
         return entry
 
-    def _apply(self, action: Action, seq: int) -> None:
+    def _apply(self, action: Action, seq: int, settle: bool = True) -> None:
+        """Apply one action at `seq`; an undo or redo rebuilds the state at once unless `settle` is False
+        (a replay, which nobody else can read yet, settles once at its end)."""
         kind = action_type(action)  # the clear IllegalAction for anything that is not an action
         if kind == "undo":
             if not self._done:
@@ -183,16 +193,23 @@ class Match:
             self._undone.append(self._done.pop())
             self._latest = None
             self.last_events = [{"type": "undone", "seq": self._undone[-1].seq}]
-            return
-        if kind == "redo":
+        elif kind == "redo":
             if not self._undone:
                 raise IllegalAction("nothing_to_redo", "There is nothing to redo.")
             self._done.append(self._undone.pop())
             self._latest = None
             self.last_events = [{"type": "redone", "seq": self._done[-1].seq}]
+        else:
+            self._apply_move(action, seq)
             return
+        if settle:
+            self._settle()
+
+    def _apply_move(self, action: Action, seq: int) -> None:
         done = self._done
-        state, events = self.rules.apply(self.state, action)
+        if self._latest is None:
+            self._settle()
+        state, events = self.rules.apply(self._latest, action)
         if done and len(done) % KEEP_EVERY != 0:
             done[-1].state = None  # no longer the latest and not on the checkpoint grid
         done.append(_Effective(seq, action, state))

@@ -77,3 +77,84 @@ def test_the_log_and_the_setup_are_private_copies():
         assert err.code == "bad_setup"
     else:
         raise AssertionError("a setup that is not an object was accepted")
+
+
+class _Counter:
+    """A tiny game for interleaving tests: the state counts; `apply` can be held up in one chosen thread."""
+
+    name = "counter"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.hold_in: int | None = None  # the thread whose next apply waits for `release`
+        self.held = threading.Event()
+        self.release = threading.Event()
+
+    def setup(self, config, seed):
+        return {"n": 0, "moves": 0}
+
+    def apply(self, state, action):
+        import threading
+
+        if threading.get_ident() == self.hold_in:
+            self.held.set()
+            self.release.wait(5)
+        if action.get("type") != "add":
+            raise IllegalAction("unknown_action", "Only add.")
+        return {"n": state["n"] + action["k"], "moves": state["moves"] + 1}, []
+
+    def snapshot(self, state, viewer=None):
+        return dict(state)
+
+    def dump(self, state):
+        return dict(state)
+
+    def load(self, data):
+        return dict(data)
+
+
+def test_a_page_reading_the_state_after_an_undo_cannot_put_back_an_older_state():
+    """DESIGN (the log is the truth): the live state always equals the replay of the log, whatever the web
+    threads read meanwhile. Found by the power-cut bench: a reader that rebuilt the state after an undo and
+    stored it could overwrite the state of a move the writer applied meanwhile; the table then accepted a
+    move the log could not replay ("Roll the dice before choosing an ability")."""
+    import threading
+
+    rules = _Counter()
+    m = Match(rules, {}, 0)
+    for k in (1, 2, 4):
+        m.submit({"type": "add", "k": k})
+    m.submit({"type": "undo"})
+    seen: list[dict] = []
+    go = threading.Event()
+    reader = threading.Thread(target=lambda: go.wait(5) and seen.append(m.state))
+    reader.start()
+    rules.hold_in = reader.ident
+    go.set()
+    rules.held.wait(1)  # a reader that rebuilds the state is now held up inside it; one that only reads is done
+    m.submit({"type": "add", "k": 8})
+    rules.release.set()
+    reader.join(5)
+    assert m.state == Match.replay(rules, {}, 0, m.entries).state == {"n": 11, "moves": 3}
+    assert seen and seen[0] in ({"n": 3, "moves": 2}, {"n": 11, "moves": 3})
+
+
+def test_reading_the_state_never_changes_the_match():
+    """A read is a read: after any undo or redo the state is already rebuilt, so `state` computes nothing."""
+    rules = _Counter()
+    m = Match(rules, {}, 0)
+    r = random.Random(3)
+    calls: list[dict] = []
+    counting = lambda s, a: calls.append(a) or _Counter.apply(rules, s, a)  # noqa: E731
+    for _ in range(300):
+        kind = r.choice(["add", "add", "undo", "redo"])
+        try:
+            m.submit({"type": kind, "k": r.randint(1, 9)} if kind == "add" else {"type": kind})
+        except IllegalAction:
+            continue
+        calls.clear()
+        rules.apply = counting
+        assert m.state == Match.replay(_Counter(), {}, 0, m.entries).state
+        del rules.apply
+        assert calls == []
