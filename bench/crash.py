@@ -74,7 +74,7 @@ def _next_action(table: Any, rng: random.Random) -> tuple[dict[str, Any], bytes 
     if callable(options):
         legal = options(match.state)
         if legal:
-            return dict(rng.choice(legal)["action"]), None
+            return dict(rng.choice(legal)), None
         return {}, None  # game over
     dice = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
     if rng.random() < 0.15:

@@ -41,12 +41,12 @@ def random_action(state: dict[str, Any], r: random.Random) -> dict[str, Any]:
         return RULES.default_action(state)          # pressing Next
     opts = RULES.options(state)
     if pending["kind"] == "offense" and state["attempts"]:
-        abilities = [o for o in opts if o["action"]["type"] == "ability" and o["action"]["ability"]]
+        abilities = [o for o in opts if o["type"] == "ability" and o["ability"]]
         if abilities and r.random() < 0.6:
-            return r.choice(abilities)["action"]
+            return r.choice(abilities)
         if r.random() < 0.8:
             return RULES.default_action(state)
-    return r.choice(opts)["action"]
+    return r.choice(opts)
 
 
 def random_setup(r: random.Random, mode: str = "1v1") -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..dice import LARGE_RUNS, SMALL_RUNS, large_straight, meets_symbols, small_straight, symbol_counts
 from ..odds import best_keep, chance
+from .dice import LARGE_RUNS, SMALL_RUNS, large_straight, meets_symbols, small_straight, symbol_counts
 from .heroes import hero
 
 

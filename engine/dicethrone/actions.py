@@ -1,7 +1,7 @@
 """Action handlers: check who may do what now, then hand over to the phase code.
 
-Every handler receives a private copy of the state (see `rules.DiceThrone.apply`), so a handler that raises
-IllegalAction halfway leaves the caller's state untouched.
+Every handler receives a private copy of the state (the kernel's dispatch, engine.kernel), so a handler that
+raises IllegalAction halfway leaves the caller's state untouched.
 """
 
 from __future__ import annotations
@@ -314,19 +314,10 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
     return events
 
 
-HANDLERS: dict[str, Callable[[st.S, dict[str, Any]], E]] = {
+HANDLERS: dict[str, Callable[[st.S, dict[str, Any]], E]] = {  # the kernel dispatches on these (engine.kernel)
     "roll": do_roll, "keep": do_keep, "ability": do_ability, "pass": do_pass, "target": do_target,
     "defense": do_defense, "resolve": do_resolve, "choose": do_choose, "advance": do_advance,
     "knockdown": do_knockdown, "pass_keg": do_pass_keg, "sell": do_sell, "play": do_play, "spend": do_spend,
     "buy_attempt": do_buy_attempt, "reroll": do_reroll, "adjust": do_adjust, "prevent": do_prevent, "bonus": do_bonus,
 }
 
-
-def dispatch(s: st.S, kind: str, action: dict[str, Any]) -> E:
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise IllegalAction("unknown_action", f"Dice Throne has no action \"{kind}\" "
-                            f"(known: {', '.join(sorted(HANDLERS))}).")
-    if (s["winner"] is not None or s["draw"]) and kind != "adjust":  # st.over, inlined: every action
-        raise IllegalAction("game_over", "The game is over.")
-    return handler(s, action)

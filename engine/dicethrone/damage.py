@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dice import half_up
+from .dice import half_up
 
 MODIFIER = "modifier"   # attack modifiers: Bounty, Reload, Get Some!, Wither, Shame...
 PREVENT = "prevent"     # flat prevention: defensive abilities, Chi, Not This Time!...

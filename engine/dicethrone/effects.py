@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..dice import half_up, most_of_a_kind, symbol_counts
 from . import asks, companions
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
+from .dice import half_up, most_of_a_kind, symbol_counts
 from .heroes import hero
 from .words import words
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from .. import rng
 from ..core import require
-from . import rng
 from . import state as st
 from .damage import packet
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import rng
 from ..core import require
-from ..dice import half_up
-from . import combat, companions, damage, rng
+from . import combat, companions, damage
 from . import effects as fx
 from . import state as st
 from .damage import MODIFIER, PREVENT, packet
 from .data import statuses
+from .dice import half_up
 
 E = list[dict[str, Any]]
 

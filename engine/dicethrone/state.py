@@ -10,9 +10,8 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-from .. import checks
+from .. import checks, rng
 from ..core import IllegalAction, require
-from . import rng
 from .data import companion_data, deck_size, statuses
 from .heroes import hero, hero_ids
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Action, Event, GameDescription, IllegalAction, action_type, decision, require
+from ..core import Action, Event, GameDescription, IllegalAction, decision, require
+from ..kernel import GameRules
 from .describe import description
 
 KEEP = 30  # rolls kept in the state for the page; the log keeps them all
@@ -33,37 +34,35 @@ def parse_dice(raw: Any, *, low: int = 1, high: int = 6) -> list[dict[str, Any]]
     return dice
 
 
-class FreeRoll:
-    """Rules object for the free-roll game (see engine.core.Rules)."""
+def record_roll(s: dict[str, Any], action: Action) -> list[Event]:
+    """A roll of any dice, by camera or by hand: counted and kept for the page."""
+    dice = parse_dice(action.get("dice"))
+    source = action.get("source", "manual")
+    require(source in ("camera", "manual"), "bad_source", "A roll comes from the camera or by hand.")
+    number = s["count"] + 1
+    roll = {"n": number, "dice": dice, "total": sum(d["value"] for d in dice), "source": source}
+    if "image" in action:
+        roll["image"] = str(action["image"])
+    s["count"] = number
+    s["rolls"] = [*s["rolls"], roll][-KEEP:]
+    return [{"type": "rolled", "roll": roll}]
+
+
+class FreeRoll(GameRules):
+    """Rules object for the free-roll game (see engine.core.Rules; the dispatch is the kernel's)."""
 
     name = "freeroll"
+    title = "The free-roll game"
+    handlers = {"roll": record_roll}
 
     def setup(self, config: dict[str, Any], seed: int) -> dict[str, Any]:
         return {"count": 0, "rolls": [], "title": str(config.get("title", "Free roll"))}
 
-    def apply(self, state: dict[str, Any], action: Action) -> tuple[dict[str, Any], list[Event]]:
-        kind = action_type(action)
-        if kind != "roll":
-            raise IllegalAction("unknown_action", f"The free-roll game only records rolls, not \"{kind}\".")
-        dice = parse_dice(action.get("dice"))
-        source = action.get("source", "manual")
-        require(source in ("camera", "manual"), "bad_source", "A roll comes from the camera or by hand.")
-        number = state["count"] + 1
-        roll = {"n": number, "dice": dice, "total": sum(d["value"] for d in dice), "source": source}
-        if "image" in action:
-            roll["image"] = str(action["image"])
-        new = {**state, "count": number, "rolls": [*state["rolls"], roll][-KEEP:]}
-        return new, [{"type": "rolled", "roll": roll}]
+    def copy(self, state: dict[str, Any]) -> dict[str, Any]:
+        return dict(state)  # its one handler replaces what it changes: the old rolls are shared
 
     def describe(self) -> GameDescription:
         return description()
-
-    def options(self, state: dict[str, Any]) -> list[Action]:
-        """A roll takes any dice, so there is no finite list of answers; random players roll 1-5 dice."""
-        return []
-
-    def default_action(self, state: dict[str, Any]) -> Action | None:
-        return None
 
     def snapshot(self, state: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
         return {

@@ -87,9 +87,10 @@ def can_reroll_threes(s: S) -> bool:
     return bool(free) and st.has(s, s["active"], "background_dweller") > 0 and all(d["face"] == "3" for d in free)
 
 
-def do_roll(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_roll(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     if s["phase"] == "rolloff":
-        return do_rolloff(s, a, ev)
+        return do_rolloff(s, a)
     expect_phase(s, "roll")
     i = actor(s, a)
     if "keep" in a:
@@ -113,6 +114,7 @@ def do_roll(s: S, a: dict[str, Any], ev: Ev) -> None:
                "source": a.get("source", "manual"), "dweller": dweller})
     if not choices_left(s):
         start_resolve(s, ev)
+    return ev
 
 
 def choices_left(s: S) -> bool:
@@ -130,7 +132,8 @@ def choices_left(s: S) -> bool:
     return bool(st.has(s, i, "stretchy") and p["energy"] >= 2)
 
 
-def do_keep(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_keep(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     expect_phase(s, "roll")
     actor(s, a)
     set_keep(s, a.get("dice", a.get("keep")))
@@ -138,10 +141,12 @@ def do_keep(s: S, a: dict[str, Any], ev: Ev) -> None:
     kept = [k for k, d in enumerate(s["dice"]) if d["kept"]]
     ev.append({"type": "kept", "player": st.pid(s, s["active"]), "dice": [s["dice"][k]["face"] for k in kept],
                "at": kept})
+    return ev
 
 
-def do_extra_roll(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_extra_roll(s: S, a: dict[str, Any]) -> Ev:
     """One more roll: Energy Drink (pay 1 energy) or Smoke Cloud (spend a Smoke token)."""
+    ev: Ev = []
     expect_phase(s, "roll")
     i = actor(s, a)
     require(s["rolls"] > 0, "roll_first", "Roll once before buying an extra roll.")
@@ -161,10 +166,12 @@ def do_extra_roll(s: S, a: dict[str, Any], ev: Ev) -> None:
         raise IllegalAction("bad_card", "An extra roll comes from \"energy_drink\" or \"smoke_cloud\".")
     s["rolls_max"] += 1
     ev.append({"type": "extra_roll", "player": p["id"], "card": card, "rolls_max": s["rolls_max"]})
+    return ev
 
 
-def do_change_die(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_change_die(s: S, a: dict[str, Any]) -> Ev:
     """Herd Culler (to a 1, once a turn), Plot Twist (any face, then discarded), Stretchy (any face, 2 energy)."""
+    ev: Ev = []
     expect_phase(s, "roll")
     i = actor(s, a)
     require(s["rolls"] > 0, "roll_first", "Roll before changing a die.")
@@ -195,13 +202,16 @@ def do_change_die(s: S, a: dict[str, Any], ev: Ev) -> None:
     ev.append({"type": "die_changed", "player": p["id"], "card": card, "die": die, "face": face})
     if s["rolls"] >= s["rolls_max"] and not choices_left(s):
         start_resolve(s, ev)
+    return ev
 
 
-def do_resolve(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_resolve(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     expect_phase(s, "roll")
     actor(s, a)
     require(s["rolls"] > 0 or not s["dice"], "roll_first", "Roll the dice first.")
     start_resolve(s, ev)
+    return ev
 
 
 def start_resolve(s: S, ev: Ev) -> None:
@@ -212,7 +222,8 @@ def start_resolve(s: S, ev: Ev) -> None:
 
 
 # -- roll-off for the first player -----------------------------------------------------------------------
-def do_rolloff(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_rolloff(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     ro = s["rolloff"]
     i = actor(s, a)
     faces = read_dice(s, a.get("dice"), 6)
@@ -221,18 +232,19 @@ def do_rolloff(s: S, a: dict[str, Any], ev: Ev) -> None:
     waiting = [j for j in ro["contenders"] if str(j) not in ro["claws"]]
     if waiting:
         s["pending"] = rolloff_pending(s, waiting[0])
-        return
+        return ev
     best = max(ro["claws"].values())
     tied = [j for j in ro["contenders"] if ro["claws"][str(j)] == best]
     if len(tied) > 1:
         ev.append({"type": "rolloff_tie", "players": [st.pid(s, j) for j in tied]})
         s["rolloff"] = {"contenders": tied, "claws": {}}
         s["pending"] = rolloff_pending(s, tied[0])
-        return
+        return ev
     s["rolloff"] = None
     s["pending"] = None
     ev.append({"type": "first_player", "player": st.pid(s, tied[0])})
     flow.start_turn(s, tied[0], ev)
+    return ev
 
 
 def rolloff_pending(s: S, i: int) -> dict[str, Any]:
@@ -264,7 +276,8 @@ def pay(s: S, i: int, cost: int, what: str) -> None:
     p["energy"] -= cost
 
 
-def do_buy(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_buy(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     pending = s["pending"]
     if pending is not None and pending["kind"] == "opportunist":
         i = actor(s, a)
@@ -282,10 +295,11 @@ def do_buy(s: S, a: dict[str, Any], ev: Ev) -> None:
         s["deck"].pop(0)
         ev.append({"type": "bought", "player": st.pid(s, i), "card": cid, "from": "deck"})
         cardfx.bought(s, i, cid, ev)
-        return
+        return ev
     if "from" in a:
         return _buy_from(s, i, a, ev)
     _buy_slot(s, i, a.get("slot"), ev)
+    return ev
 
 
 def _buy_slot(s: S, i: int, slot: Any, ev: Ev) -> None:
@@ -323,7 +337,8 @@ def _buy_from(s: S, i: int, a: dict[str, Any], ev: Ev) -> None:
         flow.push(s, {"do": "mimic", "player": i, "uid": inst["uid"]})
 
 
-def do_sweep(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_sweep(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     expect_phase(s, "buy")
     i = actor(s, a)
     pay(s, i, 2, "Sweeping the cards")
@@ -334,17 +349,21 @@ def do_sweep(s: S, a: dict[str, Any], ev: Ev) -> None:
     s["market"] = [None, None, None]
     for slot in range(3):
         reveal(s, slot, ev)
+    return ev
 
 
-def do_end(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_end(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     expect_phase(s, "buy")
     actor(s, a)
     s["phase"] = "end"
     flow.push(s, {"do": "metamorph"}, {"do": "end_effects"}, {"do": "finish_turn"})
+    return ev
 
 
 # -- answers to pending decisions ------------------------------------------------------------------------
-def do_yield(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_yield(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     pending = expect_pending(s, "yield")
     i = actor(s, a)
     s["pending"] = None
@@ -352,18 +371,22 @@ def do_yield(s: S, a: dict[str, Any], ev: Ev) -> None:
         s["steps"].pop(0)  # Jets: the claw damage it was about to take does not land
         ev.append({"type": "no_loss", "player": st.pid(s, i), "card": "jets", "amount": pending["damage"]})
     flow.do_yield(s, i, ev)
+    return ev
 
 
-def do_stay(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_stay(s: S, a: dict[str, Any]) -> Ev:
+    ev: Ev = []
     expect_pending(s, "yield")
     i = actor(s, a)
     s["pending"] = None
     ev.append({"type": "stayed", "player": st.pid(s, i), "place": s["players"][i]["loc"]})
+    return ev
 
 
-def do_defend(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_defend(s: S, a: dict[str, Any]) -> Ev:
     """Before hearts are lost: pay 2 energy for Wings, roll Camouflage's dice, heal with Rapid Healing before a
     killing loss, or take the loss."""
+    ev: Ev = []
     pending = expect_pending(s, "defend")
     i = actor(s, a)
     how = a.get("with", "none")
@@ -387,10 +410,12 @@ def do_defend(s: S, a: dict[str, Any], ev: Ev) -> None:
     else:
         require(how == "none", "bad_choice", "\"with\" is none, wings, camouflage or rapid_healing.")
     s["pending"] = None
+    return ev
 
 
-def do_cure(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_cure(s: S, a: dict[str, Any]) -> Ev:
     """Hearts outside Tokyo: each may remove a Poison or Shrink token instead of healing 1."""
+    ev: Ev = []
     pending = expect_pending(s, "cure")
     i = actor(s, a)
     p = s["players"][i]
@@ -405,10 +430,12 @@ def do_cure(s: S, a: dict[str, Any], ev: Ev) -> None:
         if k:
             ev.append({"type": "token", "player": p["id"], "token": token, "change": -k, "count": p[token]})
     s["pending"] = None
+    return ev
 
 
-def do_heal_other(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_heal_other(s: S, a: dict[str, Any]) -> Ev:
     """Healing Ray: one heart heals another monster, which pays 2 energy (1 if it only has 1)."""
+    ev: Ev = []
     pending = expect_pending(s, "healing_ray")
     i = actor(s, a)
     j = st.index_of(s, a.get("target"))
@@ -425,10 +452,12 @@ def do_heal_other(s: S, a: dict[str, Any], ev: Ev) -> None:
     s["pending"] = None
     if step["n"] <= 0:
         s["steps"].pop(0)
+    return ev
 
 
-def do_sell(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_sell(s: S, a: dict[str, Any]) -> Ev:
     """Metamorph: discard a keep card at the end of the turn for its full printed cost."""
+    ev: Ev = []
     expect_pending(s, "metamorph")
     i = actor(s, a)
     found = st.find_card(s, a.get("uid"))
@@ -438,10 +467,12 @@ def do_sell(s: S, a: dict[str, Any], ev: Ev) -> None:
     st.remove_card(s, i, inst, ev)
     st.gain_energy(s, i, cost, ev, why="metamorph", bonus=False)
     s["pending"] = None
+    return ev
 
 
-def do_mimic(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_mimic(s: S, a: dict[str, Any]) -> Ev:
     """Place the Mimic token: after buying Mimic, or at the start of one's turn for 1 energy."""
+    ev: Ev = []
     pending = s["pending"]
     if pending is not None and pending["kind"] == "mimic":
         i = actor(s, a)
@@ -466,10 +497,12 @@ def do_mimic(s: S, a: dict[str, Any], ev: Ev) -> None:
     ev.append({"type": "mimic", "player": st.pid(s, i), "card": cid})
     cardfx.on_gain(s, i, cid, mim, ev)
     st.clamp_health(s, i)
+    return ev
 
 
-def do_probe(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_probe(s: S, a: dict[str, Any]) -> Ev:
     """Psychic Probe: reroll one die of the active monster's final roll; a heart discards the card."""
+    ev: Ev = []
     expect_pending(s, "probe")
     i = actor(s, a)
     die = a.get("die")
@@ -482,10 +515,12 @@ def do_probe(s: S, a: dict[str, Any], ev: Ev) -> None:
         inst = next(inst for cid, _e, inst in st.card_effects(s, i) if cid == "psychic_probe")
         flow._spent_card(s, i, inst, ev)
     s["pending"] = None
+    return ev
 
 
-def do_pass(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_pass(s: S, a: dict[str, Any]) -> Ev:
     """Decline an optional decision (Opportunist, Metamorph, Healing Ray, Psychic Probe, Mimic)."""
+    ev: Ev = []
     pending = expect_pending(s, "opportunist", "metamorph", "healing_ray", "probe", "mimic")
     actor(s, a)
     if pending["kind"] in ("metamorph", "healing_ray"):
@@ -493,11 +528,13 @@ def do_pass(s: S, a: dict[str, Any], ev: Ev) -> None:
         if pending["kind"] == "healing_ray":
             flow.push(s, {"do": "hearts", "n": pending["hearts"], "ray_done": True})
     s["pending"] = None
+    return ev
 
 
 # -- free actions ----------------------------------------------------------------------------------------
-def do_rapid_heal(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_rapid_heal(s: S, a: dict[str, Any]) -> Ev:
     """Rapid Healing: at any time, 2 energy for 1 health."""
+    ev: Ev = []
     require(not s["over"], "game_over", "The game is over.")
     i = subject(s, a)
     p = s["players"][i]
@@ -505,10 +542,12 @@ def do_rapid_heal(s: S, a: dict[str, Any], ev: Ev) -> None:
     require(p["health"] < st.max_health(s, i), "full_health", f"{p['name']} is already at full health.")
     pay(s, i, 2, "Rapid Healing")
     st.heal(s, i, 1, ev, why="rapid_healing")
+    return ev
 
 
-def do_adjust(s: S, a: dict[str, Any], ev: Ev) -> None:
+def do_adjust(s: S, a: dict[str, Any]) -> Ev:
     """The table corrects a monster's numbers by agreement (what the engine could not know): absolute values."""
+    ev: Ev = []
     require(not s["over"], "game_over", "The game is over.")
     i = subject(s, a)
     p = s["players"][i]
@@ -525,9 +564,10 @@ def do_adjust(s: S, a: dict[str, Any], ev: Ev) -> None:
     require(bool(changed), "bad_value", "Say what to set: health, vp, energy, poison or shrink.")
     p.update(changed)
     ev.append({"type": "adjusted", "player": p["id"], **changed})
+    return ev
 
 
-HANDLERS: dict[str, Callable[[S, dict[str, Any], Ev], None]] = {
+HANDLERS: dict[str, Callable[[S, dict[str, Any]], Ev]] = {  # the kernel dispatches on these (engine.kernel)
     "roll": do_roll, "keep": do_keep, "extra_roll": do_extra_roll, "change_die": do_change_die,
     "resolve": do_resolve, "buy": do_buy, "sweep": do_sweep, "end": do_end, "yield": do_yield, "stay": do_stay,
     "defend": do_defend, "cure": do_cure, "heal_other": do_heal_other, "sell": do_sell, "mimic": do_mimic,

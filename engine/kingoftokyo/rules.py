@@ -4,10 +4,10 @@ dump and load. The rules themselves are in flow.py (the turn), actions.py (what 
 
 from __future__ import annotations
 
-import marshal
 from typing import Any
 
-from ..core import Action, Event, GameDescription, IllegalAction, action_type, require
+from ..core import Action, Event, GameDescription, require
+from ..kernel import GameRules
 from . import actions as act
 from . import flow, view
 from . import state as st
@@ -16,11 +16,6 @@ from .describe import description
 
 S = st.S
 LOG_STATE = 60  # readable events kept in the state for the page; the match log keeps every action
-
-
-def _private(s: S) -> S:
-    """A deep copy of a state (plain JSON data) for dump and load: marshal is much faster than deepcopy."""
-    return marshal.loads(marshal.dumps(s))
 
 
 def _flat(d: dict[str, Any]) -> dict[str, Any]:
@@ -154,28 +149,30 @@ def flow_gain(s: S, k: int, inst: dict[str, Any]) -> None:
         inst["copy"] = None
 
 
-class KingOfTokyo:
-    """Rules object for King of Tokyo (see engine.core.Rules)."""
+class KingOfTokyo(GameRules):
+    """Rules object for King of Tokyo (see engine.core.Rules; the dispatch is the kernel's)."""
 
     name = "kingoftokyo"
+    title = "King of Tokyo"
+    handlers = act.HANDLERS
 
     def setup(self, config: dict[str, Any], seed: int) -> S:
         return setup(config, seed)
 
-    def apply(self, state: S, action: Action) -> tuple[S, list[Event]]:
-        kind = action_type(action)
-        handler = act.HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction("unknown_action", f"King of Tokyo has no action \"{kind}\".")
-        require(not state["over"], "game_over", "The game is over.")
-        s = _working_copy(state)
+    def is_over(self, state: S) -> bool:
+        return state["over"]
+
+    def copy(self, state: S) -> S:
+        return _working_copy(state)
+
+    def before(self, s: S, kind: str, action: Action) -> None:
         if kind not in act.FREE:
-            require(state["pending"] is not None or not state["steps"], "wrong_time", "The game is busy.")
-        ev: list[Event] = []
-        handler(s, action, ev)
-        flow.run(s, ev)
-        s["log"] = (s["log"] + ev)[-LOG_STATE:]
-        return s, ev
+            require(s["pending"] is not None or not s["steps"], "wrong_time", "The game is busy.")
+
+    def after(self, old: S, s: S, action: Action, events: list[Event]) -> list[Event]:
+        flow.run(s, events)
+        s["log"] = (s["log"] + events)[-LOG_STATE:]
+        return events
 
     def describe(self) -> GameDescription:
         return description()
@@ -189,8 +186,4 @@ class KingOfTokyo:
     def default_action(self, state: S) -> Action | None:
         return view.default_action(state)
 
-    def dump(self, state: S) -> dict[str, Any]:
-        return _private(state)
 
-    def load(self, data: dict[str, Any]) -> S:
-        return _private(data)

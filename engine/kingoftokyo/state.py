@@ -9,33 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import rng
 from .data import MAX_HEALTH, WIN_VP, cards
 
 S = dict[str, Any]
-MASK = (1 << 64) - 1
 TOKYO = ("city", "bay")
 
 
-# -- seeded randomness ------------------------------------------------------------------------------------
+# -- seeded randomness (engine/rng.py; King of Tokyo's stream always began from its own salt) ------------
+SALT = 0x2545F4914F6CDD1D
+
+
 def seed_state(seed: int) -> int:
-    return (int(seed) * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & MASK
+    return rng.seed_state(seed, SALT)
 
 
-def rand(s: S, n: int) -> int:
-    """A number 0..n-1 from the state's stream (advances it; `s` is already a private copy)."""
-    state = (s["rng"] + 0x9E3779B97F4A7C15) & MASK
-    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    s["rng"] = state
-    return (z ^ (z >> 31)) % n
-
-
-def shuffle(s: S, items: list[Any]) -> list[Any]:
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = rand(s, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
+rand = rng.rand
+shuffle = rng.shuffle
 
 
 # -- seats and places -------------------------------------------------------------------------------------

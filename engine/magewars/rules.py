@@ -7,13 +7,13 @@ spellbooks stay on the table; players register creatures and conjurations by the
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Callable
 from typing import Any
 
 from ..checks import seed as check_seed
 from ..checks import text, whole
-from ..core import Action, Event, GameDescription, IllegalAction, action_type, require
+from ..core import Action, Event, GameDescription, IllegalAction, require
+from ..kernel import GameRules
 from . import attack as atk
 from . import dice as dm
 from . import phases as ph
@@ -370,31 +370,30 @@ def _destroy_what_reached_its_life(s: dict[str, Any]) -> None:
     drop_orphans(s)
     if fell and s["phase"] != "upkeep":  # upkeep settles the duel at its end: two mages may fall together
         settle_victory(s)
-class MageWars:
-    """Rules object for the Mage Wars companion (see engine.core.Rules)."""
+class MageWars(GameRules):
+    """Rules object for the Mage Wars companion (see engine.core.Rules; the dispatch is the kernel's)."""
 
     name = "magewars"
+    title = "Mage Wars"
+    handlers = HANDLERS
+    over_message = "The duel is over."
 
     def setup(self, config: dict[str, Any], seed: int) -> dict[str, Any]:
         check_seed(seed)
         return setup_state(config)
 
-    def apply(self, state: dict[str, Any], action: Action) -> tuple[dict[str, Any], list[Event]]:
-        kind = action_type(action)
-        handler = HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction("unknown_action", f"Mage Wars has no action \"{kind}\".")
-        require(state["phase"] != "over", "game_over", "The duel is over.")
-        s = marshal.loads(marshal.dumps(state))  # a private copy: the state is plain JSON data
+    def before(self, s: dict[str, Any], kind: str, action: Action) -> None:
         _expect_player(s, action)
-        before = len(s["log"])
         s["moves"] += 1
-        handler(s, action)
+
+    def after(self, old: dict[str, Any], s: dict[str, Any], action: Action, events: list[Event]) -> list[Event]:
+        """After every action: destruction (§10), and an activation that its creature's end closed; the
+        action's events are the log lines it wrote."""
         _destroy_what_reached_its_life(s)
         if s["acting"] and s["objects"][s["acting"]]["destroyed"] and s["attack"] is None \
                 and not s["followups"] and s["winner"] is None:
             ph.close_activation(s)  # a creature destroyed in its own action phase ends it there
-        return s, [{"type": "log", **line} for line in s["log"][before:]]
+        return [{"type": "log", **line} for line in s["log"][len(old["log"]):]]
 
     def describe(self) -> GameDescription:
         return description()
@@ -425,12 +424,6 @@ class MageWars:
         if kind in ("quickcast", "defense", "counterstrike"):
             return p["options"][-1]["action"]  # pass / no defense / no counterstrike
         return None
-
-    def dump(self, state: dict[str, Any]) -> dict[str, Any]:
-        return state
-
-    def load(self, data: dict[str, Any]) -> dict[str, Any]:
-        return data
 
 
 def _sample_rolls(inp: dict[str, Any]) -> list[Action]:

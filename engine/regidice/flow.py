@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import IllegalAction, require
+from ..core import require
 from . import sets
 from . import state as st
 from .state import S
@@ -665,10 +665,3 @@ def next_round(s: S, events: Events) -> None:
 HANDLERS = {"roll": do_roll, "declare": do_declare, "advance": do_advance, "nudge": do_nudge,
             "resolve": do_resolve, "suffer": do_suffer, "prepare": do_prepare}
 
-
-def known_action(kind: str) -> Any:
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        raise IllegalAction("unknown_action", f"Regidice has no action \"{kind}\" (known: "
-                            + ", ".join(HANDLERS) + ").")
-    return handler

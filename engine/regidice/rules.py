@@ -2,33 +2,28 @@
 
 from __future__ import annotations
 
-import marshal
 from typing import Any
 
-from ..core import Action, Event, GameDescription, action_type, require
+from ..core import Action, GameDescription
+from ..kernel import GameRules, public_action
 from . import flow, view
 from .describe import description
 from .state import S, new_state
 
 
-class Regidice:
+class Regidice(GameRules):
     """Co-operative Regidice for 2-4 players (reference/regidice.md); its rolls are hidden until Collect."""
 
     name = "regidice"
+    title = "Regidice"
+    handlers = flow.HANDLERS
+    over_message = "The game is over: start a new one."
 
     def setup(self, config: dict[str, Any], seed: int) -> S:
         s = new_state(config, seed)
         flow.start_round(s, [])
         s["events"] = []
         return s
-
-    def apply(self, state: S, action: Action) -> tuple[S, list[Event]]:
-        kind = action_type(action)
-        handler = flow.known_action(kind)
-        require(state["phase"] != "over", "game_over", "The game is over: start a new one.")
-        s = marshal.loads(marshal.dumps(state))  # a private copy: a refused action changes nothing
-        events = handler(s, action)
-        return s, events
 
     def describe(self) -> GameDescription:
         return description()
@@ -51,17 +46,12 @@ class Regidice:
         """An action as the shared log shows it to every phone: a roll keeps its count and colours, never its
         pips (they are hidden until Collect; the owner sees them in the snapshot)."""
         if action.get("type") != "roll":
-            return {k: v for k, v in action.items() if k != "evidence"}
+            return public_action(action)
         out = {k: action[k] for k in ("type", "player", "source") if k in action}
         if isinstance(action.get("dice"), list):
             out["dice"] = [{"colour": _colour_of(die)} for die in action["dice"]]
         return out
 
-    def dump(self, state: S) -> dict[str, Any]:
-        return marshal.loads(marshal.dumps(state))
-
-    def load(self, data: dict[str, Any]) -> S:
-        return marshal.loads(marshal.dumps(data))
 
 
 def _colour_of(die: Any) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import rng
 from ..core import IllegalAction, require
 
 S = dict[str, Any]
@@ -30,25 +31,11 @@ DISTRIBUTION = {
     4: ((2, 2, 2), (2, 2, 2), (2, 2, 2), (2, 2, 2)),
 }
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-MASK = (1 << 64) - 1
 
 
-# -- seeded dice (engine: no global randomness) --------------------------------------------------------
-def seed_stream(seed: int) -> int:
-    return (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
-
-
-def roll(s: S, n: int) -> list[int]:
-    """n seeded pips from the state's splitmix64 stream (one int in the state, so replay gives the same)."""
-    state = s["rng"]
-    out = []
-    for _ in range(n):
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        out.append((z ^ (z >> 31)) % 6 + 1)
-    s["rng"] = state
-    return out
+# -- seeded dice: engine/rng.py (no global randomness) ---------------------------------------------------
+seed_stream = rng.seed_state
+roll = rng.roll
 
 
 # -- reading the state ---------------------------------------------------------------------------------

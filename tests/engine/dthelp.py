@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import IllegalAction
+from engine.dicethrone import view
 from engine.games import get_rules
 from engine.match import Match
 
@@ -99,7 +100,7 @@ def end_roll_phase(m: Match) -> dict[str, Any]:
 
 def random_action(m: Match, r: Any) -> dict[str, Any]:
     """A random legal action: one of the pending decision's options, sometimes an extra card or spend."""
-    opts = RULES.options(m.state)
+    opts = view.options(m.state)  # the labelled options (defaults marked), as the page shows them
     state = m.state
     if r.random() < 0.1 and state["rp"] is not None:
         p = r.choice([p["id"] for p in state["players"] if not p["out"]])

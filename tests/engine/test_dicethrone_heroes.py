@@ -144,8 +144,8 @@ def test_compiled_requirements_agree_with_the_readable_check():
     combinations; on every hero, level and roll of 5 dice it must agree with `tier_met` on the hero data."""
     from itertools import combinations_with_replacement
 
-    from engine.dice import symbol_counts
     from engine.dicethrone.abilities import level_of, tier_met
+    from engine.dicethrone.dice import symbol_counts
     from engine.dicethrone.heroes import hero, hero_ids
 
     for hid in hero_ids():

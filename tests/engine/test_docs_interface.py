@@ -35,7 +35,7 @@ DOC = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
 ENGINE = ROOT / "engine"
 GAME_TITLES = {"freeroll": "Free roll", "dicethrone": "Dice Throne", "kingoftokyo": "King of Tokyo",
                "regidice": "Regidice", "magewars": "Mage Wars"}
-SHARED_SOURCES = ("core.py", "match.py", "checks.py", "games.py")
+SHARED_SOURCES = ("kernel.py", "core.py", "match.py", "checks.py", "games.py")
 RANDOM_GAMES = 6       # seeded random games per game, each from one of its example setups
 RANDOM_MOVES = 250
 # Positions where fields that need particular cards or creatures show up soon in random play.
@@ -142,8 +142,8 @@ def play_examples(game: str, fields: set[str], seen: set[str]) -> list[dict[str,
 
 
 def random_move(game: str, match: Match, rng: random.Random) -> dict[str, Any] | None:
-    """A random legal move. Dice Throne's `options` are option objects (label, action) and its rolls need
-    dice, so it has its own player (tests/engine/dthelp.py); the other games list bare actions."""
+    """A random legal move. Dice Throne's random player also plays cards and spends tokens out of turn
+    (tests/engine/dthelp.py), which its options do not list (hands are counts, docs/actions.md)."""
     if game == "dicethrone":
         return dice_throne_move(match, rng) if match.state["pending"] is not None else None
     options = get_rules(game).options(match.state)

@@ -8,7 +8,7 @@ import pytest
 from dthelp import game, go, snap
 
 from engine import odds
-from engine.dice import large_straight, small_straight
+from engine.dicethrone.dice import large_straight, small_straight
 from engine.odds import chance
 
 

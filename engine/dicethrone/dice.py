@@ -1,4 +1,4 @@
-"""Dice helpers every dice game shares: faces to symbols, symbol counts, n of a kind, straights.
+"""Dice Throne's dice helpers: faces to symbols, symbol counts, n of a kind, straights.
 
 Dice Throne tests straights and "n of a kind" on the *numbers* 1-6 but ability requirements on the *symbols*
 the hero prints on those numbers; keeping both views here means each game only supplies its face map.
