@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from webui.scoreboard import board, events
-from webui.viewers import for_viewer
 
 from .config import BOX_ID, Broker, ConfigError, MqttConfig, parse_broker
 
@@ -225,7 +224,7 @@ class TablePublisher:
             if self._state is not None and self._connected.is_set():
                 self._send_state(self._state)
             return
-        snap = for_viewer(self._table, item.snapshot, None)  # the shared screen's view, whoever watches
+        snap = item.snapshot  # the table publishes the shared screen's view (Table.snapshot(None)): no secret
         now = board(snap)
         said, self._board = events(self._board, now), now
         self._state = self._encode({"box": self.settings.box, "name": self.settings.name, "board": now,

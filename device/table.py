@@ -27,7 +27,7 @@ from .dice_sets import spec
 from .learnt import Confirmed, LearntDice, confirmed_dice
 from .pairing import Pairing
 from .store import StagedImage, StoreError
-from .tray import OBSERVE_MAX_S, TrayService
+from .tray import NOBODY, OBSERVE_MAX_S, TrayService
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +207,7 @@ class Table:
         throw, "dice": [index of the tray die each die of the roll is, or null for one entered by hand]}`)."""
         if self.learnt is None or not isinstance(link, dict):
             return []
-        if self.match.rules.describe().get("hidden"):
+        if self.hides():
             # a game that hides rolls (Regidice): the page's counts per face would tell every phone the faces
             # of a throw before its reveal, so its throws teach nothing
             return []
@@ -311,13 +311,22 @@ class Table:
                 view = self._engine_snapshot[viewer] = self.match.snapshot(viewer=viewer)
             return view
 
+    # -- what each phone may see: the one place it is decided (issue 35) ------------------------------
+    def hides(self) -> bool:
+        """Does the game on the table hide some of a player's state from the other phones (its
+        description's `hidden`)? Only then does a snapshot differ by viewer."""
+        return bool(self.match.rules.describe().get("hidden"))
+
     def snapshot(self, viewer: str | None = None) -> dict:
-        """The table as phones see it. `viewer`: the player a paired phone plays (a game with hidden
-        information then shows that player's own secrets, the tray's hidden throw included), None for the
-        shared screen, watchers and the broadcaster."""
+        """The table as `viewer` may see it: the player a paired phone plays (a game with hidden information
+        then shows that player's own secrets, the tray's hidden throw included), None for the shared screen,
+        watchers, the broadcaster and the venue. A game that hides nothing shows every phone the same."""
         with self._lock:
+            if not self.hides():
+                viewer = None
             snap = dict(self._engine_view(viewer))
             snap.update(
+                viewer=viewer,
                 game_id=self.game_id,
                 tray=self.tray.tray_view(viewer),
                 camera=self.tray.camera_view(),
@@ -330,6 +339,29 @@ class Table:
                 learnt=self._learnt_view(),
             )
             return snap
+
+    def seen_by(self, snap: dict, viewer: str | None) -> dict:
+        """A published snapshot (the shared view) as `viewer` may see it, for the event streams. A game that
+        hides nothing: `snap` itself, so its event is encoded once for every phone. Otherwise the viewer's
+        own snapshot when it is of the same moment; a viewer whose game has moved on gets the shared view."""
+        if viewer is None or not self.hides():
+            return snap
+        own = self.snapshot(viewer=viewer)
+        if own.get("game_id") == snap.get("game_id") and own.get("seq", 0) >= snap.get("seq", 0):
+            return own
+        return snap
+
+    def photo(self, name: str, viewer: str | None) -> Path | None:
+        """The kept roll photo `name` if `viewer` may see it (None: no such photo). While a game with hidden
+        information hides its rolls, a roll's photo is its own player's: IllegalAction("hidden_photo")."""
+        path = self.image_path(name)
+        if path is None or not self.hides():
+            return path
+        if self._engine_view().get("hidden"):
+            owner = self.image_owner(name)
+            if owner is not None and owner != viewer:
+                raise IllegalAction("hidden_photo", "This roll's photo is its player's until the reveal.")
+        return path
 
     def _learnt_view(self) -> dict[str, dict[str, Any]]:
         """For the page: per dice set, how many dice the box learnt (and of which faces), the set's name and
@@ -529,11 +561,15 @@ class Table:
             return [c for c in colours if isinstance(c, str)] if isinstance(colours, list) else []
 
     def hidden_roller(self) -> str | None:
-        """The player whose throw the game waits for when it hides that throw from the others, else None."""
+        """Whose eyes only a throw settling now is for: decided once, when it settles (device.tray keeps it
+        until the dice are picked up). In a game that hides information, the player whose hidden throw the
+        game waits for, or NOBODY (a throw the game does not wait for shows no one its faces); else None."""
         with self._lock:
+            if not self.hides():
+                return None
             wanted = self._dice_input()
             player = wanted.get("player") if wanted.get("hidden") else None
-            return str(player) if player is not None else None
+            return str(player) if player is not None else NOBODY
 
     def tray_sets(self) -> dict[str, int | None]:
         """{dice set: how many} of the throw the game waits for, when it mixes sets (the pending input's
@@ -582,7 +618,7 @@ class Table:
         from . import dice_log, dice_sets, fairness, fairness_report
 
         with self._lock:
-            hidden = self.game_id if self.match.rules.describe().get("hidden") else None
+            hidden = self.game_id if self.hides() else None
             reading = self.current_dice_set()
         with self._fairness_lock:  # web threads ask at once; the game's writer never waits for this
             marks = dice_log.log_marks(self.store.path)

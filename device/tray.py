@@ -51,6 +51,8 @@ Stage = Callable[[bytes], StagedImage]
 
 # Faults of writing to the card, not of the camera (camera_view leaves them out; the page says "storage")
 STORAGE_FAULTS = ("photo", "roll", "learn")
+NOBODY = ""  # a throw's owner when the game hides throws but waits for none: no phone sees its faces
+DECIDE = object()  # set_tray: decide the owner as for a camera throw
 
 class TrayService:
     """See the module doc. `changed()` is called (never under this service's lock) when the tray's view
@@ -109,7 +111,7 @@ class TrayService:
         with self._lock:
             view = {**self._tray, "dice": list(self._tray["dice"]), "observing": self.observing()}
         owner = view.get("private_to")
-        if owner is not None and viewer != owner:
+        if owner is not None and viewer != owner:  # (NOBODY is no viewer: hidden from every phone)
             view["dice"] = [{"colour": d.get("colour"), "value": None, "face": None, "hidden": True,
                              "center": d.get("center"), "box": d.get("box"), "certain": d.get("certain")}
                             for d in view["dice"]]
@@ -162,9 +164,12 @@ class TrayService:
             self._tray["code"] = code if message else None
 
     def set_tray(self, state: str, dice: list[dict], needs_confirmation: bool = False, message: str = "",
-                 private_to: str | None = None) -> None:
+                 private_to: str | None | object = DECIDE) -> None:
         """Put a tray state as the watcher would and tell the watchers (the page's tests use it with a real
-        table in place of a camera; a venue's remote tray could too)."""
+        table in place of a camera; a venue's remote tray could too). Whose eyes only the dice are for is
+        decided as for a camera throw unless `private_to` says."""
+        if private_to is DECIDE:
+            private_to = self._private_to() if dice and self._private_to is not None else None
         with self._lock:
             if list(dice) != self._tray["dice"]:
                 self._crops = []  # no crops for dice put there by hand: nothing to learn from them
@@ -382,7 +387,7 @@ class TrayService:
             "evidence": evidence,
         }
         private = self._tray.get("private_to")
-        if private is not None:  # a hidden throw is its roller's: its photo too (issue 32 #3)
+        if private:  # a hidden throw is its roller's: its photo too (issue 32 #3); NOBODY's is no one's roll
             action["player"] = private
         staged = self._photo(image, readings)
         try:

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, g, jsonify, request, 
 from engine.core import IllegalAction, action_type
 from engine.games import GAMES
 
-from . import events, fairness, i18n, pair, payload, viewers
+from . import events, fairness, i18n, pair, payload
 from .web import (
     UNPAIRED_WRITES,
     ApiError,
@@ -96,16 +96,13 @@ def games():
 
 @bp.get("/images/<name>")
 def image(name: str):
-    path = table().image_path(name) if len(name) <= IMAGE_NAME_MAX else None
+    try:  # while a hidden-information game hides rolls, a roll's photo is its own player's (DESIGN)
+        path = table().photo(name, seat()) if len(name) <= IMAGE_NAME_MAX else None
+    except IllegalAction as err:
+        raise ApiError(403, err.code, i18n.msg(err.code)) from None
     if path is None:
         raise ApiError(404, "no_image", i18n.msg("no_image"))
-    snap = table().snapshot()
-    if viewers.is_hidden(snap.get("game")) and snap.get("hidden"):
-        # while a hidden-information game hides rolls, a roll's photo is its own player's (DESIGN)
-        owner = table().image_owner(name)
-        if owner is not None and owner != seat():
-            raise ApiError(403, "hidden_photo", i18n.msg("hidden_photo"))
-    return send_file(path, max_age=0 if viewers.is_hidden(snap.get("game")) else 24 * 3600)
+    return send_file(path, max_age=0 if table().hides() else 24 * 3600)
 
 
 # -- writes (paired phones) ----------------------------------------------------------------------------
@@ -116,7 +113,7 @@ def actions():
         action_type(action)  # the one shape check every game and Match share; malformed is a 400 here
     except IllegalAction as err:
         raise ApiError(400, err.code, i18n.msg(err.code)) from None
-    mine = seat() if viewers.is_hidden(table().snapshot().get("game")) else None
+    mine = seat() if table().hides() else None
     if mine is not None and action.get("player") not in (None, mine):
         # in a game with hidden information a phone bound to a seat acts for its own player only
         raise ApiError(403, "not_your_seat", i18n.msg("not_your_seat"))

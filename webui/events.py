@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from . import i18n, viewers
+from . import i18n
 from .streams import Parked, Stream
-from .web import STOP, STREAMS, client_address, table, token, web
+from .web import STOP, STREAMS, client_address, seat_of, table, token, web
 
 HEARTBEAT_S = 15.0
 STREAM_MAX_S = 30 * 60.0  # a stream ends now and then; the browser reconnects (frees stuck threads)
@@ -41,13 +41,11 @@ def events():
         resp.headers["Retry-After"] = str(refusal.retry_after)
         return resp
     tbl = table()
-    phone = token()  # a paired phone bound to a seat sees its own secrets (webui.viewers)
+    phone = token()  # a paired phone bound to a seat sees its own secrets (Table.seen_by)
 
     def frame(snap: dict) -> bytes:
-        if not viewers.is_hidden(snap.get("game")):
-            return state.frame(snap)  # one text for every phone
-        seat = viewers.seat_of(tbl, phone, snap)
-        return state.encode(viewers.for_viewer(tbl, snap, seat))
+        seen = tbl.seen_by(snap, seat_of(tbl, phone))
+        return state.frame(snap) if seen is snap else state.encode(seen)  # a shared view: one text for all
 
     heartbeat = float(current_app.config["DICESIGHT_HEARTBEAT_S"])
     max_age = float(current_app.config["DICESIGHT_STREAM_MAX_S"])

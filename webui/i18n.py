@@ -168,6 +168,7 @@ ENGINE_MESSAGES = {
     "unknown_action": _l("This game has no such action."),
     "bad_action": _l("That is not an action this game understands."),
     "unknown_game": _l("There is no such game."),
+    "malformed": _l("A field of this action has the wrong shape."),
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app, request
 
-from . import i18n, payload, viewers
+from . import i18n, payload
 from .streams import StreamHub
 
 TOKEN_COOKIE = "dicesight_token"
@@ -219,21 +219,30 @@ def session_info() -> dict[str, Any]:
         "csrf": web().csrf_for(value) if value else None,
         "lang": i18n.current_code(),
         "virtual_pair": virtual_panel() or is_local(),
-        "seat": viewers.seat_of(table(), value, table().snapshot()) if value else None,
+        "seat": seat_of(table(), value),
     }
+
+
+def seat_of(tbl: Any, value: str | None) -> str | None:
+    """The player the phone holding token `value` plays in the game on `tbl` (device.pairing.Pairing.bind_seat),
+    or None: watching, unpaired, or bound to a seat of an earlier game."""
+    pairing = getattr(tbl, "pairing", None)
+    if not value or pairing is None or not hasattr(pairing, "seat"):
+        return None
+    return pairing.seat(value, getattr(tbl, "game_id", None))
 
 
 def seat() -> str | None:
     """The player seat of the calling phone in the game on the table (None: watching, or not paired)."""
-    value = token()
-    return viewers.seat_of(table(), value, table().snapshot()) if value else None
+    return seat_of(table(), token())
 
 
 def shown(snap: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot of the table as the calling phone may see it (webui.viewers)."""
-    return viewers.for_viewer(table(), snap, seat() if viewers.is_hidden(snap.get("game")) else None)
+    """A snapshot the table published, as the calling phone may see it (device.table.Table.seen_by: the
+    table is the one place that filters what a phone sees)."""
+    return table().seen_by(snap, seat())
 
 
 def snapshot() -> dict[str, Any]:
     """The table's snapshot as the calling phone may see it."""
-    return shown(table().snapshot())
+    return table().snapshot(viewer=seat())

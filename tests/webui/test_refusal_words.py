@@ -18,7 +18,7 @@ from engine.games import get_rules
 from webui.i18n import ENGINE_MESSAGES
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-SHARED = ["checks.py", "core.py", "dice.py", "match.py", "odds.py"]  # machinery every game's actions go through
+SHARED = ["checks.py", "core.py", "kernel.py", "match.py", "odds.py", "rng.py"]  # machinery every game's actions go through
 
 
 def refusal_codes(path: Path) -> set[str]:

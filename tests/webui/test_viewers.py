@@ -13,7 +13,6 @@ from device.pairing import Pairing
 from device.store import Store
 from device.table import Table
 from webui import create_app
-from webui.viewers import for_viewer
 
 CSRF = "X-Dicesight-CSRF"
 SETUP = {"players": [{"id": "p1", "name": "Ann"}, {"id": "p2", "name": "Ben"}], "first": 0}
@@ -108,18 +107,35 @@ def test_a_new_game_starts_with_every_phone_unbound(app, table):
     assert not PIPS.search(ann.get("/api/state").data)
 
 
-def test_the_tray_of_a_hidden_roll_shows_colours_only_to_the_others(table):
-    snap = {**table.snapshot(), "tray": {"state": "settled", "dice": [
-        {"value": 6, "face": "6", "colour": "red", "certain": True}]}}
-    shown = for_viewer(table, snap, None)
-    assert shown["tray"]["dice"] == [{"colour": "red", "certain": True}] and shown["tray"]["hidden"]
+def test_the_tray_of_a_hidden_roll_shows_colours_only_to_its_roller(table):
+    """The tray's owner is decided once, when the throw settles: the player the game waits for."""
+    table.tray.set_tray("settled", [{"value": 6, "face": "6", "colour": "red", "certain": True}])
+    roller = table.hidden_roller()
+    assert roller in ("p1", "p2")
+    other = "p2" if roller == "p1" else "p1"
+    for viewer in (None, other):
+        tray = table.snapshot(viewer=viewer)["tray"]
+        assert [d["value"] for d in tray["dice"]] == [None] and tray["dice"][0]["colour"] == "red"
+    assert table.snapshot(viewer=roller)["tray"]["dice"][0]["value"] == 6
+    assert table.seen_by(table.snapshot(), other)["tray"]["dice"][0]["value"] is None
+
+
+def test_a_throw_the_hidden_game_does_not_wait_for_shows_no_one_its_faces(table):
+    """Regidice waits for no throw once every roll is in: dice lying there then are nobody's to see."""
+    table.submit({"type": "roll", "player": "p1", "dice": ANN_ROLL})
+    table.submit({"type": "roll", "player": "p2", "dice": ANN_ROLL})
+    if table.hidden_roller() == "":
+        table.tray.set_tray("settled", [{"value": 6, "face": "6", "colour": "red", "certain": True}])
+        for viewer in (None, "p1", "p2"):
+            assert table.snapshot(viewer=viewer)["tray"]["dice"][0]["value"] is None
 
 
 def test_games_without_hidden_information_send_one_snapshot_to_all(tmp_path):
     table = Table(Store(tmp_path / "state"), camera=None, pairing=Pairing(tmp_path / "tokens.json"))
     try:
         snap = table.snapshot()
-        assert for_viewer(table, snap, "p1") is snap  # the same object: its event is encoded once
+        assert table.seen_by(snap, "p1") is snap  # the same object: its event is encoded once
+        assert table.snapshot(viewer="p1")["viewer"] is None  # a seat changes nothing a phone sees
     finally:
         table.close()
 
