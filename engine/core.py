@@ -113,7 +113,6 @@ class Scoreboard(TypedDict):
 class GameDescription(TypedDict):
     """All a client needs to offer, set up, show and read a game without game-specific code.
 
-    - `view`: the board view module the page loads (`webui/static/games/<view>.js`).
     - `dice_sets`: every set the game throws, by id; a pending dice input names which to read.
     - `catalogue`: named things the page shows with their rule text, by kind ("heroes", "cards",
       "statuses", "monsters"...), each row {"id": ..., "name": Text, "text": Text, ...}.
@@ -122,11 +121,14 @@ class GameDescription(TypedDict):
     - `hidden`: True when some of a player's state must not reach other phones before a reveal
       (then `snapshot(state, viewer)` filters).
     - `scoreboard`: what a venue board shows of a table (Scoreboard above), read from the public snapshot.
+    - `start`: how the game picks who starts (issue 35: the game's to describe, the page only draws it):
+      `choose` (the setup may name the first player, `setup.start`), `tray` (a roll-off on the tray before
+      the game: `{"set", "sides"}`, one die each, highest starts, ties roll again; None when the game has
+      no such rule) and `otherwise` (Text: what happens when nobody is named).
     """
 
     name: str
     title: Text
-    view: str
     modes: list[ModeSpec]
     setup: list[SetupField]
     phases: list[PhaseSpec]
@@ -135,6 +137,7 @@ class GameDescription(TypedDict):
     texts: dict[str, Text]
     hidden: bool
     scoreboard: Scoreboard
+    start: dict[str, Any]
 
 
 class IllegalAction(Exception):

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, g, jsonify, request, 
 from engine.core import IllegalAction, action_type
 from engine.games import GAMES
 
-from . import events, fairness, i18n, pair, payload
+from . import boards, events, fairness, i18n, pair, payload
 from .web import (
     UNPAIRED_WRITES,
     ApiError,
@@ -74,8 +74,8 @@ def _games_body() -> tuple[bytes, bytes, str]:
     """/api/games encoded once (the descriptions are constant while the box runs), gzipped once, and its
     ETag: every phone that opens the page fetches it, about 430 KB of JSON (every card, ability and face
     in three languages), 90 KB gzipped, and nothing on a reload (304)."""
-    raw = json.dumps({"games": [rules.describe() for rules in GAMES.values()]}, ensure_ascii=False,
-                     separators=(",", ":")).encode("utf-8")
+    described = [{**rules.describe(), "board": boards.urls(name)} for name, rules in GAMES.items()]
+    raw = json.dumps({"games": described}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return raw, gzip.compress(raw, 6), hashlib.sha256(raw).hexdigest()[:24]
 
 

@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 from engine.core import IllegalAction
 from engine.games import GAMES
 
-from . import api, events, fairness, guard, i18n, pages
+from . import api, boards, events, fairness, guard, i18n, pages
 from .joincode import JoinInfo
 from .streams import StreamGate
 from .web import EXTENSION, STREAMS, ApiError, WebState, stop_streams, table
@@ -62,7 +62,9 @@ def create_app(table_service: Any, *, secret_key: str | None = None, testing: bo
     set_join(app, join or JoinInfo())
     i18n.init_app(app)
 
+    boards.check()  # a game without its board stops the start here, not on a phone
     app.register_blueprint(pages.bp)
+    app.register_blueprint(boards.bp)
     app.register_blueprint(fairness.page_bp)
     app.register_blueprint(api.bp)
 

@@ -72,7 +72,7 @@ def description() -> GameDescription:
          "default_by_mode": {mode: health for mode, (_count, health) in MODES.items()}},
     ]
     return {
-        "name": "dicethrone", "title": data["title"], "view": "dicethrone", "modes": data["modes"],
+        "name": "dicethrone", "title": data["title"], "modes": data["modes"], "start": data["start"],
         "setup": setup,  # type: ignore[typeddict-item]
         "phases": data["phases"],
         "dice_sets": {h["dice_set"]: hero_dice_set(h) for h in heroes},

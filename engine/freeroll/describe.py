@@ -12,7 +12,7 @@ from ..describe import load_game_json, pip_d6
 def description() -> GameDescription:
     data = load_game_json(__package__)
     return {
-        "name": "freeroll", "title": data["title"], "view": "freeroll", "modes": data["modes"],
+        "name": "freeroll", "title": data["title"], "modes": data["modes"], "start": data["start"],
         "setup": [], "phases": data["phases"],
         "dice_sets": {"d6": pip_d6("d6", data["title"])},
         "catalogue": {}, "texts": data["texts"], "hidden": False, "scoreboard": data["scoreboard"],

@@ -45,7 +45,7 @@ def description() -> GameDescription:
          "min": 2, "max": 6, "default": monsters[0]["id"]},
     ]
     return {
-        "name": "kingoftokyo", "title": data["title"], "view": "kingoftokyo", "modes": data["modes"],
+        "name": "kingoftokyo", "title": data["title"], "modes": data["modes"], "start": data["start"],
         "setup": setup,  # type: ignore[typeddict-item]
         "phases": data["phases"],
         "dice_sets": {"kingoftokyo": dice_set(texts)},

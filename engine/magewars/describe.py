@@ -53,7 +53,7 @@ def description() -> GameDescription:
     cond_rows = [{k: row[k] for k in ("id", "name", "text", "type", "cost") if k in row}
                  | {"unverified": bool(row.get("unverified"))} for row in conditions().values()]
     return {
-        "name": "magewars", "title": data["title"], "view": "magewars", "modes": data["modes"],
+        "name": "magewars", "title": data["title"], "modes": data["modes"], "start": data["start"],
         "setup": setup,  # type: ignore[typeddict-item]
         "phases": data["phases"],
         "dice_sets": {"magewars-attack": attack_dice_set(), "d12": d12_dice_set()},

@@ -21,7 +21,7 @@ def description() -> GameDescription:
     # `start` = the first player's id); Regidice has no other option to set.
     setup: list[dict[str, Any]] = []
     return {
-        "name": "regidice", "title": data["title"], "view": "regidice", "modes": data["modes"],
+        "name": "regidice", "title": data["title"], "modes": data["modes"], "start": data["start"],
         "setup": setup,  # type: ignore[typeddict-item]
         "phases": data["phases"],
         "dice_sets": {"regidice": pip_d6("regidice", data["title"], list(COLOURS))},

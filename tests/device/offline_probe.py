@@ -59,15 +59,15 @@ def start_box(state: Path) -> tuple[subprocess.Popen, dict]:
 
 
 def crawl() -> tuple[dict[str, int], list[str]]:
-    """Every file the page loads: its HTML's assets, the modules they import, every game's view (imported
-    by name at run time), the API the page reads at start and the join code; with their statuses, and any
+    """Every file the page loads: its HTML's assets, the modules they import, every game's board (imported
+    at run time from the address its description gives), the API the page reads at start and the join code; with their statuses, and any
     address elsewhere the page's files name."""
     status, html = get("/")
     seen: dict[str, int] = {"/": status}
     todo = [u for u in ASSET.findall(html.decode()) if u.startswith("/")]
     _, games = get("/api/games")
-    views = {g.get("view") or g["name"] for g in json.loads(games)["games"]} | {"generic"}
-    todo += [f"/static/games/{v}.js" for v in views]
+    boards = [g["board"] for g in json.loads(games)["games"]]
+    todo += [url for board in boards for url in (board["js"], board["css"]) if url]
     todo += ["/api/state", "/api/session", "/healthz", "/join.svg"]
     foreign: list[str] = []
     while todo:

@@ -41,7 +41,7 @@ def test_box_serves_everything_with_no_network_at_all(namespaces, tmp_path: Path
     assert report["route_out"] is None  # really cut: not even a route to leave by
     assert report["started_urls"] == ["http://127.0.0.1:8080"]
     fetched = report["fetched"]
-    assert {"/", "/static/app.js", "/static/core.js", "/static/style.css", "/static/games/dicethrone.js",
-            "/static/games/dicethrone.css", "/api/state", "/healthz", "/join.svg"} <= set(fetched)
+    assert {"/", "/static/app.js", "/static/core.js", "/static/style.css", "/games/dicethrone/board.js",
+            "/games/dicethrone/board.css", "/api/state", "/healthz", "/join.svg"} <= set(fetched)
     assert {path: status for path, status in fetched.items() if status != 200} == {}
     assert report["foreign"] == []  # no file of the page names another host to load from

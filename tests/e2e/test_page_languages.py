@@ -304,7 +304,7 @@ def test_no_engine_words_flash_while_the_page_loads(tmp_path, serve_table, chrom
             table.submit(action)
         context.add_init_script(RECORD_TEXTS)
         page = context.new_page()
-        page.route("**/static/games/*.js", lambda route: (time.sleep(0.3), route.continue_()))  # a slow phone
+        page.route("**/games/*/board.js*", lambda route: (time.sleep(0.3), route.continue_()))  # a slow phone
         page.goto(url)
         ph = Phone(page, table, game, "ko")
         ph.settle()

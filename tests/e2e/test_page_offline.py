@@ -71,7 +71,7 @@ def test_every_game_loads_from_the_box_alone(tmp_path, serve_table, phone):
             table = make_table(tmp_path / game, camera=None, game=game, setup=example_setup(example))
             tables.append(table)
             net.box = serve_table(table)
-            with page.expect_request(lambda r, g=game: r.url.endswith(f"/static/games/{g}.js")):
+            with page.expect_request(lambda r, g=game: f"/games/{g}/board.js" in r.url):
                 page.goto(net.box)
             page.locator("#live.on").wait_for()
             page.wait_for_function("() => document.querySelector('#board').childElementCount > 0")
@@ -86,6 +86,6 @@ def test_every_game_loads_from_the_box_alone(tmp_path, serve_table, phone):
     assert net.elsewhere == [] and net.refused == []  # nothing from a CDN, a font service, an analytics host...
     assert net.bad == []
     paths = {u.removeprefix(net.box) for u in net.asked}
-    for needed in ("/static/app.js", "/static/style.css", "/static/games/dicethrone.css", "/join.svg", "/api/events"):
+    for needed in ("/static/app.js", "/static/style.css", "/games/dicethrone/board.css", "/join.svg", "/api/events"):
         assert any(p.startswith(needed) for p in paths), needed
     assert page.js_errors == []

@@ -29,11 +29,7 @@ from engine.games import get_rules
 from engine.match import Match
 from webui import create_app
 
-# The page loads a game's board view (webui/static/games/<view>.js) once the web app's view interface is on
-# the tree (docs/architecture.md, "Board views"); before that there is no board to test.
-pytestmark = [pytest.mark.e2e, pytest.mark.slow(30), pytest.mark.skipif(
-    not (Path(__file__).resolve().parents[2] / "webui" / "static" / "core.js").exists(),
-    reason="the page's per-game board views (webui/static/core.js) are not on this tree yet")]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow(30)]
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "regidice-4p-victory"

@@ -19,7 +19,7 @@ def test_description_is_plain_json_with_every_part(name: str) -> None:
     desc = get_rules(name).describe()
     assert json.loads(json.dumps(desc)) == desc  # plain JSON, shippable to phones as it is
     assert desc["name"] == name
-    for key in ("title", "view", "modes", "setup", "phases", "dice_sets", "catalogue", "texts", "hidden",
+    for key in ("title", "modes", "setup", "phases", "dice_sets", "catalogue", "texts", "hidden",
                 "scoreboard"):
         assert key in desc, key
     assert desc["modes"], "a game offers at least one mode"

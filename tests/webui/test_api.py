@@ -91,10 +91,14 @@ def test_page_is_served_with_its_assets(client):
     assert 'id="tray"' in html and 'id="board"' in html
     for asset in ("app.js", "core.js", "dice.js", "setup.js", "rolloff.js", "style.css", "icon.svg"):
         assert client.get(f"/static/{asset}").status_code == 200
-    views = {game["view"] for game in client.get("/api/games").get_json()["games"]}
-    assert {"dicethrone", "freeroll"} <= views  # their board views ship; a game without one gets generic.js
-    for view in ("dicethrone", "freeroll", "generic"):
-        assert client.get(f"/static/games/{view}.js").status_code == 200, view
+    for game in client.get("/api/games").get_json()["games"]:  # each game's board ships in its own folder
+        board = game["board"]
+        assert board["js"].startswith(f"/games/{game['name']}/board.js?v="), board
+        assert client.get(board["js"]).status_code == 200, board
+        if board["css"] is not None:
+            assert client.get(board["css"]).status_code == 200, board
+    assert client.get("/games/dicethrone/rules.py").status_code == 404  # a game's folder serves its board only
+    assert client.get("/games/nosuchgame/board.js").status_code == 404
     # no CDN: nothing the page loads names another host (the box's own address is written as text in the
     # "Show join code" dialog, issue 36)
     assert not re.search(r"""(src|href|action)\s*=\s*["']?(https?:)?//""", html), "an asset from elsewhere"

@@ -1,7 +1,7 @@
 // dicesight phone page: follows the table over server-sent events and sends a paired phone's actions.
 // This module draws what every game shares (title, phase bar, the pending decision, the tray, hand entry,
-// the log, undo, the box panel) and hands the board to the game's view (games/<view>.js, chosen by the
-// game description's `view`; the interface is in docs/architecture.md). No dependencies; every word comes
+// the log, undo, the box panel) and hands the board to the game's own (engine/<game>/board.js, served by
+// the box at the address its description's `board` gives; the interface is in docs/architecture.md). No dependencies; every word comes
 // translated from the server: the page's own in the "boot" JSON, the game's in its description.
 import { dieElement } from "./dice.js";
 import {
@@ -13,9 +13,9 @@ import { renderRolloff } from "./rolloff.js";
 import { initPhones } from "./phones.js";
 import { initJoin } from "./joincode.js";
 
-// -- the game's board view ------------------------------------------------------------------------
-const views = {};        // view name -> loaded module (or a promise while loading)
-let view = null;         // the current game's view module
+// -- the game's board (engine/<game>/board.js, served with its styles by the box) ----------------------
+const views = {};        // game name -> loaded board module (or a promise while loading)
+let view = null;         // the current game's board module
 let viewName = null;
 
 // What a view is handed besides the snapshot: helpers bound to the page (docs/architecture.md).
@@ -33,24 +33,34 @@ function slots() {
   return { board: $("board"), dice: $("viewdice"), tools: $("tools") };
 }
 
-function loadView(name) {
+function loadView(game) {
+  const name = game.name;
   if (views[name] && !(views[name] instanceof Promise)) return views[name];
   if (!views[name]) {
-    // a game whose view has not been written yet gets the generic board (games/generic.js)
-    views[name] = import(`./games/${encodeURIComponent(name)}.js`).catch(() => import("./games/generic.js"))
+    views[name] = import(game.board.js)
       .then((m) => { views[name] = m.default || m; render(); })
-      .catch(() => { views[name] = { render: () => {} }; render(); });
+      .catch((err) => { console.error(`the board of ${name} did not load`, err); views[name] = { render: () => {} }; render(); });
   }
   return null;
 }
 
+function boardStyle(game) {
+  // a board's own styles come and go with it: they never restyle another game's board
+  const old = document.getElementById("boardstyle");
+  const href = game.board.css;
+  if (old && old.getAttribute("href") === href) return;
+  if (old) old.remove();
+  if (href) document.head.append(h("link", { id: "boardstyle", rel: "stylesheet", href }));
+}
+
 function currentView() {
   const game = currentGame();
-  const name = game ? game.view || game.name : null;
-  if (!name) return null;
-  const mod = loadView(name);
+  if (!game || !game.board) return null;
+  const name = game.name;
+  const mod = loadView(game);
   if (!mod) return null;
   if (viewName !== name) {
+    boardStyle(game);
     const s = slots();
     for (const node of Object.values(s)) fill(node);
     viewName = name;

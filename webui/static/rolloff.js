@@ -1,11 +1,12 @@
-// Roll for who starts on the tray: each player in turn throws one die into the tray; the page reads the live
-// tray (snapshot.tray) and records nothing in any game. Highest starts; the players tied for highest roll
-// again (Dice Throne rules §1; the tie rule is the digest's recommendation). A die the camera is unsure of is
-// confirmed by a tap, and every throw can be entered by hand. Game-agnostic: players are {name}.
+// Roll for who starts on the tray, for a game whose description has that rule (`start.tray`: the die's set
+// and sides; Dice Throne rules §1): each player in turn throws one die into the tray; the page reads the
+// live tray (snapshot.tray) and records nothing in any game. Highest starts; the players tied for highest
+// roll again. A die the camera is unsure of is confirmed by a tap, and every throw can be entered by hand.
+// No game is named here: players are {name}, the rule is the game's.
 import { dieElement } from "./dice.js";
 import { S, api, demoThrows, fill, h, t, throwDemo } from "./core.js";
 
-let R = null; // {players, rounds: [{who: [index], values: {index: value}}], used, winner, box, onStart, onBack}
+let R = null; // {players, rule, rounds: [{who: [index], values: {index: value}}], used, winner, box, onStart, onBack}
 
 export function rolloffActive() {
   return R !== null;
@@ -21,12 +22,13 @@ export function stopRolloff() {
   R = null;
 }
 
-// box: the element to draw into; players: [{name}]; onStart(index) creates the game; onBack() returns.
-export function startRolloff(box, players, onStart, onBack) {
+// box: the element to draw into; players: [{name}]; rule: the game's `start.tray` ({set, sides});
+// onStart(index) creates the game; onBack() returns.
+export function startRolloff(box, players, rule, onStart, onBack) {
   const tray = (S.snap && S.snap.tray) || {};
   observe(300);
   R = {
-    box, players, onStart, onBack, winner: null,
+    box, players, rule: rule || { sides: 6 }, onStart, onBack, winner: null,
     rounds: [{ who: players.map((_, i) => i), values: {} }],
     // dice already lying settled on the tray are from before: the first throw must be a new one. A throw
     // is known by the tray's throw number (`tray.roll`), not by seeing the tray move: a phone that draws
@@ -137,7 +139,7 @@ export function renderRolloff() {
       demoThrows(S.snap) ? h("button", { class: "primary", type: "button", id: "ro_demo_throw",
         disabled: tray.state === "moving", onclick: () => throwDemo() }, t("ro_demo_throw")) : null,
       h("small", { class: "muted", text: t("ro_by_hand", { name: player.name }) }),
-      h("div", { class: "pick values", id: "ro_pad" }, [1, 2, 3, 4, 5, 6].map((v) => h("button", {
+      h("div", { class: "pick values", id: "ro_pad" }, Array.from({ length: R.rule.sides || 6 }, (_, k) => k + 1).map((v) => h("button", {
         class: "diebtn pickbtn", type: "button", data: { v: String(v) }, "aria-label": t("die_value", { v }),
         onclick: (ev) => { record(v, who, ev); renderRolloff(); },
       }, dieOf(v))))));
@@ -147,7 +149,7 @@ export function renderRolloff() {
     const w = R.winner;
     kids.push(h("p", { class: "roresult", id: "ro_result", text: t("ro_starts", { name: R.players[w].name }) }),
       h("button", { class: "big primary", type: "button", id: "ro_go", onclick: () => R.onStart(w) }, t("start")));
-    actions.push(h("button", { class: "ghost", type: "button", id: "ro_again", onclick: () => startRolloff(R.box, R.players, R.onStart, R.onBack) }, t("ro_again")));
+    actions.push(h("button", { class: "ghost", type: "button", id: "ro_again", onclick: () => startRolloff(R.box, R.players, R.rule, R.onStart, R.onBack) }, t("ro_again")));
   }
   kids.push(h("div", { class: "row" }, actions));
   fill(R.box, ...kids);

@@ -1,6 +1,7 @@
 // The setup sheet, built from the chosen game's description (engine.core.GameDescription): its modes and
 // player counts, its setup form (a choice per seat such as a hero, numbers such as starting health), and
-// who starts (chosen, rolled by the box, or rolled for on the tray: rolloff.js). The game's view may add
+// who starts, as the game describes it (`start`: chosen, left to the game or the box, or rolled for on the
+// tray: rolloff.js). The game's view may add
 // to a seat (its `seat(mode, index)` hook: a team...). No game is named here.
 import { iconElement } from "./dice.js";
 import { $, S, api, fill, gameText, h, loc, render, t } from "./core.js";
@@ -90,8 +91,11 @@ function drawPlayers() {
   const start = $("s_start");
   const names = () => {
     const keep = start.value;
-    fill(start, h("option", { value: "roll", text: t("roll_box") }), h("option", { value: "tray", text: t("roll_tray") }),
-      ...rows.map((row, i) => h("option", { value: String(i), text: row.querySelector("input").value || t("player_n", { n: i + 1 }) })));
+    // the game says how it picks who starts (its description's `start`); the sheet only offers that
+    const how = game.start || {};
+    fill(start, h("option", { value: "roll", text: loc(how.otherwise) || t("roll_box") }),
+      how.tray ? h("option", { value: "tray", text: t("roll_tray") }) : null,
+      ...(how.choose ? rows : []).map((row, i) => h("option", { value: String(i), text: row.querySelector("input").value || t("player_n", { n: i + 1 }) })));
     if (keep) start.value = keep;
   };
   rows.forEach((row) => row.querySelector("input").addEventListener("input", names));
@@ -146,7 +150,7 @@ async function chooseGame(name, again = false) {
   seatHook = null;
   if (game) {
     try {
-      const view = await import(`./games/${encodeURIComponent(game.view || game.name)}.js`);
+      const view = await import(game.board.js);  // the game's board (engine/<game>/board.js, served by the box)
       seatHook = typeof view.seat === "function" ? view.seat : null;
     } catch { seatHook = null; }
   }
@@ -229,7 +233,7 @@ export async function openSetup() {
     if ($("s_start").value !== "tray" || players.length < 2) return create(body);
     // Roll for it on the tray: each player throws one die; the winner starts (no game action is recorded).
     showFields(true);
-    startRolloff($("s_rolloff"), players.map((p) => ({ name: p.name })),
+    startRolloff($("s_rolloff"), players.map((p) => ({ name: p.name })), game.start.tray,
       (winner) => create({ ...body, setup: { ...body.setup, start: players[winner].id } }),
       () => showFields(false));
   };

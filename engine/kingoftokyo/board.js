@@ -79,10 +79,6 @@ function who(ctx, snap, pid) {
 export function init(slots, ctx) {
   const { h } = ctx;
   ctxRef = ctx;
-  // the view's own styles, a file shipped beside it (the page's CSP allows no inline styles)
-  if (!document.getElementById("kot-style")) {
-    document.head.append(h("link", { id: "kot-style", rel: "stylesheet", href: new URL("./kingoftokyo.css", import.meta.url).href }));
-  }
   els = {
     tokyo: h("section", { class: "card", id: "kot-tokyo" }),
     monsters: h("section", { class: "kot-monsters", id: "players" }),

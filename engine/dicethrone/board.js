@@ -117,12 +117,8 @@ function name(p) {
 export function init(slots, c) {
   ctx = c;
   const { h } = ctx;
-  // the view's own styles, a file shipped beside it (the page's CSP allows no inline styles)
-  if (!document.getElementById("dt-style")) {
-    document.head.append(h("link", { id: "dt-style", rel: "stylesheet", href: new URL("./dicethrone.css", import.meta.url).href }));
-  }
-  // board texts come as lines: kept as lines in the info sheet from the first tap, before the stylesheet
-  // above has loaded (CSSOM writes are allowed by the page's CSP)
+  // board texts come as lines: kept as lines in the info sheet from the first tap, before the board's
+  // stylesheet has loaded (CSSOM writes are allowed by the page's CSP)
   const infoText = document.getElementById("info_text");
   if (infoText) infoText.style.whiteSpace = "pre-line";
   els = {
