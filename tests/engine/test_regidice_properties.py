@@ -1,6 +1,8 @@
-"""Whole random Regidice games (hypothesis): every die is in exactly one place at every step, replay equals
-the live game, undo and redo restore states, and no phone ever receives another player's hidden pips before
-the Collect phase reveals them (checked on the JSON bytes of every snapshot for every viewer)."""
+"""Whole random Regidice games (hypothesis): every die is in exactly one place at every step, and no phone
+ever receives another player's hidden pips before the Collect phase reveals them (checked on the JSON bytes of
+every snapshot for every viewer, by Regidice's own rule for what is hidden when).
+What every game keeps (replay == live, undo/redo, refusals change nothing, no mutation, dump/load, offered
+options legal, no hidden leak) is the contract kit's, run over every game: tests/contract."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from hypothesis import strategies as hs
 from rdhelp import RULES
 
 from engine.describe import untranslated
-from engine.match import Entry, Match
+from engine.match import Match
 from engine.regidice import state as st
 
 LOCATION = re.compile(r"^(pool:|prep:)(p[1-4])$|^(wounded|enemy|reserve|box)$")
@@ -62,30 +64,10 @@ def check_conserved(s: dict, players: int) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(hs.integers(0, 10**6), hs.integers(2, 4))
-def test_dice_are_conserved_and_replay_equals_live(seed: int, players: int) -> None:
-    match = play(seed, players)
-    again = Match.replay(RULES, match.setup, match.seed, [Entry(e.seq, e.action) for e in match.entries])
-    assert again.state == match.state
-    assert RULES.load(json.loads(json.dumps(RULES.dump(match.state)))) == match.state
-
-
-@settings(max_examples=15, deadline=None)
-@given(hs.integers(0, 10**6))
-def test_undo_and_redo_restore_the_states(seed: int) -> None:
-    match = play(seed, 3, steps=60)
-    states = []
-    replayed = Match(RULES, match.setup, match.seed)
-    for action in match.effective_actions():
-        states.append(replayed.state)
-        replayed.submit(action)
-    end = match.state
-    k = min(len(states), 7)
-    for i in range(k):
-        match.submit({"type": "undo"})
-        assert match.state == states[-1 - i]
-    for _ in range(k):
-        match.submit({"type": "redo"})
-    assert match.state == end
+def test_dice_are_conserved(seed: int, players: int) -> None:
+    """Every die is somewhere, once, whatever is played (checked after every action by `play`); replay,
+    undo and dump/load are the contract kit's (tests/contract)."""
+    play(seed, players)
 
 
 def _hidden_values(s: dict) -> dict[str, list[tuple[str, int]]]:
