@@ -112,7 +112,7 @@ def test_every_hero_symbol_is_drawn(box, table, phone):
         const d = await (await fetch('/api/games')).json();
         const main = document.querySelector('main');
         main.replaceChildren();
-        const game = d.games.find(g => g.view === 'dicethrone');
+        const game = d.games.find(g => g.name === 'dicethrone');
         for (const h of game.catalogue.heroes) {
             const row = document.createElement('div');
             row.className = 'card dice';
