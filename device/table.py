@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import IllegalAction
-from engine.games import GAMES, get_rules
+from engine.games import get_rules
 from engine.match import Match
 
 from .broadcaster import Broadcaster, Subscription
@@ -137,9 +137,6 @@ class Table:
 
     def observing(self) -> bool:
         return self.tray.observing()
-
-    def games(self) -> list[dict]:
-        return [{"name": name, "modes": list(getattr(rules, "modes", []))} for name, rules in GAMES.items()]
 
     # -- the one way to change the game -----------------------------------------------------------
     def submit(self, action: dict, *, image: bytes | StagedImage | None = None) -> dict:

@@ -1,4 +1,5 @@
-"""Registry of the games the engine keeps, by the name used in setups, the CLI and the store."""
+"""Registry of the games the engine keeps, by the name used in setups, the CLI and the store. A new game adds
+one line here (docs/architecture.md, "Adding a game"); nothing registers itself at import."""
 
 from __future__ import annotations
 
@@ -16,11 +17,6 @@ GAMES: dict[str, Rules] = {
     "regidice": Regidice(),
     "magewars": MageWars(),
 }
-
-
-def register(rules: Rules) -> None:
-    """Add a game's rules (each game package registers itself here when it lands)."""
-    GAMES[rules.name] = rules
 
 
 def describe_all() -> list[dict]:
