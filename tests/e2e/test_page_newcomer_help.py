@@ -59,6 +59,38 @@ def test_mage_wars_explains_its_attack_die(phone, box, table):
     shot(page, "help-magewars-legend-ko", at="#mwlegend")
 
 
+# Points of a starred face's digit (the corners and edge midpoints of its box: its advance across, from the
+# baseline up a digit's height, 0.72 of the font size) and whether each lies on the ink drawn under it: the
+# digit is drawn in the die's own colour, so where it leaves the ink it vanishes.
+DIGIT_ON_INK = """(li) => {
+    const svg = li.querySelector('svg');
+    const text = svg.querySelector('text');
+    const ink = [...svg.querySelectorAll('path, circle')];
+    const b = text.getBBox();
+    const base = Number(text.getAttribute('y'));
+    const high = 0.72 * Number(text.getAttribute('font-size'));
+    const points = [];
+    for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) points.push([b.x + fx * b.width, base - fy * high]);
+    return points.map(([x, y]) => {
+        const onScreen = new DOMPoint(x, y).matrixTransform(text.getCTM());
+        return ink.some((shape) => shape.isPointInFill(onScreen.matrixTransform(shape.getCTM().inverse())));
+    });
+}"""
+
+
+@pytest.mark.parametrize("face", ["1*", "2*"])
+def test_a_starred_face_s_digit_sits_on_the_star(phone, box, table, face):
+    """Issue 34, smaller: the digit of a starred attack face was hard to read: drawn in the die's colour over
+    the star's thin spikes, most of it stood on the die itself. Every point of its box now lies on ink."""
+    table.new_game("magewars", MAGE_WARS)
+    page = open_page(phone, box, "en-US", "magewars")
+    page.locator("#rules summary").click()
+    die = page.locator(f"#mwlegend li[data-face='{face}']")
+    expect(die.locator("svg text")).to_have_text(face[0])
+    on_ink = die.evaluate(DIGIT_ON_INK)
+    assert all(on_ink), f"points of the digit off the star's ink: {on_ink}"
+
+
 def test_king_of_tokyo_offers_a_virtual_reroll(phone, box, table):
     table.new_game("kingoftokyo", KOT)
     table.submit({"type": "roll", "player": "p1", "dice": ["heart", "claw", "claw", "1", "2", "3"]})

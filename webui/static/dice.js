@@ -107,13 +107,18 @@ function markGlyph(glyph) {
   return parts.every((p) => p === "blank" || p.startsWith("text:") || p === "icon:starburst") ? parts : null;
 }
 
+// A starburst's digit is drawn in the die's colour on a solid disc at the star's heart: on the spikes alone
+// most of the digit stood on the die itself and could hardly be read (issue 34).
 function drawMarks(svg, parts, ink, body) {
   const burst = parts.includes("icon:starburst");
-  if (burst) svg.appendChild(el("path", { d: STARBURST, fill: ink, transform: "translate(12 12) scale(0.76)" }));
+  if (burst) {
+    svg.appendChild(el("path", { d: STARBURST, fill: ink, transform: "translate(12 12) scale(0.76)" }));
+    svg.appendChild(el("circle", { cx: 50, cy: 50, r: 27, fill: ink }));
+  }
   for (const part of parts) {
     if (!part.startsWith("text:")) continue;
     const label = part.slice(5);
-    const t = el("text", { x: 50, y: burst ? 64 : 66, "text-anchor": "middle", "font-weight": 800,
+    const t = el("text", { x: 50, y: burst ? 67 : 66, "text-anchor": "middle", "font-weight": 800,
       "font-size": label.length > 1 ? 40 : 48, fill: burst ? body : ink, "font-family": "system-ui, sans-serif" });
     t.textContent = label;
     svg.appendChild(t);
