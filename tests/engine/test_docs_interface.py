@@ -33,8 +33,8 @@ from engine.match import Match
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
 ENGINE = ROOT / "engine"
-GAME_TITLES = {"freeroll": "Free roll", "dicethrone": "Dice Throne", "kingoftokyo": "King of Tokyo",
-               "regidice": "Regidice", "magewars": "Mage Wars"}
+# each registered game's section is headed by its English title (its description's): a new game needs no edit here
+GAME_TITLES = {name: rules.describe()["title"]["en"] for name, rules in GAMES.items()}
 SHARED_SOURCES = ("kernel.py", "core.py", "match.py", "checks.py", "games.py")
 RANDOM_GAMES = 6       # seeded random games per game, each from one of its example setups
 RANDOM_MOVES = 250
