@@ -105,16 +105,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_read(args: argparse.Namespace) -> int:
     from . import read_cmd
     from .config import resolve_state_dir
+    from .dice_file import DiceFileError
     from .learnt import LearntDice
-    from .taught import load_taught
 
     # Faces taught on this box (`dicesight teach --templates`) replace the drawn templates, and the dice it
-    # learnt from confirmed rolls (`dicesight teach`, game nights) are its memory, as in `dicesight run`.
+    # learnt from confirmed rolls (`dicesight teach`, game nights) are its memory, as in `dicesight run`;
+    # `--dice FILE.json` reads a table's own dice (device.dice_file)
     state_dir = resolve_state_dir(args.state_dir)
-    taught = load_taught(state_dir, args.dice, args.mount) if state_dir.is_dir() else None
+    try:
+        ds, taught = read_cmd.resolve(args.dice, args.mount, state_dir)
+    except (DiceFileError, KeyError) as err:
+        return read_cmd.refuse(str(err).strip(chr(34) + chr(39)), args.json)
     memory = LearntDice(state_dir, args.mount).memory if (state_dir / "learnt").is_dir() else None
-    return read_cmd.run(args.images, args.dice, args.mount, args.json, args.debug_out, taught=taught,
-                        memory=memory)
+    return read_cmd.run(args.images, ds, args.mount, args.json, args.debug_out, taught=taught, memory=memory)
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
@@ -260,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help="read dice in still images")
     read.add_argument("images", nargs="+")
-    read.add_argument("--dice", default="d6", help="dice set id from a game's description (d6, or a set a game names: see docs/dice-sets.md)")
+    read.add_argument("--dice", default="d6", help="dice set id from a game's description (d6, or a set a game "
+                                                  "names), or a dice-set file FILE.json: see docs/dice-sets.md")
     read.add_argument("--mount", choices=["over", "under"], default="under",
                       help="camera above the tray (reads the top face) or under its clear bottom")
     read.add_argument("--debug-out", help="folder for each image with what was read drawn on it")

@@ -1,15 +1,34 @@
 """Dice sets by id, resolved through the games' own descriptions, for the reader and the demo tray.
 
 `vision/` knows no game: it is handed a set as plain data (`engine.core.DiceSetSpec`). The box names sets by
-id ("d6", "<game>:<hero>"...); this module finds the description that a registered game gives for that id.
+id ("d6", "<game>:<hero>"...); this module finds the description that a registered game gives for that id,
+unless the box was given a dice-set file for that id (`camera.dice_files`, `use_files`): a table's own dice
+override the game's description of them (device.dice_file).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import games
+
+if TYPE_CHECKING:
+    from .dice_file import DiceFile
+
+# dice-set files the box was started with, by set id (`use_files`); they win over the games' descriptions
+_files: dict[str, DiceFile] = {}
+
+
+def use_files(files: list[DiceFile]) -> None:
+    """Read these sets from their files from now on (the box, at start: exactly the configured files)."""
+    _files.clear()
+    _files.update({f.id: f for f in files})
+
+
+def dice_file(set_id: str) -> DiceFile | None:
+    """The file the box was given for `set_id`, if any (its face pictures are taught faces)."""
+    return _files.get(set_id)
 
 
 @lru_cache(maxsize=1)
@@ -22,8 +41,8 @@ def _all_specs() -> dict[str, dict[str, Any]]:
 
 
 def ids() -> list[str]:
-    """Ids of every dice set the registered games use, plus the generic pip "d6"."""
-    return sorted(set(_all_specs()) | {"d6"})
+    """Ids of every dice set the registered games use, plus the generic pip "d6" and the files' sets."""
+    return sorted(set(_all_specs()) | {"d6"} | set(_files))
 
 
 def spec(set_id: str | dict[str, Any]) -> dict[str, Any] | str:
@@ -31,6 +50,8 @@ def spec(set_id: str | dict[str, Any]) -> dict[str, Any] | str:
     Raises KeyError with a sentence naming the known ids for anything else."""
     if isinstance(set_id, dict):
         return set_id
+    if set_id in _files:
+        return _files[set_id].spec
     found = _all_specs().get(set_id)
     if found is not None:
         return found
@@ -40,8 +61,8 @@ def spec(set_id: str | dict[str, Any]) -> dict[str, Any] | str:
 
 
 def specs() -> dict[str, dict[str, Any]]:
-    """Every set the registered games describe, by id (a copy: callers may keep it)."""
-    return dict(_all_specs())
+    """Every set the registered games describe, by id, as the box reads them (a file's set wins; a copy)."""
+    return {**_all_specs(), **{sid: f.spec for sid, f in _files.items()}}
 
 
 @lru_cache(maxsize=1)

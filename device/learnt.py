@@ -7,6 +7,9 @@ then renamed: a power cut leaves a whole file or none) and added to the `vision.
 consults from the next roll on. At start the files are read back into the memory, so what the box learnt
 survives a restart; a file that cannot be read is skipped with a logged message, never a crash.
 
+Under the tray a confirmed die may also say which face the reader saw on the glass (`Confirmed.glass`):
+those pairs go to `device.opposites`, which learns the opposite map of the players' own dice.
+
 Bounded: at most MAX_PER_FACE crops per face of a set (the oldest of that face goes first), so a long game
 night never fills the card and the memory stays quick. A full card while keeping a crop loses the crop, not
 the roll: the roll is in the store before anything is learnt from it, and the error is logged and returned.
@@ -15,7 +18,6 @@ the roll: the roll is in the store before anything is learnt from it, and the er
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -28,7 +30,9 @@ import numpy as np
 from vision.dicesets import DiceSet, get_set
 from vision.memory import Memory
 
+from .atomic import write_atomic as _write_atomic
 from .dice_sets import spec
+from .opposites import Opposites
 
 log = logging.getLogger("dicesight.learnt")
 
@@ -41,11 +45,13 @@ def _safe(name: str) -> str:
 
 @dataclass(frozen=True)
 class Confirmed:
-    """One die of a confirmed roll: its crop as the tray cut it, its set, and the top face index players gave."""
+    """One die of a confirmed roll: its crop as the tray cut it, its set, and the top face index players gave;
+    `glass`: under the tray, the face the reader saw on the glass when it was sure of it (device.opposites)."""
 
     set_id: str
     crop: np.ndarray
     face: int
+    glass: int | None = None
 
 
 def face_index(ds: DiceSet, die: Any) -> int | None:
@@ -80,6 +86,8 @@ class LearntDice:
         self.mount = mount
         self.max_per_face = max_per_face
         self.memory = Memory(mount=mount)
+        # under the tray, each confirmed die whose glass face the reader named pairs two opposite faces
+        self.opposites = Opposites(root)
         self._lock = threading.Lock()
         self._files: dict[str, dict[int, list[Path]]] = {}  # set id -> face -> files, oldest first
         self._names: dict[str, str] = {}  # folder name -> set id (set.txt in each folder)
@@ -138,6 +146,9 @@ class LearntDice:
                 kept += 1
                 if len(files) > self.max_per_face:
                     self._trim(die.set_id)
+            for set_id in {d.set_id for d in dice}:
+                self.opposites.record(set_id, [(d.glass, d.face) for d in dice
+                                               if d.set_id == set_id and d.glass is not None])
         return kept
 
     def _trim(self, set_id: str) -> None:
@@ -179,22 +190,22 @@ class LearntDice:
             return out
 
 
-def confirmed_dice(crops: list[tuple[str, np.ndarray] | None], dice: list[Any],
+def confirmed_dice(crops: list[tuple[Any, ...] | None], dice: list[Any],
                    picks: list[int | None]) -> list[Confirmed]:
     """The dice of a confirmed roll that can be learnt: `dice[i]` (what the players confirmed) came from the
-    tray die `picks[i]` (None: a die entered by hand), whose (set id, crop) is `crops[picks[i]]`."""
+    tray die `picks[i]` (None: a die entered by hand), whose (set id, crop[, glass face]) is `crops[picks[i]]`."""
     out = []
     for die, k in zip(dice, picks, strict=False):
         if k is None or not 0 <= k < len(crops) or crops[k] is None:
             continue
-        set_id, crop = crops[k]  # type: ignore[misc]
+        set_id, crop, *glass = crops[k]  # type: ignore[misc]
         try:
             ds = get_set(spec(set_id))
         except KeyError:
             continue
         face = face_index(ds, die)
         if face is not None:
-            out.append(Confirmed(ds.id, crop, face))
+            out.append(Confirmed(ds.id, crop, face, glass[0] if glass else None))
     return out
 
 
@@ -203,17 +214,3 @@ def _stamp(p: Path) -> int:
         return int(p.stem.split("-")[1])
     except (IndexError, ValueError):
         return 0
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write under a temporary name, fsync, rename: a power cut leaves the whole file or none."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise

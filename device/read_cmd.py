@@ -1,6 +1,9 @@
-"""`dicesight read IMAGE... --dice SET --mount over|under [--json] [--debug-out DIR]`.
+"""`dicesight read IMAGE... --dice SET|FILE.json --mount over|under [--json] [--debug-out DIR] [--state-dir S]`.
 
-One line per image: `{"image": PATH, "dice": [reading, ...], "ms": float}` with --json, a short human line
+`--dice` names a set by id (resolved through the games' descriptions) or a dice-set file (device.dice_file):
+a bad file is one sentence and exit status 2. The set is read as the box would read it: with the opposite map
+the box learnt of those dice when teaching (device.opposites), and the faces taught on it (else the file's
+face pictures). One line per image: `{"image": PATH, "dice": [reading, ...], "ms": float}` with --json, a short human line
 otherwise. A file that cannot be read (missing, empty, corrupt, not an image) gets its own error line
 (`{"image": PATH, "error": "..."}` with --json) and makes the exit code 1; the other files are still read.
 """
@@ -16,11 +19,24 @@ import cv2
 import numpy as np
 
 from vision.debug import die_crops, draw_readings
-from vision.dicesets import get_set
+from vision.dicesets import DiceSet, get_set
 from vision.memory import Memory
 from vision.reader import read_dice
 
+from .dice_file import is_file_name, load
 from .dice_sets import spec
+from .opposites import Opposites
+from .taught import load_taught
+
+
+def resolve(dice: str, mount: str, state_dir: Path) -> tuple[DiceSet, dict | None]:
+    """The set `--dice` names, as the box reads it, and its taught faces (None: the drawn ones). Raises
+    DiceFileError for a bad file, KeyError for an unknown id (both one sentence)."""
+    found = load(dice, mount) if is_file_name(dice) else None
+    described = found.spec if found is not None else spec(dice)
+    ds = Opposites(state_dir).apply(described) if state_dir.is_dir() else get_set(described)
+    taught = load_taught(state_dir, ds.id, mount) if state_dir.is_dir() else None
+    return ds, taught or (found.taught(ds) if found is not None else None)
 
 
 def _load(path: str) -> np.ndarray:
@@ -48,17 +64,21 @@ def _human(path: str, readings: list, ms: float) -> str:
     return f"{path}: {len(readings)} dice: " + ", ".join(parts) + f" ({ms:.1f} ms)"
 
 
-def run(images: list[str], dice: str, mount: str, as_json: bool, debug_out: str | None,
+def refuse(msg: str, as_json: bool) -> int:
+    """A set that cannot be used: one sentence, exit status 2."""
+    if as_json:
+        print(json.dumps({"error": msg}), flush=True)
+    else:
+        print(f"error: {msg}", file=sys.stderr)
+    return 2
+
+
+def run(images: list[str], dice: str | DiceSet, mount: str, as_json: bool, debug_out: str | None,
         taught: dict | None = None, memory: Memory | None = None) -> int:
     try:
-        dice_set = get_set(spec(dice))
+        dice_set = dice if isinstance(dice, DiceSet) else get_set(spec(dice))
     except KeyError as err:
-        msg = str(err).strip("'\"")
-        if as_json:
-            print(json.dumps({"error": msg}), flush=True)
-        else:
-            print(f"error: {msg}", file=sys.stderr)
-        return 2
+        return refuse(str(err).strip("'\""), as_json)
     if mount not in ("over", "under"):
         print(f"error: --mount must be over or under, not {mount!r}", file=sys.stderr)
         return 2

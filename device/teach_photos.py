@@ -5,6 +5,10 @@ tray cuts a die it read (`vision.memory.crop_die`), is kept with its confirmed t
 --state-dir S` (or the box started on that state directory) reads with it from then on. Labels are the JSON
 of `../shared/datasets/` (`{"dice": [{"value", "cx", "cy", "w", "h"}]}` in pixels, one file per photo with the
 photo's name); `value` is the top face: a number, or the set's face name for symbol dice.
+
+Under the tray each die also tells which face lay on the glass against the top face the label gives (read
+with no opposite map, `vision.teach.seen_faces`): those pairs teach the box the opposite map of these very
+dice (device.opposites), reported as `opposite` (learnt so far, faces still `unpaired`, `contradictions`).
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from typing import Any
 
 import cv2
 
-from vision.dicesets import get_set
+from vision.dicesets import DiceSet, get_set
 from vision.memory import crop_die
+from vision.teach import seen_faces
 
-from .dice_sets import spec
+from .dice_file import DiceFileError, is_file_name, load
+from .dice_sets import spec, use_files
 from .learnt import Confirmed, LearntDice, face_index
 
 Emit = Callable[[dict[str, Any]], None]
@@ -36,30 +42,54 @@ def labelled_dice(photo: Path, labels: Path) -> list[dict[str, Any]] | None:
     return [d for d in dice if isinstance(d, dict)] if isinstance(dice, list) else None
 
 
-def confirmed_in(photo: Path, dice: list[dict[str, Any]], set_id: str) -> list[Confirmed]:
-    """The photo's labelled dice as confirmed dice of `set_id` (a die naming no face of the set is skipped)."""
+def confirmed_in(photo: Path, dice: list[dict[str, Any]], set_id: str, mount: str = "over") -> list[Confirmed]:
+    """The photo's labelled dice as confirmed dice of `set_id` (a die naming no face of the set is skipped);
+    under the tray each with the face seen on the glass, where the reader is sure of it."""
     frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
     if frame is None:
         return []
     ds = get_set(spec(set_id))
-    out = []
-    for d in dice:
-        face = face_index(ds, d.get("value"))
-        try:
-            cx, cy, w, h = (float(d[k]) for k in ("cx", "cy", "w", "h"))
-        except (KeyError, TypeError, ValueError):
-            continue
-        if face is None or w < 4 or h < 4:
-            continue
-        box = (int(cx - w / 2), int(cy - h / 2), int(w), int(h))
-        out.append(Confirmed(set_id, crop_die(frame, (cx, cy), box), face))
-    return out
+    kept = [k for k in (_labelled(d, ds) for d in dice) if k is not None]
+    glass = seen_faces(frame, ds, [(cx, cy, max(w, h) / 2) for _, (cx, cy, w, h) in kept]) \
+        if mount == "under" and kept else [None] * len(kept)
+    return [Confirmed(set_id, crop_die(frame, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h))),
+                      face, seen)
+            for (face, (cx, cy, w, h)), seen in zip(kept, glass, strict=True)]
+
+
+def _labelled(d: dict[str, Any], ds: DiceSet) -> tuple[int, tuple[float, float, float, float]] | None:
+    """(top face index, (cx, cy, w, h)) of a labelled die, or None when it names no face of the set or no box."""
+    try:
+        cx, cy, w, h = (float(d[k]) for k in ("cx", "cy", "w", "h"))
+    except (KeyError, TypeError, ValueError):
+        return None
+    face = face_index(ds, d.get("value"))
+    return None if face is None or w < 4 or h < 4 else (face, (cx, cy, w, h))
+
+
+def _set_id(name: str, mount: str, emit: Emit) -> str | None:
+    """The set SET names: an id the games describe, or a dice-set file (read as the box's set of that id, so
+    everything taught is filed under it); None after saying why it cannot be used."""
+    try:
+        if is_file_name(name):
+            found = load(name, mount)
+            use_files([found])
+            return found.id
+        return get_set(spec(name)).id
+    except (DiceFileError, KeyError) as err:
+        code = "bad_dice_file" if isinstance(err, DiceFileError) else "unknown_dice_set"
+        emit({"error": {"code": code, "message": str(err).strip(chr(34) + chr(39))}})
+        return None
 
 
 def run(set_id: str, photos: Path, labels: Path, state_dir: Path, mount: str, emit: Emit) -> int:
     if not photos.is_dir() or not labels.is_dir():
         emit({"error": {"code": "no_photos", "message": f"{photos} and {labels} must both be folders."}})
         return 2
+    found = _set_id(set_id, mount, emit)
+    if found is None:
+        return 2
+    set_id = found
     learnt = LearntDice(state_dir, mount)
     taught = skipped = 0
     for photo in sorted(p for p in photos.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
@@ -67,8 +97,10 @@ def run(set_id: str, photos: Path, labels: Path, state_dir: Path, mount: str, em
         if dice is None:
             skipped += 1
             continue
-        taught += learnt.keep(confirmed_in(photo, dice, set_id))
+        confirmed = confirmed_in(photo, dice, set_id, mount)
+        taught += learnt.keep(confirmed)
     counts = learnt.counts().get(set_id, {})
     emit({"event": "taught", "set": set_id, "mount": mount, "dice": taught, "photos_without_labels": skipped,
-          "faces": counts.get("faces", {}), "state_dir": str(state_dir)})
+          "faces": counts.get("faces", {}), "state_dir": str(state_dir),
+          **({"opposite": learnt.opposites.report(get_set(spec(set_id)))} if mount == "under" else {})})
     return 0 if taught else 1

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
-import device.learnt as learnt_mod
+import device.atomic as atomic
 from device.camera.base import Frame
 from device.dice_sets import spec
 from device.learnt import Confirmed, LearntDice, face_index
@@ -227,7 +227,7 @@ def test_a_full_card_loses_the_learnt_crop_not_the_roll(box, monkeypatch) -> Non
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(learnt_mod.os, "replace", full)
+    monkeypatch.setattr(atomic.os, "replace", full)
     snap = table.submit({"type": "roll", "dice": [6], "source": "manual",
                          "tray": {"roll": tray["roll"], "dice": [0]}})
     assert snap["count"] == 1 and table.store.load_game(table.game_id).entries  # the roll is kept
