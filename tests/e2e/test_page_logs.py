@@ -2,8 +2,8 @@
 not as 0-based positions one row a tap; Mage Wars attack dice entered on the pad logged as the faces they
 are (2* 1* 2 blank, not the pad's 6 5 4 1); a hit told before the damage it dealt; no attack offered once
 the creature has attacked; a hit of no damage says why; and a camera roll names its roller. The games are
-set up and partly played on the real table; the phone does the rest. Screenshots:
-test-artifacts/screenshots/logs-*.png."""
+set up and partly played on the real table; the phone does the rest. The lines the checks read are read on
+en, zh-TW and ko phones. Screenshots: test-artifacts/screenshots/logs-*.png."""
 
 from __future__ import annotations
 
@@ -27,6 +27,12 @@ def table(tmp_path):
     table = make_table(tmp_path, camera=None)
     yield table
     table.close()
+
+
+# The lines the checks read, as each phone's language words them (the games' texts log.kept and view.why_armor)
+KEPT = {"en-US": "Dice kept: Claw Claw", "zh-TW": "保留骰子：爪擊 爪擊", "ko-KR": "남긴 주사위: 발톱 발톱"}
+NO_DAMAGE = {"en-US": "no damage (armor 3 stops all 1)", "zh-TW": "沒有傷害（護甲 3 擋下全部 1 點）",
+             "ko-KR": "피해 없음 (방어구 3: 일반 피해 1 모두 막음)"}
 
 
 @pytest.fixture()
@@ -55,26 +61,28 @@ def tap(page, locator) -> None:
     page.wait_for_function("s => window.dicesight.snap.seq >= s", arg=answer.value.json()["seq"], timeout=SLOW)
 
 
-def test_king_of_tokyo_logs_the_kept_faces_once(phone, box, table):
+@pytest.mark.parametrize("locale", sorted(KEPT))
+def test_king_of_tokyo_logs_the_kept_faces_once(phone, box, table, locale):
     table.new_game("kingoftokyo", KOT)
     table.submit({"type": "roll", "player": "p1", "dice": ["heart", "claw", "claw", "1", "2", "3"]})
-    page = paired_phone(phone, box, table)
+    page = paired_phone(phone, box, table, locale)
     settle(page, table)
     for i in (1, 2):
         tap(page, page.locator("#kot-dice button").nth(i))
     kept = page.locator("#kot-events li[data-type='kept']")
     expect(kept).to_have_count(1, timeout=SLOW)
-    expect(kept).to_have_text("Dice kept: Claw Claw")
-    expect(page.locator("#log")).to_contain_text("Dice kept: Claw")
+    expect(kept).to_have_text(KEPT[locale])
+    expect(page.locator("#log")).to_contain_text(KEPT[locale].rsplit(" ", 1)[0])
     assert "keep" not in page.locator("#log").inner_text().split()
-    shot(page, "logs-kot-kept", at="#kot-events")
+    shot(page, f"logs-kot-kept-{locale}", at="#kot-events")
 
 
-def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, box, table):
+@pytest.mark.parametrize("locale", sorted(NO_DAMAGE))
+def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, box, table, locale):
     table.new_game("magewars", MAGE_WARS)
     table.submit({"type": "activate", "object": "p1"})
     table.submit({"type": "attack", "target": "p2", "attack": {"name": "Staff", "dice": 4}})
-    page = paired_phone(phone, box, table)
+    page = paired_phone(phone, box, table, locale)
     settle(page, table)
     for v in (6, 5, 4, 1):  # the pad's sides: 2*, 1*, 2, blank
         page.locator(f"#entrypad [data-add='{v}']").click()
@@ -84,9 +92,10 @@ def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, b
     story = [li.get_attribute("data-key") for li in page.locator(".mwstory li").all()]
     assert story.index("log.strike") < story.index("log.damage"), story
     # its attack is used: the prompt offers guard and the end of the action phase only
-    expect(page.locator("#pending h2")).to_contain_text("guard, or end")
+    if locale == "en-US":
+        expect(page.locator("#pending h2")).to_contain_text("guard, or end")
     assert page.locator("#pending button.option[data-type='attack']").count() == 0
-    shot(page, "logs-mw-hit-then-damage", at=".mwstory")
+    shot(page, f"logs-mw-hit-then-damage-{locale}", at=".mwstory")
 
     table.submit({"type": "end_activation"})
     table.submit({"type": "activate", "object": "p2"})
@@ -95,8 +104,8 @@ def test_mage_wars_logs_faces_the_order_of_a_hit_and_why_it_did_nothing(phone, b
     table.submit({"type": "attack", "target": "p2", "attack": {"name": "Claw", "dice": 2}})
     table.submit({"type": "roll", "dice": ["1", "blank"]})  # 1 normal against armor 3
     settle(page, table)
-    expect(page.locator(".mwstory li[data-key='log.strike']").first).to_contain_text("no damage (armor 3 stops all 1)",
-                                                                                   timeout=SLOW)
+    expect(page.locator(".mwstory li[data-key='log.strike']").first).to_contain_text(NO_DAMAGE[locale], timeout=SLOW)
+    shot(page, f"logs-mw-no-damage-why-{locale}", at=".mwstory")
 
 
 def test_a_camera_roll_names_its_roller(table):
