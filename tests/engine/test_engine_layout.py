@@ -120,3 +120,29 @@ def test_every_chosen_player_effect_can_go_to_a_player():
         assert eff["to"] in ("chosen", "opponent", "teammate"), eff
         assert eff["do"] in effects.TO_PLAYER, eff
         assert all(sub["do"] in effects.TO_PLAYER for sub in eff.get("also", [])), eff
+
+
+def _games() -> list[str]:
+    return sorted(p.parent.name for p in ENGINE.glob("*/__init__.py"))
+
+
+def test_a_game_imports_no_other_game_and_the_engine_nothing_above_it():
+    """Issue 35, a game is one folder: a game's modules import the shared engine and their own folder only
+    (another game's helpers would tie the two), the shared modules import no game but in the registry
+    (engine/games.py), and no engine module imports the box, the page or vision
+    (the engine is pure: device/, webui/ and vision/ build on it, never the reverse)."""
+    games = _games()
+    crossing, upward = [], []
+    for path in ENGINE.rglob("*.py"):
+        name = _module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        absolute = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
+        absolute |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        upward += [f"{name}: {m}" for m in absolute if m.split(".")[0] in ("device", "webui", "vision")]
+        own = name.split(".")[1] if name.count(".") >= 1 and name.split(".")[1] in games else None
+        for mod in _imports(path)[0]:
+            other = mod.split(".")[1] if mod.count(".") >= 1 else None
+            if other in games and other != own and name != "engine.games":  # the registry lists them all
+                crossing.append(f"{name} -> {mod}")
+    assert "dicethrone" in games and "regidice" in games  # the folders are really read
+    assert crossing == [] and upward == []
