@@ -1,11 +1,17 @@
-"""Reading one die's face: canonical crop, ink, pips or templates, colour, confidence."""
+"""Stage **face**: one die's face read from its crop: ink, pips or templates, colour, confidence.
+
+The outline stage (`vision/outline.py`) gives the face's centre, side and turn; here the face is cut to a
+canonical square (`vision/crop.py`), its ink is what differs from the body's own colour, and the ink is read:
+pips counted against the layouts, symbols matched against templates at every turn (drawn by the renderer, or
+taught), corner numbers compared at a higher resolution (`vision/corners.py`), numerals joined with their CNN
+(`vision/numerals.py`). Pip d6 with a CNN are read by `vision/classify.py` instead (see `reader.py`).
+Read first: `FaceReader.read`.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -13,14 +19,46 @@ import numpy as np
 
 from .corners import SCALES, CornerReader
 from .corners import M as CORNER_M
+from .crop import (
+    BAND,
+    CORE,
+    HIRES_FACE,
+    HIRES_PENTAGON,
+    INNER,
+    K3,
+    P_BAND,
+    P_INNER,
+    RIM,
+    N,
+    band_medians,
+    canonical_crop,
+    hist_rank,
+    median_u8,
+    otsu,
+    rank,
+)
 from .dicesets import DiceSet
 from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, corner_number, face_glyph, split_corner
 from .numerals import NumeralGuess, read_numeral
 from .numerals import classifier as numeral_classifier
 from .numerals import combine as combine_numeral
+from .outline import (
+    SNAP_GROWN,
+    SNAP_SHRUNK,
+    blob_geometry,
+    face_shape_ok,
+    found_in_part,
+    near_blob,
+    pentagon_angle,
+    pentagon_outline,
+    refit_pentagon,
+    refit_square,
+    regrow,
+    snap_pentagon,
+    snap_square,
+)
 from .reading import UNNAMED, Reading
 
-N = 48  # canonical face crop side (px)
 # Certain (confidence >= 0.6) needs both: the correlation at least MIN + 0.15 and the margin to every other
 # face at least 0.6 x MARGIN. Chosen on renders of bench/vision_accuracy.py's kind with other seeds (see
 # docs/dice-sets.md): corner numbers 0.7 and 0.07 (up to 0.105 on dice under 45 px), d12 faces 0.6 and 0.036.
@@ -34,8 +72,6 @@ NUMERAL_DETAIL_MARGIN = 0.117  # a d12's number compared at a higher resolution:
 TURN_SLACK = 0.04  # a quarter turn whose symbol match is this close to the best one may be the face's turn
 SELF_ALIKE = 0.8  # ... and so may every turn at which the symbol's drawing matches itself this well
 ALIKE_SHIFT = 3   # ... shifted by up to this many pixels (of the 48 px face)
-
-COLOUR_NAMES = ("red", "yellow", "blue", "black", "white", "green", "purple", "other")
 
 
 def classify_colour(bgr: np.ndarray | tuple[float, float, float], ref_v: float = 255.0) -> str:
@@ -73,112 +109,7 @@ def classify_colour(bgr: np.ndarray | tuple[float, float, float], ref_v: float =
     return "other"
 
 
-def _inner_mask(n: int, margin: float) -> np.ndarray:
-    m = np.zeros((n, n), bool)
-    a = int(round(n * margin))
-    m[a:n - a, a:n - a] = True
-    return m
-
-
-_INNER = _inner_mask(N, 0.1)
-_K3 = np.ones((3, 3), np.uint8)
-_K5E = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-
-
-def _pentagon_mask(n: int, scale: float) -> np.ndarray:
-    """A d12 face (circumradius 0.62 of the crop's side, a vertex up, as the renderer draws it) shrunk by
-    `scale` about its centre, as a boolean mask of an n x n crop."""
-    a = -np.pi / 2 + np.arange(5) * 2 * np.pi / 5
-    r = 0.62 * scale * n
-    pts = np.stack([n / 2 - 0.5 + r * np.cos(a), n / 2 - 0.5 + r * np.sin(a)], 1)
-    m = np.zeros((n, n), np.uint8)
-    cv2.fillPoly(m, [np.round(pts * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
-    return m > 0
-
-
-_P_INNER = _pentagon_mask(N, 0.82)
-_P_BAND = _pentagon_mask(N, 0.88) & ~_pentagon_mask(N, 0.66)
 P_STEPS = 5  # a d12 face's number is upright towards one of its five vertices
-
-
-def pentagon_angle(contour: np.ndarray, cx: float, cy: float) -> float:
-    """The angle (deg, as `canonical_crop` takes it) that puts one vertex of a pentagonal outline straight
-    up: the phase of the outline's fifth angular harmonic (its vertices stick out five times around)."""
-    p = contour.reshape(-1, 2).astype(np.float64)
-    q = np.roll(p, -1, 0)
-    # sample along the outline every half pixel (CHAIN_APPROX_SIMPLE keeps only the ends of straight runs)
-    steps = np.maximum(1, np.ceil(2 * np.linalg.norm(q - p, axis=1))).astype(int)
-    k = np.repeat(np.arange(len(p)), steps)
-    f = (np.arange(len(k)) - np.repeat(np.cumsum(steps) - steps, steps)) / np.repeat(steps, steps)
-    pts = p[k] + (q[k] - p[k]) * f[:, None] - (cx, cy)
-    phi = np.arctan2(pts[:, 1], pts[:, 0])
-    r = np.hypot(pts[:, 0], pts[:, 1])
-    z = np.sum(r * np.exp(-5j * phi))
-    vertex = -np.angle(z) / 5.0  # a vertex direction (image coords, y down)
-    return float(np.degrees(vertex) + 90.0)
-_CORE = _inner_mask(N, 0.16)
-_BAND = _inner_mask(N, 0.08) & ~_inner_mask(N, 0.2)
-_RIM = _inner_mask(N, 0.03) & ~_inner_mask(N, 0.08)
-_HIRES_FACE = _inner_mask(CORNER_M, 0.07).astype(np.float32)  # the corner reader's crop less its rim
-_HIRES_PENTAGON = _pentagon_mask(CORNER_M, 0.88).astype(np.float32)  # ... a d12's face less its rim
-
-
-def canonical_crop(img: np.ndarray, center: tuple[float, float], side: float, angle_deg: float,
-                   n: int = N) -> np.ndarray:
-    """The square face (side px, rotated angle) warped to n x n."""
-    a = math.radians(angle_deg)
-    c, s = math.cos(a), math.sin(a)
-    k = side / n
-    # dst (u, v) -> src: center + R @ ((u + 0.5) * k - side/2, ...)
-    off = 0.5 * k - side / 2
-    M = np.array([[c * k, -s * k, center[0] + c * off - s * off],
-                  [s * k, c * k, center[1] + s * off + c * off]], np.float32)
-    return cv2.warpAffine(img, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
-def _rank(a: np.ndarray, q: float) -> np.ndarray:
-    """The element at rank q (0..1) of `a` along its first axis (per channel for an (n, c) array): the
-    median (q = 0.5) or a high percentile of a face's few hundred pixels, as np.partition picks it. Why:
-    np.median and np.percentile interpolate and check their arguments, several times the cost on arrays
-    this small, and a face is read with about eight of them."""
-    k = min(len(a) - 1, max(0, int(q * (len(a) - 1) + 0.5)))
-    return np.partition(a, k, axis=0)[k]
-
-
-def _median_u8(a: np.ndarray, mask: np.ndarray) -> float:
-    """The median of a uint8 image under a uint8 mask, as `_rank(values, 0.5)` picks it, from the
-    histogram (no copy of the masked pixels). NaN when the mask is empty."""
-    return _hist_rank(cv2.calcHist([a], [0], mask, [256], [0, 256]).ravel(), 0.5)
-
-
-def _hist_rank(h: np.ndarray, q: float) -> float:
-    """The value at rank q (0..1) of the values a 256-bin histogram counts, as `_rank` picks it."""
-    c = np.cumsum(h)
-    n = int(c[-1])
-    if n == 0:
-        return float("nan")
-    return float(np.searchsorted(c, min(n - 1, max(0, int(q * (n - 1) + 0.5))) + 1))
-
-
-_FLAT: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _band_medians(crop: np.ndarray, band: np.ndarray) -> np.ndarray:
-    """Each channel's median (as `_rank(values, 0.5)` picks it) of an n x n x 3 uint8 crop under a boolean
-    mask, as float32; NaN where the mask is empty. Why: one partition of the masked pixels for the three
-    channels costs half of three histograms, and the reader's masks are a few fixed bands (their pixels'
-    positions kept, keyed by the mask's identity and checked against it)."""
-    hit = _FLAT.get(id(band))
-    if hit is None or hit[0] is not band:
-        if len(_FLAT) > 64:
-            _FLAT.clear()
-        hit = _FLAT[id(band)] = (band, np.flatnonzero(band))
-    v = crop.reshape(-1, crop.shape[2])[hit[1]]
-    if not len(v):
-        return np.full(crop.shape[2], np.nan, np.float32)
-    k = min(len(v) - 1, max(0, int(0.5 * (len(v) - 1) + 0.5)))
-    return np.partition(v, k, axis=0)[k].astype(np.float32)
 
 
 def ink_map(crop_lab: np.ndarray, band: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -187,16 +118,10 @@ def ink_map(crop_lab: np.ndarray, band: np.ndarray | None = None) -> tuple[np.nd
     f = crop_lab.astype(np.float32)
     # the body colour from a band just inside the outline: a big symbol covers most of the middle of a
     # small die, where the median would be the ink's
-    med = _band_medians(crop_lab, _BAND if band is None else band)
+    med = band_medians(crop_lab, BAND if band is None else band)
     d = np.abs(f - med)
     ink = d[..., 0] + 1.5 * (d[..., 1] + d[..., 2])
     return ink, med
-
-
-def _otsu(vals: np.ndarray) -> float:
-    v = np.clip(vals, 0, 255).astype(np.uint8).reshape(-1, 1)
-    t, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    return float(t)
 
 
 def _layout_residual(pts: np.ndarray, n: int) -> float:
@@ -221,7 +146,7 @@ def _layout_residual(pts: np.ndarray, n: int) -> float:
     return best
 
 
-def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.ndarray = _BAND,
+def _ink_threshold(ink: np.ndarray, inner: np.ndarray = INNER, band_mask: np.ndarray = BAND,
                    core_mask: np.ndarray | None = None) -> tuple[float, bool, float]:
     """Ink threshold of one face, whether it has ink at all, and how much structure it has (the high
     percentile of ink above the body's). The body's level and noise come from the band just inside the
@@ -229,15 +154,15 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = _INNER, band_mask: np.nd
     the whole face look as large as the ink)."""
     band = ink[band_mask]
     inner = ink[inner]
-    med_ink = float(_rank(band, 0.5))
-    mad = float(_rank(np.abs(band - med_ink), 0.5)) + 1.0
-    hi = float(_rank(inner, 0.995))
-    t = max(_otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
+    med_ink = float(rank(band, 0.5))
+    mad = float(rank(np.abs(band - med_ink), 0.5)) + 1.0
+    hi = float(rank(inner, 0.995))
+    t = max(otsu(inner), med_ink + 6 * 1.4826 * mad, 0.35 * hi)
     # ink must reach into the middle of the face too: a blank face's only "ink" is the rim of its outline
     # at the crop's edge, and every drawn face has its symbol or number there
-    core = ink[_CORE if core_mask is None else core_mask]
+    core = ink[CORE if core_mask is None else core_mask]
     has_ink = hi > max(30.0, med_ink + 10 * 1.4826 * mad) and \
-        float(_rank(core, 0.995)) > max(30.0, med_ink + 10 * 1.4826 * mad)
+        float(rank(core, 0.995)) > max(30.0, med_ink + 10 * 1.4826 * mad)
     return t, has_ink, hi - med_ink
 
 
@@ -245,7 +170,7 @@ def _two_toned(values: np.ndarray) -> bool:
     """Whether lightness values fall in two clear groups (each at least a fifth of them, their means far
     apart against their own spreads), as a band holding both a die's body and a big symbol's ink does."""
     v = values.astype(np.float32)
-    t = _otsu(v)
+    t = otsu(v)
     lo, hi = v[v <= t], v[v > t]
     if min(len(lo), len(hi)) < 0.2 * len(v):
         return False
@@ -253,497 +178,14 @@ def _two_toned(values: np.ndarray) -> bool:
     return gap > 40.0 and gap > 2.5 * (float(lo.std()) + float(hi.std()))
 
 
-def _blob_geometry(blob: Any, pentagon: bool = False) -> tuple[float, float, float, float]:
-    (cx, cy), (rw, rh), ang = blob.rect
-    side = float(math.sqrt(max(rw * rh, 1.0)))
-    if pentagon:
-        side = float(math.sqrt(blob.area / 0.914))
-        m = cv2.moments(blob.contour)
-        if m["m00"] > 0:
-            cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    return float(cx), float(cy), side, float(ang)
-
-
 def face_ink(img: np.ndarray, lab: np.ndarray, blob: Any) -> np.ndarray:
     """Normalised ink map (N x N, 0..1) of one die's face: what templates are made of."""
-    cx, cy, side, ang = _blob_geometry(blob)
+    cx, cy, side, ang = blob_geometry(blob)
     ink, _ = ink_map(canonical_crop(lab, (cx, cy), side, ang))
     t, has_ink, _ = _ink_threshold(ink)
     if not has_ink:
         return np.zeros((N, N), np.float32)
     return np.clip(ink / max(2 * t, 1.0), 0, 1).astype(np.float32)
-
-
-def _squarish(c: np.ndarray, min_area: float) -> bool:
-    """A contour shaped like a die's square face seen flat: big enough, as long as wide, filling its rotated
-    rectangle and its hull."""
-    a = cv2.contourArea(c)
-    if a < min_area:
-        return False
-    (_, _), (w, h), _ = cv2.minAreaRect(c)
-    hull = cv2.contourArea(cv2.convexHull(c))
-    return max(w, h) / max(min(w, h), 1.0) < 1.25 and a / max(w * h, 1.0) >= 0.85 and a / max(hull, 1.0) > 0.9
-
-
-def _pentagonish(c: np.ndarray, min_area: float) -> bool:
-    """A contour shaped like a d12's face seen flat (`_face_shape_ok` for pentagons), big enough, and filling
-    its rotated rectangle as a pentagon does (about 0.7), not as a round glare spot or lamp (0.785 and more
-    is still allowed by that check, so a disc is told apart by its five corners)."""
-    a = cv2.contourArea(c)
-    if a < min_area:
-        return False
-    rect = cv2.minAreaRect(c)
-    hull = cv2.convexHull(c)
-    if not _face_shape_ok(a, a / max(cv2.contourArea(hull), 1.0), rect, True) or a < 0.62 * rect[1][0] * rect[1][1]:
-        return False
-    return len(cv2.approxPolyDP(hull, 0.05 * cv2.arcLength(hull, True), True)) == 5
-
-
-def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int, int],
-                  min_area: float, pentagon: bool = False) -> list[np.ndarray]:
-    """The square faces (`pentagon`: d12 faces) inside a blob that is not one (a die run together with an
-    out-of-focus lamp or a glare spot in a still photo: the difference to a fitted background cannot part
-    them; a learned finder's box, `reader.detector_blobs`). A die on the glass has a crisp outline and the
-    blur around it has none: the blob's own strong edges, closed and filled, leave the die's face. Contours
-    in frame coordinates; none when no such face is found or the face is most of the blob anyway (a round
-    lamp is not a die)."""
-    x, y, w, h = box
-    H, W = img.shape[:2]
-    x0, y0, x1, y1 = max(0, x - 4), max(0, y - 4), min(W, x + w + 4), min(H, y + h + 4)
-    P = cv2.GaussianBlur(cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2Lab), (3, 3), 0).astype(np.float32)
-    ph, pw = P.shape[:2]
-    gx = cv2.Sobel(P, cv2.CV_32F, 1, 0).reshape(ph, -1)
-    gy = cv2.Sobel(P, cv2.CV_32F, 0, 1).reshape(ph, -1)
-    gl, ga, gb = cv2.split(cv2.magnitude(gx, gy).reshape(ph, pw, 3))
-    g = cv2.max(gl, 2.0 * cv2.max(ga, gb)) * (1.0 / 8.0)
-    inside = np.zeros((ph, pw), np.uint8)
-    cv2.drawContours(inside, [contour - [x0, y0]], -1, 255, -1)
-    inside = cv2.dilate(inside, np.ones((5, 5), np.uint8)) > 0
-    if not inside.any():
-        return []
-    edges = ((g > max(6.0, 0.3 * float(np.percentile(g[inside], 99)))) & inside).astype(np.uint8) * 255
-    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, _K3)
-    outside = edges.copy()
-    cv2.floodFill(outside, np.zeros((ph + 2, pw + 2), np.uint8), (0, 0), 255)
-    filled = cv2.bitwise_or(edges, cv2.bitwise_not(outside))
-    # (a shadow's crisp edge along a die closes a thin sliver onto its square)
-    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, _K5E)
-    cs, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    area = cv2.contourArea(contour)
-    shaped = _pentagonish if pentagon else _squarish
-    return [c + [x0, y0] for c in cs if shaped(c, min_area) and cv2.contourArea(c) <= 0.8 * area]
-
-
-@dataclass(frozen=True)
-class Outline:
-    """A die's outline found again around a blob (the attributes the face reader takes from a blob)."""
-
-    contour: np.ndarray
-    rect: tuple[tuple[float, float], tuple[float, float], float]
-    area: float
-    solidity: float
-    mask_box: tuple[int, int, int, int]
-
-
-def _face_shape_ok(area: float, solidity: float, rect: Any, pentagon: bool) -> bool:
-    """A flat die's outline: solid, and a square filling its rotated rectangle (a pentagon fills ~0.7)."""
-    (_, _), (rw, rh), _ = rect
-    fill = area / max(rw * rh, 1.0)
-    elong = max(rw, rh) / max(min(rw, rh), 1.0)
-    # (a regular pentagon's rectangle is 1.05 as long as wide: a d12 face run together with a glare spot
-    # or found in part is longer, and its turn from the outline is wrong)
-    return solidity > 0.88 and ((fill <= 0.82 and elong < 1.15) if pentagon else (elong < 1.25 and fill >= 0.85))
-
-
-def found_in_part(blob: Any, pentagon: bool) -> bool:
-    """An outline clearly short of a whole face (a square filling its rectangle by under 0.82, or longer
-    than 1.12, or hollow; any pentagon failing the shape check), whose refit from its edges is taken as it
-    is. (An outline only just short of the shape check, such as a small die's rounded corners in glare,
-    takes its refit only where that keeps its turn and centre: refitted freely, a 33 px die was turned 7
-    degrees off and read wrong, certain.)"""
-    (_, _), (rw, rh), _ = blob.rect
-    fill = blob.area / max(rw * rh, 1.0)
-    elong = max(rw, rh) / max(min(rw, rh), 1.0)
-    if pentagon:
-        return not _face_shape_ok(blob.area, blob.solidity, blob.rect, True)
-    return fill < 0.82 or elong > 1.12 or blob.solidity <= 0.88
-
-
-def _near(refit: Outline, blob: Any) -> bool:
-    """A refit square that keeps the blob's turn (within 3 degrees) and centre (within a tenth of its side):
-    all an outline only just short of the shape check may take from its refit."""
-    (bx, by), (rw, rh), ba = blob.rect
-    (fx, fy), _, fa = refit.rect
-    turn = abs((fa - ba + 45.0) % 90.0 - 45.0)
-    return turn <= 3.0 and math.hypot(fx - bx, fy - by) <= 0.1 * max(rw, rh)
-
-
-def _inkless_window(img: np.ndarray, blob: Any, around: bool = False) -> tuple[np.ndarray, int, int, np.ndarray,
-                                                                              float] | None:
-    """A square window around a blob (about twice its size, so a die found in part is all in it), grey,
-    with the ink inside the blob (far from the body's grey) painted over with the body's grey, and blurred
-    by a pixel: the die's outline is left as the window's strong edges. (window, its left, its top, the
-    blob's contour in it, the blob's rectangle's longer side); None for a blob too small, or whose centre is
-    off the frame. Where the window runs off the frame, the frame's edge rows and columns are repeated (no
-    edges there: a die near the frame's edge, its window cut off, was otherwise never refitted)."""
-    (bcx, bcy), (rw, rh), _ = blob.rect
-    ext = float(max(rw, rh))
-    H, W = img.shape[:2]
-    half = int(0.95 * ext) + 6
-    x0, y0 = int(round(bcx)) - half, int(round(bcy)) - half
-    n = 2 * half + 1
-    if ext < 12 or not (0 <= bcx < W and 0 <= bcy < H):
-        return None
-    cut = img[max(0, y0):min(H, y0 + n), max(0, x0):min(W, x0 + n)]
-    grey = cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    if grey.shape != (n, n):
-        grey = cv2.copyMakeBorder(grey, max(0, -y0), max(0, y0 + n - H), max(0, -x0), max(0, x0 + n - W),
-                                  cv2.BORDER_REPLICATE)
-    # the ink's edges are no sides: inside the blob, ink (far from the body's grey) is painted over with it
-    inside = np.zeros((n, n), np.uint8)
-    contour = blob.contour.reshape(-1, 1, 2).astype(np.float32) - [x0, y0]
-    cv2.drawContours(inside, [np.round(contour).astype(np.int32)], -1, 1, -1)
-    core = cv2.erode(inside, _K3, iterations=2) > 0
-    if not core.any():
-        return None
-    if around:
-        # (`around`: the body's grey is taken just outside the blob: a blob that is the die's symbol alone,
-        # white on a black die as dark as the room, has the symbol's grey in its core)
-        ring = (cv2.dilate(inside, _K3, iterations=3) > 0) & ~(inside > 0)
-        if not ring.any():
-            return None
-        core = (inside > 0) | ring
-        body = float(np.median(grey[ring]))
-    else:
-        body = float(np.median(grey[core]))
-    far = np.abs(grey - body)
-    ink = cv2.dilate(((far > max(20.0, _otsu(far[core]))) & core).astype(np.uint8), _K3, iterations=3) > 0
-    grey[ink & (cv2.dilate(inside, _K3) > 0)] = body
-    grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
-    return grey, x0, y0, contour, ext
-
-
-SNAP_RING = (0.41, 0.66)  # where a square face's sides are looked for: from its centre, in blob sides
-SNAP_OUTER = 0.7          # an outer square at least this clear (against the clearest) is the face's
-SNAP_SHRUNK = 0.84        # a face snapped to under this of its blob's side, and unsure, is read at both sides
-SNAP_GROWN = 1.1          # ... and so is one snapped to over this (the edge of a lamp's glow behind a dark die)
-
-
-
-def snap_square(img: np.ndarray, cx: float, cy: float, side: float, ang: float) -> tuple[float, float, float,
-                                                                                        float] | None:
-    """A square face's side taken from its own crisp sides, near a blob's (centre and turn kept). Why: the
-    foreground blob is the die's face give or take the difference's blur and hysteresis: a bright die over a
-    dark room grew by a tenth and more (a green King of Tokyo die's blob was 1.12-1.18 of its face), a
-    dark one shrank by a few percent, and the templates, drawn on the face's own side, then meet the ink
-    at the wrong size (a digit's strokes are two or three pixels). The face is cut 1.4 times larger along
-    the blob's turn (correcting that turn from the edges paid nothing on the render bench). Across the
-    face's middle, the edge strength that three in four lines share gives
-    a profile per axis; the square about the blob's centre (found to a pixel or so: a centre moved by a
-    side picked at the rim's other step turned a claw's match half round) whose weakest side is
-    strongest wins, the outermost of those nearly as strong (a die's rim is often two steps, face to rim to
-    room: the outer one is the face's own side). None (keep the blob's) unless all four are clear edges."""
-    n = int(min(64, max(24, round(1.4 * side))))
-    k = 1.4 * side / n  # frame px per crop px
-    grey = cv2.cvtColor(canonical_crop(img, (cx, cy), 1.4 * side, ang, n), cv2.COLOR_BGR2GRAY)
-    off = (np.arange(n, dtype=np.float32) + 0.5) * k - 0.7 * side  # crop px -> offset from the centre
-    mid = np.abs(off) <= 0.3 * side
-    # the vertical sides: an edge in three in four of the face's middle rows (a symbol's stroke reaching
-    # towards a side, such as a sword's blade, crosses only a few of them)
-    gx = np.abs(cv2.Sobel(grey, cv2.CV_16S, 1, 0)[mid])
-    gy = np.abs(cv2.Sobel(grey, cv2.CV_16S, 0, 1)[:, mid])
-    q = len(gx) // 4
-    px = np.partition(gx, q, axis=0)[q].astype(np.float32)
-    py = np.partition(gy, q, axis=1)[:, q].astype(np.float32)
-    hs = np.arange(SNAP_RING[0] * side, SNAP_RING[1] * side, 0.5 * k, dtype=np.float32)
-    # each axis's weakest side at half side h, over the profile's own floor; the square's weakest of all
-    both = np.minimum(*(np.minimum(np.interp(-hs, off, prof), np.interp(hs, off, prof)) / (float(_rank(prof, 0.5)) + 1.0)
-                        for prof in (px, py)))
-    top = float(both.max())
-    if top < 3.0:
-        return None
-    h = float(hs[int(np.nonzero(both >= SNAP_OUTER * top)[0].max())])  # the outermost nearly as clear
-    return cx, cy, 2.0 * h, ang
-
-
-APOTHEM = 0.62 * math.cos(math.radians(36.0))  # a d12 face's apothem, in face sides (as the renderer draws it)
-
-
-def snap_pentagon(img: np.ndarray, cx: float, cy: float, side: float, ang: float) -> tuple[float, float, float] | None:
-    """A d12 face's centre and side taken from its five crisp sides, near a blob's (`ang`: its vertex-up
-    turn). Why: as `snap_square`: a bright die's blob is larger than its face (a green d12 of 33 px gave a
-    38 px blob, and its 5 was read as the 10). Along each side's outward normal, across the side's middle,
-    the lightness step that three in four lines across it share is that side's edge, looked for between
-    SNAP_RING's bounds of the blob's side from its centre; the centre and apothem that fit the five best
-    follow. None (keep the blob's) unless all five are clear edges that fit one regular pentagon."""
-    H, W = img.shape[:2]
-    m = int(0.8 * side) + 2
-    x0, y0 = max(0, int(cx) - m), max(0, int(cy) - m)
-    grey = cv2.cvtColor(img[y0:min(H, int(cy) + m + 1), x0:min(W, int(cx) + m + 1)],
-                        cv2.COLOR_BGR2GRAY).astype(np.float32)
-    rs = np.arange(SNAP_RING[0] * side, SNAP_RING[1] * side, 0.5, dtype=np.float32)
-    ts = np.linspace(-0.22 * side, 0.22 * side, 9, dtype=np.float32)
-    a = np.radians(ang - 54.0 + 72.0 * np.arange(5))
-    nx, ny = np.cos(a), np.sin(a)
-    # (5, len(ts), len(rs)) sample points: centre + r * normal + t * tangent
-    px = (cx - x0) + nx[:, None, None] * rs[None, None, :] - ny[:, None, None] * ts[None, :, None]
-    py = (cy - y0) + ny[:, None, None] * rs[None, None, :] + nx[:, None, None] * ts[None, :, None]
-    if px.min() < 0 or py.min() < 0 or px.max() > grey.shape[1] - 1 or py.max() > grey.shape[0] - 1:
-        return None
-    k = len(ts) * 5
-    samples = cv2.remap(grey, px.reshape(k, -1).astype(np.float32), py.reshape(k, -1).astype(np.float32),
-                        cv2.INTER_LINEAR).reshape(5, len(ts), -1)
-    # (the step three in four lines across the side share: a rank, as np.partition picks it)
-    steps = np.partition(np.abs(np.diff(samples, axis=2)), len(ts) // 4, axis=1)[:, len(ts) // 4]
-    floor = float(_rank(steps.ravel(), 0.5)) + 0.5
-    d = np.empty(5)
-    for j in range(5):
-        i = int(np.argmax(steps[j]))
-        if steps[j, i] < 3.0 * floor:
-            return None
-        f = 0.0
-        if 0 < i < steps.shape[1] - 1:
-            den = steps[j, i - 1] - 2 * steps[j, i] + steps[j, i + 1]
-            f = 0.5 * float(steps[j, i - 1] - steps[j, i + 1]) / float(den) if den < 0 else 0.0
-        d[j] = float(rs[i]) + 0.25 + 0.5 * f
-    # side j at n_j . (dx, dy) + apothem = d_j: least squares
-    A = np.stack([nx, ny, np.ones(5)], 1)
-    (dx, dy, apothem), *_ = np.linalg.lstsq(A, d, rcond=None)
-    if float(np.abs(A @ np.array([dx, dy, apothem]) - d).max()) > 0.06 * side:
-        return None
-    return cx + float(dx), cy + float(dy), float(apothem) / APOTHEM
-
-
-REGROW = 2.0  # a blob found in part is looked for again in a window this many of its sides either way
-
-
-def regrow(img: np.ndarray, background: np.ndarray, blob: Any) -> Outline | None:
-    """The whole square face around a blob that is only a part of it, from the learned background at full
-    resolution and a threshold of this window's own. Why: a big dark die under the tray, its body a little
-    lighter than a dark room and as grey as a lamp's glow beside it, was found by the frame-wide foreground
-    as its white number alone (an 87 px King of Tokyo die as a 24 x 32 px blob); no edge search around so
-    small a blob reaches its sides. Here every pixel of the window that differs from the room (both
-    smoothed) by three times the room's own noise (the median difference along the window's border) is
-    the die's, the part joined
-    to the blob is its face, and its hull, a square clearly larger than the blob (1.69 times its area: 1.3
-    times a square blob's side; it was 1.3 times the blob's longest side, which a die at 45 degrees found as a
-    long part, 48 x 28 px of a 55 px die, never passed) and clear of the window's border, is taken. None
-    otherwise."""
-    (bcx, bcy), (rw, rh), _ = blob.rect
-    ext = float(max(rw, rh))
-    H, W = img.shape[:2]
-    half = int(REGROW * ext) + 4
-    x0, y0 = max(0, int(bcx) - half), max(0, int(bcy) - half)
-    x1, y1 = min(W, int(bcx) + half + 1), min(H, int(bcy) + half + 1)
-    if background.shape[:2] != (H, W) or x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    # (at half size, area-averaged, and smoothed a little more: the room's noise is what is judged here,
-    # not a pixel's; a quarter of the pixels)
-    w, h = (x1 - x0) // 2, (y1 - y0) // 2
-    d = cv2.absdiff(cv2.blur(cv2.resize(img[y0:y1, x0:x1], (w, h), interpolation=cv2.INTER_AREA), (3, 3)),
-                    cv2.blur(cv2.resize(background[y0:y1, x0:x1], (w, h), interpolation=cv2.INTER_AREA), (3, 3)))
-    d = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
-    rim = np.concatenate([d[:3].ravel(), d[-3:].ravel(), d[:, :3].ravel(), d[:, -3:].ravel()])
-    thr = max(6.0, 3.0 * (float(_rank(rim, 0.5)) + 1.0))  # the room's own noise, at the window's border
-    m = cv2.morphologyEx((d > thr).astype(np.uint8), cv2.MORPH_CLOSE, _K5E)
-    inside = np.zeros_like(m)
-    cv2.drawContours(inside, [(blob.contour.reshape(-1, 1, 2).astype(np.int32) - [x0, y0]) // 2], -1, 1, -1)
-    n, lab = cv2.connectedComponents(m)
-    hits = np.bincount(lab[(inside > 0) & (m > 0)], minlength=n)
-    hits[0] = 0
-    if n < 2 or not hits.any():
-        return None
-    part = (lab == int(hits.argmax())).astype(np.uint8)
-    ys, xs = np.nonzero(part)
-    if xs.min() == 0 or ys.min() == 0 or xs.max() == part.shape[1] - 1 or ys.max() == part.shape[0] - 1:
-        return None  # runs out of the window: no die (a sleeve, a lamp)
-    cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    c = max(cs, key=cv2.contourArea) * 2 + [x0 + 0.5, y0 + 0.5]  # a half-size pixel's centre, in the frame
-    c = np.round(c).astype(np.int32)
-    # a die is convex: where its body looks like the room (a lamp's glow) its part has a bay; its hull is
-    # the face, when that hull is a square the part mostly fills
-    hull = cv2.convexHull(c)
-    area = float(cv2.contourArea(hull))
-    rect = cv2.minAreaRect(hull)
-    (_, _), (w, h), _ = rect
-    if area < 1.69 * blob.area or max(w, h) > 1.25 * max(min(w, h), 1.0) or area < 0.85 * w * h or \
-            float(cv2.contourArea(c)) < 0.65 * area:
-        return None
-    return Outline(hull, rect, area, 1.0, cv2.boundingRect(hull))
-
-
-def pentagon_outline(cx: float, cy: float, side: float, ang: float) -> Outline:
-    """A regular d12 face (as the renderer draws it: circumradius 0.62 of its side) about (cx, cy), a vertex
-    up at `ang` (as `pentagon_angle` gives it), as an outline the face reader takes for a blob."""
-    a = np.radians(ang - 90.0 + 72.0 * np.arange(5))
-    verts = np.stack([cx + 0.62 * side * np.cos(a), cy + 0.62 * side * np.sin(a)], 1).astype(np.float32)
-    out = np.round(verts).astype(np.int32).reshape(-1, 1, 2)
-    return Outline(out, cv2.minAreaRect(verts), float(cv2.contourArea(verts)), 1.0, cv2.boundingRect(out))
-
-
-def refit_square(img: np.ndarray, blob: Any, around: bool = False) -> Outline | None:
-    """The whole square face around a blob found only in part. A dark die under the tray is as dark as the
-    room where the room's own light rises behind it (both about the same grey): neither the frame-wide
-    threshold nor any local one parts them there, and the die's crop is cut off centre (the corner number is
-    lost; a partial blob's rectangle is also turned off the die's by up to ~15 degrees). Its outline is still
-    a crisp edge. The ink inside the blob is painted over with the body's grey; the die's turn is where the
-    edges' directions agree (their fourth angular harmonic), tried a degree and a half either side and at
-    the blob's own; turned upright, each side is the strongest edge across the blob's middle at or beyond
-    the blob's extent on that side (less a tenth: a blob may hold a sliver of glow), the two pairs of sides
-    the same distance apart (a square). The turn whose four sides are the strongest wins. None unless every
-    side found is a clear edge against the room's gradients."""
-    win = _inkless_window(img, blob, around)
-    if win is None:
-        return None
-    grey, x0, y0, contour, ext = win
-    n = grey.shape[0]
-    (bcx, bcy), _, ang = blob.rect
-    gx0, gy0 = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    # the edges' fourth angular harmonic, the sum of (gx + i gy)^4, in real arithmetic: its real part
-    # (gx^2 - gy^2)^2 - 4 gx^2 gy^2 and imaginary part 4 gx gy (gx^2 - gy^2), as dot products (19 us against
-    # 140-190 us for numpy's complex power on a 100 px window; the same readings on 2520 render frames)
-    d = (gx0 * gx0 - gy0 * gy0).ravel()
-    xy = (gx0 * gy0).ravel()
-    re, im = float(np.dot(d, d)) - 4.0 * float(np.dot(xy, xy)), 4.0 * float(np.dot(xy, d))
-    phi = float(np.degrees(math.atan2(im, re)) / 4.0)  # an edge normal's direction, modulo a quarter turn
-    c = (bcx - x0, bcy - y0)
-    tol = max(2, int(round(0.1 * ext)))
-
-    def fit(a: float) -> tuple[float, int, int, int, np.ndarray, float] | None:
-        """(the four sides' response, side, left, top, the turn, the room's level) with the frame turned by a."""
-        R = cv2.getRotationMatrix2D(c, a, 1.0)
-        pts = cv2.transform(contour, R).reshape(-1, 2)
-        (bx0, by0), (bx1, by1) = pts.min(0), pts.max(0)
-        up = cv2.warpAffine(grey, R, (n, n), flags=cv2.INTER_LINEAR)
-        gx = np.abs(cv2.Sobel(up, cv2.CV_32F, 1, 0))
-        gy = np.abs(cv2.Sobel(up, cv2.CV_32F, 0, 1))
-
-        def band(lo: float, hi: float) -> slice:
-            m = 0.2 * (hi - lo)
-            return slice(max(0, int(lo + m)), min(n, int(hi - m) + 1))
-
-        px = gx[band(by0, by1)].mean(0)   # vertical sides: across the blob's middle rows
-        py = gy[:, band(bx0, bx1)].mean(1)
-        floor = float(np.median(np.concatenate([px, py]))) + 1.0
-
-        sizes = np.arange(max(int(math.floor(max(bx1 - bx0, by1 - by0))) - 1, 8), int(math.ceil(1.4 * ext)) + 1)
-        if not len(sizes):
-            return None
-        x = np.arange(n)
-
-        def pairs(p: np.ndarray, a0: float, a1: float) -> tuple[np.ndarray, np.ndarray]:
-            """Per size s: the best response of two edges s apart that hold [a0, a1] (both must be edges),
-            and its low side; -1 where none fits."""
-            lo = np.maximum(np.floor(a1 - tol - sizes).astype(int), 0)
-            hi = np.minimum(int(math.ceil(a0 + tol)), n - 1 - sizes)
-            far = np.minimum(x[None, :] + sizes[:, None], n - 1)
-            v = np.minimum(p[None, :], p[far])
-            v[(x[None, :] < lo[:, None]) | (x[None, :] > hi[:, None])] = -1.0
-            k = v.argmax(1)
-            return v[np.arange(len(sizes)), k], k
-
-        vx, ax = pairs(px, bx0, bx1)
-        vy, ay = pairs(py, by0, by1)
-        both = np.where((vx >= 0) & (vy >= 0), np.minimum(vx, vy), -1.0)
-        i = int(both.argmax())
-        if both[i] < 0:
-            return None
-        best = (float(both[i]), int(sizes[i]), int(ax[i]), int(ay[i]), R, floor)
-        return best
-
-    # the best of the three turns, then a degree and a half either side of it
-    tried = {a: fit(a) for a in {round(ang, 1), round(phi, 1), round(-phi, 1)}}
-    fits = [(a, f) for a, f in tried.items() if f is not None]
-    if not fits:
-        return None
-    a0 = max(fits, key=lambda af: af[1][0])[0]
-    fits += [(a, f) for a in (a0 - 1.5, a0 + 1.5) if (f := fit(a)) is not None]
-    score, s, ax, ay, R, floor = max((f for _, f in fits), key=lambda f: f[0])
-    if score < 4.0 * floor:
-        return None
-    # the square's corners back in the frame
-    sq = np.array([[ax, ay], [ax + s, ay], [ax + s, ay + s], [ax, ay + s]], np.float32)
-    corners = cv2.transform(sq.reshape(-1, 1, 2), cv2.invertAffineTransform(R)).reshape(-1, 2) + [x0, y0]
-    cx, cy = corners.mean(0)
-    out = np.round(corners).astype(np.int32).reshape(-1, 1, 2)
-    side = float(s)
-    turn = float(np.degrees(np.arctan2(R[1, 0], R[0, 0])))
-    return Outline(out, ((float(cx), float(cy)), (side, side), -turn), 0.93 * side * side, 1.0,
-                   cv2.boundingRect(out))
-
-
-def refit_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
-    """The whole d12 face around a blob found only in part (a black die against a room as grey as it; see
-    `refit_square`). A regular pentagon's five outward side normals are a fifth of a turn apart; the edges'
-    directions give them to a tenth of a turn (their tenth angular harmonic: a side's gradient points in or
-    out), so both fifths are tried, each a degree and a half either way. For each side, the edge response
-    along its normal across the side's middle is a profile; the pentagon (centre, apothem) that holds the
-    blob (less a tenth) and whose weakest side is strongest wins. None unless all five are clear edges."""
-    win = _inkless_window(img, blob)
-    if win is None:
-        return None
-    grey, x0, y0, contour, ext = win
-    n = grey.shape[0]
-    (bcx, bcy), _, _ = blob.rect
-    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    mag2 = gx * gx + gy * gy
-    phase = np.arctan2(gy, gx)
-    beta0 = float(np.degrees(np.angle(np.sum(mag2 * np.exp(10j * phase)))) / 10.0)
-    cx, cy = bcx - x0, bcy - y0
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    px, py = xx - cx, yy - cy
-    pts = contour.reshape(-1, 2) - [cx, cy]
-    tol = max(2.0, 0.1 * ext)
-    m = int(round(0.3 * ext))
-    dd = np.arange(-m, m + 1, dtype=np.float32)
-    DX, DY = np.meshgrid(dd, dd)
-    A = np.arange(int(0.3 * ext), int(0.65 * ext) + 1, dtype=np.float32)
-
-    def profiles(beta: float) -> tuple[list[np.ndarray], list[tuple[float, float, float]]]:
-        """Per side: the edge response along its outward normal (index: distance + n), and (normal, the
-        blob's reach along it)."""
-        a = np.radians(beta + 72.0 * np.arange(5, dtype=np.float32))
-        nx, ny = np.cos(a)[:, None, None], np.sin(a)[:, None, None]
-        band = np.abs(py[None] * nx - px[None] * ny) <= 0.2 * ext
-        idx = np.clip(np.round(px[None] * nx + py[None] * ny + n).astype(np.int32), 0, 2 * n)
-        idx += (np.arange(5, dtype=np.int32) * (2 * n + 1))[:, None, None]
-        edge = np.abs(gx[None] * nx + gy[None] * ny)
-        size = 5 * (2 * n + 1)
-        prof = (np.bincount(idx[band], edge[band], size) / np.maximum(np.bincount(idx[band], None, size), 1))
-        reach = (pts @ np.stack([np.cos(a), np.sin(a)])).max(0) - tol
-        return list(prof.reshape(5, -1)), [(float(np.cos(a[k])), float(np.sin(a[k])), float(reach[k]))
-                                           for k in range(5)]
-
-    @lru_cache(maxsize=8)
-    def quick(beta: float) -> float:
-        """The five sides' strongest edges at or beyond the blob, each alone: which turn to fit."""
-        profs, sides = profiles(beta)
-        return sum(float(p[max(0, int(math.ceil(h + n))):].max(initial=0.0)) for p, (_, _, h) in zip(profs, sides,
-                                                                                                      strict=True))
-
-    j = max((0, 1), key=lambda j: quick(beta0 + 36.0 * j))
-    beta = max((beta0 + 36.0 * j + d for d in (-1.5, 0.0, 1.5)), key=quick)
-    profs, sides = profiles(beta)
-    ok = np.ones((len(dd), len(dd), len(A)), bool)
-    resp = []
-    for prof, (nx, ny, h) in zip(profs, sides, strict=True):
-        # side k of the pentagon centred at (dx, dy) with apothem a lies at dx*nx + dy*ny + a
-        sk = (DX * nx + DY * ny)[..., None] + A[None, None, :]
-        ok &= sk >= h
-        resp.append(prof[np.clip(np.round(sk + n).astype(np.int32), 0, 2 * n)])
-    score = np.where(ok, np.min(resp, axis=0), -1.0)
-    i = int(np.argmax(score))
-    iy, ix, ia = np.unravel_index(i, score.shape)
-    dx, dy, apothem = float(dd[ix]), float(dd[iy]), float(A[ia])
-    floor = float(np.median(np.concatenate(profs))) + 1.0
-    if float(score.flat[i]) < 4.0 * floor:
-        return None
-    r = apothem / math.cos(math.radians(36.0))
-    ang = np.radians(beta + 36.0 + 72.0 * np.arange(5))
-    verts = np.stack([cx + dx + r * np.cos(ang), cy + dy + r * np.sin(ang)], 1) + [x0, y0]
-    out = np.round(verts).astype(np.int32).reshape(-1, 1, 2)
-    area = float(cv2.contourArea(verts.astype(np.float32)))
-    return Outline(out, cv2.minAreaRect(verts.astype(np.float32)), area, 1.0, cv2.boundingRect(out))
 
 
 WEAK_MATCH = 0.6  # a face matching its best symbol this poorly is never certain, however far ahead it is
@@ -756,7 +198,7 @@ LOOKALIKE_CLOSE = 0.1  # ... those of them whose match is this close to the best
 def _template_vec(g: np.ndarray) -> np.ndarray:
     """A drawing as the symbol match compares it: blurred, inside the face's rim, zero mean, unit norm."""
     t = cv2.GaussianBlur(np.ascontiguousarray(g, np.float32), (0, 0), 1.5)
-    v = t.ravel()[_INNER.ravel()].astype(np.float32)
+    v = t.ravel()[INNER.ravel()].astype(np.float32)
     v = v - v.mean()
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
@@ -768,23 +210,6 @@ def _drawings_window(glyphs: list[str]) -> tuple[tuple[float, float], float]:
     ys, xs = np.nonzero(ink)
     x0, x1, y0, y1 = xs.min() / CORNER_M, (xs.max() + 1) / CORNER_M, ys.min() / CORNER_M, (ys.max() + 1) / CORNER_M
     return ((x0 + x1) / 2, (y0 + y1) / 2), 0.5 * max(x1 - x0, y1 - y0) + 0.03
-
-
-def one_reading_per_die(readings: list[Reading]) -> list[Reading]:
-    """Readings of blobs that are one die (centres within a third of the smaller box's side apart) merged
-    into the surer reading (a blob of a rim or of several dice, with a box many dice wide, merges nothing). Why: a big die can come out of the finder as two blobs (its number and its body, each
-    of them found again whole by `regrow` or `refit_square`), and the game would count it twice. When two
-    certain readings of one die disagree, the die is uncertain."""
-    out: list[Reading] = []
-    for r in sorted(readings, key=lambda r: -r.confidence):
-        same = [i for i, q in enumerate(out)
-                if math.dist(q.center, r.center) < min(max(q.box[2:]), max(r.box[2:])) / 3.0]
-        if not same:
-            out.append(r)
-        elif r.certain and (r.value, r.face) != (out[same[0]].value, out[same[0]].face):
-            q = out[same[0]]
-            out[same[0]] = replace(q, confidence=min(q.confidence, 0.5), certain=False)
-    return out
 
 
 class FaceReader:
@@ -821,7 +246,7 @@ class FaceReader:
         mirrored = self.mount == "under"
         vecs, ids, turns = [], [], []
         steps = range(0, 360, 6) if self.pentagon else (0, 90, 180, 270)
-        mask = _INNER.ravel()
+        mask = INNER.ravel()
         # groups: (faces it may be, keyed by the top face index) and its templates
         self._groups: list[list[int]] = []
         self._corners: dict[int, CornerReader] = {}
@@ -943,7 +368,7 @@ class FaceReader:
         if self._bank is None or len(self._bank) == 0:
             return None, 0.0, 0.0, {}
         ink = cv2.GaussianBlur(np.ascontiguousarray(ink, np.float32), (0, 0), 1.5)
-        v = ink.ravel()[_INNER.ravel()].astype(np.float32)
+        v = ink.ravel()[INNER.ravel()].astype(np.float32)
         v = v - v.mean()
         nv = np.linalg.norm(v)
         if nv < 1e-6:
@@ -994,7 +419,7 @@ class FaceReader:
         its five upright turns, over the pentagon's inside only."""
         mirrored = self.mount == "under"
         vecs, keys, turns = [], [], []
-        mask = _P_INNER.ravel()
+        mask = P_INNER.ravel()
         for f in self.ds.faces:
             top = self.ds.top_of(f.index) if mirrored else f.index
             g = cv2.resize(face_glyph(f.glyph, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
@@ -1045,7 +470,7 @@ class FaceReader:
         """The best face key, its correlation, the best other face's, and per turn the faces whose match
         there is within NUMERAL_CLOSE of the best (the ones worth comparing again at a higher resolution)."""
         norm = cv2.GaussianBlur(np.clip(ink / max(2 * t, 1.0), 0, 1).astype(np.float32), (0, 0), NUMERAL_BLUR)
-        v = norm.ravel()[_P_INNER.ravel()]
+        v = norm.ravel()[P_INNER.ravel()]
         v = v - v.mean()
         nv = float(np.linalg.norm(v))
         if nv < 1e-6:
@@ -1076,13 +501,13 @@ class FaceReader:
         # (under the tray only: from above a die's shadow and the floor's texture make edges of their own)
         snap = snap and not self.pentagon and self.mount == "under"
         snapped = None
-        if background is not None and not _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
+        if background is not None and not face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
             # a blob short of a face: first its own square about its centre, when four clear sides hold the
             # whole blob (a ragged outline of a die found nearly whole; the refits below cost 1-3 ms)
-            first = snap_square(img, *_blob_geometry(blob)) if snap else None
+            first = snap_square(img, *blob_geometry(blob)) if snap else None
             whole_p = None
             if self.pentagon and self.mount == "under" and not self.taught:
-                bx, by, bside, _ = _blob_geometry(blob, True)
+                bx, by, bside, _ = blob_geometry(blob, True)
                 pang = pentagon_angle(blob.contour, bx, by)
                 fit = snap_pentagon(img, bx, by, bside, pang)
                 # (a regular pentagon is 1.18 of its side across)
@@ -1096,24 +521,24 @@ class FaceReader:
                 whole = regrow(img, background, blob) if not self.pentagon else None
                 refit = whole or (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob))
                 if refit is not None and (whole is not None or found_in_part(blob, self.pentagon) or
-                                          _near(refit, blob)):
+                                          near_blob(refit, blob)):
                     blob = refit
                     squared = whole is None and not self.pentagon
         (_, _), (rw, rh), _ = blob.rect
-        cx, cy, side, ang = _blob_geometry(blob, self.pentagon)
+        cx, cy, side, ang = blob_geometry(blob, self.pentagon)
         if snapped is None and snap:
             snapped = snap_square(img, cx, cy, side, ang)
         shrunk = snapped is not None and snapped[2] < SNAP_SHRUNK * side
         grown = snapped is not None and snapped[2] > SNAP_GROWN * side
         if snapped is not None:
             cx, cy, side, ang = snapped
-        inner, band = _INNER, _BAND
+        inner, band = INNER, BAND
         numeral = self.pentagon and not self.taught
         if numeral:
             # a d12 face cut with a vertex up: its number is upright towards one of the five vertices, and
             # only the pentagon's inside is the face (the crop's corners are the room)
             ang = pentagon_angle(blob.contour, cx, cy)
-            inner, band = _P_INNER, _P_BAND
+            inner, band = P_INNER, P_BAND
             if self.mount == "under":
                 fit = snap_pentagon(img, cx, cy, side, ang)
                 if fit is not None:
@@ -1124,39 +549,39 @@ class FaceReader:
             cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab)
         ink, face_med = ink_map(crop_lab, band)
         t, has_ink, spread = _ink_threshold(ink, inner, band)
-        if not has_ink and not numeral and _two_toned(crop_lab[..., 0][_BAND]):
+        if not has_ink and not numeral and _two_toned(crop_lab[..., 0][BAND]):
             # a symbol as big as the face (Mage Wars' starburst, white on a black die) fills half the band:
             # its median falls between body and ink, equally far from both, and the face looks blank. The
             # body is the rim just inside the outline, outside the symbol's points. Only where the band is
             # clearly of two tones (a blank face cut a little large has its dark edge in the rim).
-            ink2, med2 = ink_map(crop_lab, _RIM)
-            t2, has2, spread2 = _ink_threshold(ink2, inner, _RIM)
+            ink2, med2 = ink_map(crop_lab, RIM)
+            t2, has2, spread2 = _ink_threshold(ink2, inner, RIM)
             # (on a die's square, the band's two clear tones are ink enough: the rim's own spread, where
             # the die's dark edge runs through it, made a big white starburst on a blue die look inkless;
             # the symbol match judges what the ink is. A blob of no die's shape, such as a patch of floor
             # from above, keeps the rim's verdict)
-            if has2 or snapped is not None or _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
+            if has2 or snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
                 ink, face_med, t, has_ink, spread = ink2, med2, t2, True, spread2
         inkmask = (ink > t) & inner
         # body colour: crop pixels that are not ink (their median per channel, from histograms)
         body = ((inner & ~inkmask) if has_ink else inner).astype(np.uint8)
         if not body.any():
             body = np.ones_like(body)
-        colour = classify_colour(tuple(_median_u8(c, body) for c in cv2.split(crop_bgr)), ref_v=255.0)
+        colour = classify_colour(tuple(median_u8(c, body) for c in cv2.split(crop_bgr)), ref_v=255.0)
         # shape sanity: square (a square die fills its rotated rectangle by about 0.93; a die found in part,
         # against a room as dark as its body, fills it less even when its outline is smooth), or a regular
         # pentagon (it fills its rectangle by about 0.7: a square die read as a d12 would fill it by 0.9)
         # (four crisp sides found around the blob, a square: a die lying flat, whatever its blob's shape)
-        shape_ok = snapped is not None or _face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
+        shape_ok = snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
         size_ok = True  # (a stack seen from above is one die; the size of neighbours proves nothing)
         # body uniformity (a cocked die shows two shades)
         # (the ink's anti-aliased rim left out: thin strokes of a small die are mostly rim)
-        near_ink = cv2.dilate(inkmask.astype(np.uint8), _K3) > 0
+        near_ink = cv2.dilate(inkmask.astype(np.uint8), K3) > 0
         hist = cv2.calcHist([np.ascontiguousarray(crop_lab[..., 0])], [0], (inner & ~near_ink).astype(np.uint8),
                             [256], [0, 256]).ravel()
         n_body = float(hist.sum())
         if n_body:
-            mid = int(_hist_rank(hist, 0.5))  # the fraction of body pixels more than 18 from its median
+            mid = int(hist_rank(hist, 0.5))  # the fraction of body pixels more than 18 from its median
             uni = float(hist[:max(0, mid - 18)].sum() + hist[mid + 19:].sum()) / n_body
         else:
             uni = 1.0
@@ -1185,7 +610,7 @@ class FaceReader:
             # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
             # left in, they pulled the number's window off the number
             return np.clip((d0 + 1.5 * (d1.astype(np.float32) + d2)) / max(2 * t, 1.0), 0, 1) * \
-                (_HIRES_PENTAGON if numeral else _HIRES_FACE)
+                (HIRES_PENTAGON if numeral else HIRES_FACE)
 
         if self.ds.kind == "pips" and not self.taught:
             seen, conf = self._count_pips(inkmask, has_ink, side)

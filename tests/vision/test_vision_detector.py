@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from device.dice_sets import spec
-from vision import detector, reader
+from vision import detector, find, reader
 from vision.reader import read_dice
 from vision.render import DieSpec, ground_truth, render_tray
 
@@ -192,7 +192,7 @@ def test_a_finder_box_whose_edges_close_no_square_is_refitted_from_its_middle(mo
 
     found = near(read_dice(frame, hero, "over"))
     assert [(r.face, r.value, r.certain) for r in found] == [(red["face"], red["value"], False)]
-    monkeypatch.setattr(reader, "_refit_in_box", lambda *_a: None)
+    monkeypatch.setattr(find, "_refit_in_box", lambda *_a: None)
     assert near(read_dice(frame, hero, "over")) == []
 
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from vision.classify import MODELS
 from vision.dicesets import get_set
-from vision.faces import pentagon_angle
 from vision.numerals import classifier, die_square, numeral_faces, read_numeral, unmarked_turns
+from vision.outline import pentagon_angle
 from vision.render import DieSpec, render_tray
 
 D12 = {"id": "test-numerals-d12", "name": {"en": "d12"}, "kind": "numerals", "shape": "pentagon",

@@ -10,8 +10,10 @@ import pytest
 from vision_specs import NUMERALS12, SIX_OPPOSITE, SYMBOLS
 
 from device.dice_sets import spec
+from vision.decide import one_reading_per_die
 from vision.dicesets import get_set
-from vision.faces import FaceReader, Outline, one_reading_per_die, pentagon_angle, snap_pentagon, snap_square
+from vision.faces import FaceReader
+from vision.outline import Outline, pentagon_angle, snap_pentagon, snap_square
 from vision.reader import find_dice, read_dice
 from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, random_dice, render_tray

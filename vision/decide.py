@@ -1,0 +1,193 @@
+"""Stage **decide**: one confidence per die, and whether it is certain.
+
+Two readers look at a pip die (the CNN and the pip finder with its own checks); a die is certain only where
+they agree and one of them is sure (`pip_confidence`, `weak_agreement_sure`, `cut_by_frame`). A still photo
+of small dice is read again enlarged (`closer_look`; `same_at_both_scales`). Readings of one die are merged
+(`one_reading_per_die`) and checked against the box's memory of confirmed dice (`with_memory`).
+Read first: `pip_confidence`, then `with_memory`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from .dicesets import DiceSet
+from .memory import Memory, crop_die
+from .pips import Face, _wide_ring_ok
+from .reading import Reading
+
+DETECTOR_RANK = 0.8  # the learned finder's candidates' rank against the hand-made cues' (see _read_classified)
+# A box only the learned finder proposes, with no pip count inside it, is reported (unsure, as always) only when
+# the CNN names its face at least this likely (more likely than not). Below it such boxes were phantoms far more
+# often than dice: whole reader, fold models, right/missed/phantoms 58.00/18.29/2004 -> 57.80/18.84/1528 on
+# roboflow-d6 never trained on, 63.02/15.25/1246 -> 62.46/17.07/1165 cross-validated; webcam-d6 98.26/0.41/209
+# -> 98.26/0.41/170 unseen; certain-right and silent unchanged (one die fewer certain, cross-validated).
+DETECTOR_ALONE = 0.5
+# The pip finder's checks (`pip_confidence`) that a die the CNN is sure of must pass to be certain. 0.3 at
+# first; many right dice score just under it (0.27-0.30: one mild doubt, such as clutter or an uneven layout,
+# halves a clean score). 0.3 -> 0.2, photo bench (whole reader, fold models), certain-right / wrong-but-certain
+# dice: roboflow-d6 never trained on 12.61% / 3 -> 15.45% / 3 of 1974, cross-validated 12.66% / 1 -> 14.89% / 1;
+# webcam-d6 84.08% / 1 -> 86.07% / 1 (unseen), 83.42% / 1 -> 85.07% / 1 (cross-validated) of 1206.
+PIP_CHECKS_FOR_CNN = 0.2
+# the confidence of a count the CNN does not back (a guess the page asks about)
+FLAT_GUESS = 0.25
+
+
+SMALL_DIE = 45.0       # px: a still photo whose surely read dice are smaller than this (median side) is read
+                       # again, enlarged
+ZOOM = 1.5             # how much it is enlarged (and to at most ZOOM_MAX_SIDE px)
+ZOOM_MAX_SIDE = 1280
+
+
+def closer_look(readings: list[Reading], shape: tuple[int, ...]) -> float:
+    """How much to enlarge a still photo (no learned background) to read it a second time, from the first
+    read (1.0: no second read). Why: pips of dice of 20-40 px (a phone photo of a table) are 2-4 px across,
+    at the pip finder's and the CNN's limit, and some are found and named only when the photo is enlarged.
+    Only the dice the first read is fairly sure of (confidence above 0.5) tell the scale: phantoms in a
+    busy scene come in every size. No such dice, or their median side under `SMALL_DIE`: look closer. An
+    empty frame (nothing at all found) is not looked at again: the box reads many empty trays."""
+    sides = sorted(max(r.box[2], r.box[3]) for r in readings if r.confidence > 0.5)
+    if not readings or (sides and sides[len(sides) // 2] >= SMALL_DIE):
+        return 1.0
+    zoom = min(ZOOM, ZOOM_MAX_SIDE / max(shape[0], shape[1]))
+    return zoom if zoom > 1.05 else 1.0
+
+
+def same_at_both_scales(zoomed: list[Reading], first: list[Reading], zoom: float) -> list[Reading]:
+    """The enlarged read's dice, certain only where the first read named the same face at the same place
+    (within half a die). Why: the enlarged photo shows the pip finder and the CNN details the first read did
+    not resolve, and on unseen photos some of its sure dice were wrong (a 3 read as a 2, a 4 as a 2); two
+    reads at two scales that agree are the reader's usual "two readers agree"."""
+    out = []
+    for r in zoomed:
+        if r.certain:
+            cx, cy, half = r.center[0] / zoom, r.center[1] / zoom, 0.5 * max(r.box[2], r.box[3]) / zoom
+            near = [f for f in first if abs(f.center[0] - cx) < half and abs(f.center[1] - cy) < half]
+            if not any(f.value == r.value and f.face == r.face for f in near):
+                r = replace(r, certain=False, confidence=min(r.confidence, 0.5))
+        out.append(r)
+    return out
+
+
+def missed_when_enlarged(first: list[Reading], zoomed: list[Reading], zoom: float) -> list[Reading]:
+    """The first read's dice that the enlarged read has nothing on (no reading within half a die of them),
+    moved to the enlarged photo's coordinates. Why: the enlarged read is kept for the dice it is surer of, but
+    it loses some the first read had (on unseen photos: dice crowded together, dice on a busy board, whose
+    enlarged boxes the classifier called "not a die"); those keep their first reading."""
+    out = []
+    for f in first:
+        cx, cy, half = f.center[0] * zoom, f.center[1] * zoom, 0.5 * max(f.box[2], f.box[3]) * zoom
+        if any(abs(r.center[0] - cx) < half and abs(r.center[1] - cy) < half for r in zoomed):
+            continue
+        bx, by, bw, bh = f.box
+        out.append(replace(f, center=(cx, cy), box=(int(round(bx * zoom)), int(round(by * zoom)),
+                                                    int(round(bw * zoom)), int(round(bh * zoom)))))
+    return out
+
+
+def sure_count(readings: list[Reading]) -> int:
+    return sum(r.confidence > 0.5 for r in readings)
+
+
+def cut_by_frame(f: Face, shape: tuple[int, ...]) -> bool:
+    """Whether the pip finder's face (its square, `Face.size` around its centre; for a lone pip, ten times the
+    pip's radius) runs out of the picture. Why: pips outside the picture are not counted, so the count there is
+    only a lower bound, however sure the CNN and the pip finder are. On roboflow-d6 (dice_2, never trained on)
+    a close-up die that the photo's top edge cuts showed one pip of its labelled 2, and both read a certain 1
+    (the shipped models too). Whole reader, leave-one-dataset-out models, roboflow-d6: certain-right 13.37% ->
+    13.32% (one die of 1974), wrong-but-certain 3 -> 2; right, missed and phantoms unchanged; pip renders
+    unchanged."""
+    half = 0.5 * f.size
+    return f.cx - half < 0 or f.cy - half < 0 or f.cx + half > shape[1] or f.cy + half > shape[0]
+
+
+def weak_agreement_sure(looks: np.ndarray, index: int, side: float, typical_side: float) -> bool:
+    """May a die whose face no count in its own outline's crop confirms be certain? Only when the CNN names
+    the same face at every second look (`FaceClassifier.second_looks`: the box grown, the box nudged) and the
+    box is at least 0.6 of the frame's usual die side (a smaller one was two pips of a 6, a part of a
+    translucent die). Measured on the photo bench (leave-one-dataset-out, roboflow-d6 unseen): wrong-but-
+    certain 38 -> 4 dice of 1974 with the pip-finder check in `_read_classified`, certain-right 14.4% -> 8.1%."""
+    if typical_side and side < 0.6 * typical_side:
+        return False
+    return bool((looks.argmax(1) == index).all())
+
+
+def _index_of(ds: DiceSet, r: Reading) -> int | None:
+    """The top face index a reading names (faces may share a symbol: then the value tells them apart)."""
+    hits = [f.index for f in ds.faces if f.name == r.face and f.value == r.value]
+    return hits[0] if len(hits) == 1 else None
+
+
+def with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: Memory,
+                 has_cnn: bool) -> list[Reading]:
+    """Readings checked against the faces this box's players confirmed before (see vision.memory)."""
+    crops = [crop_die(img, r.center, r.box) for r in readings]
+    embs = memory.embed(crops)
+    out = []
+    for r, e in zip(readings, embs, strict=True):
+        v = memory.vote(ds.id, e)
+        if v is None or not memory.is_clear(v) or v.face > ds.n:
+            out.append(r)
+            continue
+        mine = _index_of(ds, r)
+        sure = v.unanimous and v.support >= memory.min_examples and memory.covers(ds.id, ds.n)
+        if mine == v.face:
+            # agreement: a template reading (no CNN) becomes certain on a sure memory; a CNN keeps its own
+            certain = r.certain or (sure and (not has_cnn or memory.overrules(v)))
+            out.append(Reading(r.value, r.face, r.colour, max(r.confidence, v.similarity if sure else 0.0),
+                               r.center, r.box, certain))
+        elif sure and not r.certain:
+            f = ds.face(v.face)
+            out.append(Reading(f.value, f.name, r.colour, v.similarity * 0.5, r.center, r.box, not has_cnn
+                               and memory.overrules(v)))
+        else:
+            # the reader and the memory disagree: ask the players
+            out.append(Reading(r.value, r.face, r.colour, min(r.confidence, 0.5), r.center, r.box, False))
+    return out
+
+
+def pip_confidence(f: Face, lab: np.ndarray, typical_round: float) -> float:
+    conf = math.exp(-(f.residual / 0.22) ** 2)
+    conf *= 0.5 + 0.5 * f.regular
+    if f.count == 1 and not _wide_ring_ok(lab, f.pips[0]):
+        conf *= 0.3
+    if f.count > 6 or f.count < 1:
+        conf = min(conf, 0.1)
+    # a cocked die: its top face is seen much more obliquely than the other dice's
+    if f.roundness < min(0.8, typical_round - 0.15):
+        conf *= 0.4
+    # which face is on top is unclear when a side face is seen almost as squarely
+    for g in f.others:
+        if g.roundness > f.roundness - 0.22:
+            conf *= 0.5
+    if f.conflict > 0.3:
+        conf *= max(0.0, 1.0 - 2.0 * (f.conflict - 0.3)) * 0.5
+    if f.faint:
+        conf *= 0.3
+    if f.twin:
+        conf *= 0.3
+    if f.clutter > 0.04:
+        conf *= max(0.1, 1.0 - 6.0 * (f.clutter - 0.04)) * 0.55
+    if any(p.n_merged > 1 for p in f.pips):
+        conf *= 0.8
+    return float(max(0.0, min(1.0, conf)))
+
+
+def one_reading_per_die(readings: list[Reading]) -> list[Reading]:
+    """Readings of blobs that are one die (centres within a third of the smaller box's side apart) merged
+    into the surer reading (a blob of a rim or of several dice, with a box many dice wide, merges nothing). Why: a big die can come out of the finder as two blobs (its number and its body, each
+    of them found again whole by `regrow` or `refit_square`), and the game would count it twice. When two
+    certain readings of one die disagree, the die is uncertain."""
+    out: list[Reading] = []
+    for r in sorted(readings, key=lambda r: -r.confidence):
+        same = [i for i, q in enumerate(out)
+                if math.dist(q.center, r.center) < min(max(q.box[2:]), max(r.box[2:])) / 3.0]
+        if not same:
+            out.append(r)
+        elif r.certain and (r.value, r.face) != (out[same[0]].value, out[same[0]].face):
+            q = out[same[0]]
+            out[same[0]] = replace(q, confidence=min(q.confidence, 0.5), certain=False)
+    return out

@@ -1,0 +1,622 @@
+"""Stage **find**: where the dice are, as whole-die blobs, before any face is read.
+
+The foreground is the difference to a background (the box's learned empty tray, or for a still photo a smooth
+surface fitted to the frame itself), thresholded at a multiple of that frame's own noise; its blobs are split
+where a distance transform says dice touch, and blurred shapes (a lamp, a sleeve above the glass) and rims
+coming in from the frame's edge are dropped. Every size comes from the image. The pip path adds the pip
+finder's faces and the learned finder's boxes as candidates (`find_candidates`, `vision/finder.py`); icon dice
+in a still photo add the learned finder's boxes as blobs (`detector_blobs`).
+Read first: `find_dice`, then `foreground`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .detector import Detection, DieDetector
+from .finder import (
+    Candidate,
+    attach_pip_counts,
+    count_pips,
+    detector_candidates,
+    outline_candidates,
+    pip_candidates,
+)
+from .outline import faces_in_blob, refit_square
+
+MIN_DIE = 14        # px, smallest die side we look for (at working scale)
+# one whole die's outline: its rotated rectangle at most DIE_LONG times as long as wide, its area at least DIE_FILL
+# of that rectangle (a blob outside these is split, and a split's parts are judged by them)
+DIE_LONG = 1.45
+DIE_FILL = 0.72
+# a blob's rotated rectangle at most this elongated is square enough to be one die (see find_dice's hooks)
+HOOK_SQUARE = 1.2
+MAX_DIE = 240
+
+
+@dataclass
+class Blob:
+    contour: np.ndarray
+    rect: tuple[tuple[float, float], tuple[float, float], float]  # minAreaRect
+    area: float
+    solidity: float
+    mask_box: tuple[int, int, int, int]
+    whole: Blob | None = None  # the blob this one is a part of, when the touching-dice split parted it
+
+
+def _robust_surface(small: np.ndarray, iters: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Fit a quadratic surface per channel to `small` (h, w, c float32), ignoring outliers (the dice)."""
+    h, w, c = small.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx = xx / w - 0.5
+    yy = yy / h - 0.5
+    A = np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], -1).reshape(-1, 6)
+    Y = small.reshape(-1, c)
+    keep = np.ones(len(Y), bool)
+    # start from pixels close to the per-channel median (the floor is the majority)
+    med = np.median(Y, 0)
+    r0 = np.abs(Y - med).sum(1)
+    keep = r0 <= np.percentile(r0, 60)
+    coef = None
+    for _ in range(iters):
+        coef, *_ = np.linalg.lstsq(A[keep], Y[keep], rcond=None)
+        res = np.abs(Y - A @ coef).sum(1)
+        s = np.median(res[keep]) + 1e-3
+        keep = res < 3.0 * s + 2.0
+        if keep.sum() < 20:
+            break
+    fit = (A @ coef).reshape(h, w, c)
+    res = np.abs(Y - A @ coef).sum(1).reshape(h, w)
+    return fit.astype(np.float32), res
+
+
+def _split_channels_diff(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    d = cv2.absdiff(lab, bg)
+    dl, da, db = cv2.split(d)
+    chroma = cv2.add(da, db)
+    return cv2.max(dl, cv2.add(chroma, chroma))
+
+
+_BG_CACHE: dict[str, tuple[tuple, np.ndarray]] = {}
+
+
+def _background_lab(background: np.ndarray, w: int, h: int) -> np.ndarray:
+    """The learned background in Lab, slightly blurred. The watcher hands the same background frame for
+    every read until it learns a new one, so the conversion is kept (keyed by identity, size and a sparse
+    checksum, so a background changed in place is converted again)."""
+    key = (id(background), background.shape, w, h, int(background[::29, ::31].sum()))
+    hit = _BG_CACHE.get("bg")
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    src = background if background.shape[:2] == (h, w) else cv2.resize(background, (w, h), interpolation=cv2.INTER_AREA)
+    bg_lab = cv2.GaussianBlur(cv2.cvtColor(src, cv2.COLOR_BGR2Lab), (5, 5), 0)
+    _BG_CACHE["bg"] = (key, bg_lab)
+    return bg_lab
+
+
+def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.ndarray | None,
+               blur: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Foreground mask (uint8 0/255) and the difference image it came from. `blur`: the smoothing kernel's
+    side (0: as wide as its sigma asks; a frame already shrunk by area averaging needs less)."""
+    h, w = lab.shape[:2]
+    if background is not None:
+        bg_lab = _background_lab(background, w, h)
+    else:
+        sw = 64
+        sh = max(8, int(round(h * sw / w)))
+        small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        fit, _ = _robust_surface(small)
+        # what the quadratic misses (a glare spot, a lamp, the tray's own unevenness) but is wider than a
+        # die: a large median of the residual, added back
+        res = np.clip(small - fit + 128.0, 0, 255).astype(np.uint8)
+        k = 13 if sw >= 60 else 9
+        res = cv2.medianBlur(res, k).astype(np.float32) - 128.0
+        fit = fit + res
+        bg_lab = cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    sigma = max(1.0, min(h, w) / 320.0)
+    labb = cv2.GaussianBlur(lab, (blur, blur), sigma)
+    diff = _split_channels_diff(labb, bg_lab)
+    if mount == "over":
+        # shadows: darker than the floor, with the floor's own hue and a proportionally weaker chroma
+        Lp = labb[..., 0].astype(np.float32)
+        Lb = bg_lab[..., 0].astype(np.float32) + 1.0
+        ratio = Lp / Lb
+        ap = labb[..., 1].astype(np.float32) - 128
+        bp = labb[..., 2].astype(np.float32) - 128
+        ab = bg_lab[..., 1].astype(np.float32) - 128
+        bb = bg_lab[..., 2].astype(np.float32) - 128
+        cb = np.sqrt(ab * ab + bb * bb) + 1.0
+        # pixel chroma relative to the floor's, and the off-hue component
+        along = (ap * ab + bp * bb) / cb
+        across = np.abs(ap * bb - bp * ab) / cb
+        shadow = (ratio > 0.4) & (ratio < 0.97) & (across < 6 + 0.1 * cb) & (along > -4) & \
+            (along < cb * 1.1 + 4)
+        diff = diff.copy()
+        diff[shadow] = 0
+    # noise level of the difference on this very frame; hysteresis: weak pixels joined to strong cores
+    med, mad = _median_and_mad(diff[::4, ::4])
+    sd = 1.4826 * mad + 0.5
+    lo = min(max(8.0, med + 3.5 * sd), 40.0)
+    hi = min(max(14.0, med + 7.0 * sd), 60.0)
+    # (cv2.threshold compares a uint8 image with the threshold's floor, which is `diff > lo` for whole numbers;
+    # numpy compared the uint8 frame with a float in float64, 20 us a comparison on the half-size frame)
+    weak = cv2.threshold(diff, lo, 1, cv2.THRESH_BINARY)[1]
+    n, lab_cc = cv2.connectedComponents(weak, connectivity=8)  # (no stats: they cost more than the labels)
+    keep = np.zeros(max(n, 256), np.uint8)
+    # (a label set many times is set all the same: np.unique cost 13 us more)
+    keep[lab_cc[cv2.threshold(diff, hi, 1, cv2.THRESH_BINARY)[1].view(bool)]] = 255
+    keep[0] = 0
+    mask = cv2.LUT(lab_cc.astype(np.uint8), keep[:256]) if n <= 256 else keep[lab_cc]
+    return mask, diff
+
+
+def _median_and_mad(u8: np.ndarray) -> tuple[float, float]:
+    """The median of a uint8 array and the median of its absolute deviations from it, both as np.median gives
+    them (the mean of the two middle values of an even count), from one histogram: np.median's two
+    partitions and the float copy cost 25 us of a 0.3 ms foreground (5 dice under the tray, half-size frame).
+    Twice the median and twice the deviations are whole numbers, so every step is exact."""
+    hist = np.bincount(u8.ravel(), minlength=256)
+    n = u8.size
+    twice_med = _middle_sum(hist, n)
+    dev = np.bincount(np.abs(2 * np.arange(256) - twice_med), weights=hist, minlength=511)
+    return twice_med / 2.0, _middle_sum(dev, n) / 4.0
+
+
+def _middle_sum(hist: np.ndarray, n: int) -> int:
+    """The sum of the two middle values (the one middle value twice, for an odd count) of the `n` values that
+    histogram `hist` counts (bin i holds value i)."""
+    c = np.cumsum(hist)
+    lo, hi = np.searchsorted(c, [(n - 1) // 2, n // 2], side="right")
+    return int(lo) + int(hi)
+
+
+def _blobs(mask: np.ndarray, min_side: float, deep: bool = False) -> list[Blob]:
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    contours = _outer_contours(m, min_side ** 2 * 0.5 if deep else None)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < (min_side ** 2) * 0.5:
+            continue
+        hull = cv2.convexHull(c)
+        ha = max(cv2.contourArea(hull), 1.0)
+        out.append(Blob(c, cv2.minAreaRect(c), area, area / ha, cv2.boundingRect(c)))
+    return out
+
+
+def _outer_contours(m: np.ndarray, deep_area: float | None = None) -> list[np.ndarray]:
+    """The outer contours of the mask's blobs. A tray rim (or a vignette) that differs from the fitted floor
+    all around the frame is one blob enclosing every die: its outer contour is the frame and the dice lie in
+    its hole, where RETR_EXTERNAL never looks. Blobs in the hole of such a frame-wide ring count as outer
+    blobs; the ring itself is dropped; what lies in a die's own holes (ink inside a symbol) stays hidden.
+    `deep_area` (icon dice in a still photo): a blob of at least this area lying in the hole of a much
+    larger blob that is no die (a glare spot, a floor the fitted surface missed) counts too."""
+    contours, hier = cv2.findContours(m, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
+    H, W = m.shape[:2]
+    parent = hier[0][:, 3]
+    out = []
+    for i, c in enumerate(contours):
+        p = int(parent[i])
+        if p < 0:
+            x, y, w, h = cv2.boundingRect(c)
+            if w < 0.9 * W or h < 0.9 * H:
+                out.append(c)
+            continue
+        gp = int(parent[p])  # i lies in hole p of blob gp
+        if gp >= 0 and parent[gp] < 0:
+            x, y, w, h = cv2.boundingRect(contours[gp])
+            if w >= 0.9 * W and h >= 0.9 * H:
+                out.append(c)
+            elif deep_area is not None and _in_a_non_die(c, contours[gp], deep_area):
+                out.append(c)
+    return out
+
+
+def _in_a_non_die(c: np.ndarray, around: np.ndarray, min_area: float) -> bool:
+    """Whether blob `c`, in a hole of blob `around`, may be a die of its own: big enough, and `around` many
+    times larger and shaped like no die face (a die's own ink islands sit in a square)."""
+    a = cv2.contourArea(c)
+    big = cv2.contourArea(around)
+    if a < min_area or big < 4 * a:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(around)
+    hull = cv2.contourArea(cv2.convexHull(around))
+    return not (max(rw, rh) < 1.25 * max(min(rw, rh), 1.0) and big >= 0.85 * rw * rh and big > 0.9 * hull)
+
+
+def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
+    """Split a blob of touching dice into one contour per die (distance-transform peaks + watershed)."""
+    x, y, w, h = blob.mask_box
+    pad = 2
+    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(m, [blob.contour - [x - pad, y - pad]], -1, 255, -1)
+    dist = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+    dmax = float(dist.max())
+    if dmax < 3:
+        return [blob.contour]
+    peaks = (dist > 0.6 * dmax).astype(np.uint8)
+    n, markers = cv2.connectedComponents(peaks)
+    if n <= 2:
+        # try a higher cut: dice touching along a long edge
+        peaks = (dist > 0.8 * dmax).astype(np.uint8)
+        n, markers = cv2.connectedComponents(peaks)
+        if n <= 2:
+            return [blob.contour]
+    markers = markers.astype(np.int32)
+    markers0 = markers.copy()
+    markers[m == 0] = 0
+    unknown = (m > 0) & (peaks == 0)
+    markers[unknown] = 0
+    bgmark = n
+    markers[m == 0] = bgmark
+    img3 = cv2.cvtColor(255 - np.clip(dist * (255.0 / dmax), 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(img3, markers)
+    out = _parts(markers, m, n)
+    if any(_elongation(c) > DIE_LONG for c in out):
+        # a part as long as two dice: OpenCV floods by the step between neighbours, not by height, so a label
+        # that reaches the blob's rim (one flat ring of distance 1) can run round it and take much of the other
+        # die. Then each pixel goes to its nearest core instead, if that makes every part shaped like a die.
+        _, nearest = cv2.distanceTransformWithLabels(1 - peaks, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
+        core = np.zeros(n + 1, np.int32)  # the Voronoi's labels (zero runs of 1 - peaks) -> the peaks' labels
+        core[nearest[peaks > 0]] = markers0[peaks > 0]
+        near = _parts(core[nearest], m, n)
+        if all(_elongation(c) <= DIE_LONG for c in near):
+            out = near
+    return [c + [x - pad, y - pad] for c in out] or [blob.contour]
+
+
+def _die_shaped(c: np.ndarray) -> bool:
+    """A part that passes find_dice's own test of one whole die: not elongated, filling its rectangle."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    return max(rw, rh) <= DIE_LONG * max(min(rw, rh), 1.0) and cv2.contourArea(c) >= DIE_FILL * rw * rh
+
+
+def _elongation(c: np.ndarray) -> float:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    return max(rw, rh) / max(min(rw, rh), 1.0)
+
+
+def _parts(labels: np.ndarray, m: np.ndarray, n: int) -> list[np.ndarray]:
+    """The largest outer contour of each label 1..n-1 within the blob's mask."""
+    out = []
+    for i in range(1, n):
+        part = ((labels == i) & (m > 0)).astype(np.uint8) * 255
+        cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cs:
+            out.append(max(cs, key=cv2.contourArea))
+    return out
+
+
+def _sharp_outline(frame: np.ndarray, lab: np.ndarray | None, b: Blob) -> bool:
+    """A die has a crisp outline; an out-of-focus lamp, a face or a sleeve far above the glass does not.
+    The steepest gradient across the outline must span the blob's contrast in a few pixels. Measured at full
+    resolution around the blob only (`lab` may be None: the blob's surroundings are converted alone)."""
+    x, y, w, h = b.mask_box
+    H, W = frame.shape[:2]
+    pad = 4
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+    src = lab[y0:y1, x0:x1] if lab is not None else cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2Lab)
+    # the lightness blurred alone (the blur works channel by channel: the same values as the blurred Lab's
+    # lightness); the chroma channels are blurred only for the outlines that need them below
+    L = cv2.GaussianBlur(cv2.extractChannel(src, 0), (3, 3), 0)
+    m = np.zeros(L.shape, np.uint8)
+    cv2.drawContours(m, [b.contour - [x0, y0]], -1, 255, -1)
+    inner = cv2.erode(m, _K5)
+    outer = cv2.dilate(m, _K5)
+    band = cv2.subtract(outer, inner)
+    if not cv2.countNonZero(band) or not cv2.countNonZero(inner) or cv2.countNonZero(outer) == outer.size:
+        return True
+    on_band = band > 0
+    # the lightness step alone is a lower bound of the chroma-weighted gradient at the end (chroma edges only
+    # add to it): most dice pass on it, and only the others pay for the chroma channels' gradients. Its Sobel
+    # is taken in int16 (exact: at most 4 x 255) and its magnitude on the band's pixels only, in float32 as
+    # cv2.magnitude takes it (the squares' sum is a whole number below 2^24, so exact, and the square root is
+    # rounded alike): the same values, 5 us less per outline
+    gx = cv2.Sobel(L, cv2.CV_16S, 1, 0, ksize=3)[on_band].astype(np.float32)
+    gy = cv2.Sobel(L, cv2.CV_16S, 0, 1, ksize=3)[on_band].astype(np.float32)
+    step = _p90(np.sqrt(gx * gx + gy * gy) * (1.0 / 8.0))
+    # the contrast below is the difference of two medians of this window's lightness, so at most its range:
+    # a step that spans the range passes without them (4 in 10 dice's outlines under the tray, 35 us each)
+    lo, hi, _, _ = cv2.minMaxLoc(L)
+    if step >= max(4.0, 0.12 * (hi - lo)):
+        return True
+    ring = cv2.subtract(cv2.dilate(m, _K9), outer)
+    around = ring if cv2.countNonZero(ring) else cv2.bitwise_not(outer)
+    # the contrast the outline itself parts: the face just inside it (a die's big symbol, such as a white
+    # starburst on a black die, is no part of its outline's step). The symbol sits at a fixed fraction of the
+    # face from its sides, so the rim's depth is too: 4 px from a 64 px blob on, 2 px on one of 32-47 px
+    depth = min(4, max(1, int(math.sqrt(max(b.area, 1.0)) / 16)))
+    rim = cv2.subtract(inner, cv2.erode(inner, _K9 if depth == 4 else np.ones((2 * depth + 1,) * 2, np.uint8)))
+    contrast = abs(_masked_median(L, rim if cv2.countNonZero(rim) else inner) - _masked_median(L, around))
+    need = max(4.0, 0.12 * contrast)
+    if step >= need:
+        return True
+    P = cv2.GaussianBlur(src, (3, 3), 0).astype(np.float32)
+    ph, pw = P.shape[:2]
+    gx = cv2.Sobel(P, cv2.CV_32F, 1, 0, ksize=3).reshape(ph, -1)  # all three channels at once
+    gy = cv2.Sobel(P, cv2.CV_32F, 0, 1, ksize=3).reshape(ph, -1)
+    gl, ga, gb = cv2.split(cv2.magnitude(gx, gy).reshape(ph, pw, 3))
+    g = cv2.max(gl, 2.0 * cv2.max(ga, gb)) * (1.0 / 8.0)  # chroma edges count double
+    return _p90(g[on_band]) >= need
+
+
+def _p90(v: np.ndarray) -> float:
+    """The 90th percentile of a non-empty vector (the lower of the two values it falls between)."""
+    i = int(0.9 * (len(v) - 1))
+    return float(np.partition(v, i)[i])
+
+
+_K5 = np.ones((5, 5), np.uint8)
+_K9 = np.ones((9, 9), np.uint8)
+
+
+def _masked_median(u8: np.ndarray, mask: np.ndarray) -> float:
+    """Median of a uint8 image under a mask, from its histogram (no copy of the masked pixels)."""
+    hist = cv2.calcHist([u8], [0], mask, [256], [0, 256]).ravel()
+    c = np.cumsum(hist)
+    return float(np.searchsorted(c, 0.5 * c[-1]))
+
+
+def work_factor(frame: np.ndarray, background: np.ndarray | None) -> int:
+    """How much the outline finder shrinks the frame before segmenting it. With the box's learned
+    background (under the tray, the read that must fit in a few milliseconds) the foreground is found at
+    half resolution when that still leaves at least 180 rows (dice of 14 px stay 7 px blobs there); the
+    outline's sharpness, the crops and the pip counts still use the full frame. A still photo with no
+    background (a surface fitted to the frame itself) is segmented at full resolution."""
+    if background is None or min(frame.shape[:2]) < 360:
+        return 1
+    return 2
+
+
+def _scaled(b: Blob, k: int) -> Blob:
+    x, y, w, h = b.mask_box
+    c = (b.contour * k).astype(np.int32)
+    (cx, cy), (rw, rh), ang = b.rect
+    # a pixel i of the small frame covers pixels k*i .. k*i+k-1: centres move by (k-1)/2, sizes grow by k
+    off = (k - 1) / 2.0
+    return Blob(c, ((cx * k + off, cy * k + off), (rw * k, rh * k), ang), b.area * k * k, b.solidity,
+                (x * k, y * k, w * k, h * k))
+
+
+def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | None = None,
+              lab: np.ndarray | None = None, part_faces: bool = False) -> list[Blob]:
+    """Candidate dice (one blob per die) in a BGR frame. `lab` (the frame in Lab) is optional: with a learned
+    background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed.
+    `part_faces` (square icon dice in a still photo): a blob that is no square face is replaced by the
+    square faces found inside it by their own crisp edges (`faces.faces_in_blob`)."""
+    H, W = frame.shape[:2]
+    k = work_factor(frame, background)
+    if k > 1:
+        small = cv2.resize(frame[:H - H % k, :W - W % k], (W // k, H // k), interpolation=cv2.INTER_AREA)
+        mask, _ = foreground(small, cv2.cvtColor(small, cv2.COLOR_BGR2Lab), mount, background, blur=3)
+        raw = [_scaled(b, k) for b in _blobs(mask, MIN_DIE / k)]
+    else:
+        if lab is None:
+            lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+        mask, _ = foreground(frame, lab, mount, background)
+        raw = _blobs(mask, MIN_DIE, deep=part_faces)
+    sharp = [_sharp_outline(frame, lab, b) for b in raw]
+    blobs = [b for b, ok in zip(raw, sharp, strict=True) if ok]
+    if part_faces:
+        # a die run together with a lamp or a glare spot makes one blurry blob: the crisp squares inside it
+        blobs += [p for b, ok in zip(raw, sharp, strict=True) if not ok for p in _faces_parted(frame, b)]
+    out: list[Blob] = []
+    for b in blobs:
+        (_, _), (rw, rh), _ = b.rect
+        side = math.sqrt(max(b.area, 1.0))
+        dist_ratio = b.area / max(rw * rh, 1.0)
+        elong = max(rw, rh) / max(min(rw, rh), 1.0)
+        if side > MAX_DIE * 1.6:
+            continue
+        bx, by, bw, bh = b.mask_box
+        if (bx <= k or by <= k or bx + bw >= W - k or by + bh >= H - k) and (elong > 2.0 or b.solidity < 0.85):
+            continue  # a tray rim, a cable, a sleeve coming in from the edge
+        if part_faces and not (elong < 1.25 and dist_ratio >= 0.85 and b.solidity > 0.9):
+            parts = _faces_parted(frame, b)
+            if parts:
+                out += parts
+                continue
+        if elong > DIE_LONG or dist_ratio < DIE_FILL or b.solidity < 0.88:
+            parts = _split_blob(b, (H, W))
+            if elong < HOOK_SQUARE and all(_elongation(c) > DIE_LONG for c in parts):
+                # a square outline parted into slivers only: one dark die on a dark floor, its mask a hook of
+                # rim and pips (no die is a sliver; two dice run together part into squares)
+                parts = [b.contour]
+            elif background is not None and elong < HOOK_SQUARE and not any(_die_shaped(c) for c in parts) and \
+                    not (len(parts) == 1 and parts[0] is b.contour):
+                # none of the parts passes as a whole die either (one half fills its rectangle): the readers
+                # get the whole blob as well as the parts, and one reading per die is kept (only with a
+                # learned background: on a fitted floor, teaching's one-die shots got two readings). A blob
+                # the split left whole is no part: given twice, its face was read twice, refits and all
+                # (1.5-2 ms, in 2 of 12 frames of 5 hero dice), for the same reading
+                parts = [*parts, b.contour]
+            for c in parts:
+                area = cv2.contourArea(c)
+                if area < MIN_DIE ** 2 * 0.5:
+                    continue
+                hull = cv2.convexHull(c)
+                out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(hull), 1.0),
+                                cv2.boundingRect(c), b if c is not b.contour else None))
+        else:
+            out.append(b)
+    return out
+
+
+
+# A learned-finder box the outlines have nothing for is searched for a square face in the box grown by this much
+# (the box is the whole die; from above its top face is a part of it, and the face's edges must lie inside)
+DETECTOR_REACH = 1.3
+
+
+# The confidence at most of a die read in a square that only the learned finder pointed at (never certain: on
+# renders of King of Tokyo from above, a black die on a white floor whose square was found inside the finder's
+# box read its claw as a heart at 0.83, and the detector's boxes are candidates, not evidence: `vision/detector.py`)
+FOUND_ONLY_BY_DETECTOR = 0.5
+
+
+def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], pentagon: bool = False
+                   ) -> list[Blob]:
+    """Blobs for the dice of a still frame of icon dice that the learned finder found and the outlines did
+    not: in each of its boxes with no blob's centre in it, the crisp square face (`pentagon`: a d12's face)
+    nearest the box's middle (`faces.faces_in_blob`), as big as a die's face in that box can be, else a
+    square refitted from the edges around the box's middle (`_refit_in_box`). Why: with no learned room, the
+    outlines against a fitted floor miss dice whose body is as light or dark as the floor or the room behind
+    them (on renders of every icon set, 106 of 2660 dice from above and 78 from below, seed 1); the learned
+    finder, trained on photos of pip dice, finds 103 and 72 of those. The face reader then judges each such
+    square as any other blob (its symbol must match a face of the set), so a box on something else reads as
+    nothing; such a die is never certain (`FOUND_ONLY_BY_DETECTOR`). Pip dice have their own use of the
+    learned finder (`detector_candidates`)."""
+    out: list[Blob] = []
+    for d in found:
+        cx, cy, w, h = d.box
+        side = max(w, h)
+        if any(abs(b.rect[0][0] - cx) < 0.5 * w and abs(b.rect[0][1] - cy) < 0.5 * h for b in blobs + out):
+            continue
+        r = 0.5 * DETECTOR_REACH * side
+        x0, y0 = int(round(cx - r)), int(round(cy - r))
+        n = int(round(2 * r))
+        box = np.array([[x0, y0], [x0 + n, y0], [x0 + n, y0 + n], [x0, y0 + n]], np.int32).reshape(-1, 1, 2)
+        best, best_d = None, 0.25 * side
+        for c in faces_in_blob(img, box, (x0, y0, n, n), max(MIN_DIE ** 2 * 0.5, (0.4 * side) ** 2), pentagon):
+            rect = cv2.minAreaRect(c)
+            off = math.hypot(rect[0][0] - cx, rect[0][1] - cy)
+            if off < best_d and max(rect[1]) <= 1.1 * side:
+                best, best_d = _blob_of(c), off
+        if best is None and not pentagon:
+            best = _refit_in_box(img, cx, cy, side)
+        if best is not None:
+            out.append(best)
+    return out
+
+
+def _refit_in_box(img: np.ndarray, cx: float, cy: float, side: float) -> Blob | None:
+    """The square face around the middle of a learned finder's box whose crisp edges close no square (a white
+    die on a white floor: its shaded side is an edge, its lit side hardly one), from the edges the box's
+    middle is surrounded by (`faces.refit_square` on a square seed of 0.7 of the box's side), when it lies in
+    the box's middle and is as large as a die's face there can be."""
+    s = 0.35 * side
+    c = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]], np.float32)
+    ci = np.round(c).astype(np.int32).reshape(-1, 1, 2)
+    o = refit_square(img, Blob(ci, cv2.minAreaRect(c), float(4 * s * s), 1.0, cv2.boundingRect(ci)), around=True)
+    if o is None or math.hypot(o.rect[0][0] - cx, o.rect[0][1] - cy) >= 0.25 * side or \
+            not 0.5 * side <= max(o.rect[1]) <= 1.1 * side:
+        return None
+    return Blob(o.contour, o.rect, o.area, o.solidity, o.mask_box)
+
+
+def _faces_parted(img: np.ndarray, b: Blob) -> list[Blob]:
+    """The square faces inside blob `b` found by their own edges (none when there are none)."""
+    return [_blob_of(c) for c in faces_in_blob(img, b.contour, b.mask_box, MIN_DIE ** 2 * 0.5)]
+
+
+def _blob_of(c: np.ndarray) -> Blob:
+    """A blob of a face's contour found by its edges (its rectangle, area, solidity and bounding box)."""
+    area = float(cv2.contourArea(c))
+    return Blob(c, cv2.minAreaRect(c), area, area / max(float(cv2.contourArea(cv2.convexHull(c))), 1.0),
+                cv2.boundingRect(c))
+
+
+
+# A pip face lower than this fraction of its outline's height below the outline's centre is a side face (seen from
+# above at an angle, a die's outline holds its top face high and its front face low)
+LOW = 0.15
+# The touching-dice split (`find_dice`) parts a blob that is one die seen at an angle (its top and front faces)
+# as it parts two dice. Such a part keeps the side-face evidence of the blob it came from (`side_parts`) when:
+# - the blob could be one die: its rotated rectangle at most ONE_DIE_LONG times as long as wide (a cube's outline
+#   is at most about 1.41 times, a face and the next one seen from the side; dice_383's red die made 1.52 with
+#   the perspective and its rounded body; two dice side by side about 2);
+# - the part is foreshortened like a die's side face: the short side of its rotated rectangle under
+#   SIDE_PART_THIN of another part's of the blob (two touching dice part into about equally wide parts).
+# A face lying `LOW` in such a blob is a side face, as it was before the split. Measured on the photo bench with
+# the leave-one-dataset-out models (whole reader), the certain faces on split parts: roboflow-d6 31 (certain_at
+# forced to 0.93) / 26 (0.9705, as fitted), webcam-d6 56 (a model that saw webcam-d6: the geometry, not the
+# CNN, is measured there). "Low in the blob" alone turned 2 / 2 / 18 right dice uncertain (dice next to another
+# die, or whose shadow ran into a long blob) besides dice_383's 2 (its front face, 0.70 as wide as the top part
+# above it, read a certain 2 of a 1 at 0.93); with both conditions only that 2, for any ONE_DIE_LONG in
+# 1.6-1.8; SIDE_PART_THIN 0.9 cost 1 right die more (webcam-d6), 0.8 none.
+ONE_DIE_LONG = 1.7
+SIDE_PART_THIN = 0.8
+
+
+def side_parts(blobs: list[Blob]) -> list[Blob | None]:
+    """For each blob, the blob it was split from when that could be one die seen at an angle and this part is
+    foreshortened like its side face (see `SIDE_PART_THIN`), else None. Why: before the touching-dice split, a
+    die seen from near table height made one blob of its top and front faces, and its front face lay low in it
+    (`LOW`): never certain. Parted in two, the front face lies in the middle of its own part (roboflow-d6
+    dice_383, never trained on: a front face read a certain 2 of a 1)."""
+    groups: dict[int, list[float]] = {}  # the short sides of each split blob's parts
+    for b in blobs:
+        if b.whole is not None:
+            groups.setdefault(id(b.whole), []).append(min(b.rect[1]))
+    out: list[Blob | None] = []
+    for b in blobs:
+        w = b.whole
+        parts = groups.get(id(w), []) if w is not None else []
+        one_die = w is not None and max(w.rect[1]) <= ONE_DIE_LONG * max(min(w.rect[1]), 1.0)
+        # (thinner than the widest part: then thinner than another part)
+        out.append(w if one_die and len(parts) > 1 and min(b.rect[1]) < SIDE_PART_THIN * max(parts) else None)
+    return out
+
+
+def low_in(y: float, whole: Blob) -> bool:
+    """Whether height `y` (a face's centre) lies in the lower part of blob `whole` (`LOW`)."""
+    _, by, _, bh = whole.mask_box
+    return y - (by + 0.5 * bh) > LOW * bh
+
+
+def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str, background: np.ndarray | None,
+                    detector: DieDetector | list[Detection] | None = None
+                    ) -> tuple[list[Candidate], np.ndarray | None]:
+    """Every place a die may be (outline candidates with their crop counts; in a still photo also the pip
+    finder's faces, each joined to the outline around it, and the learned finder's boxes: `detector`, the
+    network to run on `img`, or the boxes it already found there), before the classifier decides. Returns the
+    candidates and the frame in Lab (converted here when a still photo needed it, else as given)."""
+    blobs = find_dice(img, mount, background, lab)
+    cands = outline_candidates(blobs)
+    # the parts of split blobs that may be a die's front face rather than a die (`side_parts`), and the blob each
+    # was parted from: a face low in that blob is a side face, as it was before the split
+    sides = {id(c): w for c, w in zip(cands, side_parts(blobs), strict=True) if w is not None} \
+        if mount == "over" else {}
+    for c in cands:
+        if id(c) in sides:
+            c.low = low_in(c.box[1], sides[id(c)])
+    for c in cands:  # a quick count in the crop of each outline (cheap: a 48 px patch)
+        c.crop_pips = count_pips(img, c.rect) if c.rect is not None else None
+    if background is None:
+        if lab is None:
+            lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+        # a still photo: the pip finder also searches the whole frame (it finds dice on a busy floor, and
+        # brings its own checks); with the box's learned background the outlines are reliable and the
+        # crop counts suffice (a full pip search would cost more than the whole read)
+        pip_cands = pip_candidates(lab)
+        attach_pip_counts(cands, pip_cands)
+        kept = []
+        for pc in pip_cands:  # and each pip face takes the outline around it (its crop count, its shape)
+            near = [c for c in cands if abs(c.box[0] - pc.box[0]) < 0.5 * c.box[2] and
+                    abs(c.box[1] - pc.box[1]) < 0.5 * c.box[3]]
+            if near:
+                o = near[0]
+                off = math.hypot(o.box[0] - pc.box[0], o.box[1] - pc.box[1])
+                # from above at an angle a die's outline holds its top face high and its front face low
+                pc.low = mount == "over" and (any(pc.box[1] - c.box[1] > LOW * c.box[3] for c in near) or
+                                              any(low_in(pc.box[1], sides[id(c)]) for c in near if id(c) in sides))
+                if pc.pips == 1 and (off >= 0.2 * max(o.box[2:]) or max(o.box[2:]) > 1.25 * max(pc.box[2:])):
+                    pc.off_centre = True  # one pip in a larger outline, or off its middle: a side face, a part
+                elif off < 0.2 * max(o.box[2:]):
+                    pc.rect, pc.crop_pips, pc.fill = o.rect, o.crop_pips, o.fill
+            kept.append(pc)
+        cands += kept
+        if detector is not None:
+            # the learned finder's boxes where the hand-made cues have none of that size (the classifier
+            # judges them as any other; they carry the pip finder's count of a face inside them, if any)
+            found = detector.detect(img) if isinstance(detector, DieDetector) else detector
+            cands += detector_candidates(found, cands, pip_cands)
+    return cands, lab
