@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,6 +91,17 @@ def confirm_if_shown(page, values: list[int | str]) -> bool:
     page: on a busy machine the demo tray's next throw can reach the page between a separate look and tap,
     and confirming that throw's unsure guesses would be the test's mistake, not the box's."""
     return bool(page.evaluate(CONFIRM_IF_SHOWN, values))
+
+
+def get_state(url: str) -> dict:
+    """The table's state as the shared screen reads it (`GET /api/state`, no phone's seat)."""
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
+        return json.load(r)
+
+
+def wait_seq_above(page, seq: int) -> None:
+    """Wait until the phone has drawn a snapshot newer than `seq` (the page keeps it as dicesight.snap)."""
+    page.wait_for_function("s => window.dicesight && window.dicesight.snap && window.dicesight.snap.seq > s", arg=seq)
 
 
 def pair_with_box(page, table) -> None:

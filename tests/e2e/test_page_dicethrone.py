@@ -7,11 +7,8 @@ Screenshots of every screen go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
-from pagekit import shot
+from pagekit import get_state, shot, wait_seq_above
 from playwright.sync_api import expect
 from realbox import make_table
 
@@ -28,15 +25,6 @@ def table(tmp_path):
 @pytest.fixture()
 def box(table, serve_table):
     return serve_table(table)
-
-
-def get_state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
-        return json.load(r)
-
-
-def wait_seq_above(page, seq: int) -> None:
-    page.wait_for_function("s => window.dicesight && window.dicesight.snap && window.dicesight.snap.seq > s", arg=seq)
 
 
 def pair_phone(page, table) -> None:

@@ -8,7 +8,7 @@ and the end has a recap and "play again". Against the real table service with fa
 from __future__ import annotations
 
 import pytest
-from pagekit import shot
+from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
 from realbox import make_table, set_tray
 
@@ -30,14 +30,6 @@ def box(table, serve_table):
     return serve_table(table)
 
 
-def pair(page, table) -> None:
-    page.locator("#live.on").wait_for()
-    page.locator("#pair").click()
-    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
-    table.press("pair")
-    page.locator("#pairbox").wait_for(state="hidden")
-
-
 def seq_is(page, n: int) -> None:
     page.wait_for_function("n => window.dicesight.snap && window.dicesight.snap.seq === n", arg=n)
 
@@ -54,7 +46,7 @@ def log_item(page, text: str):
 def test_a_double_tap_in_the_roll_for_who_starts_counts_once(box, table, phone):
     page = phone("en-US")
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     page.locator("#newgame").click()
     page.select_option("#s_game", "dicethrone")
     page.select_option("#s_start", "tray")
@@ -85,7 +77,7 @@ def test_the_tray_never_says_empty_while_dice_move(box, table, phone):
 def test_the_box_rolls_for_blind_and_the_log_shows_its_die(box, table, phone):
     page = phone("en-US")
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     table.submit({"type": "adjust", "player": "p1", "status": {"blind": 1}})
     for a in ({"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]},
               {"type": "ability", "player": "p1", "ability": "smack"}, {"type": "pass"}):
@@ -105,7 +97,7 @@ def test_the_box_rolls_for_blind_and_the_log_shows_its_die(box, table, phone):
 def test_the_box_rolls_for_evasive_and_the_log_shows_its_die(box, table, phone):
     page = phone("en-US")
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     table.submit({"type": "adjust", "player": "p2", "status": {"evasive": 1}})
     for a in ({"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]},
               {"type": "ability", "player": "p1", "ability": "smack"}, {"type": "pass"},
@@ -138,7 +130,7 @@ LANGS = [  # locale, tag, refusal, Tip It! line, took line, undone line, recap h
 def test_a_roll_phase_players_can_follow(box, table, phone, locale, lang, refusal, tip_line, took, undone, recap, again):
     page = phone(locale, dark=lang != "ko")
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     table.submit({"type": "advance"})
     table.submit({"type": "roll", "dice": [1, 2, 4, 5, 6]})
     expect(page.locator("#gamedice [data-value]")).to_have_count(5)
@@ -249,7 +241,7 @@ def test_two_vs_two_the_targeting_die_says_whom_it_picked(box, table, phone, loc
     table.new_game("dicethrone", TEAMS, 3)
     page = phone(locale)
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     expect(page.locator("#players[data-count='4'] .health")).to_have_count(2)   # one health per team
     for a in ({"type": "advance"}, {"type": "roll", "dice": [1, 2, 3, 4, 4]},
               {"type": "ability", "player": "p1", "ability": "smack"}, {"type": "pass"}):

@@ -8,12 +8,10 @@ Screenshots go to test-artifacts/screenshots/kot-*.png.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
-from pagekit import shot
+from pagekit import get_state, pair_with_box, shot, wait_seq_above
 from playwright.sync_api import expect
 from realbox import make_table
 
@@ -33,22 +31,6 @@ def table(tmp_path):
 @pytest.fixture()
 def box(table, serve_table):
     return serve_table(table)
-
-
-def get_state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as r:
-        return json.load(r)
-
-
-def wait_seq_above(page, seq: int) -> None:
-    page.wait_for_function("s => window.dicesight && window.dicesight.snap && window.dicesight.snap.seq > s", arg=seq)
-
-
-def pair(page, table) -> None:
-    page.locator("#pair").click()
-    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
-    table.press("pair")
-    page.locator("#pairbox").wait_for(state="hidden")
 
 
 def setup_game(page, count: int = 4) -> None:
@@ -126,7 +108,7 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
     page = phone("en-US")
     page.goto(box)
     page.locator("#live.on").wait_for()
-    pair(page, table)
+    pair_with_box(page, table)
     setup_game(page)
     snap = get_state(box)
     assert snap["game"] == "kingoftokyo" and snap["active"] == "p1" and snap["phase"] == "roll"
@@ -139,7 +121,7 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
     other = phone("ko-KR")
     other.goto(box)
     other.locator("#live.on").wait_for()
-    pair(other, table)
+    pair_with_box(other, table)
 
     # Turn 1, Ana: throw 6 dice by hand, keep the two claws by tapping them, reroll 4, resolve.
     seq = get_state(box)["seq"]
@@ -230,7 +212,7 @@ def test_a_six_monster_game_fills_tokyo_bay(box, table, phone):
     page = phone("en-US")
     page.goto(box)
     page.locator("#live.on").wait_for()
-    pair(page, table)
+    pair_with_box(page, table)
     setup_game(page, 6)
     assert get_state(box)["tokyo"]["bay_open"] is True
     expect(page.locator("#kot-tokyo [data-place='bay']")).to_be_visible()

@@ -10,7 +10,7 @@ import urllib.request
 from collections import Counter
 
 import pytest
-from pagekit import shot
+from pagekit import pair_with_box, shot
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from realbox import demo_table, make_table, throw_demo
@@ -47,13 +47,6 @@ def option(page, url: str, action_type: str, index: int = 0) -> dict:
     return after(page, url, lambda: page.locator(f"#pending button.option[data-type='{action_type}']").nth(index).click())
 
 
-def pair(page, table) -> None:
-    page.locator("#pair").click()
-    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
-    table.press("pair")
-    page.locator("#pairbox").wait_for(state="hidden")
-
-
 def enter_attack(page, url: str, faces: list[str], effect: int) -> dict:
     for f in faces:
         page.locator(f"#mwpad button[data-face='{f}']").click()
@@ -73,7 +66,7 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
     page = phone("en-US")
     page.goto(box)
     page.locator("#live.on").wait_for()
-    pair(page, table)
+    pair_with_box(page, table)
 
     page.locator("#newgame").click()
     page.locator("#setup").wait_for(state="visible")
@@ -215,7 +208,7 @@ def test_an_attack_read_from_the_demo_tray(demo, serve_table, phone):
     url = serve_table(demo)
     page = phone("en-US")
     page.goto(url)
-    pair(page, demo)
+    pair_with_box(page, demo)
     page.locator("#mwboard article[data-player='p1']").wait_for()
     option(page, url, "activate")
     page.select_option("#mwtarget", "p2")

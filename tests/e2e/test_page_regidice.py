@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pagekit import PHONE, serve, shot
+from pagekit import PHONE, pair_with_box, serve, shot
 from playwright.sync_api import expect
 
 from engine.games import get_rules
@@ -70,13 +70,6 @@ def script() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     setup = json.loads(EXAMPLE.with_suffix(".setup.json").read_text(encoding="utf-8"))
     lines = EXAMPLE.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()
     return setup, [json.loads(ln) for ln in lines if ln.strip() and not ln.startswith("#")]
-
-
-def pair(page, table) -> None:
-    page.locator("#pair").click()
-    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
-    table.press("pair")
-    page.locator("#pairbox").wait_for(state="hidden")
 
 
 def post(page, action: dict[str, Any]) -> dict[str, Any]:
@@ -224,7 +217,7 @@ def test_four_phones_play_regidice_and_never_see_each_others_hidden_dice(table, 
             context.add_init_script(RECORD_FRAMES)
             page = context.new_page()
             page.goto(url + "/?lang=" + ["en", "zh-TW", "ko", "en"][k])
-            pair(page, table)
+            pair_with_box(page, table)
             expect(page.locator("#seatcard")).to_be_visible()
             page.locator("#seat").select_option(player)  # "This phone plays as"
             # the page reopens its event stream once paired, so the seat's own dice arrive live (no reload)

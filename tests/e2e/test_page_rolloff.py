@@ -7,7 +7,7 @@ Screenshots go to test-artifacts/screenshots/.
 from __future__ import annotations
 
 import pytest
-from pagekit import shot
+from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
 from realbox import make_table, set_camera, set_tray
 
@@ -37,14 +37,6 @@ def throw(table, *dice: dict) -> None:
     set_tray(table, "settled", list(dice))
 
 
-def pair(page, table) -> None:
-    page.locator("#live.on").wait_for()
-    page.locator("#pair").click()
-    page.wait_for_function("() => /\\d/.test(document.getElementById('pairmsg').textContent)")
-    table.press("pair")
-    page.locator("#pairbox").wait_for(state="hidden")
-
-
 def rolled(page, i: int) -> str:
     return page.locator(f"#s_rolloff .roplayer[data-index='{i}']").get_attribute("data-values")
 
@@ -64,7 +56,7 @@ LANGS = [  # browser locale, tag, dark, whose throw it is, the tie line, the win
 def test_roll_for_who_starts_on_the_tray(box, table, phone, locale, lang, dark, throw_line, tie_line, wins):
     page = phone(locale, dark=dark)
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     before = table.snapshot()
     page.locator("#newgame").click()
     page.select_option("#s_game", "dicethrone")
@@ -125,7 +117,7 @@ def test_rolloff_back_and_again(box, table, phone):
     again forgets the throws; closing the sheet starts nothing."""
     page = phone("en-US")
     page.goto(box)
-    pair(page, table)
+    pair_with_box(page, table)
     page.locator("#newgame").click()
     page.select_option("#s_game", "dicethrone")
     page.locator("#s_modes label:has-text('King of the Hill')").click()
