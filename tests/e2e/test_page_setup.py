@@ -103,3 +103,35 @@ def test_a_refused_setup_says_why_inside_the_sheet(table, serve_table, phone, lo
     expect(error).to_be_hidden()
     start(page, "kingoftokyo")
     assert page.js_errors == []
+
+
+# The chosen way to start as the select draws it: its words' width in the select's own font against the room
+# the select gives them, and the sheet's other visible texts that say those words whole.
+START_READ = """() => {
+    const sel = document.getElementById('s_start');
+    const words = sel.selectedOptions[0].textContent;
+    const style = getComputedStyle(sel);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = sel.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;  // the arrow
+    const whole = [...document.querySelectorAll('#s_fields *')].filter((e) => e !== sel && !sel.contains(e)
+        && e.children.length === 0 && e.getClientRects().length && e.textContent.trim() === words.trim()
+        && e.scrollWidth <= e.clientWidth + 1);
+    return {words, fits: ctx.measureText(words).width <= room, whole: whole.length};
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-TW", "ko-KR"])
+def test_the_way_to_start_can_be_read_whole(table, serve_table, phone, locale):
+    """Issue 34 (a newcomer at 390 px): King of Tokyo's rule for who starts ("Roll for it in the game: most
+    claws starts") was cut by its select at a phone's width in every language ("... most c"); the sheet now
+    says the chosen way whole where the select cannot."""
+    page = phone(locale)
+    page.goto(serve_table(table))
+    pair_with_box(page, table)
+    open_sheet(page)
+    page.select_option("#s_game", "kingoftokyo")
+    page.locator("#s_players select option[value='gigazaur']").first.wait_for(state="attached")
+    seen = page.evaluate(START_READ)
+    assert seen["fits"] or seen["whole"], f"the way to start is cut and said nowhere else: {seen}"
+    shot(page, f"setup-20-who-starts-{locale}", at="#s_startlabel")

@@ -97,11 +97,23 @@ function drawPlayers() {
       how.tray ? h("option", { value: "tray", text: t("roll_tray") }) : null,
       ...(how.choose ? rows : []).map((row, i) => h("option", { value: String(i), text: row.querySelector("input").value || t("player_n", { n: i + 1 }) })));
     if (keep) start.value = keep;
+    sayStart();
   };
+  start.onchange = sayStart;
   rows.forEach((row) => row.querySelector("input").addEventListener("input", names));
   names();
   $("s_startlabel").hidden = count === 0;
   drawExtra(mode);
+}
+
+// The chosen way to start, whole, under its select when it is the game's rule (a sentence such as "Roll for it
+// in the game: most claws starts"): a select shows one line, cut at a phone's width in every language. A
+// player's name is short and not repeated.
+function sayStart() {
+  const chosen = $("s_start").selectedOptions[0];
+  const rule = Boolean(chosen) && (chosen.value === "roll" || chosen.value === "tray");
+  $("s_starthint").textContent = rule ? chosen.textContent : "";
+  $("s_starthint").hidden = !rule;
 }
 
 // Numbers and choices of the whole game (starting health...), with the mode's default filled in.
