@@ -21,7 +21,15 @@ from webui.joincode import JoinInfo
 from . import camera as cameras
 from . import dice_sets, sdnotify
 from .camera.supervisor import SupervisedSource, detect_auto
-from .config import Config, apply_overrides, check_dice_set, load_config, prepare_state_dir, resolve_state_dir
+from .config import (
+    Config,
+    apply_overrides,
+    check_dice_set,
+    load_config,
+    load_dice_files,
+    prepare_state_dir,
+    resolve_state_dir,
+)
 from .joincard import lan_addresses, make_card
 from .pairing import Pairing
 from .panel import SHUTDOWN_EXIT_STATUS, Panel
@@ -68,6 +76,7 @@ def build(options: BoxOptions):
                              host=options.host, port=options.port, state_dir=options.state_dir,
                              mount=options.mount, dice=options.teach)
     state_dir = prepare_state_dir(resolve_state_dir(config.state_dir))
+    dice_sets.use_files(load_dice_files(config))  # a table's own dice win over the games' descriptions
     check_dice_set(config, known_dice_sets())
     if options.teach:
         # teaching rolls go to a free roll of their own: the box's games are not touched; what is learnt

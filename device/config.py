@@ -61,6 +61,8 @@ class CameraConfig:
     mount: str = "under"  # under: camera below a clear tray bottom; over: above the tray
     dice: str = "d6"  # dice set id: "d6" or any set a registered game describes (device.dice_sets.ids())
     settle_s: float = 0.3  # tray must be still this long before a reading
+    # dice-set files (device.dice_file): a table's own dice, each overriding the game's set of the same id
+    dice_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -173,9 +175,12 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("", f"config file {path} is not valid TOML: {exc}") from None
     try:
-        return config_from_dict(data)
+        config = config_from_dict(data)
     except ConfigError as exc:
         raise ConfigError(exc.key, f"{exc.detail} (in {path})") from None
+    # a dice-set file named in the config is found beside it, wherever the box is started from
+    files = tuple(str(path.parent / Path(f).expanduser()) for f in config.camera.dice_files)
+    return dataclasses.replace(config, camera=dataclasses.replace(config.camera, dice_files=files))
 
 
 def config_from_dict(data: Mapping[str, Any]) -> Config:
@@ -233,7 +238,10 @@ def _camera(t: Mapping[str, Any]) -> CameraConfig:
     if not dice:
         raise ConfigError("camera.dice", "needs a dice set name such as d6")
     settle = _float(t, "camera", "settle_s", d.settle_s, 0.0, 10.0)
-    return CameraConfig(source=source, mount=mount, dice=dice, settle_s=settle)
+    files = t.get("dice_files", list(d.dice_files))
+    if not isinstance(files, list) or not all(isinstance(f, str) and f.strip() for f in files):
+        raise ConfigError("camera.dice_files", f"must be a list of dice-set file names, not {files!r}")
+    return CameraConfig(source=source, mount=mount, dice=dice, settle_s=settle, dice_files=tuple(files))
 
 
 def _gpio(t: Mapping[str, Any]) -> GpioConfig:
@@ -365,6 +373,17 @@ def _is_address_or_name(host: str) -> bool:
 
 
 # -- checks that need the box (dice sets known to this install, the state folder) -------------------------
+def load_dice_files(config: Config) -> list[Any]:
+    """The configured dice-set files, each checked whole (device.dice_file); ConfigError("camera.dice_files")
+    with the file's one sentence for the first that cannot be used, so a bad file stops the start."""
+    from .dice_file import DiceFileError, load  # OpenCV and the reader: only a box given files pays for them
+
+    try:
+        return [load(Path(f), config.camera.mount) for f in config.camera.dice_files]
+    except DiceFileError as err:
+        raise ConfigError("camera.dice_files", str(err)) from None
+
+
 def check_dice_set(config: Config, known: set[str]) -> None:
     """ConfigError("camera.dice") when the configured dice set is not one this box can read: an unknown
     set would otherwise fail on every camera frame, all night long."""
@@ -443,7 +462,7 @@ def _pin(t: Mapping[str, Any], prefix: str, name: str) -> int | None:
 def config_to_dict(config: Config) -> dict[str, Any]:
     """The config as a TOML-able dict (unwired pins as false; state_dir only when set)."""
     data: dict[str, Any] = {
-        "camera": dataclasses.asdict(config.camera),
+        "camera": {**dataclasses.asdict(config.camera), "dice_files": list(config.camera.dice_files)},
         "gpio": {
             "pin_factory": config.gpio.pin_factory,
             "debounce_s": config.gpio.debounce_s,

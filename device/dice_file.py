@@ -33,7 +33,7 @@ class DiceFileError(ValueError):
     """A dice-set file that cannot be used; `str()` is one sentence naming the file."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one loaded file is itself: its pictures are arrays
 class DiceFile:
     """A loaded file: the set as a `DiceSetSpec` dict, and each pictured face's template for `mount`."""
 

@@ -67,7 +67,8 @@ class Table:
                                 changed=self.publish, stage_image=store.stage_image,
                                 private_to=self.hidden_roller, mount=mount, settle_s=settle_s,
                                 taught_root=taught_root, clock=clock,
-                                memory=self.learnt.memory if self.learnt is not None else None)
+                                memory=self.learnt.memory if self.learnt is not None else None,
+                                opposites=self.learnt.opposites if self.learnt is not None else None)
         self._load_active()
 
     @property

@@ -20,13 +20,16 @@ from typing import Any
 from vision.dicesets import DiceSet
 
 
-def progress(ds: DiceSet, faces: dict[str, int], examples: int) -> dict[str, Any]:
-    """What to tell the players: each face's confirmed count, the faces that still need throws, done."""
+def progress(ds: DiceSet, faces: dict[str, int], examples: int,
+             opposite: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What to tell the players: each face's confirmed count, the faces that still need throws, done; under
+    the tray also the opposite faces learnt so far (device.opposites: the map, the faces still without a pair,
+    any contradiction)."""
     rows = [{"face": f.index, "name": f.name, "value": f.value, "learnt": int(faces.get(str(f.index), 0))}
             for f in ds.faces]
     missing = [r["face"] for r in rows if r["learnt"] < examples]
     return {"event": "learnt", "set": ds.id, "faces": rows, "missing": missing, "done": not missing,
-            "examples": examples}
+            "examples": examples, **({"opposite": opposite} if opposite is not None else {})}
 
 
 def watch(table, ds: DiceSet, examples: int, emit: Callable[[dict], None], stop: threading.Event,
@@ -37,7 +40,9 @@ def watch(table, ds: DiceSet, examples: int, emit: Callable[[dict], None], stop:
         last = None
         while True:
             counts = table.learnt.counts().get(ds.id, {}).get("faces", {}) if table.learnt is not None else {}
-            now = progress(ds, counts, examples)
+            opposite = table.learnt.opposites.report(ds) if table.learnt is not None and table.mount == "under" \
+                else None
+            now = progress(ds, counts, examples, opposite)
             if now != last:
                 emit(now)
                 last = now
@@ -58,4 +63,15 @@ def human(record: dict[str, Any]) -> str:
              for r in record["faces"]]
     tail = "every face learnt: done." if record["done"] else \
         f"throw again; faces still wanted: {', '.join(str(f) for f in record['missing'])}"
-    return f"{record['set']}  " + "  ".join(parts) + f"  -> {tail}"
+    return f"{record['set']}  " + "  ".join(parts) + f"  -> {tail}" + _opposite_line(record.get("opposite"))
+
+
+def _opposite_line(report: dict[str, Any] | None) -> str:
+    """The opposite faces learnt so far, for a person (empty when the camera is above the tray)."""
+    if not report:
+        return ""
+    pairs = sorted({tuple(sorted((int(a), b))) for a, b in report["opposite"].items()})
+    line = "\n  opposite faces: " + (", ".join(f"{a}-{b}" for a, b in pairs) or "none yet")
+    if report["unpaired"]:
+        line += f"; not yet seen in a pair: {', '.join(str(f) for f in report['unpaired'])}"
+    return line + "".join(f"\n  contradiction: {c}" for c in report["contradictions"])

@@ -25,13 +25,16 @@ from typing import Any
 import cv2
 
 from engine.core import IllegalAction
+from vision.dicesets import DiceSet, get_set
 from vision.memory import Memory, crop_die
 from vision.mixed import read_mixed
 from vision.reader import read_dice
+from vision.teach import seen_faces
 from vision.watcher import TrayStatus, TrayWatcher
 
 from .camera.base import CameraError, FrameSource
-from .dice_sets import spec
+from .dice_sets import dice_file, spec
+from .opposites import Opposites
 from .store import StagedImage
 from .taught import load_taught
 
@@ -63,7 +66,7 @@ class TrayService:
                  private_to: Callable[[], str | None] | None = None,
                  sets: Callable[[], dict[str, int | None]] | None = None,
                  mount: str = "under", settle_s: float = 0.3, taught_root: Path | None = None,
-                 memory: Memory | None = None,
+                 memory: Memory | None = None, opposites: Opposites | None = None,
                  clock: Callable[[], float] = time.monotonic, backoff_s: float = 0.5) -> None:
         self.camera = camera
         self.backoff_s = backoff_s  # first wait after a camera fault, doubling up to MAX_BACKOFF_S
@@ -87,7 +90,7 @@ class TrayService:
         self._tray: dict[str, Any] = {"state": "empty", "dice": [], "needs_confirmation": False,
                                       "message": "", "code": None, "private_to": None, "roll": 0}
         # (set id, crop) of each die of the throw on the tray, for learning once players confirm it
-        self._crops: list[tuple[str, Any] | None] = []
+        self._crops: list[tuple[str, Any, int | None] | None] = []
         # the photo (JPEG, each die marked as read) and the readings of a throw waiting for a phone's
         # confirmation: they join the roll the players confirm or fix, as a camera roll's own evidence does
         self._unsure: tuple[bytes | None, dict[str, Any]] | None = None  # (photo, evidence)
@@ -99,6 +102,9 @@ class TrayService:
         }
         self._faults: dict[str, str] = {}  # what failed ("camera", "reader", "photo", "roll") -> message
         self._taught: dict[str, dict | None] = {}
+        # the opposite faces learnt of the table's dice (device.opposites): what the tray reads with
+        self._opposites = opposites or (Opposites(taught_root) if taught_root is not None else None)
+        self._file_taught: dict[str, tuple[Any, dict | None]] = {}  # set id -> ((file, map), its pictures)
         self._observe_until = 0.0
         self._watcher = TrayWatcher(read=self._read, settle_s=settle_s)
         self._stop = threading.Event()
@@ -273,22 +279,38 @@ class TrayService:
         """The watcher's reader: the dice set the game waits for, the learnt background, taught faces."""
         mixed = self._sets() if self._sets is not None else {}
         if len(mixed) > 1:  # one throw, several kinds of dice: each die goes to the set that reads it best
-            return read_mixed(frame, {sid: spec(sid) for sid in mixed}, self.mount, background=background,
+            return read_mixed(frame, {sid: self._dice_set(sid) for sid in mixed}, self.mount, background=background,
                               taught={sid: self._taught_faces(sid) for sid in mixed}, memory=self.memory)
         set_id, _count = self._request()
-        return read_dice(frame, spec(set_id), self.mount, background=background,
+        return read_dice(frame, self._dice_set(set_id), self.mount, background=background,
                          taught=self._taught_faces(set_id), memory=self.memory)
 
+    def _dice_set(self, set_id: str) -> DiceSet:
+        """The set as this box reads it: the game's description or the box's dice-set file for that id, with the
+        opposite map learnt of the table's own dice once it is whole (device.opposites)."""
+        return self._opposites.apply(spec(set_id)) if self._opposites is not None else get_set(spec(set_id))
+
     def _taught_faces(self, set_id: str) -> dict | None:
-        if self.taught_root is None:
-            return None
+        """Faces taught on this box, else the face pictures of the box's dice-set file for the set, else None."""
         if set_id not in self._taught:
             try:
-                self._taught[set_id] = load_taught(self.taught_root, set_id, self.mount)
+                taught = load_taught(self.taught_root, set_id, self.mount) if self.taught_root is not None else None
             except Exception:  # damaged teach files: read with the drawn templates, say so in the log
                 log.exception("tray: cannot load the taught faces of %s", set_id)
-                self._taught[set_id] = None
-        return self._taught[set_id]
+                taught = None
+            self._taught[set_id] = taught
+        if self._taught[set_id] is not None:
+            return self._taught[set_id]
+        found = dice_file(set_id)
+        if found is None:
+            return None
+        # the same dict while the map stays: the reader builds its templates once per taught dict
+        ds = self._dice_set(set_id)
+        key = (id(found), tuple(sorted(ds.opposite.items())))
+        cached = self._file_taught.get(set_id)
+        if cached is None or cached[0] != key:
+            cached = self._file_taught[set_id] = (key, found.taught(ds))
+        return cached[1]
 
     def _on_tray(self, status: TrayStatus, image) -> None:
         dice = [r.to_dict() for r in status.readings] if status.state == "settled" else []
@@ -318,26 +340,46 @@ class TrayService:
         elif changed:
             self._changed()
 
-    def _cut(self, readings, image) -> list[tuple[str, Any] | None]:
-        """(set id, crop) of each read die, in the tray's order, kept until the dice are picked up: what the
-        box learns from once a phone confirms the throw (None where a die cannot be cut)."""
+    def _cut(self, readings, image) -> list[tuple[str, Any, int | None] | None]:
+        """(set id, crop, glass face) of each read die, in the tray's order, kept until the dice are picked up:
+        what the box learns from once a phone confirms the throw (None where a die cannot be cut). The glass
+        face (under the tray, of a throw that will wait for a phone) is the face the reader saw on the glass,
+        read with no opposite map: against the confirmed top it teaches the dice's opposite faces."""
         if image is None:
             return [None for _ in readings]
         default = None
-        out: list[tuple[str, Any] | None] = []
+        sets: list[str] = []
         for r in readings:
-            set_id = r.set
-            if not set_id:
-                if default is None:
-                    default = self._request()[0]
-                set_id = default
+            if not r.set and default is None:
+                default = self._request()[0]
+            sets.append(r.set or default)
+        glass = self._glass(readings, sets, image)
+        out: list[tuple[str, Any, int | None] | None] = []
+        for r, set_id, seen in zip(readings, sets, glass, strict=True):
             try:
-                out.append((set_id, crop_die(image, r.center, r.box)))
+                out.append((set_id, crop_die(image, r.center, r.box), seen))
             except (cv2.error, ValueError, TypeError):
                 out.append(None)
         return out
 
-    def take_crops(self, roll: int | None = None) -> list[tuple[str, Any] | None]:
+    def _glass(self, readings, sets: list[str], image) -> list[int | None]:
+        """The face seen on the glass of each die, where the throw can teach opposite faces (see `_cut`)."""
+        if self.mount != "under" or self._opposites is None or \
+                not (self.always_confirm or not all(r.certain for r in readings)):
+            return [None] * len(readings)
+        out: list[int | None] = [None] * len(readings)
+        try:
+            for set_id in set(sets):
+                mine = [i for i, s in enumerate(sets) if s == set_id]
+                seen = seen_faces(image, spec(set_id), [(*readings[i].center, max(readings[i].box[2:]) / 2)
+                                                        for i in mine])
+                for i, g in zip(mine, seen, strict=True):
+                    out[i] = g
+        except Exception:  # a reader fault here must not cost the throw: it only teaches nothing
+            log.exception("tray: cannot name the faces on the glass")
+        return out
+
+    def take_crops(self, roll: int | None = None) -> list[tuple[str, Any, int | None] | None]:
         """The crops of the throw on the tray (`roll`: only if it is still that throw), else []. They are
         handed out once: a throw confirmed, undone and confirmed again is learnt once."""
         with self._lock:
