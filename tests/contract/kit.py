@@ -94,3 +94,25 @@ def play(name: str, seed: int, moves: int, undo_share: float = 0.0) -> Match:
         except IllegalAction:
             pass  # a sample throw may not fit (the free roll takes any: the others offer legal options)
     return match
+
+
+def other_pips(action: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The same roll with other pips: what another player must not be able to tell apart."""
+    out = json.loads(json.dumps(action))
+    for k, die in enumerate(out.get("dice") or []):
+        if isinstance(die, dict) and isinstance(die.get("value"), int):
+            die["value"] = rng.choice([v for v in range(1, 7) if v != die["value"]])
+        elif isinstance(die, int):
+            out["dice"][k] = rng.choice([v for v in range(1, 7) if v != die])
+    return out
+
+
+def with_dice(rules: Rules, match: Match, move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A roll the engine would make itself, given dice instead (so they can be varied): as many as asked."""
+    wanted = (rules.snapshot(match.state, move.get("player")).get("pending") or {}).get("input") or {}
+    count = wanted.get("count") or 0
+    colours = wanted.get("colours") or []
+    if not count:
+        return move
+    dice = [{"value": rng.randint(1, 6), **({"colour": colours[k]} if k < len(colours) else {})} for k in range(count)]
+    return {**move, "dice": dice}

@@ -13,7 +13,7 @@ import pytest
 from engine.core import IllegalAction
 from engine.match import Match
 
-from .kit import KIT_GAMES, dump, play, random_move
+from .kit import KIT_GAMES, dump, other_pips, play, random_move, with_dice
 
 NAMES = sorted(KIT_GAMES)
 SEEDS = (0, 5, 6, 7)  # the first of each game's documented setups, then drawn ones
@@ -133,17 +133,6 @@ def _hidden_games() -> list[str]:
     return [name for name in NAMES if KIT_GAMES[name].describe().get("hidden")]
 
 
-def _other_values(action: dict, rng: random.Random) -> dict:
-    """The same roll with other pips: what another player must not be able to tell apart."""
-    out = json.loads(json.dumps(action))
-    for k, die in enumerate(out.get("dice") or []):
-        if isinstance(die, dict) and isinstance(die.get("value"), int):
-            die["value"] = rng.choice([v for v in range(1, 7) if v != die["value"]])
-        elif isinstance(die, int):
-            out["dice"][k] = rng.choice([v for v in range(1, 7) if v != die])
-    return out
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name", _hidden_games())
 def test_no_viewer_sees_another_seats_secret(name: str, seed: int) -> None:
@@ -159,7 +148,7 @@ def test_no_viewer_sees_another_seats_secret(name: str, seed: int) -> None:
         if move is None:
             break
         if move.get("type") == "roll" and "dice" not in move:
-            move = _with_dice(rules, match, move, rng)
+            move = with_dice(rules, match, move, rng)
         try:
             match.submit(move)
         except IllegalAction:
@@ -168,7 +157,7 @@ def test_no_viewer_sees_another_seats_secret(name: str, seed: int) -> None:
             continue  # nothing left out: no secret in this action
         owner = move.get("player")
         twin = Match.replay(rules, match.setup, match.seed, match.entries[:-1])
-        twin.submit(_other_values(move, rng))
+        twin.submit(other_pips(move, rng))
         for viewer in viewers:
             if viewer is not None and viewer == owner:
                 continue
@@ -176,14 +165,3 @@ def test_no_viewer_sees_another_seats_secret(name: str, seed: int) -> None:
             assert seen == json.dumps(twin.snapshot(viewer=viewer), sort_keys=True), (viewer, move)
             checked += 1
     assert checked, "the random game made no hidden roll to check"
-
-
-def _with_dice(rules, match: Match, move: dict, rng: random.Random) -> dict:
-    """A roll the engine would make itself, given dice instead (so they can be varied): as many as asked."""
-    wanted = (rules.snapshot(match.state, move.get("player")).get("pending") or {}).get("input") or {}
-    count = wanted.get("count") or 0
-    colours = wanted.get("colours") or []
-    if not count:
-        return move
-    dice = [{"value": rng.randint(1, 6), **({"colour": colours[k]} if k < len(colours) else {})} for k in range(count)]
-    return {**move, "dice": dice}
