@@ -58,6 +58,7 @@ class BoxOptions:
     demo_throw: str = "ask"  # the demo tray throws when asked ("ask"), or every few seconds ("auto": benches)
     teach: str | None = None  # `dicesight teach SET`: the dice set being taught (see teach_phone)
     mount: str | None = None
+    dice_files: tuple[str, ...] = ()  # `dicesight teach FILE.json`: read with the config's camera.dice_files
 
 
 def state_dir_for(explicit: Path | None, configured: Path | None) -> Path:
@@ -74,7 +75,7 @@ def build(options: BoxOptions):
     one this box can read (else the camera would fail on every frame all night)."""
     config = apply_overrides(load_config(options.config), camera=options.camera, gpio=options.gpio,
                              host=options.host, port=options.port, state_dir=options.state_dir,
-                             mount=options.mount, dice=options.teach)
+                             mount=options.mount, dice=options.teach, dice_files=options.dice_files)
     state_dir = prepare_state_dir(resolve_state_dir(config.state_dir))
     dice_sets.use_files(load_dice_files(config))  # a table's own dice win over the games' descriptions
     check_dice_set(config, known_dice_sets())

@@ -141,19 +141,22 @@ def cmd_teach(args: argparse.Namespace) -> int:
     from . import teach_phone
     from .box import BoxOptions, run
     from .config import ConfigError
+    from .dice_file import DiceFileError, is_file_name, load
     from .dice_sets import spec
 
     emit = _printer(args.json)
-    try:
-        ds = get_set(spec(args.set))
-    except KeyError as err:
-        emit({"error": {"code": "unknown_dice_set", "message": str(err).strip(chr(34) + chr(39))}})
+    try:  # SET: an id, or a dice-set file (the box then reads that id from the file, as if configured)
+        found = load(args.set, args.mount or "under") if is_file_name(args.set) else None
+        ds = get_set(found.spec if found is not None else spec(args.set))
+    except (DiceFileError, KeyError) as err:
+        code = "bad_dice_file" if isinstance(err, DiceFileError) else "unknown_dice_set"
+        emit({"error": {"code": code, "message": str(err).strip(chr(34) + chr(39))}})
         return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
     options = BoxOptions(camera=args.camera, gpio=args.gpio, host=args.host, port=args.port, config=args.config,
                          state_dir=args.state_dir, demo_seed=args.demo_seed, demo_throw=args.demo_throw,
-                         teach=args.set, mount=args.mount)
+                         teach=ds.id, mount=args.mount, dice_files=(args.set,) if found is not None else ())
 
     def started(table) -> None:
         emit({"event": "teaching", "set": ds.id, "examples": args.examples,
@@ -284,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
 
     teach = sub.add_parser("teach", help="teach the box a dice set: roll it, confirm each throw on a phone")
-    teach.add_argument("set", help="dice set id (d6, or a set a game names: see docs/dice-sets.md)")
+    teach.add_argument("set", help="dice set id (d6, or a set a game names), or a dice-set file FILE.json: see "
+                                   "docs/dice-sets.md")
     teach.add_argument("--examples", type=int, default=3, choices=range(1, 13), metavar="N",
                        help="confirmed throws wanted of every face (1-12, default 3)")
     teach.add_argument("--camera", help=f"camera to use: {SPEC_HELP} (default: from the config, auto)")

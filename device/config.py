@@ -204,9 +204,11 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
 def apply_overrides(config: Config, *, camera: str | None = None, gpio: str | None = None,
                     host: str | None = None, port: int | None = None,
                     state_dir: Path | None = None, mount: str | None = None,
-                    dice: str | None = None) -> Config:
-    """The config with command-line options laid over it, checked like the file (ConfigError)."""
+                    dice: str | None = None, dice_files: tuple[str, ...] = ()) -> Config:
+    """The config with command-line options laid over it, checked like the file (ConfigError); `dice_files`
+    are read besides the config's (a file given on the command line wins over a configured one of its id)."""
     data = config_to_dict(config)
+    data["camera"]["dice_files"] += list(dice_files)
     if camera is not None:
         data["camera"]["source"] = camera
     if mount is not None:

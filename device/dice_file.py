@@ -57,7 +57,7 @@ class DiceFile:
 
 def is_file_name(dice: str) -> bool:
     """Whether `--dice` names a file rather than a set id (set ids hold no "/" and do not end in .json)."""
-    return dice.lower().endswith(".json") or "/" in dice or Path(dice).is_file()
+    return dice.lower().endswith(".json") or "/" in dice
 
 
 def load(path: Path | str, mount: str = "under") -> DiceFile:

@@ -166,3 +166,19 @@ def test_throws_confirmed_on_a_phone_teach_the_opposite_faces(tmp_path: Path) ->
     (bare / "dice" / "kingoftokyo").mkdir(parents=True)
     shutil.copy(state / "dice" / "kingoftokyo" / "opposite.json", bare / "dice" / "kingoftokyo")
     assert hits(read_by(bare, frame(seed=7, tops=TOPS))) >= 5
+
+
+def test_teaching_a_file_on_the_phone_reads_the_files_set(tmp_path: Path, capsys) -> None:
+    """`dicesight teach FILE.json` (the phone path) starts the box reading the file's set under its id; a bad
+    file is one sentence and status 2 before anything starts."""
+    table, _app, _config = build(BoxOptions(camera="demo", state_dir=tmp_path / "state", gpio="mock", port=0,
+                                            teach="kingoftokyo", dice_files=(str(SAMPLE),)))
+    try:
+        assert table.current_dice_set() == "kingoftokyo"
+        assert get_set(spec("kingoftokyo")).opposite == {int(k): v for k, v in OWN["opposite"].items()}
+    finally:
+        table.close()
+    (tmp_path / "bad.json").write_text('{"id": "x", "faces": [{"name": "1"}, {"name": "2"}]}')
+    code = cli.main(["teach", str(tmp_path / "bad.json"), "--state-dir", str(tmp_path / "s"), "--json"])
+    (out,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert code == 2 and out["error"]["code"] == "bad_dice_file" and "'opposite' is missing" in out["error"]["message"]
