@@ -191,7 +191,7 @@ async function pair() {
       S.session.paired = true;
       S.session.csrf = r.csrf;
       // the live stream opened before pairing carries no token: reopen it, so a phone that takes a seat in
-      // a game with hidden information receives its own secrets live (webui/viewers.py)
+      // a game with hidden information receives its own secrets live (device/table.py: Table.seen_by)
       if (S.es) S.es.close();
       connect();
       toast(t("pair_ok"));
@@ -311,7 +311,7 @@ function renderPair() {
 }
 
 // In a game with hidden information a paired phone says which player it is (POST /api/seat): the box then
-// sends it that player's secrets, and only that player's (webui/viewers.py).
+// sends it that player's secrets, and only that player's (device/table.py: Table.snapshot).
 function renderSeat(snap) {
   const game = currentGame();
   const players = snap.players || [];
