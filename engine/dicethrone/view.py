@@ -252,8 +252,10 @@ def pending_view(s: st.S) -> dict[str, Any] | None:
         extra["labels"] = pending["labels"]
     if pending.get("rerolls"):   # "you may reroll N of these dice": how many dice one reroll may take
         extra["rerolls"] = pending["rerolls"]
-    if kind in ("offense", *combat_rolls) and n:
-        # the action the dice answer, naming the roller so the log can say "Ana rolled 2 2 4 5 6"
+    used_up = kind == "offense" and s["attempts"] >= s["attempts_max"]  # a roll now is refused (no_attempts)
+    if kind in ("offense", *combat_rolls) and n and not used_up:
+        # the action the dice answer, naming the roller so the log can say "Ana rolled 2 2 4 5 6"; none once
+        # the attempts are used, so no tray throw or hand entry is offered that the roll would refuse
         extra["input"] = {"type": "dice", "count": n, "faces": [1, 2, 3, 4, 5, 6],
                           "action": {"type": "roll", "player": pid(s, i)}}
     return decision(pid(s, i), kind, prompt, options(s), **extra)

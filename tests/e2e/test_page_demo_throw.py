@@ -132,3 +132,32 @@ def test_rolling_for_who_starts_throws_one_die_from_the_sheet(table, serve_table
     shot(page, "demo-throw-20-rolloff")
     assert table.snapshot()["game"] == "dicethrone" and table.match.seq == 0, "nothing recorded in the game"
     assert page.js_errors == []
+
+
+def test_the_throw_button_goes_grey_once_the_rolls_are_used(table, serve_table, phone):
+    """A newcomer's Dice Throne game with the demo tray: after the third offensive roll "Throw the dice" stayed
+    live; a tap threw and read five dice, and the roll was refused ("All 3 roll attempts are used")."""
+    url = serve_table(table)
+    page = phone("zh-TW")
+    page.goto(url)
+    pair_with_box(page, table)
+    table.submit({"type": "advance"})  # the offensive roll
+    for attempt in (1, 2, 3):
+        expect(page.locator("#traythrowbtn")).to_be_enabled()
+        tap_throw(page, "#traythrowbtn")
+        planned, _status = throw_demo(table, ask=False)
+        truth = [d.value for d in planned]
+        if table.snapshot()["attempts"]["used"] < attempt:  # the reader was unsure: confirm or fix, as a player
+            page.locator("#confirm").wait_for()
+            if not confirm_if_shown(page, truth):
+                page.locator("#fixbtn").click()
+                page.locator("#entryclear").click()
+                for v in truth:
+                    page.locator(f"#entrypad [data-add='{v}']").click()
+                page.locator("#entrysubmit").click()
+        page.wait_for_function("n => window.dicesight.snap.attempts.used >= n", arg=attempt)
+    expect(page.locator("#traythrowbtn")).to_be_disabled()
+    expect(page.locator("#panel-throw")).to_be_disabled()
+    assert table.snapshot()["phase"] == "offensive", "the player still chooses an ability"
+    shot(page, "demo-throw-30-rolls-used-zh-TW", at="#traycard")
+    assert page.js_errors == []
