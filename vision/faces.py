@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import cv2
@@ -39,25 +41,24 @@ from .crop import (
 )
 from .dicesets import DiceSet
 from .glyphs import NUMBER_IN_ICON_XY, PIP_LAYOUT, PIP_RADIUS, corner_number, face_glyph, split_corner
+from .name import name_seen
 from .numerals import NumeralGuess, read_numeral
 from .numerals import classifier as numeral_classifier
 from .numerals import combine as combine_numeral
 from .outline import (
     SNAP_GROWN,
     SNAP_SHRUNK,
+    Snapped,
     blob_geometry,
     face_shape_ok,
-    found_in_part,
-    near_blob,
     pentagon_angle,
-    pentagon_outline,
     refit_pentagon,
     refit_square,
-    regrow,
     snap_pentagon,
     snap_square,
+    whole_face,
 )
-from .reading import UNNAMED, Reading
+from .reading import Reading
 
 # Certain (confidence >= 0.6) needs both: the correlation at least MIN + 0.15 and the margin to every other
 # face at least 0.6 x MARGIN. Chosen on renders of bench/vision_accuracy.py's kind with other seeds (see
@@ -210,6 +211,55 @@ def _drawings_window(glyphs: list[str]) -> tuple[tuple[float, float], float]:
     ys, xs = np.nonzero(ink)
     x0, x1, y0, y1 = xs.min() / CORNER_M, (xs.max() + 1) / CORNER_M, ys.min() / CORNER_M, (ys.max() + 1) / CORNER_M
     return ((x0 + x1) / 2, (y0 + y1) / 2), 0.5 * max(x1 - x0, y1 - y0) + 0.03
+
+
+
+@dataclass(frozen=True)
+class FaceCut:
+    """Where a face is cut from the frame, and how its side was found."""
+
+    cx: float
+    cy: float
+    side: float
+    ang: float
+    snapped: Snapped | None  # the face's square (a d12's pentagon) from its own crisp sides, if found
+    shrunk: bool  # ... far inside the blob (a big symbol's sides, or a light die's blob grown by the glow)
+    grown: bool  # ... far outside it (a lamp's glow behind a dark die)
+
+
+@dataclass(frozen=True)
+class FaceInk:
+    """A face's crop and its ink: what differs from the body's own colour."""
+
+    crop_bgr: np.ndarray
+    crop_lab: np.ndarray
+    ink: np.ndarray
+    med: np.ndarray  # the body's colour (Lab)
+    t: float  # the ink's threshold
+    has_ink: bool
+    spread: float  # how much structure the face has (ink above the body's)
+    inner: np.ndarray  # the face's inside (a square's, a pentagon's)
+
+
+def _body_colour(crop_bgr: np.ndarray, inkmask: np.ndarray, inner: np.ndarray, has_ink: bool) -> str:
+    """The die's colour from the crop's pixels that are not ink (their median per channel, from histograms)."""
+    body = ((inner & ~inkmask) if has_ink else inner).astype(np.uint8)
+    if not body.any():
+        body = np.ones_like(body)
+    return classify_colour(tuple(median_u8(c, body) for c in cv2.split(crop_bgr)), ref_v=255.0)
+
+
+def _uniform(crop_lab: np.ndarray, inkmask: np.ndarray, inner: np.ndarray) -> bool:
+    """Whether the body is of one shade (a cocked die shows two): under 12% of its pixels more than 18 from
+    its median lightness (the ink's anti-aliased rim left out: thin strokes of a small die are mostly rim)."""
+    near_ink = cv2.dilate(inkmask.astype(np.uint8), K3) > 0
+    hist = cv2.calcHist([np.ascontiguousarray(crop_lab[..., 0])], [0], (inner & ~near_ink).astype(np.uint8),
+                        [256], [0, 256]).ravel()
+    n_body = float(hist.sum())
+    if not n_body:
+        return False
+    mid = int(hist_rank(hist, 0.5))
+    return float(hist[:max(0, mid - 18)].sum() + hist[mid + 19:].sum()) / n_body < 0.12
 
 
 class FaceReader:
@@ -490,41 +540,32 @@ class FaceReader:
     # ------------------------------------------------------------- reading
     def read(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float,
              background: np.ndarray | None = None, snap: bool = True, again: bool = True) -> Reading | None:
-        """One die's reading from its blob. `lab`: the frame in Lab, or None: each crop is then cut from the
-        BGR frame and converted alone (the box's read with a learned background converts no whole frame).
-        `background`: the box's learned empty frame, to find again the whole of a die found only in part.
-        `snap`: a square face's side may be taken from its own crisp sides (`snap_square`; False: the
+        """One die's reading from its blob: its outline found whole (stage outline), its face cut and its
+        ink read (this stage), named (stage name). `lab`: the frame in Lab, or None: each crop is then cut
+        from the BGR frame and converted alone (the box's read with a learned background converts no whole
+        frame). `background`: the box's learned empty frame, to find again the whole of a die found only in
+        part. `snap`: a square face's side may be taken from its own crisp sides (`snap_square`; False: the
         blob's side as it is). `again`: an unsure face whose outline may be wrong is read a second time
         along another outline (`_second_look`)."""
-        given = blob
-        squared = False  # the blob was replaced by the square refitted from its window's edges
         # (under the tray only: from above a die's shadow and the floor's texture make edges of their own)
         snap = snap and not self.pentagon and self.mount == "under"
-        snapped = None
-        if background is not None and not face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
-            # a blob short of a face: first its own square about its centre, when four clear sides hold the
-            # whole blob (a ragged outline of a die found nearly whole; the refits below cost 1-3 ms)
-            first = snap_square(img, *blob_geometry(blob)) if snap else None
-            whole_p = None
-            if self.pentagon and self.mount == "under" and not self.taught:
-                bx, by, bside, _ = blob_geometry(blob, True)
-                pang = pentagon_angle(blob.contour, bx, by)
-                fit = snap_pentagon(img, bx, by, bside, pang)
-                # (a regular pentagon is 1.18 of its side across)
-                if fit is not None and 1.18 * fit[2] >= 0.95 * max(blob.rect[1]):
-                    whole_p = pentagon_outline(fit[0], fit[1], fit[2], pang)
-            if first is not None and first[2] >= 0.95 * max(blob.rect[1]):
-                snapped = first
-            elif whole_p is not None:
-                blob = whole_p
-            else:
-                whole = regrow(img, background, blob) if not self.pentagon else None
-                refit = whole or (refit_pentagon(img, blob) if self.pentagon else refit_square(img, blob))
-                if refit is not None and (whole is not None or found_in_part(blob, self.pentagon) or
-                                          near_blob(refit, blob)):
-                    blob = refit
-                    squared = whole is None and not self.pentagon
-        (_, _), (rw, rh), _ = blob.rect
+        numeral = self.pentagon and not self.taught
+        whole, snapped, squared = whole_face(img, blob, background, self.pentagon, snap,
+                                             numeral and self.mount == "under")
+        cut = self._cut(img, whole, snapped, snap, numeral)
+        face = self._ink(img, lab, whole, cut, numeral)
+        out = self._reading(img, lab, whole, cut, face, numeral)
+        if out is None or not again or out.certain:
+            return out
+        # (a face snapped small and clean is a light die's whole face, its blob grown by the room's glow:
+        # read at the blob's side, the room in its rim looked like a starburst's tones; a big symbol's
+        # sides leave ink in the crop, as a small black die's starburst leaves its number)
+        second = self._second_look(img, lab, blob, typical, background, (cut.shrunk and face.has_ink) or cut.grown,
+                                   numeral and whole is blob and cut.snapped is None, squared)
+        return second if second is not None and second.confidence > out.confidence else out
+
+    def _cut(self, img: np.ndarray, blob: Any, snapped: Snapped | None, snap: bool, numeral: bool) -> FaceCut:
+        """Where the face is cut: the blob's centre, side and turn, or its square from its own sides."""
         cx, cy, side, ang = blob_geometry(blob, self.pentagon)
         if snapped is None and snap:
             snapped = snap_square(img, cx, cy, side, ang)
@@ -532,20 +573,21 @@ class FaceReader:
         grown = snapped is not None and snapped[2] > SNAP_GROWN * side
         if snapped is not None:
             cx, cy, side, ang = snapped
-        inner, band = INNER, BAND
-        numeral = self.pentagon and not self.taught
         if numeral:
-            # a d12 face cut with a vertex up: its number is upright towards one of the five vertices, and
-            # only the pentagon's inside is the face (the crop's corners are the room)
+            # a d12 face cut with a vertex up: its number is upright towards one of the five vertices
             ang = pentagon_angle(blob.contour, cx, cy)
-            inner, band = P_INNER, P_BAND
-            if self.mount == "under":
-                fit = snap_pentagon(img, cx, cy, side, ang)
-                if fit is not None:
-                    cx, cy, side = fit
-                    snapped = (cx, cy, side, ang)
-        crop_bgr = canonical_crop(img, (cx, cy), side, ang)
-        crop_lab = canonical_crop(lab, (cx, cy), side, ang) if lab is not None else \
+            fit = snap_pentagon(img, cx, cy, side, ang) if self.mount == "under" else None
+            if fit is not None:
+                cx, cy, side = fit
+                snapped = (cx, cy, side, ang)
+        return FaceCut(cx, cy, side, ang, snapped, shrunk, grown)
+
+    def _ink(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, cut: FaceCut, numeral: bool) -> FaceInk:
+        """The face's crop and its ink. Only the pentagon's inside is a d12's face (the crop's corners are
+        the room)."""
+        inner, band = (P_INNER, P_BAND) if numeral else (INNER, BAND)
+        crop_bgr = canonical_crop(img, (cut.cx, cut.cy), cut.side, cut.ang)
+        crop_lab = canonical_crop(lab, (cut.cx, cut.cy), cut.side, cut.ang) if lab is not None else \
             cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab)
         ink, face_med = ink_map(crop_lab, band)
         t, has_ink, spread = _ink_threshold(ink, inner, band)
@@ -560,98 +602,87 @@ class FaceReader:
             # the die's dark edge runs through it, made a big white starburst on a blue die look inkless;
             # the symbol match judges what the ink is. A blob of no die's shape, such as a patch of floor
             # from above, keeps the rim's verdict)
-            if has2 or snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
+            if has2 or cut.snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
                 ink, face_med, t, has_ink, spread = ink2, med2, t2, True, spread2
-        inkmask = (ink > t) & inner
-        # body colour: crop pixels that are not ink (their median per channel, from histograms)
-        body = ((inner & ~inkmask) if has_ink else inner).astype(np.uint8)
-        if not body.any():
-            body = np.ones_like(body)
-        colour = classify_colour(tuple(median_u8(c, body) for c in cv2.split(crop_bgr)), ref_v=255.0)
+        return FaceInk(crop_bgr, crop_lab, ink, face_med, t, has_ink, spread, inner)
+
+    def _reading(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, cut: FaceCut, fi: FaceInk,
+                 numeral: bool) -> Reading | None:
+        """The face's reading: its ink read, the numeral CNN asked where the templates are unsure, doubts
+        about the outline's shape and the body's evenness, the face named. None: no die."""
+        inkmask = (fi.ink > fi.t) & fi.inner
+        colour = _body_colour(fi.crop_bgr, inkmask, fi.inner, fi.has_ink)
         # shape sanity: square (a square die fills its rotated rectangle by about 0.93; a die found in part,
         # against a room as dark as its body, fills it less even when its outline is smooth), or a regular
         # pentagon (it fills its rectangle by about 0.7: a square die read as a d12 would fill it by 0.9)
         # (four crisp sides found around the blob, a square: a die lying flat, whatever its blob's shape)
-        shape_ok = snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
-        size_ok = True  # (a stack seen from above is one die; the size of neighbours proves nothing)
-        # body uniformity (a cocked die shows two shades)
-        # (the ink's anti-aliased rim left out: thin strokes of a small die are mostly rim)
-        near_ink = cv2.dilate(inkmask.astype(np.uint8), K3) > 0
-        hist = cv2.calcHist([np.ascontiguousarray(crop_lab[..., 0])], [0], (inner & ~near_ink).astype(np.uint8),
-                            [256], [0, 256]).ravel()
-        n_body = float(hist.sum())
-        if n_body:
-            mid = int(hist_rank(hist, 0.5))  # the fraction of body pixels more than 18 from its median
-            uni = float(hist[:max(0, mid - 18)].sum() + hist[mid + 19:].sum()) / n_body
-        else:
-            uni = 1.0
-        uniform_ok = uni < 0.12
-
-        def cnn() -> NumeralGuess | None:  # the numeral CNN's reading (a few ms: only where it is needed)
-            return read_numeral(self._numeral_cnn, img, blob, self.ds, self.mount == "under",
-                                ang if numeral else None) if self._numeral_cnn is not None else None
-
+        shape_ok = cut.snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon)
         guess = None
-        if not has_ink and not any(f.glyph == "blank" for f in self.ds.faces) and not self.taught:
-            # every face of this set carries ink: an inkless blob is a die only if it is square
-            # (a round LED reflection or lamp is not), or the numeral CNN reads a face there (a d20's outline
-            # is a hexagon)
-            if blob.area / max(rw * rh, 1.0) < 0.86 and not self.pentagon:
-                guess = cnn()
-                if guess is None or guess.index is None:
-                    return None
-        def hires() -> np.ndarray:
-            """The face's ink cut again at `corners.M` px (numbers are told apart there)."""
-            big = canonical_crop(lab, (cx, cy), side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
-                canonical_crop(img, (cx, cy), side, ang, CORNER_M), cv2.COLOR_BGR2Lab)
-            # (the body's median is whole numbers: the distance is taken in uint8, exactly, and only the
-            # ink's sum in float)
-            d0, d1, d2 = cv2.split(cv2.absdiff(big, np.broadcast_to(face_med.astype(np.uint8), big.shape)))
-            # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
-            # left in, they pulled the number's window off the number
-            return np.clip((d0 + 1.5 * (d1.astype(np.float32) + d2)) / max(2 * t, 1.0), 0, 1) * \
-                (HIRES_PENTAGON if numeral else HIRES_FACE)
-
-        if self.ds.kind == "pips" and not self.taught:
-            seen, conf = self._count_pips(inkmask, has_ink, side)
-        elif numeral:
-            seen, conf = self._read_numeral(ink, has_ink, t, hires, side, snapped is not None)
-            if seen is not None and self.mount == "under":
-                seen = self.ds.bottom_of(seen)  # keyed by the top face, as the icon templates
-        else:
-            seen, conf = self._read_icon(ink, has_ink, t, spread, hires, side, snapped is not None)
-            if seen is not None and self.mount == "under" and not self.taught:
-                seen = self.ds.bottom_of(seen)  # _match keys templates by top index; undo for uniform path
-        if not (shape_ok and size_ok):
+        if self._inkless_needs_a_guess(blob, fi.has_ink):
+            guess = self._numeral_guess(img, blob, cut.ang if numeral else None)
+            if guess is None or guess.index is None:
+                return None
+        seen, conf = self._seen(img, lab, cut, fi, inkmask, numeral)
+        if not shape_ok:
             conf *= 0.4
-        if not uniform_ok:
-            conf *= 0.5
+        if not _uniform(fi.crop_lab, inkmask, fi.inner):
+            conf *= 0.5  # a cocked die shows two shades
         if guess is None and not (seen is not None and conf >= 0.6):
-            guess = cnn()  # the templates are unsure: the CNN may know (vision/numerals.py)
+            guess = self._numeral_guess(img, blob, cut.ang if numeral else None)  # the templates are unsure
         seen, conf, keep = combine_numeral(seen, conf, guess, templates_first=self.pentagon)
         if not keep:
             return None  # the numeral CNN is sure this is no die, the templates are not sure of a face
-        if seen is None:
-            value, face = None, UNNAMED
-            conf = min(conf, 0.2)
-        else:
-            top = self.ds.top_of(seen) if self.mount == "under" and not self.taught else seen
-            f = self.ds.face(top)
-            value, face = f.value, f.name
-            if self.mount == "under" and not self.taught and self.ds.top_is_ambiguous(seen):
-                conf = min(conf, 0.5)  # the side on the glass looks like another whose top differs
+        value, face, conf = name_seen(self.ds, seen, conf, self.mount == "under" and not self.taught)
         x, y, w, h = blob.mask_box
-        out = Reading(value, face, colour, float(max(0.0, min(1.0, conf))), (float(cx), float(cy)),
-                      (int(x), int(y), int(w), int(h)), bool(seen is not None and conf >= 0.6))
-        if again and not out.certain:
-            # (a face snapped small and clean is a light die's whole face, its blob grown by the room's glow:
-            # read at the blob's side, the room in its rim looked like a starburst's tones; a big symbol's
-            # sides leave ink in the crop, as a small black die's starburst leaves its number)
-            second = self._second_look(img, lab, given, typical, background, (shrunk and has_ink) or grown,
-                                       numeral and blob is given and snapped is None, squared)
-            if second is not None and second.confidence > out.confidence:
-                return second
-        return out
+        return Reading(value, face, colour, float(max(0.0, min(1.0, conf))), (float(cut.cx), float(cut.cy)),
+                       (int(x), int(y), int(w), int(h)), bool(seen is not None and conf >= 0.6))
+
+    def _inkless_needs_a_guess(self, blob: Any, has_ink: bool) -> bool:
+        """Whether an inkless blob is a die only if the numeral CNN reads a face there: every face of this
+        set carries ink, and the blob is no square (a round LED reflection or lamp is not a die; a d20's
+        outline is a hexagon)."""
+        if has_ink or self.taught or self.pentagon or any(f.glyph == "blank" for f in self.ds.faces):
+            return False
+        (_, _), (rw, rh), _ = blob.rect
+        return blob.area / max(rw * rh, 1.0) < 0.86
+
+    def _numeral_guess(self, img: np.ndarray, blob: Any, ang: float | None) -> NumeralGuess | None:
+        """The numeral CNN's reading (a few ms: asked only where it is needed; `vision/numerals.py`)."""
+        if self._numeral_cnn is None:
+            return None
+        return read_numeral(self._numeral_cnn, img, blob, self.ds, self.mount == "under", ang)
+
+    def _seen(self, img: np.ndarray, lab: np.ndarray | None, cut: FaceCut, fi: FaceInk, inkmask: np.ndarray,
+              numeral: bool) -> tuple[int | None, float]:
+        """(the index of the face the camera sees, confidence) from the ink: pips counted, a d12's number or
+        a symbol and its corner number matched (templates are keyed by the top face: turned back here)."""
+        if self.ds.kind == "pips" and not self.taught:
+            return self._count_pips(inkmask, fi.has_ink, cut.side)
+        hires = partial(self._hires, img, lab, cut, fi, numeral)
+        snapped = cut.snapped is not None
+        if numeral:
+            seen, conf = self._read_numeral(fi.ink, fi.has_ink, fi.t, hires, cut.side, snapped)
+            keyed_by_top = self.mount == "under"
+        else:
+            seen, conf = self._read_icon(fi.ink, fi.has_ink, fi.t, fi.spread, hires, cut.side, snapped)
+            keyed_by_top = self.mount == "under" and not self.taught
+        if seen is not None and keyed_by_top:
+            seen = self.ds.bottom_of(seen)
+        return seen, conf
+
+    @staticmethod
+    def _hires(img: np.ndarray, lab: np.ndarray | None, cut: FaceCut, fi: FaceInk, numeral: bool) -> np.ndarray:
+        """The face's ink cut again at `corners.M` px (numbers are told apart there)."""
+        c, side, ang = (cut.cx, cut.cy), cut.side, cut.ang
+        big = canonical_crop(lab, c, side, ang, CORNER_M) if lab is not None else cv2.cvtColor(
+            canonical_crop(img, c, side, ang, CORNER_M), cv2.COLOR_BGR2Lab)
+        # (the body's median is whole numbers: the distance is taken in uint8, exactly, and only the
+        # ink's sum in float)
+        d0, d1, d2 = cv2.split(cv2.absdiff(big, np.broadcast_to(fi.med.astype(np.uint8), big.shape)))
+        # the die's edge and the room beyond it (a crop cut a little large) are no ink of the face:
+        # left in, they pulled the number's window off the number
+        return np.clip((d0 + 1.5 * (d1.astype(np.float32) + d2)) / max(2 * fi.t, 1.0), 0, 1) * \
+            (HIRES_PENTAGON if numeral else HIRES_FACE)
 
     def _second_look(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, typical: float,
                      background: np.ndarray | None, resized: bool, loose_pentagon: bool,

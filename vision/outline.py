@@ -547,3 +547,46 @@ def refitted(img: np.ndarray, background: np.ndarray, cands: list[Candidate], pr
     for c in extra:
         c.crop_pips = count_pips(img, c.rect)
     return extra, clf.predict(img, [c.box for c in extra]) if extra else []
+
+
+Snapped = tuple[float, float, float, float]  # a face's centre, side and turn taken from its own crisp sides
+
+
+def whole_face(img: np.ndarray, blob: Any, background: np.ndarray | None, pentagon: bool, snap: bool,
+               snap_pentagons: bool) -> tuple[Any, Snapped | None, bool]:
+    """The outline a die's face is cut along: (the blob or the outline found whole around it, the face's
+    square from its own sides if that was what decided, whether the blob was replaced by `refit_square`'s
+    square). Only a blob short of a face's shape with the box's learned room is looked at again: first its
+    own square about its centre, when four clear sides hold the whole blob (a ragged outline of a die found
+    nearly whole; the refits cost 1-3 ms); `snap_pentagons` (a drawn d12 under the tray): its pentagon from
+    five clear sides; else regrown from the room (`regrow`) or refitted from the window's edges."""
+    if background is None or face_shape_ok(blob.area, blob.solidity, blob.rect, pentagon):
+        return blob, None, False
+    first = snap_square(img, *blob_geometry(blob)) if snap else None
+    if first is not None and first[2] >= 0.95 * max(blob.rect[1]):
+        return blob, first, False
+    whole = _snapped_pentagon(img, blob) if snap_pentagons else None
+    if whole is not None:
+        return whole, None, False
+    return _refit_whole(img, background, blob, pentagon)
+
+
+def _snapped_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
+    """A d12 face's whole pentagon from its five crisp sides about a blob, when it holds the blob (a regular
+    pentagon is 1.18 of its side across)."""
+    bx, by, bside, _ = blob_geometry(blob, True)
+    pang = pentagon_angle(blob.contour, bx, by)
+    fit = snap_pentagon(img, bx, by, bside, pang)
+    if fit is None or not 1.18 * fit[2] >= 0.95 * max(blob.rect[1]):
+        return None
+    return pentagon_outline(fit[0], fit[1], fit[2], pang)
+
+
+def _refit_whole(img: np.ndarray, background: np.ndarray, blob: Any, pentagon: bool) -> tuple[Any, None, bool]:
+    """A blob found in part replaced by its face regrown from the room or refitted from its edges, where the
+    refit may be taken (`found_in_part`, else only one that keeps the blob's turn and centre)."""
+    whole = regrow(img, background, blob) if not pentagon else None
+    refit = whole or (refit_pentagon(img, blob) if pentagon else refit_square(img, blob))
+    if refit is not None and (whole is not None or found_in_part(blob, pentagon) or near_blob(refit, blob)):
+        return refit, None, whole is None and not pentagon
+    return blob, None, False
