@@ -262,6 +262,116 @@ def _uniform(crop_lab: np.ndarray, inkmask: np.ndarray, inner: np.ndarray) -> bo
     return float(hist[:max(0, mid - 18)].sum() + hist[mid + 19:].sum()) / n_body < 0.12
 
 
+Source = tuple[int, np.ndarray, tuple[int, ...]]  # a template's group, its drawing, the faces it stands for
+
+
+def _unit_vector(t: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """A drawing as the symbol match compares it (blurred, inside the mask, zero mean, unit norm); None for
+    a blank one."""
+    t = cv2.GaussianBlur(np.ascontiguousarray(t, np.float32), (0, 0), 1.5)
+    v = t.ravel()[mask].astype(np.float32)
+    v = v - v.mean()
+    nv = np.linalg.norm(v)
+    if nv < 1e-6:
+        return None
+    return v / nv
+
+
+def _add_alike_turns(alike: dict[int, set[int]], g: np.ndarray) -> None:
+    """Add to `alike` (turn -> turns) each quarter turn at which drawing `g` matches itself at another turn,
+    shifted by up to ALIKE_SHIFT pixels, at least SELF_ALIKE."""
+    blurred = [cv2.GaussianBlur(np.ascontiguousarray(np.rot90(g, t), np.float32), (0, 0), 1.5) for t in range(4)]
+    for t1 in range(4):
+        padded = cv2.copyMakeBorder(blurred[t1], ALIKE_SHIFT, ALIKE_SHIFT, ALIKE_SHIFT, ALIKE_SHIFT,
+                                    cv2.BORDER_CONSTANT, value=0.0)
+        for t2 in range(4):
+            if t2 != t1 and float(cv2.matchTemplate(padded, blurred[t2], cv2.TM_CCOEFF_NORMED).max()) >= SELF_ALIKE:
+                alike.setdefault(t1, set()).add(t2)
+
+
+def _symbol_confidence(s1: float, margin: float, pentagon: bool) -> float:
+    """How sure a symbol match is, from its correlation and its margin over every other group. Numerals at
+    any rotation (d12: 6/9, 1/11/12) need a clearer margin than square faces at 4 rotations."""
+    need = 0.28 if pentagon else 0.12
+    conf = max(0.0, min(1.0, (s1 - 0.35) / 0.35)) * max(0.0, min(1.0, margin / need))
+    conf = math.sqrt(conf)
+    if s1 < WEAK_MATCH or (s1 < 0.75 and margin < 0.07):
+        # a weak match that is barely the best (a small black die's energy bolt was read as a heart,
+        # certain, at 0.71 and 0.044) is never certain: on renders of other seeds this cost 1% of the
+        # King of Tokyo dice that were certain and right. Nor is a poor one however far ahead (a small
+        # black attack die's white starburst, cut along its own edge, showed its cut-out 1 as ink and
+        # matched the plain 2 at 0.54, far ahead of the starburst)
+        conf = min(conf, 0.55)
+    return conf
+
+
+def _number_sure(m: Any, side: float) -> float:
+    """How sure a number's match is: it must match the drawing well and clearly better than every other
+    number; a small die's number is a few pixels high, so it must stand out more before it is believed."""
+    need = CORNER_MARGIN * min(1.5, max(1.0, 45.0 / max(side, 1.0)))
+    return max(0.0, min(1.0, (m.score - CORNER_MIN) / 0.25, m.margin / need))
+
+
+def _count_pips(inkmask: np.ndarray, has_ink: bool) -> tuple[int | None, float]:
+    """(pips, confidence) of a pip face's ink: its components of a pip's size counted (merged pips by their
+    area), and their places fitted to the layouts."""
+    if not has_ink:
+        return None, 0.1
+    n_cc, _, stats, cents = cv2.connectedComponentsWithStats(inkmask.astype(np.uint8), connectivity=8)
+    exp_area = math.pi * (PIP_RADIUS * N) ** 2
+    comps = [(stats[i, cv2.CC_STAT_AREA], stats[i], cents[i]) for i in range(1, n_cc)
+             if 0.12 * exp_area <= stats[i, cv2.CC_STAT_AREA] <= 7 * exp_area]
+    if not comps:
+        return None, 0.1
+    areas = np.array([c[0] for c in comps], np.float32)
+    unit = float(np.median(areas)) if len(comps) >= 3 else float(areas.max())
+    count, pts, merged = 0, [], False
+    for a, st, c in comps:
+        k = _pips_in_one(a, st, unit) if len(comps) >= 2 else 1
+        if a < 0.3 * unit and len(comps) > 1:
+            continue  # a speck beside real pips
+        merged = merged or k > 1
+        count += k
+        pts += _pip_centres(st, c, k)
+    if count < 1 or count > 6:
+        return None, 0.15
+    return count, _layout_confidence(np.array(pts, np.float32), count, areas, merged)
+
+
+def _pips_in_one(a: float, st: np.ndarray, unit: float) -> int:
+    """How many pips one ink component holds: a long one of several pips' area is 2 or 3 run together."""
+    bw, bh = st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]
+    if a > 1.6 * unit and max(bw, bh) / max(min(bw, bh), 1) > 1.6:
+        return max(2, min(int(round(a / unit)), 3))
+    return 1
+
+
+def _pip_centres(st: np.ndarray, c: np.ndarray, k: int) -> list[tuple[float, float]]:
+    """The centres (canonical coords, centred, unit face) of the k pips in one component: merged pips spread
+    along its long axis."""
+    if k == 1:
+        return [((c[0] + 0.5) / N - 0.5, (c[1] + 0.5) / N - 0.5)]
+    bw, bh = st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]
+    ax = np.array([1.0, 0.0]) if bw >= bh else np.array([0.0, 1.0])
+    L = (max(bw, bh) / N) * 0.5
+    out = []
+    for j in range(k):
+        o = (j - (k - 1) / 2) * (2 * L / k)
+        out.append(((c[0] + 0.5) / N - 0.5 + ax[0] * o, (c[1] + 0.5) / N - 0.5 + ax[1] * o))
+    return out
+
+
+def _layout_confidence(P: np.ndarray, count: int, areas: np.ndarray, merged: bool) -> float:
+    """How well the pips fit the layout of their count, and how alike their sizes are."""
+    res = float(np.linalg.norm(P[0])) / 0.26 if count == 1 else _layout_residual(P, count)
+    conf = math.exp(-(res / 0.35) ** 2)
+    if len(areas) >= 2 and not float(np.std(areas) / max(np.mean(areas), 1e-6)) < (0.6 if merged else 0.45):
+        conf *= 0.5
+    if merged:
+        conf *= 0.85
+    return conf
+
+
 class FaceReader:
     """Reads faces of one dice set at one mount (templates are built once)."""
 
@@ -293,77 +403,15 @@ class FaceReader:
         """Templates of every symbol at every rotation. Drawn faces that share a symbol (differing only by a
         corner number) are one group with one template; the corner number is read afterwards (`corners`).
         Taught faces are each their own group."""
-        mirrored = self.mount == "under"
-        vecs, ids, turns = [], [], []
-        steps = range(0, 360, 6) if self.pentagon else (0, 90, 180, 270)
-        mask = INNER.ravel()
         # groups: (faces it may be, keyed by the top face index) and its templates
         self._groups: list[list[int]] = []
         self._corners: dict[int, CornerReader] = {}
-        # (group, drawing, the faces that drawing stands for)
-        sources: list[tuple[int, np.ndarray, tuple[int, ...]]] = []
         self._merged: set[int] = set()
         self._number_checks = {}
-        numbers = sorted({n for n in (corner_number(f.glyph) for f in self.ds.faces) if n is not None})
-        if self.taught:
-            for idx, arrs in self.taught.items():
-                self._groups.append([int(idx)])
-                for a in arrs:
-                    sources.append((len(self._groups) - 1, np.asarray(a, np.float32), (int(idx),)))
-        else:
-            by_symbol: dict[str, list[int]] = {}
-            for f in self.ds.faces:
-                if f.glyph == "blank":
-                    continue
-                # the template shows what the camera sees: the glass face (under) keyed by the top face index
-                top = self.ds.top_of(f.index) if self.mount == "under" else f.index
-                by_symbol.setdefault(split_corner(f.glyph)[0], []).append(top)
-            drawn = {sym: cv2.resize(face_glyph(sym, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
-                     for sym in by_symbol}
-            for members in self._lookalikes(by_symbol, drawn):
-                tops = [t for sym in members for t in by_symbol[sym]]
-                self._groups.append(tops)
-                gi = len(self._groups) - 1
-                sources += [(gi, drawn[sym], tuple(by_symbol[sym])) for sym in members]
-                seen = {t: self.ds.face(self.ds.bottom_of(t) if self.mount == "under" else t).glyph for t in tops}
-                if len(members) > 1:
-                    # look-alike drawings (digits alone on a face): told apart at a higher resolution over
-                    # the window that holds them
-                    where, half = _drawings_window(list(seen.values()))
-                    self._corners[gi] = CornerReader(seen, mirrored, where, half=half, shared=False)
-                    self._merged.add(gi)
-                    continue
-                where = {split_corner(gl)[1] for gl in seen.values()}
-                if where == {"corner"} and len(numbers) > 1 and not self.pentagon:
-                    self._number_checks[gi] = self._number_check(members[0], seen, numbers, mirrored)
-                if len({(self.ds.face(t).name, self.ds.face(t).value) for t in tops}) > 1 and \
-                        len(where) == 1 and None not in where and not self.pentagon:
-                    self._corners[gi] = CornerReader(seen, mirrored) if where == {"corner"} else \
-                        CornerReader(seen, mirrored, NUMBER_IN_ICON_XY, half=0.22)
+        sources = self._taught_sources() if self.taught else self._drawn_sources()
         self._says = [frozenset(g) if self.taught else frozenset((self.ds.face(k).name, self.ds.face(k).value)
                                                                   for k in g) for g in self._groups]
-        keys: list[tuple[int, ...]] = []
-        for gi, g, faces in sources:
-            for a in steps:
-                if self.pentagon:
-                    R = cv2.getRotationMatrix2D((N / 2 - 0.5, N / 2 - 0.5), a, 1.0)
-                    t = cv2.warpAffine(g, R, (N, N))
-                else:
-                    t = np.rot90(g, a // 90)
-                t = cv2.GaussianBlur(np.ascontiguousarray(t, np.float32), (0, 0), 1.5)
-                v = t.ravel()[mask].astype(np.float32)
-                v = v - v.mean()
-                nv = np.linalg.norm(v)
-                if nv < 1e-6:
-                    continue
-                vecs.append(v / nv)
-                ids.append(gi)
-                turns.append(0 if self.pentagon else a // 90)
-                keys.append(faces)
-        self._bank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
-        self._bank_ids = ids
-        self._bank_turns = turns
-        self._bank_keys = keys
+        self._bank_templates(sources)
         # per group, the quarter turns at which one of its drawings looks like itself at another, give or
         # take a shift of a few pixels (a claw's three slanted strokes half a turn round are the same strokes
         # a little aside: a die's centre found 2-3 px off flipped its turn, and its corner number was then
@@ -371,16 +419,81 @@ class FaceReader:
         self._alike_turns: dict[int, dict[int, set[int]]] = {}
         if not self.pentagon:
             for gi, g, _ in sources:
-                alike = self._alike_turns.setdefault(gi, {})
-                blurred = [cv2.GaussianBlur(np.ascontiguousarray(np.rot90(g, t), np.float32), (0, 0), 1.5)
-                           for t in range(4)]
-                for t1 in range(4):
-                    padded = cv2.copyMakeBorder(blurred[t1], ALIKE_SHIFT, ALIKE_SHIFT, ALIKE_SHIFT, ALIKE_SHIFT,
-                                                cv2.BORDER_CONSTANT, value=0.0)
-                    for t2 in range(4):
-                        if t2 != t1 and float(cv2.matchTemplate(padded, blurred[t2], cv2.TM_CCOEFF_NORMED).max()) \
-                                >= SELF_ALIKE:
-                            alike.setdefault(t1, set()).add(t2)
+                _add_alike_turns(self._alike_turns.setdefault(gi, {}), g)
+
+    def _taught_sources(self) -> list[Source]:
+        """A group per taught face, each of its taught inks a template."""
+        sources: list[Source] = []
+        for idx, arrs in self.taught.items():
+            self._groups.append([int(idx)])
+            sources += [(len(self._groups) - 1, np.asarray(a, np.float32), (int(idx),)) for a in arrs]
+        return sources
+
+    def _drawn_sources(self) -> list[Source]:
+        """A group per symbol the set draws (look-alikes merged), its drawing the template; and the readers
+        of the numbers that tell the group's faces apart."""
+        mirrored = self.mount == "under"
+        numbers = sorted({n for n in (corner_number(f.glyph) for f in self.ds.faces) if n is not None})
+        by_symbol: dict[str, list[int]] = {}
+        for f in self.ds.faces:
+            if f.glyph != "blank":
+                # the template shows what the camera sees: the glass face (under) keyed by the top face index
+                top = self.ds.top_of(f.index) if mirrored else f.index
+                by_symbol.setdefault(split_corner(f.glyph)[0], []).append(top)
+        drawn = {sym: cv2.resize(face_glyph(sym, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
+                 for sym in by_symbol}
+        sources: list[Source] = []
+        for members in self._lookalikes(by_symbol, drawn):
+            tops = [t for sym in members for t in by_symbol[sym]]
+            self._groups.append(tops)
+            gi = len(self._groups) - 1
+            sources += [(gi, drawn[sym], tuple(by_symbol[sym])) for sym in members]
+            self._group_readers(gi, members, tops, numbers)
+        return sources
+
+    def _group_readers(self, gi: int, members: list[str], tops: list[int], numbers: list[str]) -> None:
+        """The number readers of group `gi`: look-alike drawings compared at a higher resolution, faces that
+        share a symbol told apart by their number, and the check of a face's corner number."""
+        mirrored = self.mount == "under"
+        seen = {t: self.ds.face(self.ds.bottom_of(t) if mirrored else t).glyph for t in tops}
+        if len(members) > 1:
+            # look-alike drawings (digits alone on a face): told apart at a higher resolution over
+            # the window that holds them
+            where, half = _drawings_window(list(seen.values()))
+            self._corners[gi] = CornerReader(seen, mirrored, where, half=half, shared=False)
+            self._merged.add(gi)
+            return
+        places = {split_corner(gl)[1] for gl in seen.values()}
+        if places == {"corner"} and len(numbers) > 1 and not self.pentagon:
+            self._number_checks[gi] = self._number_check(members[0], seen, numbers, mirrored)
+        if len({(self.ds.face(t).name, self.ds.face(t).value) for t in tops}) > 1 and \
+                len(places) == 1 and None not in places and not self.pentagon:
+            self._corners[gi] = CornerReader(seen, mirrored) if places == {"corner"} else \
+                CornerReader(seen, mirrored, NUMBER_IN_ICON_XY, half=0.22)
+
+    def _bank_templates(self, sources: list[Source]) -> None:
+        """Every source's drawing at every turn (a quarter turn; a d12's every 6 degrees) as a unit vector."""
+        steps = range(0, 360, 6) if self.pentagon else (0, 90, 180, 270)
+        mask = INNER.ravel()
+        vecs, ids, turns, keys = [], [], [], []
+        for gi, g, faces in sources:
+            for a in steps:
+                v = _unit_vector(self._turned(g, a), mask)
+                if v is not None:
+                    vecs.append(v)
+                    ids.append(gi)
+                    turns.append(0 if self.pentagon else a // 90)
+                    keys.append(faces)
+        self._bank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
+        self._bank_ids = ids
+        self._bank_turns = turns
+        self._bank_keys: list[tuple[int, ...]] = keys
+
+    def _turned(self, g: np.ndarray, a: int) -> np.ndarray:
+        """A drawing turned by `a` degrees (square faces by quarter turns)."""
+        if self.pentagon:
+            return cv2.warpAffine(g, cv2.getRotationMatrix2D((N / 2 - 0.5, N / 2 - 0.5), a, 1.0), (N, N))
+        return np.rot90(g, a // 90)
 
     def _lookalikes(self, by_symbol: dict[str, list[int]], drawn: dict[str, np.ndarray]) -> list[list[str]]:
         """The symbols as groups: each alone, except look-alikes, merged. Why: at the symbol match's
@@ -657,7 +770,7 @@ class FaceReader:
         """(the index of the face the camera sees, confidence) from the ink: pips counted, a d12's number or
         a symbol and its corner number matched (templates are keyed by the top face: turned back here)."""
         if self.ds.kind == "pips" and not self.taught:
-            return self._count_pips(inkmask, fi.has_ink, cut.side)
+            return _count_pips(inkmask, fi.has_ink)
         hires = partial(self._hires, img, lab, cut, fi, numeral)
         snapped = cut.snapped is not None
         if numeral:
@@ -710,101 +823,41 @@ class FaceReader:
                 return self.read(img, lab, refit, typical, background, again=False)
         return None
 
-    def _count_pips(self, inkmask: np.ndarray, has_ink: bool, side: float) -> tuple[int | None, float]:
-        if not has_ink:
-            return None, 0.1
-        n_cc, _, stats, cents = cv2.connectedComponentsWithStats(inkmask.astype(np.uint8), connectivity=8)
-        exp_area = math.pi * (PIP_RADIUS * N) ** 2
-        comps = []
-        for i in range(1, n_cc):
-            a = stats[i, cv2.CC_STAT_AREA]
-            if a < 0.12 * exp_area or a > 7 * exp_area:
-                continue
-            comps.append((a, stats[i], cents[i]))
-        if not comps:
-            return None, 0.1
-        areas = np.array([c[0] for c in comps], np.float32)
-        unit = float(np.median(areas)) if len(comps) >= 3 else float(areas.max())
-        if len(comps) == 2:
-            unit = float(areas.max())
-        count = 0
-        pts = []
-        merged = False
-        for a, st, c in comps:
-            bw, bh = st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]
-            elong = max(bw, bh) / max(min(bw, bh), 1)
-            k = 1
-            if len(comps) >= 2 and a > 1.6 * unit and elong > 1.6:
-                k = int(round(a / unit))
-                k = max(2, min(k, 3))
-                merged = True
-            if a < 0.3 * unit and len(comps) > 1:
-                continue  # a speck beside real pips
-            count += k
-            if k == 1:
-                pts.append(((c[0] + 0.5) / N - 0.5, (c[1] + 0.5) / N - 0.5))
-            else:
-                # spread the merged pips along the component's long axis
-                ax = np.array([1.0, 0.0]) if bw >= bh else np.array([0.0, 1.0])
-                L = (max(bw, bh) / N) * 0.5
-                for j in range(k):
-                    o = (j - (k - 1) / 2) * (2 * L / k)
-                    pts.append(((c[0] + 0.5) / N - 0.5 + ax[0] * o, (c[1] + 0.5) / N - 0.5 + ax[1] * o))
-        if count < 1 or count > 6:
-            return None, 0.15
-        P = np.array(pts, np.float32)
-        if count == 1:
-            res = float(np.linalg.norm(P[0])) / 0.26
-        else:
-            res = _layout_residual(P, count)
-        sizes_ok = True
-        if len(comps) >= 2:
-            cv_a = float(np.std(areas) / max(np.mean(areas), 1e-6))
-            sizes_ok = cv_a < (0.6 if merged else 0.45)
-        conf = math.exp(-(res / 0.35) ** 2)
-        if not sizes_ok:
-            conf *= 0.5
-        if merged:
-            conf *= 0.85
-        return count, conf
-
     def _read_icon(self, ink: np.ndarray, has_ink: bool, t: float, spread: float = 0.0,
                    hires: Callable[[], np.ndarray] | None = None, side: float = 0.0,
                    snapped: bool = False) -> tuple[int | None, float]:
         """(face key, confidence) of an icon or numeral face: the symbol by its template, then, where faces
         share the symbol, the corner number from `hires()` (the face's ink cut again at `corners.M` px)."""
-        blank = [f for f in self.ds.faces if f.glyph == "blank"]
-        if not has_ink and self.taught:
-            empty = [i for i, arrs in self.taught.items() if any(float(np.max(a)) < 0.05 for a in arrs)]
-            if len(empty) == 1:
-                return empty[0], 0.9
-            return None, 0.1
         if not has_ink:
-            if blank and not self.taught:
-                idx = blank[0].index
-                top = idx
-                # certain only when the face is really clean (faint ink on a dim die is not a blank)
-                conf = 0.9 if spread < 20 else 0.4
-                return (self.ds.bottom_of(top) if self.mount == "under" else top), conf
-            return None, 0.1
-        norm = np.clip(ink / max(2 * t, 1.0), 0, 1)
-        gi, s1, margin, turns = self._match(norm)
+            return self._read_inkless(spread)
+        gi, s1, margin, turns = self._match(np.clip(ink / max(2 * t, 1.0), 0, 1))
         if gi is None:
             return None, 0.1
-        # numerals at any rotation (d12: 6/9, 1/11/12) need a clearer margin than square faces at 4 rotations
-        need = 0.28 if self.pentagon else 0.12
-        conf = max(0.0, min(1.0, (s1 - 0.35) / 0.35)) * max(0.0, min(1.0, margin / need))
-        conf = math.sqrt(conf)
-        if s1 < WEAK_MATCH or (s1 < 0.75 and margin < 0.07):
-            # a weak match that is barely the best (a small black die's energy bolt was read as a heart,
-            # certain, at 0.71 and 0.044) is never certain: on renders of other seeds this cost 1% of the
-            # King of Tokyo dice that were certain and right. Nor is a poor one however far ahead (a small
-            # black attack die's white starburst, cut along its own edge, showed its cut-out 1 as ink and
-            # matched the plain 2 at 0.54, far ahead of the starburst)
-            conf = min(conf, 0.55)
+        conf = _symbol_confidence(s1, margin, self.pentagon)
         group = self._groups[gi]
         if len(group) == 1 or len({(self.ds.face(k).name, self.ds.face(k).value) for k in group}) == 1:
             return group[0], self._number_agrees(gi, group, conf, sorted(turns), None, hires, side)
+        return self._read_number(gi, conf, turns, hires, side, snapped)
+
+    def _read_inkless(self, spread: float) -> tuple[int | None, float]:
+        """(face key, confidence) of a face with no ink: the set's blank face (a taught one: the face taught
+        blank), if it has exactly one."""
+        if self.taught:
+            empty = [i for i, arrs in self.taught.items() if any(float(np.max(a)) < 0.05 for a in arrs)]
+            return (empty[0], 0.9) if len(empty) == 1 else (None, 0.1)
+        blank = [f for f in self.ds.faces if f.glyph == "blank"]
+        if not blank:
+            return None, 0.1
+        top = blank[0].index
+        # certain only when the face is really clean (faint ink on a dim die is not a blank)
+        conf = 0.9 if spread < 20 else 0.4
+        return (self.ds.bottom_of(top) if self.mount == "under" else top), conf
+
+    def _read_number(self, gi: int, conf: float, turns: dict[int, set[int]],
+                     hires: Callable[[], np.ndarray] | None, side: float, snapped: bool) -> tuple[int | None, float]:
+        """(face key, confidence) of a face whose symbol group `gi` holds several faces: its number, read
+        at the turns the symbol left open (`CornerReader`)."""
+        group = self._groups[gi]
         corner = self._corners.get(gi)
         if corner is None or hires is None:
             return group[0], min(conf, 0.3)  # the symbol is known, the face is not
@@ -813,21 +866,14 @@ class FaceReader:
         cm = corner.read(big, side, sorted(turns), turns, (1.0,) if snapped else SCALES)
         if cm is None:
             return group[0], min(conf, 0.3)
-        # the number must match the drawing well and clearly better than every other number
-        # a small die's number is a few pixels high: it must stand out more before it is believed
-        need = CORNER_MARGIN * min(1.5, max(1.0, 45.0 / max(side, 1.0)))
-
-        def sure(m: Any) -> float:
-            return max(0.0, min(1.0, (m.score - CORNER_MIN) / 0.25, m.margin / need))
-
-        conf_n = sure(cm)
+        conf_n = _number_sure(cm, side)
         if snapped and conf_n < 0.6:
             # unsure at the side found from its edges: a light die's bevel makes that side a few percent
             # large (a white 36 px die snapped at 38: its 5 and 6 parted by 0.012 there, by 0.057 with the
             # drawing at 0.92), so the smaller drawing is tried too and the surer verdict kept
             again = corner.read(big, side, sorted(turns), turns, SCALES)
-            if again is not None and sure(again) > conf_n:
-                cm, conf_n = again, sure(again)
+            if again is not None and _number_sure(again, side) > conf_n:
+                cm, conf_n = again, _number_sure(again, side)
         return cm.key, self._number_agrees(gi, [cm.key], min(conf, conf_n), [cm.turn], big, hires, side)
 
     def _number_agrees(self, gi: int, faces: list[int], conf: float, turns: list[int], big: np.ndarray | None,
