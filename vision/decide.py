@@ -10,11 +10,12 @@ Read first: `pip_confidence`, then `with_memory`.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .dicesets import DiceSet
+from .finder import Candidate
 from .memory import Memory, crop_die
 from .pips import Face, _wide_ring_ok
 from .reading import Reading
@@ -191,3 +192,92 @@ def one_reading_per_die(readings: list[Reading]) -> list[Reading]:
             q = out[same[0]]
             out[same[0]] = replace(q, confidence=min(q.confidence, 0.5), certain=False)
     return out
+
+
+def candidate_order(cands: list[Candidate], preds: list, none: int) -> list[int]:
+    """The candidates best first: the box whose face the CNN names most surely (a box that cuts a die or
+    holds two reads as a doubtful face, or as "not a die"); the learned finder's boxes rank behind the
+    hand-made cues' at about the same confidence: theirs carry the crop counts that let a die be certain."""
+    score = [(p.confidence if p.index != none else 0.5 * (1.0 - p.confidence)) * (0.5 if c.off_centre else 1.0)
+             * (DETECTOR_RANK if c.source == "detector" else 1.0) for p, c in zip(preds, cands, strict=True)]
+    return sorted(range(len(cands)), key=lambda i: -score[i])
+
+
+@dataclass(frozen=True)
+class PipVotes:
+    """What the two readers said of one candidate box of a pip die."""
+
+    cnn_seen: int | None  # the face the CNN names (None: "not a die")
+    cnn_index: int  # its class index
+    cnn_conf: float  # how sure the CNN is of its answer
+    finder_conf: float  # the pip finder's own checks of its count (layout fit, clutter, a cocked top face...)
+
+
+def lies_flat(c: Candidate) -> bool:
+    """A square outline that fills its rectangle: a die lying flat (a cocked one shows a side face too; a
+    die found in part, against a room as dark as its body, fills it poorly)."""
+    return c.rect is not None and max(c.rect[1]) < 1.15 * max(min(c.rect[1]), 1.0) and \
+        (c.fill is None or c.fill >= 0.8)
+
+
+def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bool, shape: tuple[int, ...],
+                  look: np.ndarray | None, typical_side: float) -> tuple[int, float, bool] | None:
+    """(face seen, confidence, certain) of one candidate, or None: no die there (or a cocked one, left out:
+    the game's count stays short, so it asks)."""
+    square = lies_flat(c)
+    # every count made must agree (the pip finder's and the crop's: speckles fool one more than both)
+    counts = [n for n in (c.pips, c.crop_pips) if n]
+    # with the box's learned background a sharp square outline that fills its rectangle is a die lying flat
+    # whatever the CNN says: its crop count is kept as a guess, uncertain (a black die showing a light 2
+    # under the tray, its body hardly lighter than the room, looks to the CNN like two pips of a bigger face)
+    flat_die = learned_room and square and c.crop_pips is not None
+    if v.cnn_seen is None and v.finder_conf < 0.6 and not flat_die:
+        return None
+    if v.cnn_seen is not None and bool(counts) and all(n == v.cnn_seen for n in counts):
+        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side)
+        return v.cnn_seen, max(v.cnn_conf, v.finder_conf), certain
+    return _surer_guess(c, v, counts)
+
+
+def _surer_guess(c: Candidate, v: PipVotes, counts: list[int]) -> tuple[int, float, bool] | None:
+    """(face, confidence, False) of a die whose readers disagree, or that the pip finder saw no pips on: the
+    surer one's guess, uncertain; None for a box only the learned finder saw whose face the CNN hardly names
+    (a phantom)."""
+    if v.cnn_seen is None or (c.pips and v.finder_conf > v.cnn_conf):
+        conf = FLAT_GUESS if v.cnn_seen is None and v.finder_conf < 0.6 else min(v.finder_conf, 0.5)
+        return c.pips or counts[0], conf, False
+    if c.source == "detector" and not counts and v.cnn_conf < DETECTOR_ALONE:
+        return None
+    return v.cnn_seen, min(v.cnn_conf, 0.5), False
+
+
+def _agreement_certain(c: Candidate, v: PipVotes, certain_at: float, square: bool, shape: tuple[int, ...],
+                       look: np.ndarray | None, typical_side: float) -> bool:
+    """Whether a die whose counts agree with the CNN is certain: one of the readers is sure of it, and
+    nothing says it is a side face, a part of a face, or cut by the picture's edge."""
+    crop_sure = c.crop_pips == v.cnn_seen and square and v.cnn_conf >= 0.5
+    # the pip finder's checks count only with a CNN that at least leans the same way (on real photos
+    # a missed or merged pip makes both read a 3 as a 2 now and then)
+    # a CNN sure on its own (above its threshold, fitted on held-back photos) still needs the pip finder
+    # not to object (its checks at least PIP_CHECKS_FOR_CNN) or the crop's count: on photos of unseen
+    # dice sets the two agreed on a side face or a part of a face
+    cnn_sure = v.cnn_conf >= certain_at and (v.finder_conf >= PIP_CHECKS_FOR_CNN or c.crop_pips == v.cnn_seen)
+    certain = cnn_sure or (v.finder_conf >= 0.6 and v.cnn_conf >= 0.5) or crop_sure
+    if c.off_centre or c.low:
+        certain = False  # a side face of a die seen at an angle (its one pip, its front face), a part
+    elif c.face is not None and cut_by_frame(c.face, shape):
+        certain = False  # a face the picture's edge cuts: its other pips may lie outside the picture
+    elif v.cnn_seen == 1 and c.source == "pips":
+        # a box around one lone pip may be a part of a bigger face (a pip of a speckled 2): a 1 needs
+        # the pip finder's own checks (a clean wide ring of face around the pip)
+        certain = certain and v.finder_conf >= 0.6
+    if look is not None and not weak_agreement_sure(look, v.cnn_index, max(c.box[2:]), typical_side):
+        certain = False
+    return certain
+
+
+def colour_sure(r: Reading, ds: DiceSet) -> Reading:
+    """A game that tells dice apart by colour (Regidice) gets a certain colour or an unsure die."""
+    if ds.colours and r.certain and r.colour not in ds.colours:
+        return replace(r, certain=False)
+    return r
