@@ -103,41 +103,52 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
     """Foreground mask (uint8 0/255) and the difference image it came from. `blur`: the smoothing kernel's
     side (0: as wide as its sigma asks; a frame already shrunk by area averaging needs less)."""
     h, w = lab.shape[:2]
-    if background is not None:
-        bg_lab = _background_lab(background, w, h)
-    else:
-        sw = 64
-        sh = max(8, int(round(h * sw / w)))
-        small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-        fit, _ = _robust_surface(small)
-        # what the quadratic misses (a glare spot, a lamp, the tray's own unevenness) but is wider than a
-        # die: a large median of the residual, added back
-        res = np.clip(small - fit + 128.0, 0, 255).astype(np.uint8)
-        k = 13 if sw >= 60 else 9
-        res = cv2.medianBlur(res, k).astype(np.float32) - 128.0
-        fit = fit + res
-        bg_lab = cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    bg_lab = _background_lab(background, w, h) if background is not None else _fitted_floor(lab)
     sigma = max(1.0, min(h, w) / 320.0)
     labb = cv2.GaussianBlur(lab, (blur, blur), sigma)
     diff = _split_channels_diff(labb, bg_lab)
     if mount == "over":
-        # shadows: darker than the floor, with the floor's own hue and a proportionally weaker chroma
-        Lp = labb[..., 0].astype(np.float32)
-        Lb = bg_lab[..., 0].astype(np.float32) + 1.0
-        ratio = Lp / Lb
-        ap = labb[..., 1].astype(np.float32) - 128
-        bp = labb[..., 2].astype(np.float32) - 128
-        ab = bg_lab[..., 1].astype(np.float32) - 128
-        bb = bg_lab[..., 2].astype(np.float32) - 128
-        cb = np.sqrt(ab * ab + bb * bb) + 1.0
-        # pixel chroma relative to the floor's, and the off-hue component
-        along = (ap * ab + bp * bb) / cb
-        across = np.abs(ap * bb - bp * ab) / cb
-        shadow = (ratio > 0.4) & (ratio < 0.97) & (across < 6 + 0.1 * cb) & (along > -4) & \
-            (along < cb * 1.1 + 4)
         diff = diff.copy()
-        diff[shadow] = 0
-    # noise level of the difference on this very frame; hysteresis: weak pixels joined to strong cores
+        diff[_shadows(labb, bg_lab)] = 0
+    return _hysteresis(diff), diff
+
+
+def _fitted_floor(lab: np.ndarray) -> np.ndarray:
+    """A still photo's floor in Lab: a quadratic surface fitted robustly to the frame at 64 px wide, and what
+    the quadratic misses (a glare spot, a lamp, the tray's own unevenness) but is wider than a die: a large
+    median of the residual, added back."""
+    h, w = lab.shape[:2]
+    sw = 64
+    sh = max(8, int(round(h * sw / w)))
+    small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    fit, _ = _robust_surface(small)
+    res = np.clip(small - fit + 128.0, 0, 255).astype(np.uint8)
+    k = 13 if sw >= 60 else 9
+    res = cv2.medianBlur(res, k).astype(np.float32) - 128.0
+    fit = fit + res
+    return cv2.resize(np.clip(fit, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _shadows(labb: np.ndarray, bg_lab: np.ndarray) -> np.ndarray:
+    """Shadows on the floor (seen from above): darker than the floor, with the floor's own hue and a
+    proportionally weaker chroma."""
+    Lp = labb[..., 0].astype(np.float32)
+    Lb = bg_lab[..., 0].astype(np.float32) + 1.0
+    ratio = Lp / Lb
+    ap = labb[..., 1].astype(np.float32) - 128
+    bp = labb[..., 2].astype(np.float32) - 128
+    ab = bg_lab[..., 1].astype(np.float32) - 128
+    bb = bg_lab[..., 2].astype(np.float32) - 128
+    cb = np.sqrt(ab * ab + bb * bb) + 1.0
+    # pixel chroma relative to the floor's, and the off-hue component
+    along = (ap * ab + bp * bb) / cb
+    across = np.abs(ap * bb - bp * ab) / cb
+    return (ratio > 0.4) & (ratio < 0.97) & (across < 6 + 0.1 * cb) & (along > -4) & (along < cb * 1.1 + 4)
+
+
+def _hysteresis(diff: np.ndarray) -> np.ndarray:
+    """The difference thresholded at multiples of its own noise on this very frame: weak pixels joined to
+    strong cores (uint8 0/255)."""
     med, mad = _median_and_mad(diff[::4, ::4])
     sd = 1.4826 * mad + 0.5
     lo = min(max(8.0, med + 3.5 * sd), 40.0)
@@ -150,8 +161,7 @@ def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.nd
     # (a label set many times is set all the same: np.unique cost 13 us more)
     keep[lab_cc[cv2.threshold(diff, hi, 1, cv2.THRESH_BINARY)[1].view(bool)]] = 255
     keep[0] = 0
-    mask = cv2.LUT(lab_cc.astype(np.uint8), keep[:256]) if n <= 256 else keep[lab_cc]
-    return mask, diff
+    return cv2.LUT(lab_cc.astype(np.uint8), keep[:256]) if n <= 256 else keep[lab_cc]
 
 
 def _median_and_mad(u8: np.ndarray) -> tuple[float, float]:
@@ -391,18 +401,8 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
     """Candidate dice (one blob per die) in a BGR frame. `lab` (the frame in Lab) is optional: with a learned
     background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed.
     `part_faces` (square icon dice in a still photo): a blob that is no square face is replaced by the
-    square faces found inside it by their own crisp edges (`faces.faces_in_blob`)."""
-    H, W = frame.shape[:2]
-    k = work_factor(frame, background)
-    if k > 1:
-        small = cv2.resize(frame[:H - H % k, :W - W % k], (W // k, H // k), interpolation=cv2.INTER_AREA)
-        mask, _ = foreground(small, cv2.cvtColor(small, cv2.COLOR_BGR2Lab), mount, background, blur=3)
-        raw = [_scaled(b, k) for b in _blobs(mask, MIN_DIE / k)]
-    else:
-        if lab is None:
-            lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
-        mask, _ = foreground(frame, lab, mount, background)
-        raw = _blobs(mask, MIN_DIE, deep=part_faces)
+    square faces found inside it by their own crisp edges (`outline.faces_in_blob`)."""
+    raw, lab, k = _raw_blobs(frame, mount, background, lab, part_faces)
     sharp = [_sharp_outline(frame, lab, b) for b in raw]
     blobs = [b for b, ok in zip(raw, sharp, strict=True) if ok]
     if part_faces:
@@ -410,45 +410,79 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
         blobs += [p for b, ok in zip(raw, sharp, strict=True) if not ok for p in _faces_parted(frame, b)]
     out: list[Blob] = []
     for b in blobs:
-        (_, _), (rw, rh), _ = b.rect
-        side = math.sqrt(max(b.area, 1.0))
-        dist_ratio = b.area / max(rw * rh, 1.0)
-        elong = max(rw, rh) / max(min(rw, rh), 1.0)
-        if side > MAX_DIE * 1.6:
-            continue
-        bx, by, bw, bh = b.mask_box
-        if (bx <= k or by <= k or bx + bw >= W - k or by + bh >= H - k) and (elong > 2.0 or b.solidity < 0.85):
-            continue  # a tray rim, a cable, a sleeve coming in from the edge
-        if part_faces and not (elong < 1.25 and dist_ratio >= 0.85 and b.solidity > 0.9):
-            parts = _faces_parted(frame, b)
-            if parts:
-                out += parts
-                continue
-        if elong > DIE_LONG or dist_ratio < DIE_FILL or b.solidity < 0.88:
-            parts = _split_blob(b, (H, W))
-            if elong < HOOK_SQUARE and all(_elongation(c) > DIE_LONG for c in parts):
-                # a square outline parted into slivers only: one dark die on a dark floor, its mask a hook of
-                # rim and pips (no die is a sliver; two dice run together part into squares)
-                parts = [b.contour]
-            elif background is not None and elong < HOOK_SQUARE and not any(_die_shaped(c) for c in parts) and \
-                    not (len(parts) == 1 and parts[0] is b.contour):
-                # none of the parts passes as a whole die either (one half fills its rectangle): the readers
-                # get the whole blob as well as the parts, and one reading per die is kept (only with a
-                # learned background: on a fitted floor, teaching's one-die shots got two readings). A blob
-                # the split left whole is no part: given twice, its face was read twice, refits and all
-                # (1.5-2 ms, in 2 of 12 frames of 5 hero dice), for the same reading
-                parts = [*parts, b.contour]
-            for c in parts:
-                area = cv2.contourArea(c)
-                if area < MIN_DIE ** 2 * 0.5:
-                    continue
-                hull = cv2.convexHull(c)
-                out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(hull), 1.0),
-                                cv2.boundingRect(c), b if c is not b.contour else None))
-        else:
-            out.append(b)
+        if not _no_die(b, frame.shape, k):
+            out += _one_die_each(frame, b, background is not None, part_faces)
     return out
 
+
+def _raw_blobs(frame: np.ndarray, mount: str, background: np.ndarray | None, lab: np.ndarray | None,
+               part_faces: bool) -> tuple[list[Blob], np.ndarray | None, int]:
+    """The foreground's blobs in frame coordinates, the frame in Lab (converted here when the full-size
+    frame was segmented, else as given), and the factor the frame was shrunk by to segment it."""
+    H, W = frame.shape[:2]
+    k = work_factor(frame, background)
+    if k > 1:
+        small = cv2.resize(frame[:H - H % k, :W - W % k], (W // k, H // k), interpolation=cv2.INTER_AREA)
+        mask, _ = foreground(small, cv2.cvtColor(small, cv2.COLOR_BGR2Lab), mount, background, blur=3)
+        return [_scaled(b, k) for b in _blobs(mask, MIN_DIE / k)], lab, k
+    if lab is None:
+        lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    mask, _ = foreground(frame, lab, mount, background)
+    return _blobs(mask, MIN_DIE, deep=part_faces), lab, k
+
+
+def _no_die(b: Blob, shape: tuple[int, ...], k: int) -> bool:
+    """A blob far too large for a die, or a tray rim, a cable, a sleeve coming in from the frame's edge."""
+    (_, _), (rw, rh), _ = b.rect
+    if math.sqrt(max(b.area, 1.0)) > MAX_DIE * 1.6:
+        return True
+    H, W = shape[:2]
+    elong = max(rw, rh) / max(min(rw, rh), 1.0)
+    bx, by, bw, bh = b.mask_box
+    return (bx <= k or by <= k or bx + bw >= W - k or by + bh >= H - k) and (elong > 2.0 or b.solidity < 0.85)
+
+
+def _one_die_each(frame: np.ndarray, b: Blob, learned: bool, part_faces: bool) -> list[Blob]:
+    """A blob as one blob per die: itself when it is shaped like one whole die, else the square faces found
+    in it by their edges (`part_faces`) or its parts where dice touch (`_touching_dice`)."""
+    (_, _), (rw, rh), _ = b.rect
+    dist_ratio = b.area / max(rw * rh, 1.0)
+    elong = max(rw, rh) / max(min(rw, rh), 1.0)
+    if part_faces and not (elong < 1.25 and dist_ratio >= 0.85 and b.solidity > 0.9):
+        parts = _faces_parted(frame, b)
+        if parts:
+            return parts
+    if elong > DIE_LONG or dist_ratio < DIE_FILL or b.solidity < 0.88:
+        return _touching_dice(b, frame.shape[:2], learned, elong)
+    return [b]
+
+
+def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float) -> list[Blob]:
+    """The dice of a blob shaped like no one die, parted by the touching-dice split (`_split_blob`); each
+    part remembers the blob it came from (`side_parts`)."""
+    H, W = shape[:2]
+    parts = _split_blob(b, (H, W))
+    if elong < HOOK_SQUARE and all(_elongation(c) > DIE_LONG for c in parts):
+        # a square outline parted into slivers only: one dark die on a dark floor, its mask a hook of
+        # rim and pips (no die is a sliver; two dice run together part into squares)
+        parts = [b.contour]
+    elif learned and elong < HOOK_SQUARE and not any(_die_shaped(c) for c in parts) and \
+            not (len(parts) == 1 and parts[0] is b.contour):
+        # none of the parts passes as a whole die either (one half fills its rectangle): the readers
+        # get the whole blob as well as the parts, and one reading per die is kept (only with a
+        # learned background: on a fitted floor, teaching's one-die shots got two readings). A blob
+        # the split left whole is no part: given twice, its face was read twice, refits and all
+        # (1.5-2 ms, in 2 of 12 frames of 5 hero dice), for the same reading
+        parts = [*parts, b.contour]
+    out: list[Blob] = []
+    for c in parts:
+        area = cv2.contourArea(c)
+        if area < MIN_DIE ** 2 * 0.5:
+            continue
+        hull = cv2.convexHull(c)
+        out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(hull), 1.0),
+                        cv2.boundingRect(c), b if c is not b.contour else None))
+    return out
 
 
 # A learned-finder box the outlines have nothing for is searched for a square face in the box grown by this much
@@ -590,33 +624,45 @@ def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str, backgro
             c.low = low_in(c.box[1], sides[id(c)])
     for c in cands:  # a quick count in the crop of each outline (cheap: a 48 px patch)
         c.crop_pips = count_pips(img, c.rect) if c.rect is not None else None
-    if background is None:
-        if lab is None:
-            lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
-        # a still photo: the pip finder also searches the whole frame (it finds dice on a busy floor, and
-        # brings its own checks); with the box's learned background the outlines are reliable and the
-        # crop counts suffice (a full pip search would cost more than the whole read)
-        pip_cands = pip_candidates(lab)
-        attach_pip_counts(cands, pip_cands)
-        kept = []
-        for pc in pip_cands:  # and each pip face takes the outline around it (its crop count, its shape)
-            near = [c for c in cands if abs(c.box[0] - pc.box[0]) < 0.5 * c.box[2] and
-                    abs(c.box[1] - pc.box[1]) < 0.5 * c.box[3]]
-            if near:
-                o = near[0]
-                off = math.hypot(o.box[0] - pc.box[0], o.box[1] - pc.box[1])
-                # from above at an angle a die's outline holds its top face high and its front face low
-                pc.low = mount == "over" and (any(pc.box[1] - c.box[1] > LOW * c.box[3] for c in near) or
-                                              any(low_in(pc.box[1], sides[id(c)]) for c in near if id(c) in sides))
-                if pc.pips == 1 and (off >= 0.2 * max(o.box[2:]) or max(o.box[2:]) > 1.25 * max(pc.box[2:])):
-                    pc.off_centre = True  # one pip in a larger outline, or off its middle: a side face, a part
-                elif off < 0.2 * max(o.box[2:]):
-                    pc.rect, pc.crop_pips, pc.fill = o.rect, o.crop_pips, o.fill
-            kept.append(pc)
-        cands += kept
-        if detector is not None:
-            # the learned finder's boxes where the hand-made cues have none of that size (the classifier
-            # judges them as any other; they carry the pip finder's count of a face inside them, if any)
-            found = detector.detect(img) if isinstance(detector, DieDetector) else detector
-            cands += detector_candidates(found, cands, pip_cands)
+    if background is not None:
+        # with the box's learned background the outlines are reliable and the crop counts suffice (a full pip
+        # search would cost more than the whole read)
+        return cands, lab
+    if lab is None:
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+    # a still photo: the pip finder also searches the whole frame (it finds dice on a busy floor, and brings
+    # its own checks)
+    pip_cands = pip_candidates(lab)
+    attach_pip_counts(cands, pip_cands)
+    for pc in pip_cands:  # and each pip face takes the outline around it (its crop count, its shape)
+        _join_outline(pc, cands, sides, mount)
+    cands += pip_cands
+    if detector is not None:
+        # the learned finder's boxes where the hand-made cues have none of that size (the classifier
+        # judges them as any other; they carry the pip finder's count of a face inside them, if any)
+        found = detector.detect(img) if isinstance(detector, DieDetector) else detector
+        cands += detector_candidates(found, cands, pip_cands)
     return cands, lab
+
+
+def _join_outline(pc: Candidate, outlines: list[Candidate], sides: dict[int, Blob], mount: str) -> None:
+    """A pip face joined to the outline around it: it takes the outline's crop count and shape, unless it is
+    one pip off the outline's middle or in a larger outline (a side face, a part), or low in it."""
+    near = [c for c in outlines if abs(c.box[0] - pc.box[0]) < 0.5 * c.box[2] and
+            abs(c.box[1] - pc.box[1]) < 0.5 * c.box[3]]
+    if not near:
+        return
+    o = near[0]
+    off = math.hypot(o.box[0] - pc.box[0], o.box[1] - pc.box[1])
+    pc.low = mount == "over" and _low_in_outline(pc, near, sides)
+    if pc.pips == 1 and (off >= 0.2 * max(o.box[2:]) or max(o.box[2:]) > 1.25 * max(pc.box[2:])):
+        pc.off_centre = True  # one pip in a larger outline, or off its middle: a side face, a part
+    elif off < 0.2 * max(o.box[2:]):
+        pc.rect, pc.crop_pips, pc.fill = o.rect, o.crop_pips, o.fill
+
+
+def _low_in_outline(pc: Candidate, near: list[Candidate], sides: dict[int, Blob]) -> bool:
+    """From above at an angle a die's outline holds its top face high and its front face low: whether the pip
+    face lies low in an outline around it, or in the blob that outline was parted from."""
+    return any(pc.box[1] - c.box[1] > LOW * c.box[3] for c in near) or \
+        any(low_in(pc.box[1], sides[id(c)]) for c in near if id(c) in sides)
