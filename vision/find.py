@@ -500,7 +500,7 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
                    ) -> list[Blob]:
     """Blobs for the dice of a still frame of icon dice that the learned finder found and the outlines did
     not: in each of its boxes with no blob's centre in it, the crisp square face (`pentagon`: a d12's face)
-    nearest the box's middle (`faces.faces_in_blob`), as big as a die's face in that box can be, else a
+    nearest the box's middle (`outline.faces_in_blob`), as big as a die's face in that box can be, else a
     square refitted from the edges around the box's middle (`_refit_in_box`). Why: with no learned room, the
     outlines against a fitted floor miss dice whose body is as light or dark as the floor or the room behind
     them (on renders of every icon set, 106 of 2660 dice from above and 78 from below, seed 1); the learned
@@ -534,7 +534,7 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
 def _refit_in_box(img: np.ndarray, cx: float, cy: float, side: float) -> Blob | None:
     """The square face around the middle of a learned finder's box whose crisp edges close no square (a white
     die on a white floor: its shaded side is an edge, its lit side hardly one), from the edges the box's
-    middle is surrounded by (`faces.refit_square` on a square seed of 0.7 of the box's side), when it lies in
+    middle is surrounded by (`outline.refit_square` on a square seed of 0.7 of the box's side), when it lies in
     the box's middle and is as large as a die's face there can be."""
     s = 0.35 * side
     c = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]], np.float32)

@@ -78,7 +78,7 @@ def faces_in_blob(img: np.ndarray, contour: np.ndarray, box: tuple[int, int, int
                   min_area: float, pentagon: bool = False) -> list[np.ndarray]:
     """The square faces (`pentagon`: d12 faces) inside a blob that is not one (a die run together with an
     out-of-focus lamp or a glare spot in a still photo: the difference to a fitted background cannot part
-    them; a learned finder's box, `reader.detector_blobs`). A die on the glass has a crisp outline and the
+    them; a learned finder's box, `find.detector_blobs`). A die on the glass has a crisp outline and the
     blur around it has none: the blob's own strong edges, closed and filled, leave the die's face. Contours
     in frame coordinates; none when no such face is found or the face is most of the blob anyway (a round
     lamp is not a die)."""
@@ -524,8 +524,8 @@ def refit_pentagon(img: np.ndarray, blob: Any) -> Outline | None:
 def refitted(img: np.ndarray, background: np.ndarray, cands: list[Candidate], preds: list, clf: Any
              ) -> tuple[list[Candidate], list]:
     """Candidates (and the CNN's answers) for the whole square face around each outline found only in part
-    (`faces.found_in_part`) whose face the CNN does not name surely, from the learned background
-    (`faces.regrow`) or else the window's own edges (`faces.refit_square`): beside the part's own, and the
+    (`found_in_part`) whose face the CNN does not name surely, from the learned background
+    (`regrow`) or else the window's own edges (`refit_square`): beside the part's own, and the
     one reading per die keeps the better. Why: under the tray a black die lying where a lamp's glow rises
     behind it is as grey as the glow there; the frame-wide foreground found its half away from the glow only,
     and the CNN called that half "not a die": black Regidice dice missed on the render bench (learned
