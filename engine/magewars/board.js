@@ -261,8 +261,11 @@ function renderThrow(snap) {
   els.throw.hidden = !mixed || !ctx.paired();
   if (els.throw.hidden) return;
   // What the camera read of this throw fills the entry in, for the players to check and send; it stays
-  // when the dice are picked up (an empty tray), and a new pending roll starts afresh.
-  const read = ((snap.tray && snap.tray.dice) || []).map((d, i) => ({ ...d, i })).filter((d) => d.face != null || d.value != null);
+  // when the dice are picked up (an empty tray), and a new pending roll starts afresh. Only a reading that
+  // waits for its check: once any roll is recorded the dice still lying there are used, and filled in
+  // again they would be the next attack's roll too (the box clears the wait on every roll).
+  const waiting = Boolean(snap.tray && snap.tray.needs_confirmation);
+  const read = ((waiting && snap.tray.dice) || []).map((d, i) => ({ ...d, i })).filter((d) => d.face != null || d.value != null);
   const readKey = read.map((d) => `${d.set || ""}:${d.face}:${d.value}`).join(",");
   if (String(snap.seq) !== entryKey) { entryKey = String(snap.seq); entry = { faces: [], from: [], effect: null, read: "" }; }
   if (read.length && readKey !== entry.read) {

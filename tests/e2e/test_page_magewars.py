@@ -249,3 +249,31 @@ def test_an_attack_read_from_the_demo_tray(demo, serve_table, phone):
     page.locator("#mwstrike").wait_for()
     shot(page, "mw-09-demo-strike", at="#mwstrike")
     assert page.js_errors == []
+
+
+@pytest.mark.slow(3)
+def test_the_next_attack_does_not_start_from_the_dice_still_lying_there(demo, serve_table, phone):
+    """Issue 34 #1, met playing with the demo tray as a newcomer: once a throw was the roll of one attack, the
+    next attack's throw panel was filled from the same dice, still lying on the tray, with "check the dice",
+    so a tap on Send rolled them again for the new attack. Only a reading waiting for its check fills it."""
+    demo.submit({"type": "activate", "object": "p1"})
+    demo.submit({"type": "attack", "target": "p2", "attack": {"dice": 3, "effects": "7+ = Burn"}})
+    planned, _status = throw_demo(demo)
+    if demo.snapshot()["last_strike"] is None:  # an unsure reading: the players enter what they see
+        faces = [d.dice_set.face(d.value).name for d in planned if d.dice_set.id != "d12"]
+        effect = next(d.dice_set.face(d.value).value for d in planned if d.dice_set.id == "d12")
+        demo.submit({"type": "roll", "dice": faces, "effect": effect})
+    assert demo.snapshot()["last_strike"] and demo.snapshot()["tray"]["dice"], "the used dice still lie there"
+    demo.submit({"type": "end_activation"})
+    demo.submit({"type": "activate", "object": "p2"})
+    demo.submit({"type": "attack", "target": "p1", "attack": {"dice": 3, "effects": "7+ = Burn"}})
+
+    page = phone("en-US")
+    page.goto(serve_table(demo))
+    pair_with_box(page, demo)
+    page.locator("#mwthrowsend").wait_for()
+    expect(page.locator("#mwentry [data-face]")).to_have_count(0)
+    expect(page.locator("#mwread")).to_have_count(0)
+    expect(page.locator("#mwthrowsend")).to_be_disabled()
+    shot(page, "mw-10-next-attack-starts-empty", at="#mwthrow")
+    assert page.js_errors == []
