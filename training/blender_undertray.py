@@ -237,25 +237,95 @@ class _Forced:
 POOL = 6         # die geometries per pip style per seed folder
 SEGMENTS, CAP_RINGS = 24, 4   # a pip's rim a 24-gon (round to a tenth of a pixel at 320x240), 4 rings deep
 LIFT = 1e-3      # dice rest this far above the plate (8 um): no coincident faces for Cycles' rays
-_POOL: dict[tuple[int, bool, int], bpy.types.Mesh] = {}   # (seed, painted, j): the meshes cut so far
+_POOL: dict[tuple[int, str, int], bpy.types.Mesh] = {}   # (seed, style, j): the meshes made so far
 
 
-def pooled_mesh(seed: int, painted: bool, j: int) -> bpy.types.Mesh:
-    """Geometry `j` of folder `seed` (painted or drilled pips): cut once per Blender process and shared by every
-    die that draws it. Its own seeded generator, not a frame's: a frame rendered alone gets the same mesh."""
-    key = (seed, painted, j)
+def pooled_mesh(seed: int, style: str, j: int) -> bpy.types.Mesh:
+    """Geometry `j` of folder `seed` for `style` (painted or drilled pips, or a symbol die's plain body): made
+    once per Blender process and shared by every die that draws it. Its own seeded generator, not a frame's:
+    a frame rendered alone gets the same mesh."""
+    key = (seed, style, j)
     if key not in _POOL:
-        rnd = random.Random(f"undertray-die-{seed}-{'painted' if painted else 'drilled'}-{j}")
-        for _ in range(5):   # a failed cut (no pip faces: the label would lie) is made again with other draws
-            mesh = cut_die(rnd, painted)
-            if len(mesh.vertices) > 8 and sum(p.material_index == 1 for p in mesh.polygons) >= 21:
-                break
-            bpy.data.meshes.remove(mesh)
-        else:
-            raise RuntimeError("Blender's boolean did not cut the pips in five tries")
-        mesh.use_fake_user = True   # kept across frames: clear_scene leaves the pool alone
-        _POOL[key] = mesh
+        rnd = random.Random(f"undertray-die-{seed}-{style}-{j}")
+        _POOL[key] = symbol_body(rnd) if style == "symbol" else pip_body(rnd, style == "painted")
+        _POOL[key].use_fake_user = True   # kept across frames: clear_scene leaves the pool alone
     return _POOL[key]
+
+
+def pip_body(rnd: random.Random, painted: bool) -> bpy.types.Mesh:
+    """A die with its pips cut; a failed cut (no pip faces: the label would lie) is made again with other draws."""
+    for _ in range(5):
+        mesh = cut_die(rnd, painted)
+        if len(mesh.vertices) > 8 and sum(p.material_index == 1 for p in mesh.polygons) >= 21:
+            return mesh
+        bpy.data.meshes.remove(mesh)
+    raise RuntimeError("Blender's boolean did not cut the pips in five tries")
+
+
+# a King of Tokyo die's faces (indices of fx.KOT_FACES) on the cube's axes: opposite as fx.KOT_OPPOSITE
+KOT_NORMAL = {1: (0, 0, 1), 5: (0, 0, -1), 2: (1, 0, 0), 6: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
+
+
+def face_axes(normal: tuple[int, int, int]) -> tuple[Vector, Vector, Vector]:
+    """A face's outward normal n and its in-plane axes u, v with u x v = n: seen from outside the die, u points
+    right and v up (blender_dice's pip layout uses the same axes)."""
+    n = Vector(normal)
+    u = Vector((normal[1], normal[2], normal[0])) if normal[0] == 0 else Vector((0, 1, 0))
+    return n, u, n.cross(u)
+
+
+def symbol_body(rnd: random.Random) -> bpy.types.Mesh:
+    """A bevelled cube whose faces carry UVs into the cells of a printing's atlas (blender_undertray_glyphs):
+    face index i in column (i-1) % 3, row (i-1) // 3 from the image's top, upright and unmirrored seen from
+    outside the die. The ink is painted flat on the face (the material mixes it in), as a printed die's is."""
+    bm = bmesh.new()
+    bmesh.ops.create_cube(bm, size=bd.SIDE)
+    bm.normal_update()
+    uv = bm.loops.layers.uv.new("UVMap")
+    for face in bm.faces:
+        normal = tuple(round(c) for c in face.normal)
+        index = next(i for i, nv in KOT_NORMAL.items() if nv == normal)
+        n, u, v = face_axes(normal)
+        col, row = (index - 1) % 3, (index - 1) // 3
+        for loop in face.loops:
+            a, b = loop.vert.co.dot(u) / bd.SIDE + 0.5, loop.vert.co.dot(v) / bd.SIDE + 0.5
+            loop[uv].uv = ((col + a) / 3, (1 - row + b) / 2)
+    mesh = bpy.data.meshes.new("symbol-die")
+    bm.to_mesh(mesh)
+    bm.free()
+    mesh.materials.append(_slot_material("pool-body"))
+    die = bpy.data.objects.new("symbol-die", mesh)
+    bpy.context.scene.collection.objects.link(die)
+    bevel = die.modifiers.new("bevel", "BEVEL")
+    bevel.width, bevel.segments = rnd.uniform(0.08, 0.3) * bd.SIDE / 2, 3
+    bpy.context.view_layer.objects.active = die
+    bpy.ops.object.modifier_apply(modifier=bevel.name)
+    mesh.use_auto_smooth = True
+    mesh.auto_smooth_angle = math.radians(40)
+    for poly in mesh.polygons:
+        poly.use_smooth = True
+    bpy.data.objects.remove(die, do_unlink=True)
+    return mesh
+
+
+def symbol_material(f, die, crossed: bool, atlas: Path) -> bpy.types.Material:
+    """The body as die_material makes it, with the printing's ink mixed into its colour through the atlas."""
+    mat = die_material(f, die, crossed)
+    nodes, links = mat.node_tree.nodes, mat.node_tree.links
+    bsdf = nodes["Principled BSDF"]
+    tex = nodes.new("ShaderNodeTexImage")
+    tex.image = bpy.data.images.load(str(atlas / f"{die.printing}.png"), check_existing=True)
+    tex.image.colorspace_settings.name = "Non-Color"
+    mix = nodes.new("ShaderNodeMixRGB")
+    base = bsdf.inputs["Base Color"]
+    if base.is_linked:
+        links.new(base.links[0].from_socket, mix.inputs["Color1"])
+    else:
+        mix.inputs["Color1"].default_value = base.default_value
+    mix.inputs["Color2"].default_value = bd.hsv(*fx.PRINTINGS[die.printing].ink)
+    links.new(tex.outputs["Color"], mix.inputs["Fac"])
+    links.new(mix.outputs["Color"], base)
+    return mat
 
 
 Pip = tuple[Vector, float, float, Vector]   # disc centre on the face, radius, depth, outward normal
@@ -272,9 +342,7 @@ def draw_pips(rnd: random.Random, painted: bool) -> tuple[float, list[list[Pip]]
     bevel = rnd.uniform(0.08, 0.4) * bd.SIDE / 2
     axes: list[list[Pip]] = [[], [], []]
     for normal, value in bd.FACE_VALUE.items():
-        n = Vector(normal)
-        u = Vector((normal[1], normal[2], normal[0])) if normal[0] == 0 else Vector((0, 1, 0))
-        v = n.cross(u)
+        n, u, v = face_axes(normal)
         for a, b in bd.LAYOUT[value]:
             rr = r * rnd.uniform(1.0, 1.5) if value == 1 else r
             centre = n * (bd.SIDE / 2) + u * (a * spread) + v * (b * spread)
@@ -382,22 +450,27 @@ def pip_colour(f, die) -> tuple:
     return bd.hsv(0, 0, 0.03) if dark else bd.hsv(0.1, 0.1, 0.95)
 
 
-def add_dice(f, crossed: bool) -> list:
+def add_dice(f, crossed: bool, atlas: Path) -> list:
     """Each die of the frame: a linked copy of a pooled mesh (pips drilled deep, or painted: cut so shallow they
-    are flush) with its own body and pip materials, resting on the glass face down, or leaning 15-25 degrees
-    against its neighbour. Dice of one colour and material in a frame share a geometry, as a set does."""
+    are flush; or a symbol die's body) with its own materials in object-linked slots, resting on the glass face
+    down, or leaning 15-25 degrees against its neighbour. Dice of one colour and material in a frame share a
+    geometry, as a set does."""
     obs = []
     for k, die in enumerate(f.dice):
         rnd = _rnd(f, 100 + k)
-        body = die_material(f, die, crossed)
-        pips = bd.pip_material(rnd, pip_colour(f, die))
         j = _rnd(f, 20 + zlib.crc32((die.colour + die.material).encode()) % 1000).randrange(POOL)
-        ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, f.pips == "painted", j))
+        if die.set == "d6":
+            mats = (die_material(f, die, crossed), bd.pip_material(rnd, pip_colour(f, die)))
+            ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, f.pips, j))
+            ax, ay = bd.FACE_UP[die.top]
+        else:
+            mats = (symbol_material(f, die, crossed, atlas),)
+            ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, "symbol", j))
+            ax, ay = bd.FACE_UP[bd.FACE_VALUE[KOT_NORMAL[die.top]]]   # the turn that brings that axis up
         bpy.context.scene.collection.objects.link(ob)
-        for slot, mat in zip(ob.material_slots, (body, pips), strict=True):
+        for slot, mat in zip(ob.material_slots, mats, strict=True):
             slot.link = "OBJECT"
             slot.material = mat
-        ax, ay = bd.FACE_UP[die.top]
         ob.rotation_euler = Euler((ax, ay, 0), "XYZ")
         ob.rotation_euler.rotate(Euler((0, 0, die.turn), "XYZ"))
         z = bd.SIDE / 2
@@ -458,7 +531,7 @@ def render_frame(seed: int, index: int, out: Path, samples: int) -> dict:
     add_ring_and_board(f)
     add_enclosure(f)
     add_room(f)
-    dice = add_dice(f, crossed)
+    dice = add_dice(f, crossed, out / "atlas")
     cam = add_camera(f)
     settings(f, samples)
     scene = bpy.context.scene
@@ -483,6 +556,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--samples", type=int, default=12)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.seed >= fx.SYMBOL_SEEDS and not (args.out / "atlas").is_dir():
+        raise SystemExit(f"{args.out}/atlas is missing: symbol seeds (>= {fx.SYMBOL_SEEDS}) are rendered through "
+                         "training/blender_undertray_canvases.py, which draws the printings' atlases first")
     t0 = time.time()
     done = {r["index"] for r in fx.read_rows(args.out)}   # resumable: a killed job keeps its frames
     with open(args.out / "labels.jsonl", "a", encoding="utf-8") as fh:

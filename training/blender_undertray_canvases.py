@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from training.blender_canvases import seed_list
-from training.blender_undertray_factors import read_rows
+from training.blender_undertray_factors import SYMBOL_SEEDS, read_rows
+from training.blender_undertray_glyphs import write_atlases
 from training.canvas import canvas
 from training.provenance import REPO
 
@@ -56,15 +57,20 @@ def undertray_canvases(folders: list[Path], side: int) -> tuple[np.ndarray, np.n
             if img is None:
                 continue
             for die in row["dice"]:
+                if die.get("set", "d6") != "d6":   # symbol dice (seeds >= 200): glass is another set's index
+                    continue
                 xs.append(canvas(img, tuple(die["box"]), side))
                 ys.append(int(die["glass"]) - 1)
     return np.asarray(xs, np.uint8).reshape(len(ys), side, side, 3), np.asarray(ys, np.int64)
 
 
 def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
-    """The folder of `seed`, rendering what is missing (resumable; needs Blender on the PATH)."""
+    """The folder of `seed`, rendering what is missing (resumable; needs Blender on the PATH). A symbol seed's
+    folder gets the printings' atlases first (Blender's Python cannot draw them)."""
     folder = root / f"s{seed}"
     if not (folder / "done").exists():
+        if seed >= SYMBOL_SEEDS:
+            write_atlases(folder)
         blender = shutil.which("blender")
         if blender is None:
             raise FileNotFoundError("`blender` is not installed (Debian: apt-get install blender)")

@@ -4,6 +4,7 @@
 only draws them from a seeded `random.Random` and writes the labels. Keeping the draws here (not in the bpy
 script) is why a bench can hold out whole factors: every frame's JSON row names its plate, LED ring, room,
 dice material, printing and build options, drawn here the same way for the same seed, with or without Blender.
+Seeds from SYMBOL_SEEDS hold King of Tokyo dice (`symbol_dice`), drawn after and apart from every d6 draw.
 """
 
 from __future__ import annotations
@@ -25,6 +26,41 @@ COLOURS = {"white": (0.0, 0.0, 0.95), "red": (0.0, 0.85, 0.7), "blue": (0.62, 0.
 BUILDS = ["plain", "leds-outside-cone", "diffuser", "matte-enclosure", "cross-polarised"]
 SENSOR_MM = 3.68   # Pi Camera v2 sensor width
 OPPOSITE = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1}
+# Seeds from here hold King of Tokyo dice (faces 1, 2, 3, heart, energy, claw) in several printings; below it
+# every draw of a frame is what it was before symbol dice existed (the folders already rendered stay right).
+SYMBOL_SEEDS = 200
+# the kingoftokyo set as engine/kingoftokyo (data.FACES, describe.OPPOSITE, describe.GLYPHS): face indices 1-6;
+# copied because Blender's Python loads this file without the package (a test keeps the copies equal)
+KOT_FACES = ("1", "2", "3", "heart", "energy", "claw")
+KOT_OPPOSITE = {1: 5, 5: 1, 2: 6, 6: 2, 3: 4, 4: 3}
+KOT_GLYPHS = {"1": "text:1", "2": "text:2", "3": "text:3", "heart": "icon:heart", "energy": "icon:energy",
+              "claw": "icon:claw"}
+SETS = {"d6": OPPOSITE, "kingoftokyo": KOT_OPPOSITE}
+
+
+@dataclass(frozen=True)
+class Printing:
+    """One printing of the symbol dice: body colour (a COLOURS name), ink (h, s, v), the numbers' font (an
+    OpenCV Hershey font), the glyphs' weight (stroke growth in face units: thin < 0 < bold), size and slant."""
+    body: str
+    ink: tuple[float, float, float]
+    font: int
+    weight: float
+    scale: float
+    slant: float
+
+
+# black dice and green bonus dice as the boxed game has them, then other editions' and third-party printings
+PRINTINGS = {
+    "black-green": Printing("black", (0.33, 0.8, 0.8), 0, 0.01, 1.0, 0.0),
+    "black-white": Printing("black", (0.0, 0.0, 0.95), 2, 0.0, 0.95, 0.0),
+    "green-black": Printing("green", (0.0, 0.0, 0.05), 0, 0.015, 1.0, 0.0),
+    "green-white": Printing("green", (0.0, 0.0, 0.95), 3, -0.005, 0.9, 0.1),
+    "black-lime-thin": Printing("black", (0.22, 0.9, 0.9), 4, -0.01, 0.85, 0.0),
+    "purple-yellow": Printing("purple", (0.14, 0.85, 0.95), 1, 0.005, 1.05, -0.1),
+    "white-black-bold": Printing("white", (0.0, 0.0, 0.05), 0, 0.025, 1.1, 0.0),
+    "red-white": Printing("red", (0.0, 0.0, 0.95), 2, 0.0, 0.95, 0.05),
+}
 
 
 @dataclass
@@ -38,11 +74,14 @@ class Die:
     material: str
     tilted: bool = False     # leaning against a neighbour, its glass face off the plate
     touching: bool = False   # its side meets a neighbour's
+    set: str = "d6"          # a SETS name; `top` and `glass` are face indices of that set (1-6)
+    printing: str | None = None   # a PRINTINGS name, for symbol dice
 
     @property
     def glass(self) -> int:
-        """The face ON THE GLASS: what the camera under the tray sees (opposite faces sum to 7)."""
-        return OPPOSITE[self.top]
+        """The face ON THE GLASS: what the camera under the tray sees (the set's opposite face; a d6's sum
+        to 7)."""
+        return SETS[self.set][self.top]
 
 
 @dataclass
@@ -72,11 +111,13 @@ class Frame:
     dice: list[Die] = field(default_factory=list)
 
     def factors(self) -> dict:
-        """The factor groups of this frame, as the bench holds them out."""
-        return {"plate": self.plate, "leds": f"{self.led_count}-{self.led_colour}", "room": self.room,
-                "pips": self.pips, "build": "+".join(self.builds) or "plain",
-                "materials": sorted({d.material for d in self.dice}),
-                "colours": sorted({d.colour for d in self.dice})}
+        """The factor groups of this frame, as the bench holds them out (symbol frames add their printings)."""
+        out = {"plate": self.plate, "leds": f"{self.led_count}-{self.led_colour}", "room": self.room,
+               "pips": self.pips, "build": "+".join(self.builds) or "plain",
+               "materials": sorted({d.material for d in self.dice}),
+               "colours": sorted({d.colour for d in self.dice})}
+        printings = sorted({d.printing for d in self.dice if d.printing})
+        return out | ({"printings": printings} if printings else {})
 
 
 def mirror_cone_radius(lens_mm: float, distance: float) -> float:
@@ -147,21 +188,42 @@ def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
         if any(math.dist((d.x, d.y), (die.x, die.y)) < 1.95 for d in f.dice):
             continue   # turned with its neighbour it would sit in another die: left out
         f.dice.append(die)
+    if seed >= SYMBOL_SEEDS:
+        symbol_dice(f)
     if empty:
         f.dice = []
     return f
 
 
+def symbol_dice(f: Frame) -> None:
+    """The frame's dice become King of Tokyo dice: one printing for the frame, a quarter of the dice of a
+    second one (the game's green bonus dice among its black ones). Drawn from their own generator, after
+    every d6 draw, so that the scene (places, turns, top faces as indices, lighting) is drawn as for a d6.
+    Their bodies are opaque or glossy plastic, as printed dice are."""
+    rnd = random.Random(f"symbols-{f.seed}-{f.index}")
+    main, second = rnd.sample(sorted(PRINTINGS), 2)
+    for die in f.dice:
+        die.set = "kingoftokyo"
+        die.printing = second if rnd.random() < 0.25 else main
+        die.colour = PRINTINGS[die.printing].body
+        die.material = "glossy" if die.material == "glossy" else "opaque"
+
+
 def label_row(frame: Frame, image: str, boxes: list[list[float] | None], empty_image: str | None) -> dict:
     """One labels.jsonl row: per die its box (cx, cy, w, h px, None when the frame's edge cuts it), centre,
-    the face on the glass, the top face, set, colour, material, touching/tilted; and the frame's factors."""
+    the face on the glass, the top face (face indices of its set; a symbol die adds the faces' names and its
+    printing), set, colour, material, touching/tilted; and the frame's factors."""
     dice = []
     for die, box in zip(frame.dice, boxes, strict=True):
         if box is None:
             continue
-        dice.append({"box": [round(v, 2) for v in box], "center": [round(box[0], 2), round(box[1], 2)],
-                     "glass": die.glass, "top": die.top, "set": "d6", "colour": die.colour,
-                     "material": die.material, "touching": die.touching, "tilted": die.tilted})
+        row = {"box": [round(v, 2) for v in box], "center": [round(box[0], 2), round(box[1], 2)],
+               "glass": die.glass, "top": die.top, "set": die.set, "colour": die.colour,
+               "material": die.material, "touching": die.touching, "tilted": die.tilted}
+        if die.set == "kingoftokyo":   # the faces' names too, and the printing
+            row |= {"glass_face": KOT_FACES[die.glass - 1], "top_face": KOT_FACES[die.top - 1],
+                    "printing": die.printing}
+        dice.append(row)
     cut = sum(1 for b in boxes if b is None)
     return {"image": image, "empty": empty_image, "seed": frame.seed, "index": frame.index, "cut": cut,
             "factors": frame.factors(), "draws": {k: v for k, v in asdict(frame).items() if k != "dice"},

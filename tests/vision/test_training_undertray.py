@@ -107,3 +107,60 @@ def test_camera_faults_drawn_afresh_change_the_noise_not_the_scene(tmp_path):
     assert a.shape == clean.shape and not np.array_equal(a, b)
     assert np.array_equal(a, ud.refaulted(tmp_path, row, 1))
     assert abs(float(a.mean()) - 120) < 25
+
+
+def _d6_draws(seed: int, index: int) -> dict:
+    """A frame's draws as they were before symbol dice existed (the dice without set and printing)."""
+    from dataclasses import asdict
+    d = asdict(fx.draw_frame(seed, index))
+    d["dice"] = [{k: v for k, v in die.items() if k not in ("set", "printing")} for die in d["dice"]]
+    return d
+
+
+def test_symbol_dice_leave_the_d6_seeds_draws_as_they_were():
+    import hashlib
+    frames = [_d6_draws(s, i) for s in (1, 4, 99) for i in range(30)]
+    digest = hashlib.sha256(json.dumps(frames, sort_keys=True).encode()).hexdigest()
+    assert digest == "bdaa060288ba0329000e3fe62ca40def2435e128b9c04d46c893612f9d5a850e"   # before commit 5937d23+
+    assert all(d.set == "d6" and d.printing is None for s in (1, 199) for i in range(50)
+               for d in fx.draw_frame(s, i).dice)
+
+
+def test_symbol_seeds_hold_king_of_tokyo_dice_whose_glass_face_is_the_sets_opposite():
+    from engine.kingoftokyo import data, describe
+    assert fx.KOT_FACES == data.FACES and fx.KOT_GLYPHS == describe.GLYPHS
+    assert fx.KOT_OPPOSITE == {int(k): v for k, v in describe.OPPOSITE.items()}
+    frames = [fx.draw_frame(fx.SYMBOL_SEEDS, i) for i in range(60)]
+    dice = [d for f in frames for d in f.dice]
+    assert all(d.set == "kingoftokyo" and d.printing in fx.PRINTINGS for d in dice)
+    assert all(d.glass == fx.KOT_OPPOSITE[d.top] and d.colour == fx.PRINTINGS[d.printing].body for d in dice)
+    assert len({d.printing for d in dice}) == len(fx.PRINTINGS) and {d.top for d in dice} == set(range(1, 7))
+    assert all(f.factors()["printings"] for f in frames)
+    row = fx.label_row(frames[0], "frame_00000.png", [[100.0, 80.0, 40.0, 40.0]] * len(frames[0].dice), None)
+    d = row["dice"][0]
+    assert d["set"] == "kingoftokyo" and d["glass_face"] == fx.KOT_FACES[d["glass"] - 1]
+
+
+def test_the_d6_canvases_leave_symbol_dice_out_and_the_d6_training_seeds_hold_none(tmp_path):
+    from training import undertray_data as ud
+    from training.blender_canvases import seed_list
+    assert max(seed_list(ud.TRAIN_SEEDS) + seed_list(ud.TEST_SEEDS)) < fx.SYMBOL_SEEDS
+    cv2.imwrite(str(tmp_path / "frame_00000.png"), np.full((240, 320, 3), 120, np.uint8))
+    f = fx.draw_frame(fx.SYMBOL_SEEDS, 0)
+    f.dice[0].set = "d6"   # one d6 among the symbol dice
+    row = fx.label_row(f, "frame_00000.png", [[100.0, 80.0, 40.0, 40.0]] * len(f.dice), None)
+    (tmp_path / "labels.jsonl").write_text(json.dumps(row) + "\n")
+    x, y = uc.undertray_canvases([tmp_path], 48)
+    assert len(y) == 1 and y[0] == f.dice[0].glass - 1
+
+
+def test_every_printing_inks_each_face_with_its_own_glyph(tmp_path):
+    from training import blender_undertray_glyphs as gl
+    for name, p in fx.PRINTINGS.items():
+        a = gl.atlas(p)
+        assert a.shape == (gl.ROWS * gl.CELL, gl.COLUMNS * gl.CELL)
+        cells = [a[r * gl.CELL:(r + 1) * gl.CELL, c * gl.CELL:(c + 1) * gl.CELL] > 127
+                 for r in range(gl.ROWS) for c in range(gl.COLUMNS)]
+        assert all(0.03 < cell.mean() < 0.5 for cell in cells), name
+        assert all((cells[i] != cells[j]).mean() > 0.02 for i in range(6) for j in range(i)), name
+    assert {x.name for x in gl.write_atlases(tmp_path).glob("*.png")} == {f"{n}.png" for n in fx.PRINTINGS}
