@@ -15,6 +15,11 @@ field of the wrong shape that no check caught is refused as `malformed`, never a
 Secrets are declared here too (issue 35): `public_action` is how the shared log shows an action to
 every phone, and a game with hidden information describes itself `hidden` and filters its own snapshot by
 viewer; the table (device.table.Table.snapshot) is the one place that applies them.
+
+Players are looked up here too, one way for every game: a state keeps its players as `s["players"]`, a
+list of objects with an `id`, and a seat is an index into it. `seat_of` refuses an unknown id with the one
+refusal every game shares (`unknown_player`); `find_seat` answers None, for a game that refuses in words of
+its own (King of Tokyo's `bad_player`) or where no seat is an answer (a setup's optional field).
 """
 
 from __future__ import annotations
@@ -38,6 +43,27 @@ def plain_copy(data: Any) -> Any:
 def public_action(action: Action) -> Action:
     """An action as the shared log shows it: bulky evidence (camera readings) left out."""
     return {k: v for k, v in action.items() if k != "evidence"}
+
+
+def player_ids(s: State) -> list[str]:
+    """Every player's id, in seat order."""
+    return [p["id"] for p in s["players"]]
+
+
+def find_seat(s: State, pid: Any) -> int | None:
+    """The seat of the player with id `pid`, or None when no player has it."""
+    for seat, p in enumerate(s["players"]):
+        if p["id"] == pid:
+            return seat
+    return None
+
+
+def seat_of(s: State, pid: Any) -> int:
+    """The seat of the player with id `pid`; an id no player has is refused (`unknown_player`)."""
+    seat = find_seat(s, pid)
+    if seat is None:
+        raise IllegalAction("unknown_player", f"There is no player \"{pid}\" in this game.")
+    return seat
 
 
 class GameRules:

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import checks
 from ..core import IllegalAction, require
+from ..kernel import seat_of
 from . import asks, cards, combat, companions, flow, spend
 from . import effects as fx
 from . import state as st
@@ -26,7 +27,7 @@ ROLL_KINDS = ("offense", "ability_roll", "opposed_roll", "targeting_roll", "defe
 def actor(s: st.S, action: dict[str, Any]) -> int:
     """Who acts: the action's `player`, else whoever the pending decision waits for, else the active player."""
     if action.get("player") is not None:
-        return st.index_of(s, action["player"])
+        return seat_of(s, action["player"])
     pending = s["pending"]
     if pending and pending.get("player") is not None:
         return pending["player"]
@@ -53,7 +54,7 @@ def must_be(s: st.S, action: dict[str, Any], i: int | None) -> None:
     who = action.get("player")
     if i is None or who is None or s["players"][i]["id"] == who:  # ids are unique: the expected player
         return
-    j = st.index_of(s, who)
+    j = seat_of(s, who)
     if j != i:  # messages are built only when refusing: this check runs on nearly every action
         raise IllegalAction("not_your_turn",
                             f"It is {s['players'][i]['name']}'s decision, not {s['players'][j]['name']}'s.")
@@ -137,7 +138,7 @@ def do_ability(s: st.S, a: dict[str, Any]) -> E:
 def do_pass(s: st.S, a: dict[str, Any]) -> E:
     expect(s, "confirm")
     if a.get("player") is not None:
-        i = st.index_of(s, a["player"])
+        i = seat_of(s, a["player"])
         require(i != s["rp"]["attacker"], "not_yours", "The opponents decide whether to let the ability activate.")
     return combat.activate(s)
 
@@ -145,10 +146,10 @@ def do_pass(s: st.S, a: dict[str, Any]) -> E:
 def do_target(s: st.S, a: dict[str, Any]) -> E:
     pending = expect(s, "target")
     if a.get("player") is not None:   # on a targeting 5 either opponent of the attacker's team may answer
-        i = st.index_of(s, a["player"])
+        i = seat_of(s, a["player"])
         require(s["players"][i]["team"] == s["players"][pending["player"]]["team"], "not_your_turn",
                 f"{s['players'][pending['player']]['name']} chooses the defender here.")
-    j = st.index_of(s, a.get("target"))
+    j = seat_of(s, a.get("target"))
     if j not in pending["choices"]:
         raise IllegalAction("bad_target", f"{s['players'][j]['name']} cannot be targeted.")
     return combat.set_target(s, j)
@@ -198,7 +199,7 @@ def do_knockdown(s: st.S, a: dict[str, Any]) -> E:
 def do_pass_keg(s: st.S, a: dict[str, Any]) -> E:
     pending = expect(s, "keg_pass")
     must_be(s, a, pending["player"])
-    j = None if a.get("target") is None else st.index_of(s, a["target"])
+    j = None if a.get("target") is None else seat_of(s, a["target"])
     require(j is None or j in pending["choices"], "bad_target", "Pass the keg to another player in the game.")
     return flow.pass_keg(s, j)
 
@@ -247,7 +248,7 @@ def do_buy_attempt(s: st.S, a: dict[str, Any]) -> E:
 
 def do_prevent(s: st.S, a: dict[str, Any]) -> E:
     """By hand: prevent `amount` (or half, `"half": true`) of a player's incoming damage this Roll Phase."""
-    i = st.index_of(s, a.get("player"))
+    i = seat_of(s, a.get("player"))
     p = fx.incoming(s, i)
     require(p is not None, "no_damage", f"{s['players'][i]['name']} has no incoming damage to prevent.")
     require(p["type"] != "ultimate", "ultimate", "Ultimate damage cannot be reduced or prevented.")
@@ -275,7 +276,7 @@ def do_bonus(s: st.S, a: dict[str, Any]) -> E:
 
 def do_adjust(s: st.S, a: dict[str, Any]) -> E:
     """Anything the engine cannot see, by hand: deltas to health, CP, cards and statuses (logged)."""
-    i = st.index_of(s, a.get("player"))
+    i = seat_of(s, a.get("player"))
     p = s["players"][i]
     events: E = []
     for key in ("health", "cp", "hand", "deck", "discard"):

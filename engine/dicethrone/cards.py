@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import IllegalAction, require
+from ..kernel import seat_of
 from . import combat
 from . import effects as fx
 from . import state as st
@@ -89,7 +90,7 @@ def play(s: st.S, i: int, action: dict[str, Any]) -> E:
 def target_of(s: st.S, i: int, action: dict[str, Any], *, opponent: bool = True) -> int | None:
     """The chosen player of a card: `target` in the action, else the only opponent (1v1)."""
     if action.get("target") is not None:
-        return st.index_of(s, action["target"])
+        return seat_of(s, action["target"])
     if opponent:
         opp = st.opponents(s, i)
         if len(opp) == 1:
@@ -245,7 +246,7 @@ def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
         st.remove_status(s, j, sid, 1)
         events = [{"type": "status_removed", "player": s["players"][j]["id"], "status": sid}]
         if a == "move_status":
-            to = st.index_of(s, action.get("to"))
+            to = seat_of(s, action.get("to"))
             events += st.gain_status(s, to, sid, 1)
         return events
     raise IllegalAction("unknown_card", f"The engine cannot play {name} yet.")

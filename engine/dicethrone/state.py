@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import checks, rng
 from ..core import IllegalAction, require
+from ..kernel import find_seat, player_ids
 from .data import companion_data, deck_size, statuses
 from .heroes import hero, hero_ids
 
@@ -193,10 +194,11 @@ def _known_keys(obj: dict[str, Any], known: tuple[str, ...], what: str) -> None:
 
 
 def _player(s: S, pid: Any, what: str) -> int:
-    ids = [p["id"] for p in s["players"]]
-    require(isinstance(pid, str) and pid in ids, "bad_setup",
-            f"{what} must name a player in the game ({', '.join(ids)}).")
-    return ids.index(pid)
+    """A seat a setup field names; an unknown id is the setup's fault (`bad_setup`), not an action's."""
+    seat = find_seat(s, pid)
+    if seat is None:
+        raise IllegalAction("bad_setup", f"{what} must name a player in the game ({', '.join(player_ids(s))}).")
+    return seat
 
 
 def _statuses(s: S, i: int, raw: Any) -> dict[str, int]:
@@ -264,7 +266,7 @@ def _upgrades(p: dict[str, Any], pid: str, hid: str) -> dict[str, int]:
 
 def _start_player(s: S, wanted: Any) -> int:
     """The start player: the setup may name one; else everyone rolls a die, ties roll again (§1.4 AMB)."""
-    ids = [p["id"] for p in s["players"]]
+    ids = player_ids(s)
     if wanted is not None:
         return _player(s, wanted, "The start player (\"start\")")
     contenders = list(range(len(ids)))
@@ -290,15 +292,7 @@ def _turn_order(s: S) -> list[int]:
     return [a[0], b[0], a[1], b[1]]
 
 
-# -- lookups ---------------------------------------------------------------------------------------
-def index_of(s: S, pid: Any) -> int:
-    """Player index for an id (or an index already)."""
-    for i, p in enumerate(s["players"]):
-        if p["id"] == pid:
-            return i
-    raise IllegalAction("unknown_player", f"There is no player \"{pid}\" in this game.")
-
-
+# -- lookups (a player by id: engine.kernel.seat_of) ---------------------------------------------------
 def health(s: S, i: int) -> int:
     return s["teams"][s["players"][i]["team"]]["health"]
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import IllegalAction, require
+from ..kernel import find_seat
 from . import cards as cardfx
 from . import flow
 from . import state as st
@@ -25,14 +26,14 @@ def actor(s: S, a: dict[str, Any]) -> int:
     expected = pending["player"] if pending is not None else s["active"]
     who = a.get("player")
     if who is not None and who != st.pid(s, expected):
-        require(st.index_of(s, who) is not None, "bad_player", f"There is no player \"{who}\".")
+        require(find_seat(s, who) is not None, "bad_player", f"There is no player \"{who}\".")
         raise IllegalAction("not_your_turn", f"It is {st.name(s, expected)}'s decision, not {who}'s.")
     return expected
 
 
 def subject(s: S, a: dict[str, Any]) -> int:
     """The monster a free action (Rapid Healing, a correction) is about: `player`, required."""
-    i = st.index_of(s, a.get("player"))
+    i = find_seat(s, a.get("player"))
     require(i is not None, "bad_player", "Name the monster with \"player\" (a player id from the setup).")
     return i  # type: ignore[return-value]
 
@@ -317,7 +318,7 @@ def _buy_slot(s: S, i: int, slot: Any, ev: Ev) -> None:
 def _buy_from(s: S, i: int, a: dict[str, Any], ev: Ev) -> None:
     """Parasitic Tentacles: buy a keep card from another monster, paying that monster."""
     require(st.has(s, i, "parasitic_tentacles") > 0, "no_card", "Only Parasitic Tentacles lets a monster buy others' cards.")
-    j = st.index_of(s, a.get("from"))
+    j = find_seat(s, a.get("from"))
     require(j is not None and j != i and s["players"][j]["alive"], "bad_player", "\"from\" names another living monster.")
     found = st.find_card(s, a.get("uid"))
     require(found is not None and found[0] == j, "bad_card", "\"uid\" names a keep card of that monster.")
@@ -438,7 +439,7 @@ def do_heal_other(s: S, a: dict[str, Any]) -> Ev:
     ev: Ev = []
     pending = expect_pending(s, "healing_ray")
     i = actor(s, a)
-    j = st.index_of(s, a.get("target"))
+    j = find_seat(s, a.get("target"))
     require(j is not None and j in pending["targets"], "bad_target", "Heal a wounded monster other than yourself.")
     step = s["steps"][0]
     q = s["players"][j]  # type: ignore[index]

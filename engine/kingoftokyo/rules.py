@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Action, Event, GameDescription, require
-from ..kernel import GameRules
+from ..kernel import GameRules, find_seat
 from . import actions as act
 from . import flow, view
 from . import state as st
@@ -128,7 +128,7 @@ def setup(config: dict[str, Any], seed: int) -> S:
                 "Mode \"city\" takes 2-4 monsters, \"bay\" 5-6.")
     first = config.get("first", config.get("start"))
     if first is not None:
-        k = st.index_of(s, first)
+        k = find_seat(s, first)
         require(k is not None, "bad_setup", f"\"first\" names a player id; {first!r} is none of them.")
         flow.start_turn(s, k, ev)  # type: ignore[arg-type]
     else:

@@ -45,13 +45,6 @@ def pid(s: S, i: int | None) -> str | None:
     return None if i is None else s["players"][i]["id"]
 
 
-def index_of(s: S, who: Any) -> int | None:
-    for i, p in enumerate(s["players"]):
-        if p["id"] == who:
-            return i
-    return None
-
-
 def clockwise(s: S, start: int, include_start: bool = False) -> list[int]:
     """Living seats in turn order after `start` (with `start` first when asked)."""
     n = len(s["players"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import require
+from ..kernel import player_ids
 from . import dice as dm
 from .attack import ESCAPE_MIN
 from .stacking import applied
@@ -21,7 +22,6 @@ from .state import (
     mage_of,
     obj,
     other,
-    player_ids,
     settle_victory,
     unactivated,
 )

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..checks import text, whole
 from ..core import IllegalAction, require
+from ..kernel import player_ids
 from .dice import effective_armor, immune_to, is_living
 from .stacking import orphans, parse_grants, parse_values
 
@@ -66,10 +67,6 @@ def target(s: dict[str, Any], oid: Any) -> dict[str, Any]:
     require(o["kind"] != "enchantment", "bad_target",
             f"{o['name']} is an enchantment: it cannot be attacked, damaged, healed or given conditions.")
     return o
-
-
-def player_ids(s: dict[str, Any]) -> list[str]:
-    return [p["id"] for p in s["players"]]
 
 
 def other(s: dict[str, Any], pid: str) -> str:

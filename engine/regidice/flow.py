@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import require
+from ..kernel import seat_of
 from . import sets
 from . import state as st
 from .state import S
@@ -42,7 +43,7 @@ def acting_seat(s: S, action: dict[str, Any], expected: int | None) -> int:
     if player is None:
         require(expected is not None, "name_player", "Say which player this is for (\"player\").")
         return expected  # type: ignore[return-value]
-    return st.seat_of(s, player)
+    return seat_of(s, player)
 
 
 def named_dice(s: S, raw: Any, what: str, among: list[dict[str, Any]]) -> list[str]:
@@ -590,10 +591,10 @@ def do_suffer(s: S, a: dict[str, Any]) -> Events:
     require(s["phase"] == "suffer", "wrong_time", "Damage is taken in the Suffer phase only.")
     info = s["suffer"]
     cands = info["candidates"]
-    seat = acting_seat(s, a, st.seat_of(s, cands[0]) if len(cands) == 1 else None)
+    seat = acting_seat(s, a, seat_of(s, cands[0]) if len(cands) == 1 else None)
     me = st.pid(s, seat)
     require(me in cands, "not_target", "The enemy strikes " + " or ".join(
-        s["players"][st.seat_of(s, c)]["name"] for c in cands) + " this round.")
+        s["players"][seat_of(s, c)]["name"] for c in cands) + " this round.")
     mine = st.pool(s, seat)
     damage = info["damage"]
     if a.get("dice") is None:

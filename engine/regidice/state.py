@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import rng
 from ..core import IllegalAction, require
+from ..kernel import player_ids
 
 S = dict[str, Any]
 
@@ -41,13 +42,6 @@ roll = rng.roll
 # -- reading the state ---------------------------------------------------------------------------------
 def pid(s: S, seat: int) -> str:
     return s["players"][seat]["id"]
-
-
-def seat_of(s: S, player: Any) -> int:
-    for k, p in enumerate(s["players"]):
-        if p["id"] == player:
-            return k
-    raise IllegalAction("unknown_player", f"There is no player \"{player}\" in this game.")
 
 
 def left_of(s: S, seat: int) -> int:
@@ -184,7 +178,7 @@ def _position(s: S, pos: Any) -> None:
 
     pools = pos.get("pools", {})
     prepared = pos.get("prepared", {})
-    ids = [p["id"] for p in s["players"]]
+    ids = player_ids(s)
     require(isinstance(pools, dict) and set(pools) <= set(ids), "bad_setup",
             "\"pools\" maps player ids to their dice.")
     require(isinstance(prepared, dict) and set(prepared) <= set(ids), "bad_setup",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import decision
+from ..kernel import player_ids, seat_of
 from . import flow, sets
 from . import state as st
 from .state import S
@@ -76,7 +77,7 @@ def pending_seat(s: S) -> int | None:
         return flow.next_resolver(s)
     if phase == "suffer":
         cands = s["suffer"]["candidates"]
-        return st.seat_of(s, cands[0]) if len(cands) == 1 else None
+        return seat_of(s, cands[0]) if len(cands) == 1 else None
     if phase == "prepare":
         return flow.next_preparer(s)
     return None
@@ -97,7 +98,7 @@ def options_view(s: S) -> list[dict[str, Any]]:
         return [_opt("Go on to Resolve", {"type": "advance"}, "option.advance", default=True)]
     if phase == "suffer":
         info = s["suffer"]
-        return [_opt(f"{s['players'][st.seat_of(s, c)]['name']} loses {info['damage']} dice",
+        return [_opt(f"{s['players'][seat_of(s, c)]['name']} loses {info['damage']} dice",
                      {"type": "suffer", "player": c}, "option.suffer", default=k == 0,
                      player=c, damage=info["damage"])
                 for k, c in enumerate(info["candidates"])]
@@ -233,7 +234,7 @@ def pending_view(s: S) -> dict[str, Any] | None:
         extra["waiting"] = [st.pid(s, k) for k in st.turn_order(s) if st.pid(s, k) not in s["rolled"]]
     damage = s["suffer"]["damage"] if s["suffer"] else 0
     if phase == "suffer" and seat is None:
-        who = " or ".join(s["players"][st.seat_of(s, c)]["name"] for c in s["suffer"]["candidates"])
+        who = " or ".join(s["players"][seat_of(s, c)]["name"] for c in s["suffer"]["candidates"])
     prompt = PHASE_PROMPTS[phase].format(who=who, n=n, damage=damage)
     kind = "suffer_choose" if phase == "suffer" and seat is None else phase
     return decision(st.pid(s, seat) if seat is not None else None, kind, prompt, options_view(s),
@@ -265,7 +266,7 @@ def odds_view(s: S, viewer: str | None) -> dict[str, Any]:
 
 
 def snapshot(s: S, viewer: str | None) -> dict[str, Any]:
-    if viewer not in {p["id"] for p in s["players"]}:
+    if viewer not in player_ids(s):
         viewer = None
     seat = pending_seat(s) if s["phase"] != "over" else None
     revealed = s["phase"] not in HIDDEN_PHASES

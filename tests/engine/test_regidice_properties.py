@@ -18,6 +18,7 @@ from hypothesis import strategies as hs
 from rdhelp import RULES
 
 from engine.describe import untranslated
+from engine.kernel import seat_of
 from engine.match import Match
 from engine.regidice import state as st
 
@@ -29,10 +30,10 @@ def random_action(rng: random.Random, s: dict) -> dict:
     options = RULES.options(s)
     action = dict(rng.choice(options))
     if action["type"] == "roll" and rng.random() < 0.5:
-        seat = st.seat_of(s, action["player"])
+        seat = seat_of(s, action["player"])
         action["dice"] = [{"colour": d["colour"], "value": rng.randint(1, 6)} for d in st.pool(s, seat)]
     if action["type"] == "prepare" and rng.random() < 0.5:
-        free = [d["id"] for d in st.pool(s, st.seat_of(s, action["player"])) if not d["used"]]
+        free = [d["id"] for d in st.pool(s, seat_of(s, action["player"])) if not d["used"]]
         action["dice"] = rng.sample(free, rng.randint(0, len(free)))
     return action
 
