@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import IllegalAction
-from engine.games import get_rules
+from engine.games import FALLBACK_GAME, get_rules
 from engine.match import Match
 
 from .broadcaster import Broadcaster, Subscription
@@ -90,7 +90,7 @@ class Table:
         aside and hands back the game as far as it stands without them (`device.records`)."""
         game_id = self.store.active_game_id()
         if game_id is None:
-            game_id = self.store.new_game("freeroll", {}, 0)
+            game_id = self.store.new_game(FALLBACK_GAME, {}, 0)
         try:
             record = self.store.load_game(game_id)
             self.match = Match.replay(get_rules(record.game), record.setup, record.seed, record.entries,
@@ -104,8 +104,8 @@ class Table:
         """Keep the game that cannot resume where it is and start a free roll beside it."""
         why = err.message if isinstance(err, IllegalAction) else str(err)
         log.error("game %s cannot be resumed: %s; it is kept, a new free roll starts", game_id, why)
-        self.game_id = self.store.new_game("freeroll", {}, 0)
-        self.match = Match(get_rules("freeroll"), {}, 0)
+        self.game_id = self.store.new_game(FALLBACK_GAME, {}, 0)
+        self.match = Match(get_rules(FALLBACK_GAME), {}, 0)
         self._not_resumed = {"game": game_id, "damaged": isinstance(err, StoreError)}
         self._notice = f"The saved game {game_id} could not be resumed ({why}); it is kept as game {game_id}."
 

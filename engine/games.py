@@ -18,6 +18,10 @@ GAMES: dict[str, Rules] = {
     "magewars": MageWars(),
 }
 
+# The box's own game, played when it has no other: a fresh box, a saved game that cannot resume, the dice
+# test of the fairness page. Named here so that nothing outside the registry and the game's folder names a game.
+FALLBACK_GAME = "freeroll"
+
 
 def describe_all() -> list[dict]:
     """Every game's self-description, for the page's game chooser and the CLI."""

@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from engine.games import GAMES
+from engine.games import FALLBACK_GAME, GAMES
 
 from . import i18n
 from .charts import face_bars
@@ -204,7 +204,7 @@ def plan_view(rep: dict[str, Any]) -> dict[str, Any] | None:
     plan = rep.get("plan")
     if not plan:
         return None
-    return {"throws": plan["throws"], "title": _("Dice test"),
+    return {"throws": plan["throws"], "title": _("Dice test"), "game": FALLBACK_GAME,
             "text": _("Throw only the dice you want to test: a new free roll starts that counts only its own throws "
                       "(the game on the table is kept on the box). %(n)s throws catch a die whose face comes up "
                       "%(bias)s too often, %(power)s of the time.", n=plan["throws"], bias=f"{rep['bias']:.0%}",

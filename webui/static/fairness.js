@@ -1,5 +1,6 @@
-// "Test my dice" on the fairness page (issue 36): start a free roll that counts only the throws to come, then
-// follow it (/fairness?game=ID&throws=N). Starting a game is a write: only a paired phone may (docs/api.md).
+// "Test my dice" on the fairness page (issue 36): start a free roll (the box's own game, named by the page's
+// data-game) that counts only the throws to come, then follow it (/fairness?game=ID&throws=N). Starting a
+// game is a write: only a paired phone may (docs/api.md).
 const form = document.getElementById('testform');
 const msg = document.getElementById('testmsg');
 
@@ -19,7 +20,7 @@ async function start(ev) {
   const r = await fetch('/api/games', {
     method: 'POST',
     headers: {'Content-Type': 'application/json', 'X-Dicesight-CSRF': session.csrf},
-    body: JSON.stringify({game: 'freeroll', setup: {title: form.dataset.title}}),
+    body: JSON.stringify({game: form.dataset.game, setup: {title: form.dataset.title}}),
   });
   const body = await r.json();
   if (!r.ok) {
