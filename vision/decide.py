@@ -16,7 +16,7 @@ import numpy as np
 
 from .dicesets import DiceSet
 from .finder import Candidate
-from .memory import Memory, crop_die
+from .memory import Memory, Vote, crop_die
 from .pips import Face, _wide_ring_ok
 from .reading import Reading
 
@@ -127,27 +127,25 @@ def with_memory(img: np.ndarray, ds: DiceSet, readings: list[Reading], memory: M
     """Readings checked against the faces this box's players confirmed before (see vision.memory)."""
     crops = [crop_die(img, r.center, r.box) for r in readings]
     embs = memory.embed(crops)
-    out = []
-    for r, e in zip(readings, embs, strict=True):
-        v = memory.vote(ds.id, e)
-        if v is None or not memory.is_clear(v) or v.face > ds.n:
-            out.append(r)
-            continue
-        mine = _index_of(ds, r)
-        sure = v.unanimous and v.support >= memory.min_examples and memory.covers(ds.id, ds.n)
-        if mine == v.face:
-            # agreement: a template reading (no CNN) becomes certain on a sure memory; a CNN keeps its own
-            certain = r.certain or (sure and (not has_cnn or memory.overrules(v)))
-            out.append(Reading(r.value, r.face, r.colour, max(r.confidence, v.similarity if sure else 0.0),
-                               r.center, r.box, certain))
-        elif sure and not r.certain:
-            f = ds.face(v.face)
-            out.append(Reading(f.value, f.name, r.colour, v.similarity * 0.5, r.center, r.box, not has_cnn
-                               and memory.overrules(v)))
-        else:
-            # the reader and the memory disagree: ask the players
-            out.append(Reading(r.value, r.face, r.colour, min(r.confidence, 0.5), r.center, r.box, False))
-    return out
+    return [_remembered(r, memory.vote(ds.id, e), ds, memory, has_cnn) for r, e in zip(readings, embs, strict=True)]
+
+
+def _remembered(r: Reading, v: Vote | None, ds: DiceSet, memory: Memory, has_cnn: bool) -> Reading:
+    """A reading checked against the memory's vote `v` for its crop (None: the memory has none)."""
+    if v is None or not memory.is_clear(v) or v.face > ds.n:
+        return r
+    sure = v.unanimous and v.support >= memory.min_examples and memory.covers(ds.id, ds.n)
+    if _index_of(ds, r) == v.face:
+        # agreement: a template reading (no CNN) becomes certain on a sure memory; a CNN keeps its own
+        certain = r.certain or (sure and (not has_cnn or memory.overrules(v)))
+        return Reading(r.value, r.face, r.colour, max(r.confidence, v.similarity if sure else 0.0), r.center, r.box,
+                       certain)
+    if sure and not r.certain:
+        f = ds.face(v.face)
+        return Reading(f.value, f.name, r.colour, v.similarity * 0.5, r.center, r.box,
+                       not has_cnn and memory.overrules(v))
+    # the reader and the memory disagree: ask the players
+    return Reading(r.value, r.face, r.colour, min(r.confidence, 0.5), r.center, r.box, False)
 
 
 def pip_confidence(f: Face, lab: np.ndarray, typical_round: float) -> float:

@@ -84,28 +84,27 @@ def classify_colour(bgr: np.ndarray | tuple[float, float, float], ref_v: float =
         if v >= 0.5 * ref_v:
             return "white"
         return "black" if v < 0.4 * ref_v else "other"
-    # hue in degrees
+    return _hue_name(_hue(b, g, r, mx, mn))
+
+
+# the hue names, by the hue (degrees) each ends below; a hue of 330 or more is red again
+HUE_NAMES = ((18.0, "red"), (36.0, "other"), (72.0, "yellow"), (165.0, "green"), (255.0, "blue"), (330.0, "purple"))
+
+
+def _hue(b: float, g: float, r: float, mx: float, mn: float) -> float:
+    """The hue of a colour in degrees (its channels, their largest and smallest, which differ)."""
     if mx == r:
-        h = 60.0 * (((g - b) / (mx - mn)) % 6)
-    elif mx == g:
-        h = 60.0 * ((b - r) / (mx - mn) + 2)
-    else:
-        h = 60.0 * ((r - g) / (mx - mn) + 4)
-    if h < 18 or h >= 330:
+        return 60.0 * (((g - b) / (mx - mn)) % 6)
+    if mx == g:
+        return 60.0 * ((b - r) / (mx - mn) + 2)
+    return 60.0 * ((r - g) / (mx - mn) + 4)
+
+
+def _hue_name(h: float) -> str:
+    """A hue's colour name (orange is "other")."""
+    if h >= 330:
         return "red"
-    if h < 36:
-        return "other"  # orange
-    if h < 72:
-        return "yellow"
-    if h < 165:
-        return "green"
-    if h < 255:
-        return "blue"
-    if h < 330:
-        return "purple"
-    return "other"
-
-
+    return next((name for top, name in HUE_NAMES if h < top), "other")
 
 
 def ink_map(crop_lab: np.ndarray, band: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
