@@ -7,6 +7,7 @@ be played with its `cost`, and players adjust its effect by hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core import IllegalAction, require
@@ -162,92 +163,144 @@ def untouchable(sid: str) -> str | None:
 
 
 def act(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
-    """Cards that act on dice, rolls or tokens rather than on damage alone."""
-    a = card["act"]
-    name = card["name"]["en"]
+    """Cards that act on dice, rolls or tokens rather than on damage alone (`act` names what the card does)."""
+    play = _ACTS.get(card["act"])
+    if play is None:
+        raise IllegalAction("unknown_card", f"The engine cannot play {card['name']['en']} yet.")
+    return play(s, i, card, action)
+
+
+def _change_dice(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """A card that changes dice on the tray, when a card may; the change is told as the dice before and after,
+    and offensive dice that changed are checked against the abilities again."""
+    _may_change_dice(s, i, card.get("own", False), card.get("opponent", False))
+    st.own_dice(s)  # the card changes dice in place below (`_die`)
+    before = [d["value"] for d in s["dice"]]
+    mine = s["players"][i]["id"] if card.get("own") else None
+    _DICE_CHANGES[card["act"]](s, card, action, mine)
+    after = [d["value"] for d in s["dice"]]
+    events: E = [{"type": "dice_changed", "by": s["players"][i]["id"], "card": card["name"]["en"],
+                  "before": before, "after": after}]
+    if s["tray"] == "offense" and before != after:
+        events += combat.dice_changed(s)
+    return events
+
+
+def _set_die(s: st.S, card: dict[str, Any], action: dict[str, Any], mine: str | None) -> None:
+    _die(s, action.get("die"), mine)["value"] = card["value"]
+
+
+def _set_dice(s: st.S, card: dict[str, Any], action: dict[str, Any], mine: str | None) -> None:
+    """Up to `max` dice set to the values the player names (`changes`, or one `die` and `value`)."""
+    changes = action.get("changes") or ([{"die": action.get("die"), "value": action.get("value")}]
+                                       if "die" in action else [])
+    require(1 <= len(changes) <= card["max"], "bad_die", f"{card['name']['en']} sets up to {card['max']} dice.")
+    for c in changes:
+        v = c.get("value")
+        require(isinstance(v, int) and 1 <= v <= 6, "bad_dice", "A die shows a number from 1 to 6.")
+        _die(s, c.get("die"))["value"] = v
+
+
+def _tip(s: st.S, card: dict[str, Any], action: dict[str, Any], mine: str | None) -> None:
+    delta = action.get("delta")
+    require(delta in (1, -1), "bad_die", "Tip It! raises or lowers a die by 1 (delta 1 or -1).")
+    d = _die(s, action.get("die"))
+    require(1 <= d["value"] + delta <= 6, "bad_die", "A die cannot go below 1 or above 6.")
+    d["value"] += delta
+
+
+def _samesies(s: st.S, card: dict[str, Any], action: dict[str, Any], mine: str | None) -> None:
+    _die(s, action.get("die"), mine)["value"] = _die(s, action.get("to"), mine)["value"]
+
+
+def _reroll(s: st.S, card: dict[str, Any], action: dict[str, Any], mine: str | None) -> None:
+    """Up to `max` dice rolled again (`dice`, or one `die`); `values` from the tray, else seeded dice."""
+    picks = action.get("dice")
+    if picks is None:
+        picks = [action.get("die")]
+    require(isinstance(picks, list) and 1 <= len(picks) <= card["max"], "bad_die",
+            f"{card['name']['en']} rerolls up to {card['max']} {'die' if card['max'] == 1 else 'dice'}.")
+    given = action.get("values")
+    vals = roll_for(s, {"dice": given} if given is not None else {}, len(picks))
+    for k, v in zip(picks, vals, strict=True):
+        _die(s, k)["value"] = v
+
+
+_DICE_CHANGES: dict[str, Callable[[st.S, dict[str, Any], dict[str, Any], str | None], None]] = {
+    "set_die": _set_die, "set_dice": _set_dice, "tip": _tip, "samesies": _samesies, "reroll": _reroll,
+}
+
+
+def _extra_attempt(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
     rp = s["rp"]
-    if a in ("set_die", "set_dice", "tip", "reroll", "samesies"):
-        _may_change_dice(s, i, card.get("own", False), card.get("opponent", False))
-        st.own_dice(s)  # the card changes dice in place below (`_die`)
-        before = [d["value"] for d in s["dice"]]
-        mine = s["players"][i]["id"] if card.get("own") else None
-        if a == "set_die":
-            _die(s, action.get("die"), mine)["value"] = card["value"]
-        elif a == "set_dice":
-            changes = action.get("changes") or ([{"die": action.get("die"), "value": action.get("value")}]
-                                               if "die" in action else [])
-            require(1 <= len(changes) <= card["max"], "bad_die", f"{name} sets up to {card['max']} dice.")
-            for c in changes:
-                v = c.get("value")
-                require(isinstance(v, int) and 1 <= v <= 6, "bad_dice", "A die shows a number from 1 to 6.")
-                _die(s, c.get("die"))["value"] = v
-        elif a == "tip":
-            delta = action.get("delta")
-            require(delta in (1, -1), "bad_die", "Tip It! raises or lowers a die by 1 (delta 1 or -1).")
-            d = _die(s, action.get("die"))
-            require(1 <= d["value"] + delta <= 6, "bad_die", "A die cannot go below 1 or above 6.")
-            d["value"] += delta
-        elif a == "samesies":
-            _die(s, action.get("die"), mine)["value"] = _die(s, action.get("to"), mine)["value"]
-        elif a == "reroll":
-            picks = action.get("dice")
-            if picks is None:
-                picks = [action.get("die")]
-            require(isinstance(picks, list) and 1 <= len(picks) <= card["max"], "bad_die",
-                    f"{name} rerolls up to {card['max']} {'die' if card['max'] == 1 else 'dice'}.")
-            given = action.get("values")
-            vals = roll_for(s, {"dice": given} if given is not None else {}, len(picks))
-            for k, v in zip(picks, vals, strict=True):
-                _die(s, k)["value"] = v
-        after = [d["value"] for d in s["dice"]]
-        events: E = [{"type": "dice_changed", "by": s["players"][i]["id"], "card": name,
-                      "before": before, "after": after}]
-        if s["tray"] == "offense" and before != after:
-            events += combat.dice_changed(s)
-        return events
-    if a == "extra_attempt":
-        require(rp is not None and s["pending"]["kind"] in ("offense", "confirm"), "wrong_time",
-                "One More Time! is played during an Offensive Roll Phase.")
-        s["attempts_max"] += 1
-        return [{"type": "extra_attempt", "player": s["players"][rp["attacker"]]["id"]}] + \
-            (combat.dice_changed(s) if s["pending"]["kind"] == "confirm" else [])
-    if a == "extra_defense_attempt":
-        require(s["pending"]["kind"] == "defense_resolve", "wrong_time",
-                "Better D! is played after a defensive roll, before it resolves.")
-        keep = action.get("keep", [])
-        for k, d in enumerate(st.own_dice(s)):
-            d["kept"] = k in keep if d.get("owner") == s["players"][rp["target"]]["id"] else True
-        unkept = sum(1 for d in s["dice"] if not d["kept"])
-        pend(s, "defense_roll", rp["target"], dice=unkept)
-        return [{"type": "extra_defense_attempt"}]
-    if a == "prevent":
-        j = target_of(s, i, action, opponent=False)
-        j = i if j is None else j
-        p = fx.incoming(s, j)
-        require(p is not None, "wrong_time", f"{name} needs incoming damage to prevent.")
-        require(p["type"] != "ultimate", "ultimate", "Ultimate damage cannot be prevented.")
-        p["mods"].append([-card["amount"], PREVENT, card["id"]])
-        return [{"type": "prevent", "player": s["players"][j]["id"], "amount": card["amount"]}]
-    if a in ("remove_status", "remove_all_status", "move_status"):
-        j = target_of(s, i, action, opponent=False)
-        require(j is not None, "need_target", f"{name} needs a \"target\" player.")
-        held = s["players"][j]["statuses"]
-        if a == "remove_all_status":
-            removed = [k for k in list(held) if untouchable(k) is None]
-            for k in removed:
-                st.remove_status(s, j, k)
-            return [{"type": "statuses_removed", "player": s["players"][j]["id"], "statuses": removed}]
-        sid = action.get("status")
-        require(sid in statuses(), "bad_status", f"{name} needs the \"status\" to remove.")
-        why = untouchable(sid)
-        if why:
-            return [{"type": "no_effect", "why": why}]
-        require(st.has(s, j, sid), "bad_status", f"{s['players'][j]['name']} holds no {sid}.")
-        st.remove_status(s, j, sid, 1)
-        events = [{"type": "status_removed", "player": s["players"][j]["id"], "status": sid}]
-        if a == "move_status":
-            to = seat_of(s, action.get("to"))
-            events += st.gain_status(s, to, sid, 1)
-        return events
-    raise IllegalAction("unknown_card", f"The engine cannot play {name} yet.")
+    require(rp is not None and s["pending"]["kind"] in ("offense", "confirm"), "wrong_time",
+            "One More Time! is played during an Offensive Roll Phase.")
+    s["attempts_max"] += 1
+    return [{"type": "extra_attempt", "player": s["players"][rp["attacker"]]["id"]}] + \
+        (combat.dice_changed(s) if s["pending"]["kind"] == "confirm" else [])
+
+
+def _extra_defense_attempt(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """The defender rolls again the dice not in `keep` (the attacker's dice on the tray stay kept)."""
+    rp = s["rp"]
+    require(s["pending"]["kind"] == "defense_resolve", "wrong_time",
+            "Better D! is played after a defensive roll, before it resolves.")
+    keep = action.get("keep", [])
+    for k, d in enumerate(st.own_dice(s)):
+        d["kept"] = k in keep if d.get("owner") == s["players"][rp["target"]]["id"] else True
+    unkept = sum(1 for d in s["dice"] if not d["kept"])
+    pend(s, "defense_roll", rp["target"], dice=unkept)
+    return [{"type": "extra_defense_attempt"}]
+
+
+def _prevent(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """Damage prevented for the target (the player themselves when none is named); never an ultimate's."""
+    j = target_of(s, i, action, opponent=False)
+    j = i if j is None else j
+    p = fx.incoming(s, j)
+    require(p is not None, "wrong_time", f"{card['name']['en']} needs incoming damage to prevent.")
+    require(p["type"] != "ultimate", "ultimate", "Ultimate damage cannot be prevented.")
+    p["mods"].append([-card["amount"], PREVENT, card["id"]])
+    return [{"type": "prevent", "player": s["players"][j]["id"], "amount": card["amount"]}]
+
+
+def _remove_all_status(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """Every token of the target a status card may touch is removed."""
+    j = _status_target(s, i, card, action)
+    removed = [k for k in list(s["players"][j]["statuses"]) if untouchable(k) is None]
+    for k in removed:
+        st.remove_status(s, j, k)
+    return [{"type": "statuses_removed", "player": s["players"][j]["id"], "statuses": removed}]
+
+
+def _remove_status(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> E:
+    """One token of the named status taken from the target; a token no card may touch has no effect."""
+    j = _status_target(s, i, card, action)
+    sid = action.get("status")
+    require(sid in statuses(), "bad_status", f"{card['name']['en']} needs the \"status\" to remove.")
+    why = untouchable(sid)
+    if why:
+        return [{"type": "no_effect", "why": why}]
+    require(st.has(s, j, sid), "bad_status", f"{s['players'][j]['name']} holds no {sid}.")
+    st.remove_status(s, j, sid, 1)
+    events: E = [{"type": "status_removed", "player": s["players"][j]["id"], "status": sid}]
+    if card["act"] == "move_status":
+        to = seat_of(s, action.get("to"))
+        events += st.gain_status(s, to, sid, 1)
+    return events
+
+
+def _status_target(s: st.S, i: int, card: dict[str, Any], action: dict[str, Any]) -> int:
+    j = target_of(s, i, action, opponent=False)
+    if j is None:
+        raise IllegalAction("need_target", f"{card['name']['en']} needs a \"target\" player.")
+    return j
+
+
+# What a card with `act` does (every other card: effects, run_effects).
+_ACTS: dict[str, Callable[[st.S, int, dict[str, Any], dict[str, Any]], E]] = {
+    **dict.fromkeys(_DICE_CHANGES, _change_dice),
+    "extra_attempt": _extra_attempt, "extra_defense_attempt": _extra_defense_attempt, "prevent": _prevent,
+    "remove_status": _remove_status, "move_status": _remove_status, "remove_all_status": _remove_all_status,
+}
 

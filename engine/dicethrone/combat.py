@@ -427,40 +427,16 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
     """Total every damage and heal of the Roll Phase and apply them in one batch (§2.6.6, §10)."""
     rp = s["rp"]
     i = rp["attacker"]
-    events: E = []
-    damage: dict[int, int] = {}
-    heal: dict[int, int] = {}
-    summary: list[dict[str, Any]] = []
     atk = attack_total(s) if rp["ability"] else None
     if atk is not None:
-        d = rp["target"]
-        if st.has(s, d, "bounty"):
-            st.gain_cp(s, i, 1)
-        if st.has(s, i, "shame") and atk["type"] not in ("ultimate", "pure"):
-            st.remove_status(s, i, "shame", 1)
+        _tokens_the_attack_uses(s, i, rp["target"], atk)
     parlay = st.has(s, i, "parlay") and not rp["ultimate"]
-    landed = 0
-    for p in ([atk] if atk else []) + rp["packets"]:
-        r = resolve(p)
-        taken = r["taken"]
-        if parlay and p["orp"] and p["from"] == i:
-            taken = 0
-        damage[p["to"]] = damage.get(p["to"], 0) + taken
-        for back in r["reflected"]:
-            damage[p["from"]] = damage.get(p["from"], 0) + back
-        if p is atk:
-            landed = taken
-            if rp.get("to_companion"):   # the companion took the whole attack: the hero's dial is spared
-                damage[p["to"]] -= taken
-                events += companions.hurt(s, p["to"], rp["to_companion"], taken)
-        summary.append({"to": s["players"][p["to"]]["id"], "type": p["type"], "source": p["source"],
-                        "total": r["total"], "taken": taken, "reflected": sum(r["reflected"])})
-    if rp["recoil"] and landed >= 1:
-        damage[i] = damage.get(i, 0) + rp["recoil"]
-    if st.has(s, i, "barbed_vine"):
-        vine = min(2, max(0, s["attempts"] - 1))
-        damage[i] = damage.get(i, 0) + vine
-        st.remove_status(s, i, "barbed_vine")
+    damage: dict[int, int] = {}
+    events: E = []
+    packets = ([atk] if atk else []) + rp["packets"]
+    summary = [_take(s, p, p is atk, parlay, damage, events) for p in packets]
+    _attacker_hurt(s, i, damage, landed=summary[0]["taken"] if atk else 0)
+    heal: dict[int, int] = {}
     for j, n in rp["heals"]:
         heal[j] = heal.get(j, 0) + n
     s["last"] = {"ability": rp["ability"], "packets": summary, "damage": {s["players"][k]["id"]: v for k, v in damage.items()},
@@ -476,12 +452,55 @@ def finish_roll_phase(s: st.S, note: str | None = None) -> E:
     s["tray"] = None
     if st.over(s):
         return events
+    return events + _after_roll_phase(s, i, target)
+
+
+def _tokens_the_attack_uses(s: st.S, i: int, d: int, atk: dict[str, Any]) -> None:
+    """A Bounty on the defender pays the attacker 1 CP; Shame weakens one attack and is spent with it."""
+    if st.has(s, d, "bounty"):
+        st.gain_cp(s, i, 1)
+    if st.has(s, i, "shame") and atk["type"] not in ("ultimate", "pure"):
+        st.remove_status(s, i, "shame", 1)
+
+
+def _take(s: st.S, p: dict[str, Any], is_attack: bool, parlay: bool, damage: dict[int, int], events: E) -> dict[str, Any]:
+    """One damage packet resolved: what its target takes and what is reflected are added to `damage`
+    (Parlay cancels the attacker's own Offensive Roll damage); an attack passed to a companion hurts the
+    companion, not the hero's dial (its events go to `events`). Returns the packet's summary row."""
+    rp = s["rp"]
+    r = resolve(p)
+    taken = r["taken"]
+    if parlay and p["orp"] and p["from"] == rp["attacker"]:
+        taken = 0
+    damage[p["to"]] = damage.get(p["to"], 0) + taken
+    for back in r["reflected"]:
+        damage[p["from"]] = damage.get(p["from"], 0) + back
+    if is_attack and rp.get("to_companion"):   # the companion took the whole attack: the hero's dial is spared
+        damage[p["to"]] -= taken
+        events += companions.hurt(s, p["to"], rp["to_companion"], taken)
+    return {"to": s["players"][p["to"]]["id"], "type": p["type"], "source": p["source"],
+            "total": r["total"], "taken": taken, "reflected": sum(r["reflected"])}
+
+
+def _attacker_hurt(s: st.S, i: int, damage: dict[int, int], landed: int) -> None:
+    """What the attack costs the attacker: recoil once it landed, and a Barbed Vine per reroll (at most 2)."""
+    rp = s["rp"]
+    if rp["recoil"] and landed >= 1:
+        damage[i] = damage.get(i, 0) + rp["recoil"]
+    if st.has(s, i, "barbed_vine"):
+        vine = min(2, max(0, s["attempts"] - 1))
+        damage[i] = damage.get(i, 0) + vine
+        st.remove_status(s, i, "barbed_vine")
+
+
+def _after_roll_phase(s: st.S, i: int, target: int | None) -> E:
+    """Where the turn goes: a defender the attacker stunned is freed and the attacker rolls again; an attacker
+    who fell (King of the Hill) hands the turn on; else Main Phase 2."""
     if target is not None and st.has(s, target, "stun") and s["players"][target].get("stunned_by") == i:
         st.remove_status(s, target, "stun")
         s["players"][target].pop("stunned_by", None)
         if st.alive(s, target) and st.alive(s, i):
-            events.append({"type": "stun_extra_roll", "player": s["players"][i]["id"]})
-            return events + begin_orp(s, target)
+            return [{"type": "stun_extra_roll", "player": s["players"][i]["id"]}] + begin_orp(s, target)
     if not st.alive(s, i):   # King of the Hill: the attacker fell to Retribution or recoil; next player
-        return events + flow.next_turn(s)
-    return events + flow.enter_main2(s)
+        return flow.next_turn(s)
+    return flow.enter_main2(s)

@@ -99,13 +99,12 @@ def setup(config: dict[str, Any], seed: int) -> S:
     naming it. Position keys (docs/actions.md, "A mid-game position") give absolute values: a player's
     `health`, `cp`, `hand`, `discard`, `statuses`, `upgrades`, and the game's `turn`, `active` player and
     `phase`. They never move the heal cap, which stays at the starting health + 10 (§3). The caller
-    (rules.DiceThrone.setup) then enters `s["phase"]`.
+    (rules.DiceThrone.setup) then enters `s["phase"]`. The checks run in the order the fields are read, so
+    a setup with several faults is refused for the same one every time.
     """
     require(isinstance(config, dict), "bad_setup", "The setup must be a JSON object.")
     _known_keys(config, SETUP_KEYS, "The setup")
-    mode = config.get("mode", "1v1")
-    mode = checks.choice(MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode, "\"mode\"",
-                         tuple(MODES))
+    mode = _mode(config)
     count, health = MODES[mode]
     raw = config.get("players")
     require(isinstance(raw, list) and len(raw) == count, "bad_setup",
@@ -113,50 +112,10 @@ def setup(config: dict[str, Any], seed: int) -> S:
     if "health" in config:
         health = checks.whole(config["health"], "The starting \"health\"", 1, HEALTH_MAX)
     cap = health + 10
-    players = []
-    seen = set()
-    for i, p in enumerate(raw):
-        require(isinstance(p, dict), "bad_setup", "Each player must be an object with a \"hero\".")
-        _known_keys(p, PLAYER_KEYS, f"Player {i + 1}")
-        hero_raw = checks.text(p.get("hero", ""), f"Player {i + 1}'s \"hero\"", 40) if p.get("hero") else ""
-        hid = hero_raw.lower().replace(" ", "_").replace("-", "_")
-        if hid not in hero_ids():
-            raise IllegalAction("bad_setup", f"Unknown hero \"{hero_raw}\" (known: {', '.join(hero_ids())}).")
-        pid = checks.text(p["id"], f"Player {i + 1}'s \"id\"", ID_MAX) if p.get("id") is not None else f"p{i + 1}"
-        require(pid not in seen, "bad_setup", f"Two players are called \"{pid}\".")
-        seen.add(pid)
-        name = checks.text(p["name"], f"{pid}'s \"name\"", NAME_MAX) if p.get("name") is not None else pid
-        size = checks.whole(p.get("deck", deck_size()), f"{pid}'s \"deck\" size", HAND_START, DECK_MAX)
-        hand = checks.whole(p.get("hand", HAND_START), f"{pid}'s \"hand\"", 0, size)
-        discard = checks.whole(p.get("discard", 0), f"{pid}'s \"discard\"", 0, size - hand)
-        cp = checks.whole(p.get("cp", CP_START), f"{pid}'s \"cp\"", 0, CP_CAP)
-        players.append({
-            "id": pid, "name": name, "hero": hid, "team": i,
-            "cp": cp, "hand": hand, "deck": size - hand - discard, "discard": discard,
-            "statuses": {}, "limits": {}, "upgrades": _upgrades(p, pid, hid), "out": False, "gained": {},
-        })
-        if companion_data().get(hid, {}).get("companions"):   # only their heroes carry the key
-            players[-1]["companions"] = _companions(p, pid, hid)
-    if mode == "2v2":
-        teams_raw = [checks.text(p.get("team", "AB"[i % 2]), f"Player {i + 1}'s \"team\"", ID_MAX)
-                     for i, p in enumerate(raw)]
-        names = sorted(set(teams_raw))
-        require(len(names) == 2 and all(teams_raw.count(n) == 2 for n in names), "bad_setup",
-                "A 2v2 game needs two teams of two (\"team\": \"A\" or \"B\").")
-        teams = [{"id": n, "health": health, "members": [i for i, t in enumerate(teams_raw) if t == n]}
-                 for n in names]
-        for ti, team in enumerate(teams):
-            for m in team["members"]:
-                players[m]["team"] = ti
-    else:
-        require(all("team" not in p for p in raw), "bad_setup", "Only a 2v2 game has teams.")
-        teams = [{"id": p["id"], "health": health, "members": [i]} for i, p in enumerate(players)]
-    for team in teams:  # a stated health is the team's dial now (2v2: teammates share it, so they agree)
-        stated = {checks.whole(raw[m]["health"], f"{players[m]['id']}'s \"health\"", 1, cap)
-                  for m in team["members"] if "health" in raw[m]}
-        require(len(stated) <= 1, "bad_setup", "Teammates share one health dial: give them the same \"health\".")
-        if stated:
-            team["health"] = stated.pop()
+    seen: set[str] = set()
+    players = [_player_row(i, p, seen) for i, p in enumerate(raw)]
+    teams = _teams(mode, raw, players, health)
+    _stated_health(teams, raw, players, cap)
     s: S = {
         "mode": mode, "rng": rng.seed_state(checks.seed(seed)), "players": players, "teams": teams,
         "start_health": health, "cap": cap, "turn": 1, "phase": "upkeep",
@@ -168,20 +127,94 @@ def setup(config: dict[str, Any], seed: int) -> S:
     s["active"] = s["start"] if config.get("active") is None else _player(s, config["active"], "\"active\"")
     s["turn"] = checks.whole(config.get("turn", 1), "\"turn\"", 1, TURN_MAX)
     s["phase"] = checks.choice(config.get("phase", "upkeep"), "\"phase\"", POSITION_PHASES)
-    for i, (p, given) in enumerate(zip(players, raw, strict=True)):
-        if "statuses" in given:   # absolute: these are all the player's tokens (no hero setup gains)
-            p["statuses"] = _statuses(s, i, given["statuses"])
-            grown = _stages(s, i, given.get("stages"))
-            if grown:
-                p["stages"] = grown
-            continue
-        require("stages" not in given, "bad_setup",
-                f"{p['id']}'s \"stages\" go with the \"statuses\" that count the Spirits.")
-        for eff in hero(p["hero"]).get("setup", []):
-            if eff.get("if", {}).get("first_player") and i != s["start"]:
-                continue
-            gain_status(s, i, eff["status"], eff.get("count", 1))
+    for i, given in enumerate(raw):
+        _opening_tokens(s, i, given)
     return s
+
+
+def _mode(config: dict[str, Any]) -> str:
+    """The game's mode, its aliases ("king", "team"...) read as the mode they stand for."""
+    mode = config.get("mode", "1v1")
+    return checks.choice(MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode, "\"mode\"", tuple(MODES))
+
+
+def _player_row(i: int, p: Any, seen: set[str]) -> dict[str, Any]:
+    """Player i as the state keeps them: hero, id (unique: `seen` holds the ids so far), name, CP and cards."""
+    require(isinstance(p, dict), "bad_setup", "Each player must be an object with a \"hero\".")
+    _known_keys(p, PLAYER_KEYS, f"Player {i + 1}")
+    hid = _hero_id(i, p)
+    pid = checks.text(p["id"], f"Player {i + 1}'s \"id\"", ID_MAX) if p.get("id") is not None else f"p{i + 1}"
+    require(pid not in seen, "bad_setup", f"Two players are called \"{pid}\".")
+    seen.add(pid)
+    name = checks.text(p["name"], f"{pid}'s \"name\"", NAME_MAX) if p.get("name") is not None else pid
+    size = checks.whole(p.get("deck", deck_size()), f"{pid}'s \"deck\" size", HAND_START, DECK_MAX)
+    hand = checks.whole(p.get("hand", HAND_START), f"{pid}'s \"hand\"", 0, size)
+    discard = checks.whole(p.get("discard", 0), f"{pid}'s \"discard\"", 0, size - hand)
+    cp = checks.whole(p.get("cp", CP_START), f"{pid}'s \"cp\"", 0, CP_CAP)
+    row = {
+        "id": pid, "name": name, "hero": hid, "team": i,
+        "cp": cp, "hand": hand, "deck": size - hand - discard, "discard": discard,
+        "statuses": {}, "limits": {}, "upgrades": _upgrades(p, pid, hid), "out": False, "gained": {},
+    }
+    if companion_data().get(hid, {}).get("companions"):   # only their heroes carry the key
+        row["companions"] = _companions(p, pid, hid)
+    return row
+
+
+def _hero_id(i: int, p: dict[str, Any]) -> str:
+    """The hero's id from its name as a player may write it ("Moon Elf", "moon-elf")."""
+    hero_raw = checks.text(p.get("hero", ""), f"Player {i + 1}'s \"hero\"", 40) if p.get("hero") else ""
+    hid = hero_raw.lower().replace(" ", "_").replace("-", "_")
+    if hid not in hero_ids():
+        raise IllegalAction("bad_setup", f"Unknown hero \"{hero_raw}\" (known: {', '.join(hero_ids())}).")
+    return hid
+
+
+def _teams(mode: str, raw: list[Any], players: list[dict[str, Any]], health: int) -> list[dict[str, Any]]:
+    """The teams, each with its health dial: two of two in 2v2 (each player's `team` set to its index),
+    else one team per player."""
+    if mode != "2v2":
+        require(all("team" not in p for p in raw), "bad_setup", "Only a 2v2 game has teams.")
+        return [{"id": p["id"], "health": health, "members": [i]} for i, p in enumerate(players)]
+    teams_raw = [checks.text(p.get("team", "AB"[i % 2]), f"Player {i + 1}'s \"team\"", ID_MAX)
+                 for i, p in enumerate(raw)]
+    names = sorted(set(teams_raw))
+    require(len(names) == 2 and all(teams_raw.count(n) == 2 for n in names), "bad_setup",
+            "A 2v2 game needs two teams of two (\"team\": \"A\" or \"B\").")
+    teams = [{"id": n, "health": health, "members": [i for i, t in enumerate(teams_raw) if t == n]}
+             for n in names]
+    for ti, team in enumerate(teams):
+        for m in team["members"]:
+            players[m]["team"] = ti
+    return teams
+
+
+def _stated_health(teams: list[dict[str, Any]], raw: list[Any], players: list[dict[str, Any]], cap: int) -> None:
+    """A stated health is the team's dial now (2v2: teammates share it, so they must agree)."""
+    for team in teams:
+        stated = {checks.whole(raw[m]["health"], f"{players[m]['id']}'s \"health\"", 1, cap)
+                  for m in team["members"] if "health" in raw[m]}
+        require(len(stated) <= 1, "bad_setup", "Teammates share one health dial: give them the same \"health\".")
+        if stated:
+            team["health"] = stated.pop()
+
+
+def _opening_tokens(s: S, i: int, given: dict[str, Any]) -> None:
+    """Player i's tokens: the stated ones are all of them (absolute, no hero setup gains), else what the
+    hero's setup gives (some only to the start player)."""
+    p = s["players"][i]
+    if "statuses" in given:
+        p["statuses"] = _statuses(s, i, given["statuses"])
+        grown = _stages(s, i, given.get("stages"))
+        if grown:
+            p["stages"] = grown
+        return
+    require("stages" not in given, "bad_setup",
+            f"{p['id']}'s \"stages\" go with the \"statuses\" that count the Spirits.")
+    for eff in hero(p["hero"]).get("setup", []):
+        if eff.get("if", {}).get("first_player") and i != s["start"]:
+            continue
+        gain_status(s, i, eff["status"], eff.get("count", 1))
 
 
 def _known_keys(obj: dict[str, Any], known: tuple[str, ...], what: str) -> None:

@@ -9,6 +9,7 @@ style per language: ASCII in English and Korean, full-width in Traditional Chine
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core import LANGS
@@ -133,60 +134,110 @@ def _status(sid: str, lang: str) -> str:
 
 
 def _effect(eff: dict[str, Any], names: dict[str, Text], lang: str) -> str:
-    do = eff["do"]
-    n = eff.get("amount", eff.get("count", 1))
-    if do == "manual":
+    """One effect's clause in `lang`: what it does, what it counts per, whom it is for, the effects that come
+    with it, and its condition, each wrapped around the clause so far (the order the words nest in)."""
+    if eff["do"] == "manual":
         text = eff["text"]
         return (text.get(lang) or text["en"]) if isinstance(text, dict) else text
-    if do == "damage":
-        if eff.get("sum"):
-            body = T["sum"][lang]
-        elif eff.get("half_value"):
-            body = T["half_value"][lang]
-        elif "plus_cp" in eff:
-            plus = f" + {n}" if n else ""
-            body = _fill("plus_cp_half" if eff["plus_cp"] == "half" else "plus_cp_all", lang, plus=plus)
-        else:
-            body = _fill("damage_" + eff.get("type", "normal") if eff.get("type") in
-                         ("undefendable", "pure", "collateral", "ultimate") else "damage", lang, n=n)
-    elif do in ("gain", "inflict", "remove"):
-        count = _count(n, lang) if not (eff.get("half_value") or "per" in eff or "per_final" in eff) else ""
-        body = _fill(do, lang, c=count, s=_status(eff["status"], lang))
-        if eff.get("half_value"):
-            body += PAREN[lang].format(T["half_value"][lang])
-    elif do == "limit":
-        body = _fill("limit", lang, s=_status(eff["status"], lang), n=n)
-    elif do == "cleanse":
-        body = T["cleanse_all" if eff.get("all") else "cleanse"][lang]
-    elif do == "prevent":
-        body = T["prevent_all"][lang] if eff.get("all") else _fill("prevent", lang, n=n)
-    elif do == "heal" and "companion" in eff:
-        body = _fill("heal_companion", lang, x=COMPANIONS.get(eff["companion"], {}).get(lang, eff["companion"]), n=n)
-    elif do == "roll":
-        body = T["roll_one"][lang] if eff.get("dice", 1) == 1 else _fill("roll", lang, n=eff["dice"])
-        if eff.get("reroll"):
-            body += SEP[lang] + (T["reroll_one"][lang] if eff["reroll"] == 1 else _fill("reroll", lang, n=eff["reroll"]))
-    elif do == "grow":
-        plain = n == 1 and not any(k in eff for k in ("per", "per_final", "per_status"))
-        body = T["grow_one"][lang] if plain else _fill("grow", lang, n=n)
-    elif do == "choose":
-        body = _fill("choose_one", lang, body=T["or"][lang].join(
-            o["label"].get(lang, o["label"]["en"]) for o in eff["options"]))
-    elif do in T:
-        body = _fill(do, lang, n=n)
-    else:
-        body = do
-    for key, joiner in (("per", "per"), ("per_final", "per")):
-        if key in eff:
-            syms = eff[key] if isinstance(eff[key], list) else [eff[key]]
-            body = _fill("per_pair" if eff.get("divisor") == 2 else joiner, lang, body=body,
-                         x=_symbols(syms, names, lang))
-    if eff.get("to") in ("chosen", "opponent", "teammate"):
-        body = _fill({"chosen": "chosen", "opponent": "chosen_opponent", "teammate": "chosen_teammate"}[eff["to"]],
-                     lang, body=body)
+    n = eff.get("amount", eff.get("count", 1))
+    body = _SAY.get(eff["do"], _say_plain)(eff, n, lang)
+    body = _per(eff, names, lang, body)
+    body = _whom(eff, lang, body)
     for extra in eff.get("also", []):
         body += SEP[lang] + _effect(extra, names, lang)
     return _condition(eff.get("if") or {}, names, lang, body)
+
+
+def _say_plain(eff: dict[str, Any], n: int, lang: str) -> str:
+    """An effect with one sentence of its own (`do` names it in T), else the bare `do`."""
+    do = eff["do"]
+    return _fill(do, lang, n=n) if do in T else do
+
+
+def _say_damage(eff: dict[str, Any], n: int, lang: str) -> str:
+    """Damage: the dice's sum, half their value, the attacker's CP, or an amount of a kind."""
+    if eff.get("sum"):
+        return T["sum"][lang]
+    if eff.get("half_value"):
+        return T["half_value"][lang]
+    if "plus_cp" in eff:
+        plus = f" + {n}" if n else ""
+        return _fill("plus_cp_half" if eff["plus_cp"] == "half" else "plus_cp_all", lang, plus=plus)
+    kind = eff.get("type")
+    return _fill("damage_" + kind if kind in ("undefendable", "pure", "collateral", "ultimate") else "damage",
+                 lang, n=n)
+
+
+def _say_tokens(eff: dict[str, Any], n: int, lang: str) -> str:
+    """Gaining, inflicting or removing tokens: no count where it is worked out (half a value, per symbol)."""
+    counted = not (eff.get("half_value") or "per" in eff or "per_final" in eff)
+    body = _fill(eff["do"], lang, c=_count(n, lang) if counted else "", s=_status(eff["status"], lang))
+    if eff.get("half_value"):
+        body += PAREN[lang].format(T["half_value"][lang])
+    return body
+
+
+def _say_limit(eff: dict[str, Any], n: int, lang: str) -> str:
+    return _fill("limit", lang, s=_status(eff["status"], lang), n=n)
+
+
+def _say_cleanse(eff: dict[str, Any], n: int, lang: str) -> str:
+    return T["cleanse_all" if eff.get("all") else "cleanse"][lang]
+
+
+def _say_prevent(eff: dict[str, Any], n: int, lang: str) -> str:
+    return T["prevent_all"][lang] if eff.get("all") else _fill("prevent", lang, n=n)
+
+
+def _say_heal(eff: dict[str, Any], n: int, lang: str) -> str:
+    """Healing a companion names it; healing the hero is a plain sentence."""
+    if "companion" not in eff:
+        return _say_plain(eff, n, lang)
+    return _fill("heal_companion", lang, x=COMPANIONS.get(eff["companion"], {}).get(lang, eff["companion"]), n=n)
+
+
+def _say_roll(eff: dict[str, Any], n: int, lang: str) -> str:
+    body = T["roll_one"][lang] if eff.get("dice", 1) == 1 else _fill("roll", lang, n=eff["dice"])
+    if eff.get("reroll"):
+        body += SEP[lang] + (T["reroll_one"][lang] if eff["reroll"] == 1 else _fill("reroll", lang, n=eff["reroll"]))
+    return body
+
+
+def _say_grow(eff: dict[str, Any], n: int, lang: str) -> str:
+    plain = n == 1 and not any(k in eff for k in ("per", "per_final", "per_status"))
+    return T["grow_one"][lang] if plain else _fill("grow", lang, n=n)
+
+
+def _say_choose(eff: dict[str, Any], n: int, lang: str) -> str:
+    return _fill("choose_one", lang, body=T["or"][lang].join(
+        o["label"].get(lang, o["label"]["en"]) for o in eff["options"]))
+
+
+# What an effect does, by its `do`, as the start of its clause (the rest: _say_plain).
+_SAY: dict[str, Callable[[dict[str, Any], int, str], str]] = {
+    "damage": _say_damage, "gain": _say_tokens, "inflict": _say_tokens, "remove": _say_tokens,
+    "limit": _say_limit, "cleanse": _say_cleanse, "prevent": _say_prevent, "heal": _say_heal,
+    "roll": _say_roll, "grow": _say_grow, "choose": _say_choose,
+}
+
+
+def _per(eff: dict[str, Any], names: dict[str, Text], lang: str, body: str) -> str:
+    """"... per symbol" (or per pair) for an effect counted on the dice."""
+    for key in ("per", "per_final"):
+        if key in eff:
+            syms = eff[key] if isinstance(eff[key], list) else [eff[key]]
+            body = _fill("per_pair" if eff.get("divisor") == 2 else "per", lang, body=body,
+                         x=_symbols(syms, names, lang))
+    return body
+
+
+def _whom(eff: dict[str, Any], lang: str, body: str) -> str:
+    """"... to a chosen player" (opponent, teammate) for an effect the player aims."""
+    to = eff.get("to")
+    if to in ("chosen", "opponent", "teammate"):
+        body = _fill({"chosen": "chosen", "opponent": "chosen_opponent", "teammate": "chosen_teammate"}[to],
+                     lang, body=body)
+    return body
 
 
 def _condition(cond: dict[str, Any], names: dict[str, Text], lang: str, body: str) -> str:

@@ -71,92 +71,150 @@ def options(s: st.S) -> list[dict[str, Any]]:
     kind = pending["kind"]
     i = pending.get("player")
     me = pid(s, i)
-    if kind == "main":
-        p = s["players"][i]
-        out = [{"label": _END_MAIN[s["phase"]], "action": {"type": "advance", "player": me}, "default": True}]
-        if p["hand"]:
-            out.append({"label": "Sell a card for 1 CP", "action": {"type": "sell", "player": me}})
-            for _card, name, price in _affordable(p):
-                out.append({"label": f"Play {name} ({price} CP)",
-                            "action": {"type": "play", "player": me, "card": name}})
-        return out + spend_options(s)
-    if kind == "knockdown":
-        can = s["players"][i]["cp"] >= 2
-        out = [opt("Pay 2 CP to remove Knockdown", {"type": "knockdown", "player": me, "pay": True}, True)] if can else []
-        return out + [opt("Skip the Offensive Roll Phase", {"type": "knockdown", "player": me, "pay": False}, not can)]
-    if kind == "offense":
-        out = []
-        dice = s["dice"]
-        attempts, most = s["attempts"], s["attempts_max"]
-        mask = 0
-        for k, d in enumerate(dice):
-            if d["kept"]:
-                mask |= 1 << k
-        n = len(dice) - mask.bit_count()
-        left = attempts < most and n > 0   # "Next" can still roll
-        if attempts < most:
-            if n:
-                out.append({"label": f"Roll {n} {'die' if n == 1 else 'dice'} (attempt {attempts + 1} of {most})",
-                            "action": {"type": "roll"}, "default": True})
-            if attempts:
-                for k in range(len(dice)):
-                    out.append({"label": _KEEP_LABELS[k][mask >> k & 1],
-                                "action": {"type": "keep", "player": me, "dice": list(_MASK_DICE[mask ^ 1 << k])}})
-        met = combat.options_satisfied(s)
-        last = len(met) - 1
-        for k, a in enumerate(met):
-            # After the last attempt "Next" uses the strongest ability met (the board lists them weakest first).
-            o = {"label": f"{a['name']['en']} (level {a['level']})",
-                 "action": {"type": "ability", "player": me, "ability": a["id"]}}
-            if not left and k == last:
-                o["default"] = True
-            out.append(o)
-        if attempts:
-            out.append(opt("No ability", {"type": "ability", "player": me, "ability": None}, not left and not met))
-        return out
-    if kind == "confirm":
-        return [opt("Let it activate", {"type": "pass"}, True)]
     if kind in combat_rolls:
         return [opt(combat_rolls[kind], {"type": "roll"}, True)]
-    if kind == "target":
-        return [opt(f"Target {s['players'][j]['name']}", {"type": "target", "player": me, "target": pid(s, j)},
-                    k == 0) for k, j in enumerate(pending["choices"])]
-    if kind == "defense":
-        p = s["players"][i]
-        can = pending.get("defend", True)
-        out = [opt(f"Defend with {d['name']['en']} (level {level_of(p['upgrades'], d)['level']})",
-                   {"type": "defense", "player": me, "defense": d["id"]}, k == 0)
-               for k, d in enumerate(hero(p["hero"])["defenses"])] if can else []
-        if pending.get("companion"):
-            cid = pending["companion"]
-            name = next(c["name"] for c in companions.defs(p["hero"]) if c["id"] == cid)
-            out.append(opt(f"Pass the attack to {name['en']}", {"type": "defense", "player": me, "defense": None,
-                                                                 "companion": cid},
-                           text=words("pass_to_companion", name=name)))
-        last = opt("Do not defend", {"type": "defense", "player": me, "defense": None}) if can else \
-            opt("Take the attack", {"type": "defense", "player": me, "defense": None}, True, text=words("take_attack"))
-        return out + [last] + spend_options(s)
-    if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
-        label = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
-                 "window": "Apply damage and end the Roll Phase", "ability_resolve": "Use these dice"}[kind]
-        rerolls = [opt(f"Reroll die {k + 1}", {"type": "reroll", "player": me, "dice": [k]},
-                       text=words("reroll_die", n=str(k + 1)))
-                   for k in combat.rerollable(s)] if pending.get("rerolls") else []
-        return [opt(label, {"type": "resolve"}, True)] + rerolls + spend_options(s)
-    if kind == "ask":    # the question's own words in every language travel with each option (`text`)
-        return [opt(c["label"], {"type": "choose", "player": me, "option": k}, k == 0,
-                    **({"text": c["text"]} if c.get("text") else {}))
-                for k, c in enumerate(pending["choices"])]
-    if kind == "choice":
-        return [opt(label, {"type": "choose", "player": me, "option": k}, k == 0)
-                for k, label in enumerate(pending["labels"])]
-    if kind == "discard":
-        return [opt("Sell a card for 1 CP", {"type": "sell", "player": me}, True)]
-    if kind == "keg_pass":
-        return [opt("Keep the Powder Keg", {"type": "pass_keg", "player": me, "target": None}, True)] + [
-            opt(f"Pass it to {s['players'][j]['name']}", {"type": "pass_keg", "player": me, "target": pid(s, j)})
-            for j in pending["choices"]]
-    return []
+    build = _OPTIONS_BY_KIND.get(kind)
+    return [] if build is None else build(s, pending, i, me)
+
+
+def _main_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    """A main phase: ending it is the default; selling and the upgrades the player can afford need a hand."""
+    p = s["players"][i]
+    out = [{"label": _END_MAIN[s["phase"]], "action": {"type": "advance", "player": me}, "default": True}]
+    if p["hand"]:
+        out.append({"label": "Sell a card for 1 CP", "action": {"type": "sell", "player": me}})
+        for _card, name, price in _affordable(p):
+            out.append({"label": f"Play {name} ({price} CP)",
+                        "action": {"type": "play", "player": me, "card": name}})
+    return out + spend_options(s)
+
+
+def _knockdown_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    """Knocked down: paying 2 CP is the default when the player has them, else skipping the roll."""
+    can = s["players"][i]["cp"] >= 2
+    out = [opt("Pay 2 CP to remove Knockdown", {"type": "knockdown", "player": me, "pay": True}, True)] if can else []
+    return out + [opt("Skip the Offensive Roll Phase", {"type": "knockdown", "player": me, "pay": False}, not can)]
+
+
+def _kept_mask(dice: list[dict[str, Any]]) -> int:
+    """The kept dice as bits (die k is bit k): the keep and release options are looked up by it."""
+    mask = 0
+    for k, d in enumerate(dice):
+        if d["kept"]:
+            mask |= 1 << k
+    return mask
+
+
+def _offense_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    """The Offensive Roll: roll and keep while attempts are left, then the abilities the dice meet."""
+    dice = s["dice"]
+    attempts, most = s["attempts"], s["attempts_max"]
+    mask = _kept_mask(dice)
+    n = len(dice) - mask.bit_count()
+    left = attempts < most and n > 0   # "Next" can still roll
+    out = _roll_and_keep(dice, attempts, most, mask, me) if attempts < most else []
+    met = combat.options_satisfied(s)
+    out += _ability_options(met, me, left)
+    if attempts:
+        out.append(opt("No ability", {"type": "ability", "player": me, "ability": None}, not left and not met))
+    return out
+
+
+def _roll_and_keep(dice: list[dict[str, Any]], attempts: int, most: int, mask: int, me: str | None) -> list[dict[str, Any]]:
+    """Rolling the dice not kept (the default), and after the first roll keeping or releasing each die."""
+    out = []
+    n = len(dice) - mask.bit_count()
+    if n:
+        out.append({"label": f"Roll {n} {'die' if n == 1 else 'dice'} (attempt {attempts + 1} of {most})",
+                    "action": {"type": "roll"}, "default": True})
+    if attempts:
+        for k in range(len(dice)):
+            out.append({"label": _KEEP_LABELS[k][mask >> k & 1],
+                        "action": {"type": "keep", "player": me, "dice": list(_MASK_DICE[mask ^ 1 << k])}})
+    return out
+
+
+def _ability_options(met: list[dict[str, Any]], me: str | None, left: bool) -> list[dict[str, Any]]:
+    """The abilities the dice meet. Once no roll is left "Next" uses the strongest (the board lists them
+    weakest first, so the last)."""
+    out = [{"label": f"{a['name']['en']} (level {a['level']})",
+            "action": {"type": "ability", "player": me, "ability": a["id"]}} for a in met]
+    if not left and out:
+        out[-1]["default"] = True
+    return out
+
+
+def _confirm_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    return [opt("Let it activate", {"type": "pass"}, True)]
+
+
+def _target_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    return [opt(f"Target {s['players'][j]['name']}", {"type": "target", "player": me, "target": pid(s, j)},
+                k == 0) for k, j in enumerate(pending["choices"])]
+
+
+def _defense_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    """Defending: each defensive ability (the first is the default), passing the attack to a companion, or
+    not defending; a player who may not defend can only take the attack (the default then)."""
+    p = s["players"][i]
+    can = pending.get("defend", True)
+    out = [opt(f"Defend with {d['name']['en']} (level {level_of(p['upgrades'], d)['level']})",
+               {"type": "defense", "player": me, "defense": d["id"]}, k == 0)
+           for k, d in enumerate(hero(p["hero"])["defenses"])] if can else []
+    if pending.get("companion"):
+        out.append(_pass_to_companion(p, pending["companion"], me))
+    last = opt("Do not defend", {"type": "defense", "player": me, "defense": None}) if can else \
+        opt("Take the attack", {"type": "defense", "player": me, "defense": None}, True, text=words("take_attack"))
+    return out + [last] + spend_options(s)
+
+
+def _pass_to_companion(p: dict[str, Any], cid: str, me: str | None) -> dict[str, Any]:
+    name = next(c["name"] for c in companions.defs(p["hero"]) if c["id"] == cid)
+    return opt(f"Pass the attack to {name['en']}", {"type": "defense", "player": me, "defense": None,
+                                                    "companion": cid},
+               text=words("pass_to_companion", name=name))
+
+
+_RESOLVE_LABEL = {"defense_resolve": "Resolve the defense", "targeting_resolve": "Use this targeting die",
+                  "window": "Apply damage and end the Roll Phase", "ability_resolve": "Use these dice"}
+
+
+def _resolve_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    """A window before dice or damage count: resolving is the default; rerolls where a card granted them."""
+    rerolls = [opt(f"Reroll die {k + 1}", {"type": "reroll", "player": me, "dice": [k]},
+                   text=words("reroll_die", n=str(k + 1)))
+               for k in combat.rerollable(s)] if pending.get("rerolls") else []
+    return [opt(_RESOLVE_LABEL[pending["kind"]], {"type": "resolve"}, True)] + rerolls + spend_options(s)
+
+
+def _ask_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    """A question: its own words in every language travel with each option (`text`)."""
+    return [opt(c["label"], {"type": "choose", "player": me, "option": k}, k == 0,
+                **({"text": c["text"]} if c.get("text") else {}))
+            for k, c in enumerate(pending["choices"])]
+
+
+def _choice_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    return [opt(label, {"type": "choose", "player": me, "option": k}, k == 0)
+            for k, label in enumerate(pending["labels"])]
+
+
+def _discard_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    return [opt("Sell a card for 1 CP", {"type": "sell", "player": me}, True)]
+
+
+def _keg_pass_options(s: st.S, pending: dict[str, Any], i: int, me: str | None) -> list[dict[str, Any]]:
+    return [opt("Keep the Powder Keg", {"type": "pass_keg", "player": me, "target": None}, True)] + [
+        opt(f"Pass it to {s['players'][j]['name']}", {"type": "pass_keg", "player": me, "target": pid(s, j)})
+        for j in pending["choices"]]
+
+
+_OPTIONS_BY_KIND = {
+    "main": _main_options, "knockdown": _knockdown_options, "offense": _offense_options,
+    "confirm": _confirm_options, "target": _target_options, "defense": _defense_options,
+    **dict.fromkeys(_RESOLVE_LABEL, _resolve_options),
+    "ask": _ask_options, "choice": _choice_options, "discard": _discard_options, "keg_pass": _keg_pass_options,
+}
 
 
 combat_rolls = {
@@ -353,18 +411,46 @@ def odds_view(s: st.S) -> list[dict[str, Any]]:
 
 def snapshot(s: st.S) -> dict[str, Any]:
     active = s["active"]
-    roller = None  # whose hero dice are on the tray: the camera reads that hero's dice set
     tray = s["tray"]
-    if tray in ("offense", "ability", "targeting"):
-        roller = s["rp"]["attacker"] if s["rp"] else active
-    elif tray == "defense" and s["rp"]:
-        roller = s["rp"]["target"]
-    elif tray in ("keg", "blind"):
-        roller = active
-    elif tray == "status":
-        roller = s["pending"]["player"]
+    roller = _roller(s)
     roller_hero = s["players"][roller]["hero"] if roller is not None else None
-    faces = hero(roller_hero)["faces"] if roller_hero else None
+    return {
+        "mode": s["mode"], "turn": s["turn"], "phase": s["phase"], "active": pid(s, active),
+        "start_player": pid(s, s["start"]), "order": [pid(s, k) for k in s["order"]],
+        "players": [player_view(s, k) for k in range(len(s["players"]))],
+        "teams": [{"id": t["id"], "health": t["health"], "members": [pid(s, m) for m in t["members"]]}
+                  for t in s["teams"]],
+        "dice": _dice_view(s, hero(roller_hero)["faces"] if roller_hero else None), "dice_role": tray,
+        "dice_set": f"dicethrone:{roller_hero}" if roller_hero else None,
+        "attempts": {"used": s["attempts"], "max": s["attempts_max"]},
+        "abilities": _abilities_met(s),
+        "odds": odds_view(s),
+        "roll_phase": roll_phase_view(s),
+        "pending": pending_view(s),
+        "winner": s["winner"], "winners": _winners(s), "draw": s["draw"],
+        "last_roll_phase": s.get("last"), "notes": list(s["notes"]),
+        # what the last moves caused (box rolls, changed dice, damage) and the recap's totals: story.py
+        "moves": s.get("moves", 0), "story": s.get("story", []), "stats": s.get("stats", {}),
+    }
+
+
+def _roller(s: st.S) -> int | None:
+    """Whose hero dice are on the tray (the camera reads that hero's dice set), by what the tray is for."""
+    tray = s["tray"]
+    rp = s["rp"]
+    if tray in ("offense", "ability", "targeting"):
+        return rp["attacker"] if rp else s["active"]
+    if tray == "defense" and rp:
+        return rp["target"]
+    if tray in ("keg", "blind"):
+        return s["active"]
+    if tray == "status":
+        return s["pending"]["player"]
+    return None
+
+
+def _dice_view(s: st.S, faces: list[str] | None) -> list[dict[str, Any]]:
+    """The tray's dice: a value (None before the roll), its face by the roller's hero, kept, whose die."""
     dice = []
     for d in s["dice"]:
         view = {"value": d["value"] or None, "kept": d["kept"]}
@@ -373,27 +459,20 @@ def snapshot(s: st.S) -> dict[str, Any]:
         if "owner" in d:
             view["owner"] = d["owner"]
         dice.append(view)
-    winners = None
-    if s["winner"] is not None:
-        team = next(t for t in s["teams"] if t["id"] == s["winner"])
-        winners = [s["players"][m]["id"] for m in team["members"]]
-    return {
-        "mode": s["mode"], "turn": s["turn"], "phase": s["phase"], "active": pid(s, active),
-        "start_player": pid(s, s["start"]), "order": [pid(s, k) for k in s["order"]],
-        "players": [player_view(s, k) for k in range(len(s["players"]))],
-        "teams": [{"id": t["id"], "health": t["health"], "members": [pid(s, m) for m in t["members"]]}
-                  for t in s["teams"]],
-        "dice": dice, "dice_role": tray,
-        "dice_set": f"dicethrone:{roller_hero}" if roller_hero else None,
-        "attempts": {"used": s["attempts"], "max": s["attempts_max"]},
-        "abilities": [{"id": a["id"], "name": a["name"], "level": a["level"], "tier": a["tier"],
-                       "ultimate": a["ultimate"]} for a in combat.options_satisfied(s)]
-        if s["rp"] and tray == "offense" and s["pending"]["kind"] in ("offense", "confirm") else [],
-        "odds": odds_view(s),
-        "roll_phase": roll_phase_view(s),
-        "pending": pending_view(s),
-        "winner": s["winner"], "winners": winners, "draw": s["draw"],
-        "last_roll_phase": s.get("last"), "notes": list(s["notes"]),
-        # what the last moves caused (box rolls, changed dice, damage) and the recap's totals: story.py
-        "moves": s.get("moves", 0), "story": s.get("story", []), "stats": s.get("stats", {}),
-    }
+    return dice
+
+
+def _winners(s: st.S) -> list[str] | None:
+    """The ids of the winning team's players, once a team has won."""
+    if s["winner"] is None:
+        return None
+    team = next(t for t in s["teams"] if t["id"] == s["winner"])
+    return [s["players"][m]["id"] for m in team["members"]]
+
+
+def _abilities_met(s: st.S) -> list[dict[str, Any]]:
+    """The abilities the offensive dice meet, while the attacker may still pick one."""
+    if not (s["rp"] and s["tray"] == "offense" and s["pending"]["kind"] in ("offense", "confirm")):
+        return []
+    return [{"id": a["id"], "name": a["name"], "level": a["level"], "tier": a["tier"],
+             "ultimate": a["ultimate"]} for a in combat.options_satisfied(s)]
