@@ -275,35 +275,18 @@ def do_bonus(s: st.S, a: dict[str, Any]) -> E:
 
 
 def do_adjust(s: st.S, a: dict[str, Any]) -> E:
-    """Anything the engine cannot see, by hand: deltas to health, CP, cards and statuses (logged)."""
+    """Anything the engine cannot see, by hand: deltas to health, CP, cards and statuses (logged). Each part
+    is checked as it is applied, in the order below (a refusal changes nothing: the kernel's copy is dropped)."""
     i = seat_of(s, a.get("player"))
     p = s["players"][i]
-    events: E = []
-    for key in ("health", "cp", "hand", "deck", "discard"):
-        if key in a:
-            checks.whole(a[key], f"\"{key}\"", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
-    if "cp" in a:
-        p["cp"] = max(0, min(st.CP_CAP, p["cp"] + a["cp"]))
-    for key in ("hand", "deck", "discard"):
-        if key in a:
-            p[key] = max(0, min(st.DECK_MAX, p[key] + a[key]))
+    _adjust_counts(p, a)
     require(isinstance(a.get("status") or {}, dict), "bad_adjust", "\"status\" maps status ids to changes.")
     require(isinstance(a.get("upgrades") or {}, dict), "bad_adjust", "\"upgrades\" maps abilities to levels.")
-    for sid, n in (a.get("status") or {}).items():
-        require(sid in statuses(), "bad_status", f"There is no status \"{sid}\".")
-        checks.whole(n, f"The \"{sid}\" change", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
-        if n > 0:
-            events += st.gain_status(s, i, sid, n, source=s["active"])
-        else:
-            st.remove_status(s, i, sid, -n)
+    events = _adjust_statuses(s, i, a.get("status") or {})
     for slot, level in (a.get("upgrades") or {}).items():
         require(isinstance(level, int) and 1 <= level <= 3, "bad_adjust", "Upgrade levels are 1 to 3.")
         st.put(p, "upgrades", slot, level)
-    require(isinstance(a.get("companions") or {}, dict), "bad_adjust", "\"companions\" maps companions to changes.")
-    for cid, n in (a.get("companions") or {}).items():
-        require(cid in p.get("companions", {}), "bad_adjust", f"{p['name']} has no companion \"{str(cid)[:30]}\".")
-        checks.whole(n, f"The \"{cid}\" health change", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
-        events += companions.heal(s, i, cid, n) if n > 0 else companions.hurt(s, i, cid, -n)
+    events += _adjust_companions(s, i, a)
     events.append({"type": "adjusted", "player": p["id"],
                    **{k: a[k] for k in ("health", "cp", "hand", "deck", "discard", "status", "companions", "note")
                       if k in a}})
@@ -312,6 +295,43 @@ def do_adjust(s: st.S, a: dict[str, Any]) -> E:
         events += st.apply_batch(s, {i: -n} if n < 0 else {}, {i: n} if n > 0 else {})
     if a.get("note"):
         st.note(s, str(a["note"]))
+    return events
+
+
+def _adjust_counts(p: dict[str, Any], a: dict[str, Any]) -> None:
+    """CP and the card piles moved by their deltas, within their limits (health is a batch: do_adjust)."""
+    for key in ("health", "cp", "hand", "deck", "discard"):
+        if key in a:
+            checks.whole(a[key], f"\"{key}\"", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
+    if "cp" in a:
+        p["cp"] = max(0, min(st.CP_CAP, p["cp"] + a["cp"]))
+    for key in ("hand", "deck", "discard"):
+        if key in a:
+            p[key] = max(0, min(st.DECK_MAX, p[key] + a[key]))
+
+
+def _adjust_statuses(s: st.S, i: int, changes: dict[str, Any]) -> E:
+    """Tokens gained (as if from the active player) or removed, by status id."""
+    events: E = []
+    for sid, n in changes.items():
+        require(sid in statuses(), "bad_status", f"There is no status \"{sid}\".")
+        checks.whole(n, f"The \"{sid}\" change", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
+        if n > 0:
+            events += st.gain_status(s, i, sid, n, source=s["active"])
+        else:
+            st.remove_status(s, i, sid, -n)
+    return events
+
+
+def _adjust_companions(s: st.S, i: int, a: dict[str, Any]) -> E:
+    """Companions healed or hurt by their deltas."""
+    p = s["players"][i]
+    require(isinstance(a.get("companions") or {}, dict), "bad_adjust", "\"companions\" maps companions to changes.")
+    events: E = []
+    for cid, n in (a.get("companions") or {}).items():
+        require(cid in p.get("companions", {}), "bad_adjust", f"{p['name']} has no companion \"{str(cid)[:30]}\".")
+        checks.whole(n, f"The \"{cid}\" health change", -ADJUST_MAX, ADJUST_MAX, "bad_adjust")
+        events += companions.heal(s, i, cid, n) if n > 0 else companions.hurt(s, i, cid, -n)
     return events
 
 

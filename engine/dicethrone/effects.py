@@ -36,32 +36,58 @@ def needs_target(eff: dict[str, Any]) -> bool:
 
 
 def check(cond: dict[str, Any] | None, ctx: Ctx) -> bool:
-    """Does the effect's `if` hold? No condition = always."""
+    """Does the effect's `if` hold? No condition = always; else every part it states (in _CONDITIONS' order)."""
     if not cond:
         return True
     roll = ctx.get("roll") or []
     faces = ctx["faces"]
-    if "kind" in cond and most_of_a_kind(ctx.get("final") or [1, 2, 3, 4, 5]) < cond["kind"]:
-        return False
-    if "on" in cond and cond["on"] not in (faces[v - 1] for v in roll):
-        return False
-    if "not_on" in cond and cond["not_on"] in (faces[v - 1] for v in roll):
-        return False
-    if "count" in cond:
-        counts = symbol_counts(roll, faces)
-        if any(counts.get(k, 0) < n for k, n in cond["count"].items()):
-            return False
-    if "sum_at_least" in cond and sum(roll) < cond["sum_at_least"]:
-        return False
-    if "sum_at_most" in cond and sum(roll) > cond["sum_at_most"]:
-        return False
-    if "none_of" in cond and any(faces[v - 1] in cond["none_of"] for v in roll):
-        return False
-    if "final_count" in cond:
-        counts = symbol_counts(ctx.get("final") or [], faces)
-        if any(counts.get(k, 0) < n for k, n in cond["final_count"].items()):
-            return False
-    return True
+    return all(holds(cond[key], ctx, roll, faces) for key, holds in _CONDITIONS if key in cond)
+
+
+def _of_a_kind(want: int, ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    """The final dice have `want` of a kind (no final dice yet: read as a straight, so never)."""
+    return not most_of_a_kind(ctx.get("final") or [1, 2, 3, 4, 5]) < want
+
+
+def _rolled(sym: str, ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return sym in (faces[v - 1] for v in roll)
+
+
+def _not_rolled(sym: str, ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return sym not in (faces[v - 1] for v in roll)
+
+
+def _counts_met(need: dict[str, int], dice: list[int], faces: list[str]) -> bool:
+    counts = symbol_counts(dice, faces)
+    return not any(counts.get(k, 0) < n for k, n in need.items())
+
+
+def _rolled_counts(need: dict[str, int], ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return _counts_met(need, roll, faces)
+
+
+def _final_counts(need: dict[str, int], ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return _counts_met(need, ctx.get("final") or [], faces)
+
+
+def _sum_at_least(n: int, ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return not sum(roll) < n
+
+
+def _sum_at_most(n: int, ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return not sum(roll) > n
+
+
+def _none_of(syms: list[str], ctx: Ctx, roll: list[int], faces: list[str]) -> bool:
+    return not any(faces[v - 1] in syms for v in roll)
+
+
+# The parts an effect's `if` may state, checked in this order (the first that fails decides).
+_CONDITIONS: tuple[tuple[str, Callable[[Any, Ctx, list[int], list[str]], bool]], ...] = (
+    ("kind", _of_a_kind), ("on", _rolled), ("not_on", _not_rolled), ("count", _rolled_counts),
+    ("sum_at_least", _sum_at_least), ("sum_at_most", _sum_at_most), ("none_of", _none_of),
+    ("final_count", _final_counts),
+)
 
 
 def amount(eff: dict[str, Any], ctx: Ctx, s: st.S) -> int:

@@ -9,6 +9,7 @@ position they reach. Every list and dict here is replaced whole, never changed i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import combat
@@ -100,32 +101,53 @@ def _tally(before: st.S, kept: list[dict[str, Any]], events: list[dict[str, Any]
         return None
     old = before.get("stats", {})
     out = {pid: {**row, "abilities": dict(row["abilities"]), "faces": list(row["faces"])} for pid, row in old.items()}
-
-    def row(pid: str | None) -> dict[str, Any] | None:
-        if pid is None:
-            return None
-        return out.setdefault(pid, _blank())
-
     team = {p["id"]: p["team"] for p in before["players"]}
     for e in activated:
-        r = row(e.get("player"))
-        if r is not None:
+        if e.get("player") is not None:
+            r = _row(out, e["player"])
             r["abilities"][e["ability"]] = r["abilities"].get(e["ability"], 0) + 1
     for e in kept:
-        if e["type"] == "rolled" and (r := row(e["player"])) is not None:
-            for v in e["dice"]:
-                if 1 <= v <= 6:
-                    r["dice"] += 1
-                    r["faces"][v - 1] += 1
-        if e["type"] == "health" and len(e["players"]) == 1:
-            row(e["players"][0])["taken"] += e["damage"]
-            row(e["players"][0])["healed"] += e["heal"]
-        if e["type"] == "roll_phase_end":
-            for pid, n in e["damage"].items():
-                row(pid)["taken"] += n
-                attacker = e["attacker"]
-                if attacker is not None and team.get(attacker) != team.get(pid):
-                    row(attacker)["dealt"] += n
-            for pid, n in e["heal"].items():
-                row(pid)["healed"] += n
+        count = _COUNTS.get(e["type"])
+        if count is not None:
+            count(out, e, team)
     return out
+
+
+def _row(out: dict[str, Any], pid: str) -> dict[str, Any]:
+    """A player's totals, started blank the first time they count."""
+    return out.setdefault(pid, _blank())
+
+
+def _count_rolled(out: dict[str, Any], e: dict[str, Any], team: dict[str, Any]) -> None:
+    """The dice a player rolled, by face (a roll of no player counts for nobody)."""
+    if e["player"] is None:
+        return
+    r = _row(out, e["player"])
+    for v in e["dice"]:
+        if 1 <= v <= 6:
+            r["dice"] += 1
+            r["faces"][v - 1] += 1
+
+
+def _count_health(out: dict[str, Any], e: dict[str, Any], team: dict[str, Any]) -> None:
+    """Damage taken and heals of one player outside a Roll Phase."""
+    if len(e["players"]) == 1:
+        _row(out, e["players"][0])["taken"] += e["damage"]
+        _row(out, e["players"][0])["healed"] += e["heal"]
+
+
+def _count_roll_phase(out: dict[str, Any], e: dict[str, Any], team: dict[str, Any]) -> None:
+    """A Roll Phase's damage (dealt by the attacker unless to a teammate) and heals."""
+    for pid, n in e["damage"].items():
+        _row(out, pid)["taken"] += n
+        attacker = e["attacker"]
+        if attacker is not None and team.get(attacker) != team.get(pid):
+            _row(out, attacker)["dealt"] += n
+    for pid, n in e["heal"].items():
+        _row(out, pid)["healed"] += n
+
+
+# What each kind of kept event adds to the totals.
+_COUNTS: dict[str, Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], None]] = {
+    "rolled": _count_rolled, "health": _count_health, "roll_phase_end": _count_roll_phase,
+}

@@ -69,6 +69,8 @@ def _int(row: dict[str, Any], key: str, default: int, low: int, high: int) -> in
 
 
 def setup(config: dict[str, Any], seed: int) -> S:
+    """First state: the monsters with the cards, numbers and places a setup may state, the deck and market,
+    and who starts (named, else a roll-off). Fields are checked in the order they are read."""
     require(isinstance(config, dict), "bad_setup", "A setup is a JSON object.")
     rows = _players(config)
     s: S = {"rng": st.seed_state(seed), "players": [], "city": None, "bay": None, "bay_open": len(rows) >= 5,
@@ -78,34 +80,59 @@ def setup(config: dict[str, Any], seed: int) -> S:
             "stats": {}}
     deck = list(deck_ids())
     for row in rows:
-        held = row.get("cards", [])
-        require(isinstance(held, list) and all(c in cards() and cards()[c]["type"] == "keep" for c in held),
-                "bad_setup", "A monster's \"cards\" are keep-card ids.")
-        p = {"id": row["id"], "monster": row["monster"], "name": row["name"], "health": START_HEALTH, "vp": 0,
-             "energy": 0, "loc": "out", "alive": True, "poison": 0, "shrink": 0, "cards": []}
-        for cid in held:
-            require(cid in deck, "bad_setup", f"No copy of {cid} is left in the deck for this setup.")
-            deck.remove(cid)
-            inst: dict[str, Any] = {"uid": s["uid"], "id": cid}
-            s["uid"] += 1
-            p["cards"].append(inst)
-        s["players"].append(p)
-        s["stats"][p["id"]] = dict.fromkeys(st.STATS, 0)
-    for k, (row, p) in enumerate(zip(rows, s["players"], strict=True)):
-        for inst in p["cards"]:
-            flow_gain(s, k, inst)
-        p["vp"] = _int(row, "vp", 0, 0, 19)
-        p["energy"] = _int(row, "energy", 0, 0, 999)
-        p["health"] = _int(row, "health", START_HEALTH, 1, st.max_health(s, k))
-        p["poison"] = _int(row, "poison", 0, 0, 12)
-        p["shrink"] = _int(row, "shrink", 0, 0, 12)
-        loc = row.get("location", "out")
-        require(loc in ("out", "city", "bay"), "bad_setup", "location is out, city or bay.")
-        require(loc != "bay" or s["bay_open"], "bad_setup", "Tokyo Bay is used only with 5 or 6 monsters.")
-        require(loc == "out" or s[loc] is None, "bad_setup", f"Only one monster can be in Tokyo {loc}.")
-        if loc != "out":
-            s[loc] = k
-            p["loc"] = loc
+        _seat_monster(s, row, deck)
+    for k, row in enumerate(rows):
+        _stated_position(s, k, row)
+    _deck_and_market(s, config, deck)
+    ev: list[Event] = []
+    mode = config.get("mode")
+    if mode is not None:
+        want = {"city": (2, 4), "bay": (5, 6)}.get(mode)
+        require(want is not None and want[0] <= len(rows) <= want[1], "bad_setup",
+                "Mode \"city\" takes 2-4 monsters, \"bay\" 5-6.")
+    _first_turn(s, config, ev)
+    s["log"] = ev
+    return s
+
+
+def _seat_monster(s: S, row: dict[str, Any], deck: list[str]) -> None:
+    """A monster joins with the keep cards it starts with (taken out of `deck`)."""
+    held = row.get("cards", [])
+    require(isinstance(held, list) and all(c in cards() and cards()[c]["type"] == "keep" for c in held),
+            "bad_setup", "A monster's \"cards\" are keep-card ids.")
+    p = {"id": row["id"], "monster": row["monster"], "name": row["name"], "health": START_HEALTH, "vp": 0,
+         "energy": 0, "loc": "out", "alive": True, "poison": 0, "shrink": 0, "cards": []}
+    for cid in held:
+        require(cid in deck, "bad_setup", f"No copy of {cid} is left in the deck for this setup.")
+        deck.remove(cid)
+        inst: dict[str, Any] = {"uid": s["uid"], "id": cid}
+        s["uid"] += 1
+        p["cards"].append(inst)
+    s["players"].append(p)
+    s["stats"][p["id"]] = dict.fromkeys(st.STATS, 0)
+
+
+def _stated_position(s: S, k: int, row: dict[str, Any]) -> None:
+    """Monster k's cards take effect, then its stated numbers and place (health within what its cards allow)."""
+    p = s["players"][k]
+    for inst in p["cards"]:
+        flow_gain(s, k, inst)
+    p["vp"] = _int(row, "vp", 0, 0, 19)
+    p["energy"] = _int(row, "energy", 0, 0, 999)
+    p["health"] = _int(row, "health", START_HEALTH, 1, st.max_health(s, k))
+    p["poison"] = _int(row, "poison", 0, 0, 12)
+    p["shrink"] = _int(row, "shrink", 0, 0, 12)
+    loc = row.get("location", "out")
+    require(loc in ("out", "city", "bay"), "bad_setup", "location is out, city or bay.")
+    require(loc != "bay" or s["bay_open"], "bad_setup", "Tokyo Bay is used only with 5 or 6 monsters.")
+    require(loc == "out" or s[loc] is None, "bad_setup", f"Only one monster can be in Tokyo {loc}.")
+    if loc != "out":
+        s[loc] = k
+        p["loc"] = loc
+
+
+def _deck_and_market(s: S, config: dict[str, Any], deck: list[str]) -> None:
+    """The market (stated, else the first three cards of the shuffled deck); `deck_top` is drawn first."""
     market = config.get("market")
     if market is not None:
         require(isinstance(market, list) and len(market) == 3 and all(c in deck for c in market), "bad_setup",
@@ -120,22 +147,18 @@ def setup(config: dict[str, Any], seed: int) -> S:
         s["deck"].remove(cid)
         s["deck"].insert(0, cid)
     s["market"] = list(market) if market is not None else [s["deck"].pop(0) for _ in range(3)]
-    ev: list[Event] = []
-    mode = config.get("mode")
-    if mode is not None:
-        want = {"city": (2, 4), "bay": (5, 6)}.get(mode)
-        require(want is not None and want[0] <= len(rows) <= want[1], "bad_setup",
-                "Mode \"city\" takes 2-4 monsters, \"bay\" 5-6.")
+
+
+def _first_turn(s: S, config: dict[str, Any], ev: list[Event]) -> None:
+    """The named first player (`first`, or `start`) begins; else everyone throws for it (a roll-off)."""
     first = config.get("first", config.get("start"))
     if first is not None:
         k = find_seat(s, first)
         require(k is not None, "bad_setup", f"\"first\" names a player id; {first!r} is none of them.")
         flow.start_turn(s, k, ev)  # type: ignore[arg-type]
     else:
-        s["rolloff"] = {"contenders": list(range(len(rows))), "claws": {}}
+        s["rolloff"] = {"contenders": list(range(len(s["players"]))), "claws": {}}
         s["pending"] = act.rolloff_pending(s, 0)
-    s["log"] = ev
-    return s
 
 
 def flow_gain(s: S, k: int, inst: dict[str, Any]) -> None:

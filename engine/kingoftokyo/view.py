@@ -3,6 +3,7 @@ the box's Next button submits (default_action)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core import decision
@@ -72,68 +73,106 @@ def pending_decision(s: S) -> dict[str, Any] | None:
     pending = s["pending"]
     opts = [_opt(_label(a), a) for a in options(s)]
     if pending is None:
-        i = s["active"]
-        who = st.pid(s, i)
-        if s["phase"] == "roll":
-            free = [d for d in s["dice"] if not d["kept"]] if s["rolls"] else s["dice"]
-            left = s["rolls_max"] - s["rolls"]
-            if s["rolls"] == 0:
-                prompt = f"{st.name(s, i)}: throw {len(s['dice'])} dice into the tray."
-            else:
-                prompt = (f"{st.name(s, i)}: keep dice and reroll the others ({left} roll"
-                          f"{'' if left == 1 else 's'} left), or resolve. {THROW_NOTE}")
-            colours = sorted({d["colour"] for d in free})
-            return decision(who, "roll", prompt, opts, prompt_key="prompt.roll" if s["rolls"] == 0 else "prompt.reroll",
-                            params={"name": st.name(s, i), "count": len(free), "left": left},
-                            input={"type": "dice", "count": len(free), "dice_sets": ["kingoftokyo"],
-                                   "colours": colours, "player": who})
-        if s["phase"] == "buy":
-            p = s["players"][i]
-            return decision(who, "buy", f"{st.name(s, i)}: buy power cards ({p['energy']} energy), sweep for 2, "
-                            "or end the turn.", opts, prompt_key="prompt.buy",
-                            params={"name": st.name(s, i), "energy": p["energy"]})
-        return None
+        return _turn_decision(s, opts)
     j = pending["player"]
     who = st.pid(s, j)
     nm = st.name(s, j)
     kind = pending["kind"]
-    extra: dict[str, Any] = {}
-    if kind == "rolloff":
-        prompt = f"{nm}: throw 6 dice for the first player (most claws starts)."
-        extra["input"] = {"type": "dice", "count": 6, "dice_sets": ["kingoftokyo"], "colours": ["black"], "player": who}
-    elif kind == "yield":
-        if pending["jets"]:
-            prompt = (f"{nm} is hit for {pending['damage']} in Tokyo: stay and lose {pending['damage']} heart(s), "
-                      "or yield with Jets and lose none.")
-        else:
-            prompt = (f"{nm} lost {pending['damage']} heart(s) in Tokyo (health {pending['health']}): "
-                      "stay in Tokyo or yield?")
-        extra = {"damage": pending["damage"], "jets": pending["jets"], "attacker": st.pid(s, pending["by"])}
-    elif kind == "defend":
-        prompt = f"{nm} is about to lose {pending['damage']} heart(s): use a card?"
-        extra = {"damage": pending["damage"]}
-        if pending["camouflage"]:
-            extra["input"] = {"type": "dice", "count": pending["damage"], "dice_sets": ["kingoftokyo"],
-                              "colours": ["black"], "player": who,
-                              "action": {"type": "defend", "with": "camouflage", "player": who}}
-    elif kind == "cure":
-        prompt = f"{nm}: {pending['hearts']} heart(s): heal, or remove Poison/Shrink tokens with some?"
-        extra = {"hearts": pending["hearts"]}
-    elif kind == "healing_ray":
-        prompt = f"{nm}: Healing Ray: heal another monster with a heart (it pays you), or keep the hearts?"
-        extra = {"hearts": pending["hearts"]}
-    elif kind == "opportunist":
-        prompt = f"{nm}: Opportunist: buy the card just revealed for {pending['price']} energy?"
-        extra = {"card": pending["card"], "price": pending["price"]}
-    elif kind == "mimic":
-        prompt = f"{nm}: choose the keep card Mimic copies."
-    elif kind == "metamorph":
-        prompt = f"{nm}: Metamorph: sell keep cards for their cost in energy, or pass."
-    elif kind == "probe":
-        prompt = f"{nm}: Psychic Probe: reroll one of {st.name(s, s['active'])}'s dice, or pass."
-    else:  # pragma: no cover - every pending kind is listed above
-        prompt = kind
+    ask = _ASKS.get(kind)
+    prompt, extra = (kind, {}) if ask is None else ask(s, pending, nm, who)  # every pending kind is listed
     return decision(who, kind, prompt, opts, prompt_key=f"prompt.{kind}", params={"name": nm}, **extra)
+
+
+def _turn_decision(s: S, opts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The active monster's own step: rolling (with the dice the tray should read) or buying."""
+    i = s["active"]
+    who = st.pid(s, i)
+    if s["phase"] == "roll":
+        return _roll_decision(s, i, who, opts)
+    if s["phase"] == "buy":
+        p = s["players"][i]
+        return decision(who, "buy", f"{st.name(s, i)}: buy power cards ({p['energy']} energy), sweep for 2, "
+                        "or end the turn.", opts, prompt_key="prompt.buy",
+                        params={"name": st.name(s, i), "energy": p["energy"]})
+    return None
+
+
+def _roll_decision(s: S, i: int, who: str, opts: list[dict[str, Any]]) -> dict[str, Any]:
+    """A throw or a reroll: the tray reads the dice not kept (all of them for the first throw)."""
+    free = [d for d in s["dice"] if not d["kept"]] if s["rolls"] else s["dice"]
+    left = s["rolls_max"] - s["rolls"]
+    if s["rolls"] == 0:
+        prompt = f"{st.name(s, i)}: throw {len(s['dice'])} dice into the tray."
+    else:
+        prompt = (f"{st.name(s, i)}: keep dice and reroll the others ({left} roll"
+                  f"{'' if left == 1 else 's'} left), or resolve. {THROW_NOTE}")
+    colours = sorted({d["colour"] for d in free})
+    return decision(who, "roll", prompt, opts, prompt_key="prompt.roll" if s["rolls"] == 0 else "prompt.reroll",
+                    params={"name": st.name(s, i), "count": len(free), "left": left},
+                    input={"type": "dice", "count": len(free), "dice_sets": ["kingoftokyo"],
+                           "colours": colours, "player": who})
+
+
+Ask = tuple[str, dict[str, Any]]  # a pending decision's English prompt and the decision's extra fields
+
+
+def _ask_rolloff(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return (f"{nm}: throw 6 dice for the first player (most claws starts).",
+            {"input": {"type": "dice", "count": 6, "dice_sets": ["kingoftokyo"], "colours": ["black"], "player": who}})
+
+
+def _ask_yield(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    if pending["jets"]:
+        prompt = (f"{nm} is hit for {pending['damage']} in Tokyo: stay and lose {pending['damage']} heart(s), "
+                  "or yield with Jets and lose none.")
+    else:
+        prompt = (f"{nm} lost {pending['damage']} heart(s) in Tokyo (health {pending['health']}): "
+                  "stay in Tokyo or yield?")
+    return prompt, {"damage": pending["damage"], "jets": pending["jets"], "attacker": st.pid(s, pending["by"])}
+
+
+def _ask_defend(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    """A card against the coming damage; Camouflage throws a die per heart, so the tray reads them."""
+    extra: dict[str, Any] = {"damage": pending["damage"]}
+    if pending["camouflage"]:
+        extra["input"] = {"type": "dice", "count": pending["damage"], "dice_sets": ["kingoftokyo"],
+                          "colours": ["black"], "player": who,
+                          "action": {"type": "defend", "with": "camouflage", "player": who}}
+    return f"{nm} is about to lose {pending['damage']} heart(s): use a card?", extra
+
+
+def _ask_cure(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return (f"{nm}: {pending['hearts']} heart(s): heal, or remove Poison/Shrink tokens with some?",
+            {"hearts": pending["hearts"]})
+
+
+def _ask_healing_ray(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return (f"{nm}: Healing Ray: heal another monster with a heart (it pays you), or keep the hearts?",
+            {"hearts": pending["hearts"]})
+
+
+def _ask_opportunist(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return (f"{nm}: Opportunist: buy the card just revealed for {pending['price']} energy?",
+            {"card": pending["card"], "price": pending["price"]})
+
+
+def _ask_mimic(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return f"{nm}: choose the keep card Mimic copies.", {}
+
+
+def _ask_metamorph(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return f"{nm}: Metamorph: sell keep cards for their cost in energy, or pass.", {}
+
+
+def _ask_probe(s: S, pending: dict[str, Any], nm: str, who: str) -> Ask:
+    return f"{nm}: Psychic Probe: reroll one of {st.name(s, s['active'])}'s dice, or pass.", {}
+
+
+_ASKS: dict[str, Callable[[S, dict[str, Any], str, str], Ask]] = {
+    "rolloff": _ask_rolloff, "yield": _ask_yield, "defend": _ask_defend, "cure": _ask_cure,
+    "healing_ray": _ask_healing_ray, "opportunist": _ask_opportunist, "mimic": _ask_mimic,
+    "metamorph": _ask_metamorph, "probe": _ask_probe,
+}
 
 
 def _label(a: dict[str, Any]) -> str:
@@ -156,41 +195,64 @@ def options(s: S) -> list[dict[str, Any]]:
         return []
     i = s["active"]
     me = st.pid(s, i)
+    if s["phase"] == "roll":
+        return _roll_options(s, i, me)
+    if s["phase"] == "buy":
+        return _buy_options(s, i, me)
+    return []
+
+
+def _roll_options(s: S, i: int, me: str) -> list[dict[str, Any]]:
+    """The roll phase: the first roll (or resolving a roll the tray already gave), then rerolls with a few
+    sensible keeps, resolving, and the cards that change the roll."""
+    if s["rolls"] == 0:
+        return [{"type": "roll", "player": me} if s["dice"] else {"type": "resolve", "player": me}]
+    out = _reroll_options(s, me)
+    out.append({"type": "resolve", "player": me})
+    return out + _card_roll_options(s, i, me)
+
+
+def _reroll_options(s: S, me: str) -> list[dict[str, Any]]:
+    """Rerolls while rolls are left (the dice not kept as they are, or a keep of _keeps); after the last,
+    only the reroll of 3s a card allows."""
+    out: list[dict[str, Any]] = []
+    if s["rolls"] < s["rolls_max"]:
+        if any(not d["kept"] for d in s["dice"]):  # reroll the dice not kept, as they are kept now
+            out.append({"type": "roll", "player": me})
+        for keep in _keeps(s):
+            out.append({"type": "roll", "player": me, "keep": keep})
+    elif act.can_reroll_threes(s):
+        out.append({"type": "roll", "player": me})
+    return out
+
+
+def _card_roll_options(s: S, i: int, me: str) -> list[dict[str, Any]]:
+    """Cards that give the roll more: an extra roll (Energy Drink, Smoke Cloud), a die turned to 1 (Herd Culler)."""
+    out: list[dict[str, Any]] = []
+    if st.has(s, i, "energy_drink") and s["players"][i]["energy"] >= 1:
+        out.append({"type": "extra_roll", "player": me, "card": "energy_drink"})
+    if any(inst.get("tokens") for cid, _e, inst in st.card_effects(s, i) if cid == "smoke_cloud"):
+        out.append({"type": "extra_roll", "player": me, "card": "smoke_cloud"})
+    if st.has(s, i, "herd_culler") and not s["t"]["herd"]:
+        k = next((k for k, d in enumerate(s["dice"]) if d["face"] != "1"), None)
+        if k is not None:
+            out.append({"type": "change_die", "player": me, "card": "herd_culler", "die": k})
+    return out
+
+
+def _buy_options(s: S, i: int, me: str) -> list[dict[str, Any]]:
+    """The buy phase: each card the monster can afford, a sweep of the market, the deck's top card (Made in
+    a Lab), and ending the turn."""
     p = s["players"][i]
     out: list[dict[str, Any]] = []
-    if s["phase"] == "roll":
-        if s["rolls"] == 0:
-            if s["dice"]:
-                out.append({"type": "roll", "player": me})
-            else:
-                out.append({"type": "resolve", "player": me})
-            return out
-        if s["rolls"] < s["rolls_max"]:
-            if any(not d["kept"] for d in s["dice"]):  # reroll the dice not kept, as they are kept now
-                out.append({"type": "roll", "player": me})
-            for keep in _keeps(s):
-                out.append({"type": "roll", "player": me, "keep": keep})
-        elif act.can_reroll_threes(s):
-            out.append({"type": "roll", "player": me})
-        out.append({"type": "resolve", "player": me})
-        if st.has(s, i, "energy_drink") and p["energy"] >= 1:
-            out.append({"type": "extra_roll", "player": me, "card": "energy_drink"})
-        if any(inst.get("tokens") for cid, _e, inst in st.card_effects(s, i) if cid == "smoke_cloud"):
-            out.append({"type": "extra_roll", "player": me, "card": "smoke_cloud"})
-        if st.has(s, i, "herd_culler") and not s["t"]["herd"]:
-            k = next((k for k, d in enumerate(s["dice"]) if d["face"] != "1"), None)
-            if k is not None:
-                out.append({"type": "change_die", "player": me, "card": "herd_culler", "die": k})
-        return out
-    if s["phase"] == "buy":
-        for k, cid in enumerate(s["market"]):
-            if cid is not None and p["energy"] >= flow.price(s, i, cid):
-                out.append({"type": "buy", "player": me, "slot": k})
-        if p["energy"] >= 2:
-            out.append({"type": "sweep", "player": me})
-        if st.has(s, i, "made_in_a_lab") and s["deck"] and p["energy"] >= flow.price(s, i, s["deck"][0]):
-            out.append({"type": "buy", "player": me, "top": True})
-        out.append({"type": "end", "player": me})
+    for k, cid in enumerate(s["market"]):
+        if cid is not None and p["energy"] >= flow.price(s, i, cid):
+            out.append({"type": "buy", "player": me, "slot": k})
+    if p["energy"] >= 2:
+        out.append({"type": "sweep", "player": me})
+    if st.has(s, i, "made_in_a_lab") and s["deck"] and p["energy"] >= flow.price(s, i, s["deck"][0]):
+        out.append({"type": "buy", "player": me, "top": True})
+    out.append({"type": "end", "player": me})
     return out
 
 

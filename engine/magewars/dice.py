@@ -170,39 +170,44 @@ def parse_effects(raw: Any, conditions: set[str]) -> list[dict[str, Any]]:
     `"7-11 = Burn; 12 = 2 Burn"` or `"4-8 = Daze, 9+ = Stun"`, or from a list of such rows."""
     if raw in (None, "", []):
         return []
-    rows: list[dict[str, Any]] = []
     if isinstance(raw, list):
-        for row in raw:
-            require(isinstance(row, dict) and isinstance(row.get("min"), int)
-                    and row.get("condition") in conditions, "bad_attack",
-                    "Each effect row needs a lowest roll and a condition.")
-            hi = row.get("max")
-            require(hi is None or (isinstance(hi, int) and hi >= row["min"]), "bad_attack",
-                    "An effect row's highest roll must not be below its lowest.")
-            count = row.get("count", 1)
-            require(isinstance(count, int) and 1 <= count <= 10, "bad_attack", "An effect places 1 to 10 markers.")
-            rows.append({"min": row["min"], "max": hi, "condition": row["condition"], "count": count})
+        rows = [_effect_row(row, conditions) for row in raw]
     else:
         require(isinstance(raw, str) and len(raw) <= 200, "bad_attack",
                 "The effect table is text like \"7-11 = Burn; 12 = 2 Burn\".")
-        for part in re.split(r"[;,]", raw):
-            if not part.strip():
-                continue
-            left, sep, right = part.partition("=")
-            span, what = _RANGE.match(left), _EFFECT.match(right)
-            require(bool(sep and span and what), "bad_attack",
-                    f"Cannot read the effect \"{part.strip()}\": write it like \"7-11 = Burn\" or \"9+ = Stun\".")
-            assert span and what
-            name = what.group(2).strip().lower()
-            require(name in conditions, "bad_attack", f"\"{what.group(2).strip()}\" is not a condition.")
-            lo = int(span.group(1))
-            hi = None if span.group(3) else int(span.group(2) or lo)
-            require(hi is None or hi >= lo, "bad_attack", f"The range \"{left.strip()}\" runs backwards.")
-            rows.append({"min": lo, "max": hi, "condition": name, "count": int(what.group(1) or 1)})
+        rows = [_read_effect(part, conditions) for part in re.split(r"[;,]", raw) if part.strip()]
     rows.sort(key=lambda r: r["min"])
     for a, b in zip(rows, rows[1:], strict=False):
         require(a["max"] is not None and a["max"] < b["min"], "bad_attack", "Two effect ranges overlap.")
     return rows
+
+
+def _effect_row(row: Any, conditions: set[str]) -> dict[str, Any]:
+    """One effect row given as an object, checked."""
+    require(isinstance(row, dict) and isinstance(row.get("min"), int)
+            and row.get("condition") in conditions, "bad_attack",
+            "Each effect row needs a lowest roll and a condition.")
+    hi = row.get("max")
+    require(hi is None or (isinstance(hi, int) and hi >= row["min"]), "bad_attack",
+            "An effect row's highest roll must not be below its lowest.")
+    count = row.get("count", 1)
+    require(isinstance(count, int) and 1 <= count <= 10, "bad_attack", "An effect places 1 to 10 markers.")
+    return {"min": row["min"], "max": hi, "condition": row["condition"], "count": count}
+
+
+def _read_effect(part: str, conditions: set[str]) -> dict[str, Any]:
+    """One effect written as text: a range ("7-11", "12", "9+"), "=", a count and a condition ("2 Burn")."""
+    left, sep, right = part.partition("=")
+    span, what = _RANGE.match(left), _EFFECT.match(right)
+    require(bool(sep and span and what), "bad_attack",
+            f"Cannot read the effect \"{part.strip()}\": write it like \"7-11 = Burn\" or \"9+ = Stun\".")
+    assert span and what
+    name = what.group(2).strip().lower()
+    require(name in conditions, "bad_attack", f"\"{what.group(2).strip()}\" is not a condition.")
+    lo = int(span.group(1))
+    hi = None if span.group(3) else int(span.group(2) or lo)
+    require(hi is None or hi >= lo, "bad_attack", f"The range \"{left.strip()}\" runs backwards.")
+    return {"min": lo, "max": hi, "condition": name, "count": int(what.group(1) or 1)}
 
 
 def lookup_effect(rows: list[dict[str, Any]], adjusted: int) -> dict[str, Any] | None:

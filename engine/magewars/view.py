@@ -68,60 +68,75 @@ def _upkeep_decision(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def _action_decision(s: dict[str, Any]) -> dict[str, Any]:
-    a = s["attack"]
-    if a is not None:
-        att, tgt = s["objects"][a["attacker"]], s["objects"][a["target"]]
-        if a["step"] == "daze":
-            return decision(att["owner"], "daze_roll", f"{att['name']} is Dazed: roll the effect die (1-6 misses).",
-                            [], input=_dice_input(att["owner"], {EFFECT_SET: 1}))
-        if a["step"] == "defense":
-            opts = [{"label": f"Defense {tgt['defenses'][i]['min']}+",
-                     "action": {"type": "defend", "defense": i}} for i in usable_defenses(s)]
-            opts.append({"label": "No defense", "action": {"type": "defend", "defense": None}})
-            return decision(tgt["owner"], "defense", f"{tgt['name']} is attacked: use a defense?", opts)
-        if a["step"] == "defense_roll":
-            return decision(tgt["owner"], "defense_roll", f"{tgt['name']}: roll the effect die for the defense.",
-                            [], input=_dice_input(tgt["owner"], {EFFECT_SET: 1}))
-        n, _ = strike_dice(s)
-        sets = {ATTACK_SET: n}
-        if a["spec"]["effects"]:
-            sets[EFFECT_SET] = 1
-        return decision(att["owner"], "attack_roll", f"{att['name']}: roll {n} attack dice"
-                        + (" and the effect die." if a["spec"]["effects"] else "."), [],
-                        input=_dice_input(att["owner"], sets))
+    """The action phase waits for, most urgent first: the attack in progress, a counterstrike, an escape
+    roll, the acting creature, else the player whose turn it is activating one."""
+    if s["attack"] is not None:
+        return _attack_decision(s, s["attack"])
     if s["followups"]:
-        f = s["followups"][0]
-        d = s["objects"][f["attacker"]]
-        opts = [{"label": d["attacks"][i]["name"], "action": {"type": "counterstrike", "attack": i}}
-                for i in can_counterstrike(s, d)]
-        opts.append({"label": "No counterstrike", "action": {"type": "counterstrike", "attack": None}})
-        return decision(d["owner"], "counterstrike", f"{d['name']} may counterstrike.", opts)
+        return _counterstrike_decision(s, s["followups"][0])
     if s["step"] == "escape":
         o = s["objects"][s["acting"]]
         n = escape_count(s)
         return decision(o["owner"], "escape_roll", f"{o['name']}: roll {n} escape {'die' if n == 1 else 'dice'} "
                         "(7+ frees one marker).", [], input=_dice_input(o["owner"], {EFFECT_SET: n}))
     if s["acting"] is not None:
-        o = s["objects"][s["acting"]]
-        opts: list[dict[str, Any]] = []
-        if not incapacitated(o) and not o["attacked"]:
-            for atk in o["attacks"]:
-                for t in live(s):
-                    if t["owner"] != o["owner"] and t["kind"] != "enchantment":
-                        opts.append({"label": f"{atk['name']} -> {t['name']}",
-                                     "action": {"type": "attack", "saved": atk["name"], "target": t["id"]}})
-        if not incapacitated(o) and not o["guard"]:
-            opts.append({"label": "Guard", "action": {"type": "guard"}})
-        opts.append({"label": "End action phase", "action": {"type": "end_activation"}})
-        if o["attacked"] or incapacitated(o):  # its attack is used (or it cannot attack): none is offered
-            return decision(o["owner"], "act", f"{o['name']} acts: guard, or end its action phase.", opts,
-                            prompt_key="prompt.act_attacked")
-        return decision(o["owner"], "act", f"{o['name']} acts: attack, guard, or end its action phase.", opts)
+        return _acting_decision(s, s["objects"][s["acting"]])
     pid = s["turn"]
     opts = [{"label": o["name"], "action": {"type": "activate", "object": o["id"]}} for o in unactivated(s, pid)]
     if may_pass(s, pid):
         opts.append({"label": "Pass", "action": {"type": "pass", "player": pid}})
     return decision(pid, "activate", "Activate a creature.", opts)
+
+
+def _attack_decision(s: dict[str, Any], a: dict[str, Any]) -> dict[str, Any]:
+    """An attack's step: a Dazed attacker's effect die, the defense and its roll, else the attack roll."""
+    att, tgt = s["objects"][a["attacker"]], s["objects"][a["target"]]
+    if a["step"] == "daze":
+        return decision(att["owner"], "daze_roll", f"{att['name']} is Dazed: roll the effect die (1-6 misses).",
+                        [], input=_dice_input(att["owner"], {EFFECT_SET: 1}))
+    if a["step"] == "defense":
+        opts = [{"label": f"Defense {tgt['defenses'][i]['min']}+",
+                 "action": {"type": "defend", "defense": i}} for i in usable_defenses(s)]
+        opts.append({"label": "No defense", "action": {"type": "defend", "defense": None}})
+        return decision(tgt["owner"], "defense", f"{tgt['name']} is attacked: use a defense?", opts)
+    if a["step"] == "defense_roll":
+        return decision(tgt["owner"], "defense_roll", f"{tgt['name']}: roll the effect die for the defense.",
+                        [], input=_dice_input(tgt["owner"], {EFFECT_SET: 1}))
+    n, _ = strike_dice(s)
+    sets = {ATTACK_SET: n}
+    if a["spec"]["effects"]:
+        sets[EFFECT_SET] = 1
+    return decision(att["owner"], "attack_roll", f"{att['name']}: roll {n} attack dice"
+                    + (" and the effect die." if a["spec"]["effects"] else "."), [],
+                    input=_dice_input(att["owner"], sets))
+
+
+def _counterstrike_decision(s: dict[str, Any], f: dict[str, Any]) -> dict[str, Any]:
+    d = s["objects"][f["attacker"]]
+    opts = [{"label": d["attacks"][i]["name"], "action": {"type": "counterstrike", "attack": i}}
+            for i in can_counterstrike(s, d)]
+    opts.append({"label": "No counterstrike", "action": {"type": "counterstrike", "attack": None}})
+    return decision(d["owner"], "counterstrike", f"{d['name']} may counterstrike.", opts)
+
+
+def _acting_decision(s: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:
+    """The acting creature: its attacks on every enemy object that can be attacked (unless it attacked or
+    cannot act), guarding, ending its action phase."""
+    able = not incapacitated(o)
+    opts = _attack_options(s, o) if able and not o["attacked"] else []
+    if able and not o["guard"]:
+        opts.append({"label": "Guard", "action": {"type": "guard"}})
+    opts.append({"label": "End action phase", "action": {"type": "end_activation"}})
+    if o["attacked"] or not able:  # its attack is used (or it cannot attack): none is offered
+        return decision(o["owner"], "act", f"{o['name']} acts: guard, or end its action phase.", opts,
+                        prompt_key="prompt.act_attacked")
+    return decision(o["owner"], "act", f"{o['name']} acts: attack, guard, or end its action phase.", opts)
+
+
+def _attack_options(s: dict[str, Any], o: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"label": f"{atk['name']} -> {t['name']}",
+             "action": {"type": "attack", "saved": atk["name"], "target": t["id"]}}
+            for atk in o["attacks"] for t in live(s) if t["owner"] != o["owner"] and t["kind"] != "enchantment"]
 
 
 def object_view(s: dict[str, Any], o: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ have no target while heals still resolve, and the next enemy appears at the end 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core import require
@@ -212,48 +213,66 @@ def collect(s: S, events: Events) -> None:
         p["id"]: [{"id": d["id"], "colour": d["colour"], "pips": d["pips"]} for d in st.pool(s, k)]
         for k, p in enumerate(s["players"])}}, {"type": "revealed"})
     moves: list[dict[str, Any]] = []
-    n = len(s["players"])
-    order = st.turn_order(s)
+    _value_collectors_take(s, moves)
+    _casters_take(s, moves)
+    _prepared_dice_join(s, moves)
+    s["collect"] = moves
+    emit(s, events, {"type": "collected", "moves": moves}, {"type": "collected", "count": len(moves)})
 
-    def move(d: dict[str, Any], to: int, step: str) -> None:
-        frm = d["at"].split(":", 1)[1]
-        d["at"] = "pool:" + st.pid(s, to)
-        moves.append({"die": d["id"], "colour": d["colour"], "pips": d["pips"], "from": frm,
-                      "to": st.pid(s, to), "step": step})
 
-    # Step 2: every value collector takes from the pools as they were revealed (values are unique, so no die
-    # is claimed twice and the order does not matter).
-    before = {k: st.pool(s, k) for k in range(n)}
-    for seat in order:
+def _move(s: S, moves: list[dict[str, Any]], d: dict[str, Any], to: int, step: str) -> None:
+    """Die d goes to seat `to`'s pool; the move is recorded for the collect step's story."""
+    frm = d["at"].split(":", 1)[1]
+    d["at"] = "pool:" + st.pid(s, to)
+    moves.append({"die": d["id"], "colour": d["colour"], "pips": d["pips"], "from": frm,
+                  "to": st.pid(s, to), "step": step})
+
+
+def _takers(s: S, wanted: Callable[[dict[str, Any]], bool]) -> list[tuple[int, dict[str, Any]]]:
+    """The seats (in turn order) whose declaration is of the kind `wanted` picks, with the declaration."""
+    out = []
+    for seat in st.turn_order(s):
         decl = st.declared(s, seat)
-        if decl is None or decl["action"] not in st.VALUE_ACTIONS:
-            continue
+        if decl is not None and wanted(decl):
+            out.append((seat, decl))
+    return out
+
+
+def _value_collectors_take(s: S, moves: list[dict[str, Any]]) -> None:
+    """Step 2: every value collector takes its value from the pools as they were revealed (values are unique,
+    so no die is claimed twice and the order does not matter)."""
+    n = len(s["players"])
+    before = {k: st.pool(s, k) for k in range(n)}
+    for seat, decl in _takers(s, lambda decl: decl["action"] in st.VALUE_ACTIONS):
         for other in range(n):
             if other == seat:
                 continue
             for d in before[other]:
                 if d["pips"] == decl["value"] and not _keeps(s, other, d):
-                    move(d, seat, "value")
-    # Step 3: casters, from every other pool as it stands after step 2.
-    for seat in order:
-        decl = st.declared(s, seat)
-        if decl is None or decl["action"] != "cast":
-            continue
+                    _move(s, moves, d, seat, "value")
+
+
+def _casters_take(s: S, moves: list[dict[str, Any]]) -> None:
+    """Step 3: casters take their colour and parity from every other pool as it stands after step 2."""
+    n = len(s["players"])
+    for seat, decl in _takers(s, lambda decl: decl["action"] == "cast"):
         parity = 0 if decl["parity"] == "even" else 1
         for other in range(n):
             if other == seat:
                 continue
             for d in st.pool(s, other):
                 if d["colour"] == decl["colour"] and d["pips"] % 2 == parity and not _keeps(s, other, d):
-                    move(d, seat, "cast")
-    # Step 4: the dice prepared last round join their player's pool with their faces.
+                    _move(s, moves, d, seat, "cast")
+
+
+def _prepared_dice_join(s: S, moves: list[dict[str, Any]]) -> None:
+    """Step 4: the dice prepared last round join their player's pool with their faces."""
+    n = len(s["players"])
     for seat in range(n):
         for d in st.at(s, "prep:" + st.pid(s, seat)):
             d["at"] = "pool:" + st.pid(s, seat)
             moves.append({"die": d["id"], "colour": d["colour"], "pips": d["pips"],
                           "from": st.pid(s, (seat - 1) % n), "to": st.pid(s, seat), "step": "prepared"})
-    s["collect"] = moves
-    emit(s, events, {"type": "collected", "moves": moves}, {"type": "collected", "count": len(moves)})
 
 
 def do_advance(s: S, a: dict[str, Any]) -> Events:
@@ -423,60 +442,85 @@ def do_resolve(s: S, a: dict[str, Any]) -> Events:
     kind = decl["action"]  # type: ignore[index]
     events: Events = []
     result: dict[str, Any] = {"action": kind, "sets": []}
-    skip = a.get("skip") is True
-    if kind == "attack":
-        defence = sum(s["snapshot"])
-        if s["defeated"] or skip:
-            groups = []
-        elif a.get("groups") is not None:
-            groups = _own_sets(s, seat, a["groups"], "groups")
-            for g in groups:
-                require(sets.check_attack_group([d["pips"] for d in g], defence), "bad_group",
-                        f"An attack group must add up exactly to the defence {defence}.")
-        else:
-            groups = _best(s, seat, lambda v: sets.attack_groups(v, defence))
-        _use(groups, result)
-        result["damage"] = _damage(s, seat, len(groups), a.get("pips"), events, "attack") if groups else 0
-    elif kind == "block":
-        if skip:
-            blocks = []
-        elif a.get("sets") is not None:
-            blocks = _own_sets(s, seat, a["sets"], "sets")
-            for g in blocks:
-                require(sets.block_of([d["pips"] for d in g]) > 0, "bad_set",
-                        "A block set is 3 or more dice showing the same value.")
-        else:
-            blocks = _best(s, seat, sets.block_sets)
-        _use(blocks, result)
-        result["block"] = sum(sets.block_of([d["pips"] for d in g]) for g in blocks)
-        s["blocked"] += result["block"]
-    elif kind == "heal":
-        cap = len(st.at(s, "wounded"))
-        if skip:
-            runs = []
-        elif a.get("runs") is not None:
-            runs = _own_sets(s, seat, a["runs"], "runs")
-            for g in runs:
-                require(sets.heal_of([d["pips"] for d in g]) > 0, "bad_run",
-                        "A heal run is 3 or more dice with consecutive values, e.g. 2 3 4.")
-        else:
-            runs = _best(s, seat, lambda v: sets.heal_runs(v, cap))
-        _use(runs, result)
-        amount = sum(sets.heal_of([d["pips"] for d in g]) for g in runs)
-        result["healed"] = _heal(s, seat, amount, a.get("take"), events, "heal")
-    elif kind == "cast":
-        result.update(_cast(s, seat, a, skip, events))
-    else:  # companion: its 1s were handed out with "nudge"; resolving ends its turn
-        if a.get("nudges") is not None:
-            # the list is several "nudge" actions in one (docs/actions.md): one die may take several
-            for target in die_ids(a["nudges"], "\"nudges\"", repeats=True):
-                events += do_nudge(s, {"type": "nudge", "player": me, "die": target})
-        result["nudges"] = sum(1 for i in s["power"].get(me, []) if st.die(s, i)["used"])
+    _RESOLVE.get(kind, _resolve_companion)(s, seat, a, a.get("skip") is True, events, result)
     s["resolved"] = {**s["resolved"], me: result}
     emit(s, events, {"type": "resolved", "player": me, **result})
     if s["phase"] == "resolve" and next_resolver(s) is None:
         end_resolve(s, events)
     return events
+
+
+def _sets_for(s: S, seat: int, a: dict[str, Any], field: str, skip: bool, check: Callable[[list[int]], None],
+              best: Callable[[list[int]], Any]) -> list[list[dict[str, Any]]]:
+    """The sets a player resolves with: none when skipping; the ones named in `field`, each passing `check`
+    (its pips; a wrong set is refused there); or, when none are named, the best the engine finds."""
+    if skip:
+        return []
+    if a.get(field) is None:
+        return _best(s, seat, best)
+    groups = _own_sets(s, seat, a[field], field)
+    for g in groups:
+        check([d["pips"] for d in g])
+    return groups
+
+
+def _check_attack_group(pips: list[int], defence: int) -> None:
+    require(sets.check_attack_group(pips, defence), "bad_group",
+            f"An attack group must add up exactly to the defence {defence}.")
+
+
+def _check_block_set(pips: list[int]) -> None:
+    require(sets.block_of(pips) > 0, "bad_set", "A block set is 3 or more dice showing the same value.")
+
+
+def _check_heal_run(pips: list[int]) -> None:
+    require(sets.heal_of(pips) > 0, "bad_run", "A heal run is 3 or more dice with consecutive values, e.g. 2 3 4.")
+
+
+def _resolve_attack(s: S, seat: int, a: dict[str, Any], skip: bool, events: Events, result: dict[str, Any]) -> None:
+    """Groups that add up exactly to the defence each deal damage (none once the defence is defeated)."""
+    defence = sum(s["snapshot"])
+    groups = _sets_for(s, seat, a, "groups", bool(s["defeated"]) or skip,
+                       lambda pips: _check_attack_group(pips, defence), lambda v: sets.attack_groups(v, defence))
+    _use(groups, result)
+    result["damage"] = _damage(s, seat, len(groups), a.get("pips"), events, "attack") if groups else 0
+
+
+def _resolve_block(s: S, seat: int, a: dict[str, Any], skip: bool, events: Events, result: dict[str, Any]) -> None:
+    """Sets of 3 or more alike block the round's damage."""
+    blocks = _sets_for(s, seat, a, "sets", skip, _check_block_set, sets.block_sets)
+    _use(blocks, result)
+    result["block"] = sum(sets.block_of([d["pips"] for d in g]) for g in blocks)
+    s["blocked"] += result["block"]
+
+
+def _resolve_heal(s: S, seat: int, a: dict[str, Any], skip: bool, events: Events, result: dict[str, Any]) -> None:
+    """Runs of 3 or more heal wounded dice (no more than there are)."""
+    cap = len(st.at(s, "wounded"))
+    runs = _sets_for(s, seat, a, "runs", skip, _check_heal_run, lambda v: sets.heal_runs(v, cap))
+    _use(runs, result)
+    amount = sum(sets.heal_of([d["pips"] for d in g]) for g in runs)
+    result["healed"] = _heal(s, seat, amount, a.get("take"), events, "heal")
+
+
+def _resolve_cast(s: S, seat: int, a: dict[str, Any], skip: bool, events: Events, result: dict[str, Any]) -> None:
+    result.update(_cast(s, seat, a, skip, events))
+
+
+def _resolve_companion(s: S, seat: int, a: dict[str, Any], skip: bool, events: Events,
+                       result: dict[str, Any]) -> None:
+    """The companion's 1s were handed out with "nudge" (or the `nudges` given here); resolving ends its turn."""
+    me = st.pid(s, seat)
+    if a.get("nudges") is not None:
+        # the list is several "nudge" actions in one (docs/actions.md): one die may take several
+        for target in die_ids(a["nudges"], "\"nudges\"", repeats=True):
+            events += do_nudge(s, {"type": "nudge", "player": me, "die": target})
+    result["nudges"] = sum(1 for i in s["power"].get(me, []) if st.die(s, i)["used"])
+
+
+_RESOLVE: dict[str, Callable[[S, int, dict[str, Any], bool, Events, dict[str, Any]], None]] = {
+    "attack": _resolve_attack, "block": _resolve_block, "heal": _resolve_heal, "cast": _resolve_cast,
+}
 
 
 def _use(groups: list[list[dict[str, Any]]], result: dict[str, Any]) -> None:

@@ -200,21 +200,23 @@ def _worth(s: S, seat: int, plus_one: str | None = None) -> int:
     if kind == "heal":
         return min(pile, sum(sets.heal_of([values[i] for i in g]) for g in sets.heal_runs(values, pile)))
     if kind == "cast":
-        n = len(s["snapshot"])
-        total = 0
-        for colour in st.COLOURS:
-            count = sets.spell_count([d["pips"] for d in free if d["colour"] == colour], s["snapshot"])
-            if colour in ("red", "black") and s["defeated"]:
-                count = 0
-            elif colour == "black" or colour == "blue":
-                count = min(count, 1) * n  # one touch of death or one ice is all that helps
-            elif colour == "yellow":
-                count = min(count * n, pile)
-            else:
-                count *= n
-            total += count
-        return total
+        return sum(_spell_worth(s, colour, free, pile) for colour in st.COLOURS)
     return 0
+
+
+def _spell_worth(s: S, colour: str, free: list[dict[str, Any]], pile: int) -> int:
+    """What the spells of one colour achieve, each counted per die of the defence: red and black do nothing
+    once the defence is defeated, one touch of death (black) or one ice (blue) is all that helps, and yellow
+    heals no more dice than are wounded."""
+    n = len(s["snapshot"])
+    count = sets.spell_count([d["pips"] for d in free if d["colour"] == colour], s["snapshot"])
+    if colour in ("red", "black") and s["defeated"]:
+        return 0
+    if colour == "black" or colour == "blue":
+        return min(count, 1) * n
+    if colour == "yellow":
+        return min(count * n, pile)
+    return count * n
 
 
 def pending_view(s: S) -> dict[str, Any] | None:

@@ -45,9 +45,25 @@ def hero(hero_id: str) -> dict[str, Any]:
     data["by_id"] = by_id
     cards: dict[str, dict[str, Any]] = {}
     for card in data.get("cards", []):
-        cards[norm(card["name"]["en"])] = card
-        cards[norm(card["id"])] = card
-    # Upgrade cards come from the board data: "<Ability> II" installs level 2 of that slot.
+        _index(cards, card["name"]["en"], card)
+    _board_upgrades(data, cards)
+    _costed_upgrades(data, cards)
+    data["cards_by_name"] = cards
+    data["upgrade_cards"] = list({c["id"]: c for c in cards.values() if c.get("type") == "upgrade"}.values())
+    data["offensive"] = [a for a in data["abilities"] if a["kind"] in ("offensive", "ultimate")]
+    data["defenses"] = [a for a in data["abilities"] if a["kind"] == "defense"]
+    data["passives"] = [a for a in data["abilities"] if a["kind"] == "passive"]
+    return data
+
+
+def _index(cards: dict[str, dict[str, Any]], label: str, card: dict[str, Any]) -> None:
+    """A card is found by its name and by its id, as a player may write either."""
+    cards[norm(label)] = card
+    cards[norm(card["id"])] = card
+
+
+def _board_upgrades(data: dict[str, Any], cards: dict[str, dict[str, Any]]) -> None:
+    """Upgrade cards come from the board data: "<Ability> II" installs level 2 of that slot."""
     for ability in data["abilities"]:
         if ability.get("slot"):
             continue
@@ -58,9 +74,11 @@ def hero(hero_id: str) -> dict[str, Any]:
             card = {"id": f"{ability['id']}_{level['level']}", "name": _numbered(ability["name"], level["level"]),
                     "cost": level["cost"],
                     "type": "upgrade", "slot": ability["id"], "level": level["level"]}
-            cards[norm(label)] = card
-            cards[norm(card["id"])] = card
-    # Upgrades whose cost is known but whose board text is not: the card sets the level, effects by hand.
+            _index(cards, label, card)
+
+
+def _costed_upgrades(data: dict[str, Any], cards: dict[str, dict[str, Any]]) -> None:
+    """Upgrades whose cost is known but whose board text is not: the card sets the level, effects by hand."""
     names = {norm(a["name"]["en"]): a["id"] for a in data["abilities"] if not a.get("slot")}
     for label, cost in data.get("upgrade_costs", {}).items():
         if norm(label) in cards:
@@ -72,14 +90,7 @@ def hero(hero_id: str) -> dict[str, Any]:
             continue
         card = {"id": f"{slot}_{level}", "name": {"en": label}, "cost": cost, "type": "upgrade", "slot": slot,
                 "level": level, "unknown_effect": True}
-        cards[norm(label)] = card
-        cards[norm(card["id"])] = card
-    data["cards_by_name"] = cards
-    data["upgrade_cards"] = list({c["id"]: c for c in cards.values() if c.get("type") == "upgrade"}.values())
-    data["offensive"] = [a for a in data["abilities"] if a["kind"] in ("offensive", "ultimate")]
-    data["defenses"] = [a for a in data["abilities"] if a["kind"] == "defense"]
-    data["passives"] = [a for a in data["abilities"] if a["kind"] == "passive"]
-    return data
+        _index(cards, label, card)
 
 
 def catalogue() -> list[dict[str, Any]]:
