@@ -304,9 +304,96 @@ export function entryFaces() {
   return ["1", "2", "3", "heart", "lightning", "claw"];
 }
 
+// -- the numbered log: a run of taps on the dice is one row -------------------------------------------------
+// Each tap is its own action (one undo step), and the match's log keeps every one. The page's log shows a run
+// of taps between two throws as one row: the faces kept at its end. Those faces are the tray's at the time,
+// which the engine's `kept` events name (today's tray has other dice on those places after a reroll). The keeps
+// not undone and the kept events are the same list in the same order, so they pair from the end.
+
+function isKeep(e) {
+  return Boolean(e && e.action && e.action.type === "keep");
+}
+
+// The seqs of the log's entries that an undo took back (and no redo brought back): they made no event.
+function undoneSeqs(log) {
+  const done = [];
+  const back = [];  // what a redo may bring back: a new action empties it, its entries stay undone
+  const gone = new Set();
+  for (const e of log) {
+    const type = e.action && e.action.type;
+    if (type === "undo" && done.length) { back.push(done.pop()); gone.add(back[back.length - 1]); }
+    else if (type === "redo" && back.length) { done.push(back.pop()); gone.delete(done[done.length - 1]); }
+    else if (type !== "undo" && type !== "redo") { done.push(e.seq); back.length = 0; }
+  }
+  return gone;
+}
+
+// seq -> the keep's `kept` event ({player, dice: faces, at: places}), for the keeps whose event is still in
+// the snapshot; pairing stops at the first keep whose places differ from its event's (the tails disagree).
+function keptEvents(log, snap) {
+  const gone = undoneSeqs(log);
+  const keeps = log.filter((e) => isKeep(e) && !gone.has(e.seq));
+  const events = (snap.events || []).filter((e) => e.type === "kept");
+  const out = new Map();
+  for (let i = keeps.length - 1, j = events.length - 1; i >= 0 && j >= 0; i--, j--) {
+    const places = (Array.isArray(keeps[i].action.dice) ? keeps[i].action.dice : []).slice().sort((a, b) => a - b);
+    if (places.join() !== (events[j].at || []).join()) break;
+    out.set(keeps[i].seq, events[j]);
+  }
+  return out;
+}
+
+// The faces on the tray's places while the dice are being kept, for each keep's seq: taps (with their undos
+// and redos) between two throws see one tray, which their events name place by place, and today's tray when
+// they are the log's last entries (no throw since).
+function trayFaces(log, events, snap) {
+  const out = new Map();
+  const between = (e) => isKeep(e) || ["undo", "redo"].includes(e.action && e.action.type);
+  for (let n = 0; n < log.length;) {
+    let end = n;
+    while (end < log.length && between(log[end])) end++;
+    const at = new Map();
+    if (end === log.length) (snap.dice || []).forEach((d, k) => { if (d.face) at.set(k, d.face); });
+    for (const e of log.slice(n, end)) {
+      const ev = events.get(e.seq);
+      if (ev) (ev.at || []).forEach((k, i) => at.set(k, ev.dice[i]));
+      out.set(e.seq, at);
+    }
+    n = Math.max(end, n + 1);
+  }
+  return out;
+}
+
+// One row for a run of taps: the last tap's action, with the player and the faces it left kept.
+function foldRun(run, events, faces) {
+  const end = run[run.length - 1];
+  const at = faces.get(end.seq) || new Map();
+  const player = end.action.player || run.map((e) => events.get(e.seq)).filter(Boolean).map((ev) => ev.player).pop();
+  const kept = (Array.isArray(end.action.dice) ? end.action.dice : []).slice().sort((a, b) => a - b).map((k) => at.get(k) || "?");
+  return { seq: end.seq, from: run.length > 1 ? run[0].seq : null, action: { ...end.action, player, faces: kept } };
+}
+
+export function foldLog(log, snap) {
+  const events = keptEvents(log, snap);
+  const faces = trayFaces(log, events, snap);
+  const rows = [];
+  let run = [];
+  for (const e of log) {
+    if (isKeep(e)) { run.push(e); continue; }
+    if (run.length) rows.push(foldRun(run, events, faces));
+    run = [];
+    rows.push(e);
+  }
+  if (run.length) rows.push(foldRun(run, events, faces));
+  return rows;
+}
+
 export function logLine(action, snap, ctx) {
   if (!action) return null;
   const name = action.player ? `${who(ctx, snap, action.player)}: ` : "";
+  if (action.type === "keep" && Array.isArray(action.faces)) {
+    return [name + ctx.text("log.kept", { dice: action.faces.map((f) => (f === "?" ? f : faceName(f, ctx))).join(" ") || "—" })];
+  }
   if (action.type === "roll" && Array.isArray(action.dice)) {
     const faces = action.dice.map((d) => {
       if (typeof d === "number") return FACES[d - 1];

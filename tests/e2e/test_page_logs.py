@@ -7,6 +7,8 @@ en, zh-TW and ko phones. Screenshots: test-artifacts/screenshots/logs-*.png."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
@@ -75,6 +77,34 @@ def test_king_of_tokyo_logs_the_kept_faces_once(phone, box, table, locale):
     expect(page.locator("#log")).to_contain_text(KEPT[locale].rsplit(" ", 1)[0])
     assert "keep" not in page.locator("#log").inner_text().split()
     shot(page, f"logs-kot-kept-{locale}", at="#kot-events")
+
+
+# A run of taps between two throws, as one row: the faces kept at its end (the dice of that throw, not today's)
+RUN_KEPT = {"en-US": ("Dice kept: Claw", "Dice kept: Energy Claw"), "zh-TW": ("保留骰子：爪擊", "保留骰子：能量 爪擊"),
+            "ko-KR": ("남긴 주사위: 발톱", "남긴 주사위: 에너지 발톱")}
+
+
+@pytest.mark.parametrize("locale", sorted(RUN_KEPT))
+def test_king_of_tokyo_s_action_log_has_one_row_per_run_of_taps(phone, box, table, locale):
+    table.new_game("kingoftokyo", KOT)
+    table.submit({"type": "roll", "player": "p1", "dice": ["heart", "claw", "claw", "1", "2", "3"]})
+    page = paired_phone(phone, box, table, locale)
+    settle(page, table)
+    for i in (1, 2, 1):  # keep a claw, the other, let the first go again: claw (die 3) is kept
+        tap(page, page.locator("#kot-dice button").nth(i))
+    first, last = table.snapshot()["log"][-3]["seq"], table.snapshot()["log"][-1]["seq"]
+    rows = page.locator("#log li[data-type='keep']")
+    expect(rows).to_have_count(1, timeout=SLOW)
+    expect(rows).to_have_text(re.compile(f"Ana: {re.escape(RUN_KEPT[locale][0])}$"))
+    expect(rows.locator("small").first).to_have_text(f"{first}–{last}")
+    # the reroll puts a heart where the first claw lay: the row still says what was kept then
+    table.submit({"type": "roll", "player": "p1", "dice": ["energy", "heart", "1", "2", "3"]})
+    settle(page, table)
+    tap(page, page.locator("#kot-dice button").nth(0))
+    expect(rows).to_have_count(2, timeout=SLOW)
+    expect(rows.nth(0)).to_have_text(re.compile(f"Ana: {re.escape(RUN_KEPT[locale][1])}$"))
+    expect(rows.nth(1)).to_have_text(re.compile(f"Ana: {re.escape(RUN_KEPT[locale][0])}$"))
+    shot(page, f"logs-kot-run-of-taps-{locale}", at="#logcard")
 
 
 @pytest.mark.parametrize("locale", sorted(NO_DAMAGE))

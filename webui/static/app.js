@@ -655,13 +655,16 @@ function logLine(a, snap) {
   return [name + (label || a.type)];
 }
 
+// The numbered log, newest first. A game's board may fold a run of its entries into one row (`foldLog`:
+// rows of {seq, action, from}, `from` the run's first seq): the match's log itself keeps every action.
 function renderLog(snap) {
   const card = $("logcard");
   const log = snap.log || [];
   card.hidden = !(snap.players && snap.players.length) || !log.length;
   if (card.hidden) return;
-  fill($("log"), ...log.slice().reverse().slice(0, 30).map((e) => h("li", { data: { seq: String(e.seq), type: (e.action && e.action.type) || "" } },
-    h("small", { class: "muted", text: `${e.seq}` }), ...logLine(e.action, snap),
+  const rows = hook("foldLog", log, snap, ctx) || log;
+  fill($("log"), ...rows.slice().reverse().slice(0, 30).map((e) => h("li", { data: { seq: String(e.seq), type: (e.action && e.action.type) || "" } },
+    h("small", { class: "muted", text: e.from != null ? `${e.from}–${e.seq}` : `${e.seq}` }), ...logLine(e.action, snap),
     e.action && e.action.image ? rollPhoto(e.action.image, snap) : null)));
 }
 
