@@ -41,7 +41,7 @@ from .finder import Candidate, body_colour, suppress, to_int_box
 from .memory import Memory
 from .name import top_face
 from .outline import refitted
-from .pips import lab_to_bgr, pip_dice
+from .pips import Face, lab_to_bgr, pip_dice
 from .reading import UNNAMED, Reading
 
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
@@ -55,6 +55,7 @@ _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
 
 
 def face_reader(dice_set: DiceSetLike, mount: str, taught: dict | None = None) -> FaceReader:
+    """The face reader of a set at a mount (with its taught faces), kept: its templates are drawn once."""
     ds = get_set(dice_set)
     key = (ds, mount, id(taught) if taught else 0)
     r = _READERS.get(key)
@@ -87,7 +88,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, det)
         scale *= zoom
     elif ds.kind == "pips" and not taught:
-        readings = _read_pip_set(img, cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount, background)
+        readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
     else:
         readings = _read_faces(img, ds, mount, background, taught, det)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
@@ -255,8 +256,9 @@ def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: i
     return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
 
 
-def _read_pip_set(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str,
-                  background: np.ndarray | None) -> list[Reading]:
+def _read_pip_set(lab: np.ndarray, ds: DiceSet, mount: str) -> list[Reading]:
+    """A pip set with no CNN of its own (not six faces of pips 1-6): the pip finder's faces, each counted and
+    judged by the pip finder's own checks (`pip_confidence`)."""
     dice = pip_dice(lab)
     if not dice:
         return []
@@ -266,17 +268,18 @@ def _read_pip_set(img: np.ndarray, lab: np.ndarray, ds: DiceSet, mount: str,
         conf = pip_confidence(f, lab, typical_round)
         if f.count == 1 and not f.others and conf < 0.1:
             continue  # a lone blob that failed every check: not a die
-        seen = f.count if 1 <= f.count <= ds.n else None
-        if seen is None:
-            value, face = None, UNNAMED
-        else:
-            top = ds.top_of(seen) if mount == "under" else seen
-            value, face = ds.face(top).value, ds.face(top).name
-        colour = classify_colour(lab_to_bgr(f.lab))
-        half = 0.5 * f.size
-        box = (int(f.cx - half), int(f.cy - half), int(2 * half), int(2 * half))
-        out.append(Reading(value, face, colour, conf, (f.cx, f.cy), box, bool(seen is not None and conf >= 0.6)))
+        out.append(_pip_face_reading(f, ds, mount, conf))
     return out
+
+
+def _pip_face_reading(f: Face, ds: DiceSet, mount: str, conf: float) -> Reading:
+    """The pip finder's face as a reading: its count named (a count the set has no face for: unnamed)."""
+    seen = f.count if 1 <= f.count <= ds.n else None
+    top = top_face(ds, seen, mount) if seen is not None else None
+    half = 0.5 * f.size
+    box = (int(f.cx - half), int(f.cy - half), int(2 * half), int(2 * half))
+    return Reading(top.value if top is not None else None, top.name if top is not None else UNNAMED,
+                   classify_colour(lab_to_bgr(f.lab)), conf, (f.cx, f.cy), box, bool(seen is not None and conf >= 0.6))
 
 
 __all__ = ["read_dice", "find_dice", "find_candidates", "face_reader", "classifier_for", "finder_for", "closer_look",
