@@ -117,6 +117,7 @@ class MqttConfig:
     ca_file: str = ""  # mqtts: the CA certificate(s) to trust; empty: the system's
     topic_prefix: str = "dicesight"
     keepalive_s: int = 10  # the broker tells the venue "offline" within 1.5x this after the box vanishes
+    share_photos: bool = False  # a small thumbnail of each camera roll the shared screen may see, on .../photo
 
 
 @dataclass(frozen=True)
@@ -344,7 +345,10 @@ def _mqtt(t: Mapping[str, Any]) -> MqttConfig:
         raise ConfigError("mqtt.topic_prefix", f"\"{prefix}\" is not a topic prefix (e.g. dicesight or "
                                                "club/dicesight; no + or #)")
     keepalive = _int(t, "mqtt", "keepalive_s", d.keepalive_s, 5, 300)
-    return MqttConfig(broker=broker, box=box, keepalive_s=keepalive, **texts)
+    share = t.get("share_photos", d.share_photos)
+    if not isinstance(share, bool):
+        raise ConfigError("mqtt.share_photos", f"must be true or false, not {share!r}")
+    return MqttConfig(broker=broker, box=box, keepalive_s=keepalive, share_photos=share, **texts)
 
 
 def parse_broker(url: str, key: str = "mqtt.broker") -> Broker:

@@ -5,7 +5,10 @@ Topics (docs/venue.md), under `mqtt.topic_prefix` (default `dicesight`) and the 
   will when it vanishes (the broker says it for the box, `mqtt.keepalive_s` x 1.5 later at most);
 - `<prefix>/<box>/state`: retained JSON `{"box", "name", "board", "snapshot"}`: the snapshot a watcher with no
   seat gets (the shared screen's view: never a hidden die) and the table at a glance (webui.scoreboard);
-- `<prefix>/<box>/events`: JSON per event (roll, damage, winners, a new game), not retained.
+- `<prefix>/<box>/events`: JSON per event (roll, damage, winners, a new game), not retained;
+- `<prefix>/<box>/photo`: only with `mqtt.share_photos`: retained JSON `{"box", "game_id", "seq", "width",
+  "height", "jpeg"}`, a thumbnail (base64 JPEG, at most THUMB_PX long) of the last roll's photo, when the shared
+  screen may see that photo (Table.photo(name, None): never a hidden throw's) and the roll has one.
 All at QoS 1.
 
 Why its own thread, and paho's: nothing about the broker may stop or slow a game. The table only hands each
@@ -18,6 +21,7 @@ broker is back.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import socket
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core import IllegalAction
 from webui.scoreboard import board, events
 
 from .config import BOX_ID, Broker, ConfigError, MqttConfig, parse_broker
@@ -37,6 +42,8 @@ QUEUE = 256  # changes the publisher may fall behind before the oldest are dropp
 PAHO_QUEUE = 64  # messages paho may hold unsent while connected (a slow broker): beyond, dropped and counted
 CONNECT_TIMEOUT_S = 5.0
 CLOSE_WAIT_S = 1.0  # how long a stopping box waits for its "offline" to reach the broker
+THUMB_PX = 160  # a shared photo's longest side: enough to recognise the dice on a board, a few KB
+THUMB_QUALITY = 70
 
 
 @dataclass(frozen=True)
@@ -51,9 +58,10 @@ class MqttSettings:
     ca_file: str | None = None
     prefix: str = "dicesight"
     keepalive_s: int = 10
+    share_photos: bool = False
 
     def topic(self, kind: str, box: str | None = None) -> str:
-        """`<prefix>/<box>/<kind>` (kind: state, events, status; box "+" for every box)."""
+        """`<prefix>/<box>/<kind>` (kind: state, events, status, photo; box "+" for every box)."""
         return f"{self.prefix}/{box or self.box}/{kind}"
 
     @classmethod
@@ -65,7 +73,7 @@ class MqttSettings:
         box = cfg.box or box_from_hostname(socket.gethostname())
         return cls(broker=parse_broker(cfg.broker), box=box, name=cfg.name or box,
                    username=cfg.username or None, password=_password(cfg), ca_file=cfg.ca_file or None,
-                   prefix=cfg.topic_prefix, keepalive_s=cfg.keepalive_s)
+                   prefix=cfg.topic_prefix, keepalive_s=cfg.keepalive_s, share_photos=cfg.share_photos)
 
 
 def box_from_hostname(hostname: str) -> str:
@@ -136,6 +144,8 @@ class TablePublisher:
         self._board: dict[str, Any] | None = None
         self._state: bytes | None = None  # the latest state message, sent on (re)connect
         self._sent: bytes | None = None  # the state last handed to paho while connected
+        self._photo: bytes | None = None  # the latest photo message (share_photos), sent again on (re)connect
+        self._photo_key: tuple[Any, ...] | None = None  # (game_id, seq, image) of the roll last decided on
         self.counts = {"states": 0, "events": 0, "dropped": 0, "connects": 0}
         self.error: str | None = None
 
@@ -216,22 +226,21 @@ class TablePublisher:
 
     def _handle(self, item: Any) -> None:
         if item is RECONNECTED or item is RESEND:
-            if item is RECONNECTED:
-                self._send(self.settings.topic("status"), b"online")
-                timer = threading.Timer(RESEND_AFTER_S, self._sub.put, (RESEND,))
-                timer.daemon = True
-                timer.start()
-            if self._state is not None and self._connected.is_set():
-                self._send_state(self._state)
+            self._reconnected(item is RECONNECTED)
             return
         snap = item.snapshot  # the table publishes the shared screen's view (Table.snapshot(None)): no secret
         now = board(snap)
         said, self._board = events(self._board, now), now
         self._state = self._encode({"box": self.settings.box, "name": self.settings.name, "board": now,
                                     "snapshot": snap})
+        photo = self._photo_message(snap) if self.settings.share_photos else None
+        if photo is not None:
+            self._photo = photo
         if not self._connected.is_set():
             self.counts["dropped"] += len(said)
             return
+        if photo is not None:  # before the state naming its roll: a board that has the state has the photo
+            self._send(self.settings.topic("photo"), photo)
         for event in said:
             self._send(self.settings.topic("events"), self._encode(
                 {"box": self.settings.box, "game": now["game"], "game_id": now["game_id"], "seq": now["seq"],
@@ -239,6 +248,45 @@ class TablePublisher:
             self.counts["events"] += 1
         if self._state != self._sent:
             self._send_state(self._state)
+
+    def _reconnected(self, first: bool) -> None:
+        """After a (re)connect: "online" (first) and the latest state and photo. With share_photos off, an
+        empty retained photo: it takes back a photo shared before the option was turned off."""
+        if first:
+            self._send(self.settings.topic("status"), b"online")
+            if not self.settings.share_photos:
+                self._send(self.settings.topic("photo"), b"")
+            timer = threading.Timer(RESEND_AFTER_S, self._sub.put, (RESEND,))
+            timer.daemon = True
+            timer.start()
+        if not self._connected.is_set():
+            return
+        if self._photo is not None:
+            self._send(self.settings.topic("photo"), self._photo)
+        if self._state is not None:
+            self._send_state(self._state)
+
+    def _photo_message(self, snap: dict[str, Any]) -> bytes | None:
+        """The photo message of the snapshot's last roll when that roll is new here, has a photo and the shared
+        screen may see it (the table's one decision, Table.photo(name, None)); None otherwise. A photo hidden
+        now is asked about again at the next change: once revealed it is everyone's, and shared then."""
+        found = last_roll_image(snap)
+        if found is None:
+            return None
+        key = (snap.get("game_id"), *found)
+        if key == self._photo_key:
+            return None
+        try:
+            path = self._table.photo(found[1], None)
+        except IllegalAction:
+            return None
+        self._photo_key = key
+        thumb = thumbnail(path) if path is not None else None
+        if thumb is None:
+            return None
+        jpeg, width, height = thumb
+        return self._encode({"box": self.settings.box, "game_id": key[0], "seq": found[0], "width": width,
+                             "height": height, "jpeg": base64.b64encode(jpeg).decode("ascii")})
 
     def _send_state(self, payload: bytes) -> None:
         if self._send(self.settings.topic("state"), payload):
@@ -257,3 +305,32 @@ class TablePublisher:
     @staticmethod
     def _encode(data: dict[str, Any]) -> bytes:
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def last_roll_image(snap: dict[str, Any]) -> tuple[int, str] | None:
+    """(seq, kept photo's name) of the newest roll in the snapshot's log tail; None when that roll has no
+    photo (typed in, the box's own dice) or the tail holds no roll."""
+    for entry in reversed(snap.get("log") or []):
+        action = entry.get("action") if isinstance(entry, dict) else None
+        if not isinstance(action, dict) or action.get("type") != "roll":
+            continue
+        image, seq = action.get("image"), entry.get("seq")
+        return (seq, image) if isinstance(image, str) and image and isinstance(seq, int) else None
+    return None
+
+
+def thumbnail(path: Path) -> tuple[bytes, int, int] | None:
+    """(JPEG, width, height) of the photo at most THUMB_PX long; None when it cannot be read. Re-encoded from
+    pixels, so nothing of the kept file but its picture (no metadata) leaves the box."""
+    import cv2  # only a box that shares photos pays for it here (the camera has it loaded anyway)
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        return None
+    height, width = image.shape[:2]
+    scale = THUMB_PX / max(height, width)
+    if scale < 1:
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, THUMB_QUALITY])
+    return (buf.tobytes(), image.shape[1], image.shape[0]) if ok else None

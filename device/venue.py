@@ -10,6 +10,9 @@ checked, the number of tables bounded, and the page writes every word as text (n
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
 import logging
 import queue
@@ -34,6 +37,30 @@ RECENT_EVENTS = 3  # per table, newest first: what the board shows beside the ta
 NAME_CHARS = 80
 WATCH_QUEUE = 256  # changes a page may fall behind before it is sent the whole board instead
 STATUSES = ("online", "offline")
+KINDS = ("status", "state", "events", "photo")
+MAX_PHOTO = 64 * 1024  # a box's thumbnail is a few KB (device.mqtt.THUMB_PX); the JPEG's bytes, decoded
+PHOTO_SIDE = 1024  # the largest width or height the page is told to draw
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A box's latest shared thumbnail: the roll it shows (game and move) and the JPEG, checked as one."""
+
+    game_id: int | None
+    seq: int
+    width: int | None
+    height: int | None
+    jpeg: bytes
+
+    @property
+    def tag(self) -> str:
+        """Names these bytes in the page's URL: a new photo is a new address, so a cached one is never stale."""
+        return hashlib.sha256(self.jpeg).hexdigest()[:16]
+
+    def shows(self, board: dict[str, Any] | None) -> bool:
+        """Is this the photo of the roll the board shows (same game, same move)? Else it is not shown."""
+        roll = (board or {}).get("last_roll") or {}
+        return (board or {}).get("game_id") == self.game_id and roll.get("seq") == self.seq
 
 
 class Watcher:
@@ -79,6 +106,7 @@ class Board:
         self._clock = clock
         self._lock = threading.Lock()
         self._tables: dict[str, dict[str, Any]] = {}
+        self._photos: dict[str, Photo] = {}
         self._broker: dict[str, Any] = {"url": broker_url, "connected": False, "error": None}
         self._version = 0
         self._watchers: set[Watcher] = set()
@@ -96,7 +124,8 @@ class Board:
                     return False
                 table = self._tables[box] = {"box": box, "name": box, "status": "unknown", "since": None,
                                              "updated": None, "board": None, "events": []}
-            taken = {"status": self._status, "state": self._state, "events": self._event}[kind](table, payload)
+            taken = {"status": self._status, "state": self._state, "events": self._event,
+                     "photo": self._photo}[kind](table, payload)
             if taken:
                 self._changed(box)
             return taken
@@ -104,7 +133,7 @@ class Board:
     def _split(self, topic: str) -> tuple[str | None, str]:
         rest = topic[len(self.prefix) + 1:] if topic.startswith(self.prefix + "/") else ""
         parts = rest.split("/")
-        if len(parts) != 2 or not BOX_ID.match(parts[0]) or parts[1] not in ("status", "state", "events"):
+        if len(parts) != 2 or not BOX_ID.match(parts[0]) or parts[1] not in KINDS:
             return None, ""
         return parts[0], parts[1]
 
@@ -141,6 +170,16 @@ class Board:
         table["events"] = [data, *table["events"]][:RECENT_EVENTS]
         return True
 
+    def _photo(self, table: dict[str, Any], payload: bytes) -> bool:
+        """A box's thumbnail; an empty message (the box took its photo back) forgets it."""
+        if not payload:
+            return self._photos.pop(table["box"], None) is not None
+        photo = _photo(_json(payload))
+        if photo is None:
+            return False
+        self._photos[table["box"]] = photo
+        return True
+
     def set_broker(self, connected: bool, error: str | None = None) -> None:
         with self._lock:
             self._broker.update(connected=connected, error=error)
@@ -167,16 +206,54 @@ class Board:
         with self._lock:
             tables = sorted(self._tables.values(), key=lambda t: (t["name"].lower(), t["box"]))
             return {"seq": self._version, "broker": dict(self._broker), "now": self._clock(),
-                    "tables": [dict(t) for t in tables]}
+                    "tables": [self._row(t) for t in tables]}
 
     def table(self, box: str) -> dict[str, Any] | None:
         with self._lock:
             found = self._tables.get(box)
-            return dict(found) if found is not None else None
+            return self._row(found) if found is not None else None
+
+    def _row(self, table: dict[str, Any]) -> dict[str, Any]:
+        """A table for the pages: `photo` ({seq, width, height, tag}) only while it shows the roll on the
+        board; a photo of an earlier roll (or game) is kept until its roll's comes, but not shown."""
+        photo = self._photos.get(table["box"])
+        shown = photo is not None and photo.shows(table["board"])
+        return {**table, "photo": {"seq": photo.seq, "width": photo.width, "height": photo.height,
+                                   "tag": photo.tag} if shown else None}
+
+    def photo(self, box: str) -> Photo | None:
+        """The box's thumbnail, only while it shows the roll its table shows."""
+        with self._lock:
+            found, table = self._photos.get(box), self._tables.get(box)
+            return found if found is not None and table is not None and found.shows(table["board"]) else None
 
     def broker(self) -> dict[str, Any]:
         with self._lock:
             return dict(self._broker)
+
+
+def _photo(data: Any) -> Photo | None:
+    """A photo message as device.mqtt sends it, or None: seq a whole number, game_id one or null, the JPEG
+    base64 of at most MAX_PHOTO bytes that starts as a JPEG does (the page is served it as image/jpeg)."""
+    if not isinstance(data, dict) or not isinstance(data.get("jpeg"), str):
+        return None
+    seq, game_id = data.get("seq"), data.get("game_id")
+    if not _whole(seq) or not (game_id is None or _whole(game_id)):
+        return None
+    if len(data["jpeg"]) > MAX_PHOTO * 4 // 3 + 4:
+        return None
+    try:
+        jpeg = base64.b64decode(data["jpeg"], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if not jpeg.startswith(b"\xff\xd8\xff") or len(jpeg) > MAX_PHOTO:
+        return None
+    width, height = (v if _whole(v) and 0 < v <= PHOTO_SIDE else None for v in (data.get("width"), data.get("height")))
+    return Photo(game_id=game_id, seq=seq, width=width, height=height, jpeg=jpeg)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _json(payload: bytes) -> Any:
@@ -214,7 +291,7 @@ class VenueClient:
         if reason_code.is_failure:
             self.board.set_broker(False, f"The broker refused the venue: {reason_code}")
             return
-        for kind in ("status", "state", "events"):
+        for kind in KINDS:
             client.subscribe(self.settings.topic(kind, box="+"), qos=QOS)
         self.board.set_broker(True)
 

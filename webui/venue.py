@@ -8,6 +8,9 @@ page sends can change it, so there are no writes, tokens or CSRF here.
 
 Events: `board` (the whole board: on connect, and when a page fell too far behind), `table` (one table that
 changed), `broker` (the venue's connection to the broker). `id` is the board's version.
+
+`GET /tables/<box>/photo.jpg?v=<tag>`: a box's shared thumbnail of the roll its table shows (device.mqtt's
+`photo` topic), from the venue's own memory: the page never loads anything from a box or the internet.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ def create_venue_app(board: Any, *, max_streams: int = 60, per_address: int = 20
     app.add_url_rule("/", "index", index)
     app.add_url_rule("/api/board", "board", board_json)
     app.add_url_rule("/api/events", "events", events)
+    app.add_url_rule("/tables/<box>/photo.jpg", "photo", photo)
     app.add_url_rule("/healthz", "healthz", healthz)
     app.add_url_rule("/favicon.ico", "favicon", lambda: redirect(url_for("static", filename="icon.svg")))
     app.after_request(_headers)
@@ -83,6 +87,17 @@ def index():
 
 def board_json():
     return jsonify(_board().view())
+
+
+def photo(box: str):
+    """The thumbnail while it shows the table's last roll (404 otherwise, or when `v` names another photo).
+    The address names the bytes (`v`), so the page may keep them: each render of the board reuses them."""
+    found = _board().photo(box)
+    if found is None or request.args.get("v", found.tag) != found.tag:
+        return jsonify(code="no_photo", message="No shared photo of this table's last roll."), 404
+    resp = Response(found.jpeg, mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "private, max-age=3600"
+    return resp
 
 
 def healthz():

@@ -200,6 +200,74 @@ def test_a_broker_that_never_answers_or_does_not_exist_costs_the_game_nothing(tm
         assert table.match.seq == 9 and not pub.connected and table.health()["ok"]
 
 
+# -- shared photos (mqtt.share_photos) ----------------------------------------------------------------------
+def photos(listener: Listener, box: str) -> list[dict]:
+    """The photo messages of `box` that carry a photo (an empty one takes a photo back)."""
+    return [m.json() for m in listener.on(f"dicesight/{box}/photo") if m.payload]
+
+
+def photo_seqs(listener: Listener, box: str) -> list[int]:
+    """The rolls whose photos `box` shared, in order (a photo sent again after a reconnect counted once)."""
+    seqs = [m["seq"] for m in photos(listener, box)]
+    return [s for i, s in enumerate(seqs) if i == 0 or seqs[i - 1] != s]
+
+
+def jpeg_of(message: dict):
+    """The thumbnail of a photo message, decoded (OpenCV), with its bytes' length."""
+    import base64
+
+    import cv2
+    import numpy as np
+
+    data = base64.b64decode(message["jpeg"], validate=True)
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), len(data)
+
+
+def test_a_box_that_shares_photos_publishes_a_thumbnail_of_each_camera_roll(tmp_path, broker, closing) -> None:
+    listener = Listener(broker, ["dicesight/#"])
+    closing(listener)
+    table = demo_table(tmp_path / "a", seed=3)
+    closing(table)
+    publish(table, broker.url, "cam", closing, share_photos=True)
+    wait_until(lambda: table.health()["mqtt"]["connected"])
+    throw_demo(table)
+    seq, game_id = table.match.seq, table.game_id
+    image = table.match.entries[-1].action["image"]
+    got = wait_until(lambda: photos(listener, "cam"))
+    assert {(m["box"], m["game_id"], m["seq"]) for m in got} == {("cam", game_id, seq)}
+    thumb, size = jpeg_of(got[0])
+    assert max(thumb.shape[:2]) <= 160 and (got[0]["width"], got[0]["height"]) == (thumb.shape[1], thumb.shape[0])
+    assert size < 12 * 1024 and table.photo(image, None).stat().st_size > size
+    assert listener.last("dicesight/cam/photo").retain is False  # live; a venue that starts later gets it kept
+    late = Listener(broker, ["dicesight/cam/photo"])
+    closing(late)
+    kept = wait_until(lambda: [m for m in late.on("dicesight/cam/photo") if m.retain])
+    assert kept[0].json()["seq"] == seq
+
+    table.submit({"type": "roll", "dice": [{"value": 4}]})  # typed in: no photo to share
+    latest_state(listener, "cam", seq + 1)
+    assert photo_seqs(listener, "cam") == [seq]
+    throw_demo(table)
+    latest_state(listener, "cam", seq + 2)
+    assert photo_seqs(listener, "cam") == [seq, seq + 2]
+
+
+def test_a_box_that_does_not_share_photos_publishes_none(tmp_path, broker, closing) -> None:
+    listener = Listener(broker, ["dicesight/#"])
+    closing(listener)
+    table = demo_table(tmp_path / "a", seed=3)
+    closing(table)
+    publish(table, broker.url, "cam", closing)  # share_photos false: the default
+    wait_until(lambda: table.health()["mqtt"]["connected"])
+    for _ in range(3):
+        throw_demo(table)
+    assert table.match.seq == 3 and all(e.action.get("image") for e in table.match.entries)
+    latest_state(listener, "cam", 3)
+    # only the empty retained message that takes back a photo shared before the option was turned off
+    assert [m.payload for m in listener.on("dicesight/cam/photo")] == [b""]
+    assert photos(listener, "cam") == []
+
+
 def test_box_names_from_hostnames() -> None:
     assert box_from_hostname("dicesight-3.local") == "dicesight-3"
     assert box_from_hostname("Table#1") == "Table-1"
@@ -290,3 +358,68 @@ def test_no_hidden_die_in_any_published_byte(tmp_path, broker, closing) -> None:
             dice_on_tray += len(data["snapshot"]["tray"]["dice"])
             assert tray_values(data) == []  # the shared screen never sees a Regidice throw's faces
     assert checked > 100 and dice_on_tray > 0
+
+
+@pytest.mark.slow(20)
+@pytest.mark.parametrize("log_names_photos", [False, True])
+def test_a_hidden_throw_s_photo_is_never_published(tmp_path, broker, closing, monkeypatch,
+                                                   log_names_photos) -> None:
+    """A Regidice game with the rolls thrown on the demo tray and photos shared: no photo message, and no
+    byte of a thrown roll's thumbnail in any message on any topic, before the reveal that makes it public.
+    Regidice's shared log never names a roll's photo (its public_action), so the box shares none at all; made
+    to name them (`log_names_photos`), the table's own decision (Table.photo for the shared screen) still
+    holds each back until its reveal, and the last roll's photo is shared after it."""
+    import base64
+    import time
+
+    from device.mqtt import thumbnail
+    from engine.games import get_rules
+
+    if log_names_photos:
+        cls = type(get_rules("regidice"))
+        shown = cls.public_action
+        monkeypatch.setattr(cls, "public_action", lambda self, a: {**shown(self, a), "image": a.get("image")})
+    listener = Listener(broker, ["dicesight/#"])
+    closing(listener)
+    table = demo_table(tmp_path / "a", seed=4)
+    closing(table)
+    publish(table, broker.url, "rd", closing, share_photos=True)
+    wait_until(lambda: table.health()["mqtt"]["connected"])
+    table.new_game("regidice", REGIDICE, 21)
+    rules, rng = get_rules("regidice"), random.Random(5)
+    hidden: set[int] = set()  # camera rolls of this round, hidden until its reveal
+    revealed_at: dict[int, float] = {}  # roll seq -> a moment just before the move that revealed it
+    for _ in range(120):
+        state = table.match.state
+        if state["phase"] == "over" or len(revealed_at) >= 8:
+            break
+        action, seq, before = dict(rng.choice(rules.options(state))), table.match.seq, time.monotonic()
+        if action["type"] == "roll":
+            throw_demo(table)
+        if table.match.seq == seq:
+            table.submit(action)
+        if table.match.entries[-1].action.get("image"):
+            hidden.add(table.match.seq)
+        if table.match.state["phase"] not in ("roll", "declare"):
+            revealed_at.update((s, before) for s in hidden)
+            hidden.clear()
+        latest_state(listener, "rd", table.match.seq)  # the publisher keeps up: a photo sent comes before
+    assert len(revealed_at) >= 4, "the game revealed too few camera rolls to check"
+
+    thumbs = {}
+    for entry in table.match.entries:
+        image = entry.action.get("image")
+        if image:
+            jpeg = thumbnail(table.store.image_path(image))[0]
+            thumbs[entry.seq] = (jpeg, base64.b64encode(jpeg))
+    assert set(revealed_at) | hidden <= set(thumbs)
+    shared = 0
+    for message in listener.messages:
+        for seq, (jpeg, b64) in thumbs.items():
+            if message.at < revealed_at.get(seq, float("inf")):
+                assert jpeg not in message.payload and b64 not in message.payload, (message.topic, seq)
+        if message.topic == "dicesight/rd/photo" and message.payload:
+            seq = message.json()["seq"]
+            assert seq in revealed_at and message.at > revealed_at[seq]
+            shared += 1
+    assert shared >= 1 if log_names_photos else shared == 0  # shared once public, where the log names them

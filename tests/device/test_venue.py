@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "tests" / "webui"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from brokerkit import BoxProcess, Mosquitto, wait_until  # noqa: E402
-from realbox import make_table  # noqa: E402
+from realbox import demo_table, make_table, throw_demo  # noqa: E402
 
 from device.config import ConfigError, MqttConfig, parse_broker  # noqa: E402
 from device.mqtt import MqttSettings, TablePublisher  # noqa: E402
@@ -168,6 +168,92 @@ def test_a_state_without_a_board_is_read_from_its_snapshot() -> None:
             "log": [{"seq": 1, "action": {"type": "roll", "dice": [2, 3]}}]}
     assert board.receive("dicesight/old/state", json.dumps({"snapshot": snap}).encode())
     assert board.table("old")["board"]["last_roll"]["dice"] == [{"value": 2}, {"value": 3}]
+
+
+def photo_message(seq: int, game_id: int | None = 1, jpeg: bytes = b"\xff\xd8\xff\xe0 a tiny jpeg", **kw) -> bytes:
+    import base64
+
+    return json.dumps({"box": "t", "game_id": game_id, "seq": seq, "width": 160, "height": 120,
+                       "jpeg": base64.b64encode(jpeg).decode(), **kw}).encode()
+
+
+def state_message(seq: int, roll: int | None, game_id: int = 1) -> bytes:
+    return json.dumps({"board": {"game": "freeroll", "game_id": game_id, "seq": seq, "players": [],
+                                 "last_roll": {"seq": roll, "dice": [{"value": 5}]} if roll else None}}).encode()
+
+
+def test_the_board_shows_a_photo_only_beside_its_own_roll() -> None:
+    board = Board("dicesight")
+    client = create_venue_app(board).test_client()
+    assert board.receive("dicesight/t/state", state_message(4, 4))
+    assert board.receive("dicesight/t/photo", photo_message(4))
+    shown = board.table("t")["photo"]
+    assert (shown["seq"], shown["width"], shown["height"]) == (4, 160, 120)
+    got = client.get(f"/tables/t/photo.jpg?v={shown['tag']}")
+    assert got.status_code == 200 and got.mimetype == "image/jpeg" and got.data == b"\xff\xd8\xff\xe0 a tiny jpeg"
+    assert client.get("/tables/t/photo.jpg?v=other").status_code == 404  # an address of another photo
+    assert client.get("/api/board").get_json()["tables"][0]["photo"] == shown
+
+    assert board.receive("dicesight/t/state", state_message(5, 5))  # a new roll, its photo not here yet
+    assert board.table("t")["photo"] is None and client.get("/tables/t/photo.jpg").status_code == 404
+    assert board.receive("dicesight/t/photo", photo_message(5))
+    assert board.table("t")["photo"]["seq"] == 5
+    assert board.receive("dicesight/t/state", state_message(1, 1, game_id=2))  # a new game: seq 1 again
+    assert board.receive("dicesight/t/photo", photo_message(1, game_id=1))  # the old game's move 1: not it
+    assert board.table("t")["photo"] is None
+    assert board.receive("dicesight/t/photo", photo_message(1, game_id=2))
+    assert board.table("t")["photo"]["seq"] == 1
+    assert board.receive("dicesight/t/photo", b"")  # the box took its photo back
+    assert board.table("t")["photo"] is None
+
+    for bad in [b"{not json", photo_message(True), photo_message(1, game_id="2"), photo_message(1, jpeg=b"<svg>"),
+                photo_message(1, jpeg=b"\xff\xd8\xff" + bytes(70 * 1024)),
+                json.dumps({"seq": 1, "game_id": 2, "jpeg": "not base64!"}).encode()]:
+        assert not board.receive("dicesight/t/photo", bad), bad[:40]
+    assert board.receive("dicesight/t/photo", photo_message(1, game_id=2, width=10**6, height="x"))
+    assert (board.table("t")["photo"]["width"], board.table("t")["photo"]["height"]) == (None, None)
+
+
+@pytest.mark.slow(8)
+def test_a_box_s_shared_photo_reaches_the_venue_for_its_roll(tmp_path) -> None:
+    """A box with the demo tray and `share_photos`, on a real broker: the venue shows the thumbnail of the
+    camera roll its board shows, from its own HTTP; after a typed-in roll, none (the earlier one is stale)."""
+    import cv2
+    import numpy as np
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    opened: list = [broker]
+    try:
+        board = Board("dicesight", broker.url)
+        venue = VenueClient(board, MqttSettings(parse_broker(broker.url), "venue", "venue"))
+        venue.start()
+        opened.append(venue)
+        page = create_venue_app(board).test_client()
+        table = demo_table(tmp_path / "cam", seed=3)
+        opened.append(table)
+        pub = TablePublisher(table, MqttSettings(parse_broker(broker.url), "cam", "Camera table", keepalive_s=5,
+                                                 share_photos=True))
+        pub.start()
+        opened.append(pub)
+        wait_until(lambda: pub.connected)
+
+        throw_demo(table)
+        seq = table.match.seq
+        shown = wait_until(lambda: (row(board, "cam") or {}).get("photo"))
+        assert shown["seq"] == seq == row(board, "cam")["board"]["last_roll"]["seq"]
+        got = page.get(f"/tables/cam/photo.jpg?v={shown['tag']}")
+        thumb = cv2.imdecode(np.frombuffer(got.data, np.uint8), cv2.IMREAD_COLOR)
+        assert got.mimetype == "image/jpeg" and max(thumb.shape[:2]) <= 160 and len(got.data) < 12 * 1024
+        assert (shown["width"], shown["height"]) == (thumb.shape[1], thumb.shape[0])
+
+        table.submit({"type": "roll", "dice": [{"value": 2}, {"value": 5}]})  # typed in: no photo
+        wait_until(at_seq(board, "cam", seq + 1))
+        assert row(board, "cam")["photo"] is None and page.get("/tables/cam/photo.jpg").status_code == 404
+        throw_demo(table)
+        assert wait_until(lambda: (row(board, "cam") or {}).get("photo"))["seq"] == seq + 2
+    finally:
+        for thing in reversed(opened):
+            thing.close()
 
 
 def test_the_venue_page_speaks_three_languages_and_names_its_broker(tmp_path) -> None:

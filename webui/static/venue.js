@@ -4,7 +4,8 @@
 import { S, t, loc, h, fill, $ } from "./core.js";
 import { dieElement } from "./dice.js";
 
-const V = { tables: new Map(), broker: null, skew: 0, online: false, queued: false };
+const V = { tables: new Map(), broker: null, skew: 0, online: false, queued: false, photos: new Map() };
+const JUST_NOW_S = 5;  // a table that dropped this recently says "just now", not "for 0 s"
 
 // Seconds since a moment the venue's server stamped (its clock, not the screen's).
 function ago(epoch) {
@@ -37,7 +38,23 @@ function numberFace(face) {
   return /^\d+$/.test(String(face ?? "")) ? Number(face) : null;
 }
 
-function rollRow(board) {
+// The box's shared thumbnail of this very roll (the venue sends `photo` only while its seq is the roll's; the
+// page checks again). One element per box and photo, reused by every render, so it never flickers.
+function rollPhoto(row, roll) {
+  const photo = row.photo;
+  if (!photo || photo.seq !== roll.seq) return null;
+  const kept = V.photos.get(row.box);
+  if (kept && kept.tag === photo.tag) return kept.img;
+  const img = h("img", {
+    class: "rollphoto", alt: t("roll_photo"), width: photo.width, height: photo.height,
+    src: `/tables/${encodeURIComponent(row.box)}/photo.jpg?v=${encodeURIComponent(photo.tag)}`,
+  });
+  V.photos.set(row.box, { tag: photo.tag, img });
+  return img;
+}
+
+function rollRow(row) {
+  const board = row.board;
   const roll = board.last_roll;
   if (!roll || !roll.dice || !roll.dice.length) return null;
   const who = (board.players || []).find((p) => p.id === roll.player);
@@ -46,10 +63,12 @@ function rollRow(board) {
     : dieElement(d.value ?? numberFace(d.face), { face: d.face, colour: d.colour }));
   return h("div", { class: "roll", data: { seq: roll.seq } },
     h("small", { class: "muted", text: who ? t("rolled_by", { name: who.name }) : t("last_roll") }),
-    h("span", { class: "dice small" }, dice));
+    h("span", { class: "dice small" }, dice),
+    rollPhoto(row, roll));
 }
 
-function gameLines(board) {
+function gameLines(row) {
+  const board = row.board;
   if (!board || !board.game) return [h("p", { class: "muted", text: t("no_game") })];
   const names = (board.players || []).filter((p) => (board.winners || []).includes(p.id)).map((p) => p.name);
   const turn = (board.players || []).find((p) => p.id === board.turn);
@@ -60,21 +79,22 @@ function gameLines(board) {
     names.length ? h("p", { class: "won-banner", text: t("winners", { names: names.join(", ") }) })
       : board.over ? h("p", { class: "won-banner", text: t("game_over") }) : null,
     board.players && board.players.length ? h("ul", { class: "players" }, board.players.map((p) => playerRow(board, p))) : null,
-    rollRow(board),
+    rollRow(row),
   ];
 }
 
 function statusBadge(row) {
   const status = row.status || "unknown";
   let text = t(`table_${status}`);
-  if (status === "offline" && row.since != null) text = t("offline_since", { s: duration(ago(row.since)) });
+  const gone = status === "offline" ? ago(row.since) : null;
+  if (gone != null) text = gone < JUST_NOW_S ? t("offline_now") : t("offline_since", { s: duration(gone) });
   return h("span", { class: `status ${status}`, text });
 }
 
 function tableCard(row) {
   return h("article", { class: `card table ${row.status || "unknown"}`, data: { box: row.box, status: row.status } },
     h("header", {}, h("h2", { text: row.name || row.box }), statusBadge(row)),
-    gameLines(row.board));
+    gameLines(row));
 }
 
 function render() {
