@@ -127,7 +127,9 @@ function renderMonsters(snap, ctx) {
       h("span", { class: "kot-loc " + p.location, text: text("place." + p.location) })),
     h("small", { class: "muted", text: monsterName(ctx, p.monster) }),
     h("div", { class: "kot-stats" },
-      h("div", { data: { field: "health" } }, h("b", { class: "health", text: `${p.health}` }), h("small", { text: `${text("stat.health")} /${p.max_health}` })),
+      // the maximum beside the number ("10/10"): under the label it took a line of its own on a narrow card
+      h("div", { data: { field: "health" } }, h("span", { class: "kot-value" }, h("b", { class: "health", text: `${p.health}` }),
+        h("small", { class: "kot-max", text: `/${p.max_health}` })), h("small", { text: text("stat.health") })),
       h("div", { data: { field: "vp" } }, h("b", { class: "vp", text: `${p.vp}` }), h("small", { text: text("stat.vp") })),
       h("div", { data: { field: "energy" } }, h("b", { class: "energy", text: `${p.energy}` }), h("small", { text: text("stat.energy") }))),
     tokens.length || cards.length ? h("div", { class: "kot-chips" }, ...tokens, ...cards) : null,

@@ -137,7 +137,8 @@ function renderPlayers(snap) {
         h("strong", { class: "pname", title: p.first ? T("first") : null,
           text: (active ? "▶ " : "") + ctx.playerName(p) + (mine ? ` (${T("you")})` : "") + (p.first ? " ①" : "") }),
         p.declared ? h("span", { class: "chip", data: { declared: p.declared.action } }, h("span", { text: declaration(p.declared) })) : null),
-      h("p", { class: "muted" }, h("small", { text: `${T("pool")}: ${p.count} · ${colours}` }),
+      // a player with no dice left has no colours to list: no separator before nothing
+      h("p", { class: "muted" }, h("small", { text: [`${T("pool")}: ${p.count}`, colours].filter(Boolean).join(" · ") }),
         snap.phase === "roll" ? h("small", { text: " · " + (p.rolled ? T("rolled") : T("not_rolled")) }) : null),
       h("div", { class: "dice small rdpool", data: { hidden: hidden ? "1" : "" } }, p.pool.map((d) => die(d))),
       p.prepared.length ? h("p", { class: "muted" }, h("small", { text: T("prepared_for", { name: ctx.playerName(p) }) + " " }),

@@ -737,6 +737,18 @@ function renderRules() {
     h("ol", {}, lines.map((line) => h("li", { text: line }))), hook("rulesExtra", ctx) || null));
 }
 
+// Who won, as player ids: the snapshot's `winners`, else the player the game's scoreboard description names
+// (`scoreboard.winners`, a path in its snapshot, as the venue board reads it: Mage Wars keeps one `winner`).
+// A value that is no player (a draw, a co-op "players") names nobody here.
+function winnersOf(snap) {
+  if (snap.winners && snap.winners.length) return snap.winners;
+  const path = (((currentGame() || {}).scoreboard) || {}).winners;
+  if (typeof path !== "string") return [];
+  const value = path.split(".").reduce((o, k) => (o == null ? o : o[k]), snap);
+  const ids = (snap.players || []).map((p) => p.id);
+  return (Array.isArray(value) ? value : [value]).filter((w) => ids.includes(w));
+}
+
 function renderWinner(snap) {
   const box = $("winner");
   const over = snap.phase === "over" || (snap.winners && snap.winners.length) || snap.draw;
@@ -747,8 +759,8 @@ function renderWinner(snap) {
   box.classList.toggle("lost", lost);
   if (lost) text = gameText("view.defeat") || t("game_over");
   else if (snap.draw) text = t("draw");
-  else if (snap.winners && snap.winners.length) {
-    text = t("winner", { name: snap.winners.map((w) => playerName(findPlayer(w)) || w).join(" & ") });
+  else if (winnersOf(snap).length) {
+    text = t("winner", { name: winnersOf(snap).map((w) => playerName(findPlayer(w)) || w).join(" & ") });
   }
   fill(box, h("strong", { id: "winnertext", text }),
     S.session.paired ? h("button", { class: "big", type: "button", id: "winnernew", onclick: () => openSetup().catch(() => {}) }, t("new_game")) : null);
