@@ -136,10 +136,21 @@ def test_a_room_that_no_longer_fits_reads_no_worse_than_none(room_seed: int) -> 
         assert right_joined >= right_plain and silent == 0
 
 
-def test_two_reads_that_disagree_are_never_certain() -> None:
+def test_two_certain_reads_that_disagree_are_never_certain() -> None:
     a = Reading(3, "3", "white", 0.97, (100.0, 100.0), (70, 70, 60, 60), True)
     b = Reading(4, "4", "white", 0.95, (102.0, 99.0), (72, 69, 60, 60), True)
     room = Room()
     frame = np.zeros((480, 640, 3), np.uint8)
     (joined,) = merge([a], [b], frame, room)
     assert joined.value == 3 and joined.certain is False
+
+
+def test_a_certain_read_is_not_vetoed_by_an_unsure_one() -> None:
+    """DESIGN, vision: the better judge is never vetoed by a weaker one. The read with the room is certain of
+    a 4; the read without it, unsure, guessed a 3: the die stays a certain 4 (the demo tray asked about most
+    King of Tokyo throws before)."""
+    unsure = Reading(3, "3", "black", 0.45, (100.0, 100.0), (70, 70, 60, 60), False)
+    sure = Reading(4, "4", "black", 0.99, (102.0, 99.0), (72, 69, 60, 60), True)
+    frame = np.zeros((480, 640, 3), np.uint8)
+    (joined,) = merge([unsure], [sure], frame, Room())
+    assert (joined.value, joined.certain) == (4, True)
