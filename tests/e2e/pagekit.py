@@ -104,6 +104,22 @@ def wait_seq_above(page, seq: int) -> None:
     page.wait_for_function("s => window.dicesight && window.dicesight.snap && window.dicesight.snap.seq > s", arg=seq)
 
 
+def tap_until_box_moves(button, box: str, seq: int, tries: int = 3, wait_s: float = 5.0) -> None:
+    """Tap `button` until the box's state passes `seq`, as a player taps again when nothing happened. Why: on a
+    loaded machine a snapshot arriving at that phone can redraw the button between the press and the release,
+    and the tap is lost (a full run's King of Tokyo test once waited 15 s on a yield that was never sent)."""
+    for _ in range(tries):
+        button.click()
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            if get_state(box)["seq"] > seq:
+                return
+            time.sleep(0.1)
+        if not button.is_visible():
+            break
+    raise AssertionError(f"the box did not move past seq {seq} after {tries} taps")
+
+
 def pair_with_box(page, table) -> None:
     """Pair the phone as a player does: tap "Pair this phone", wait until the box holds the request (the page
     counts down), and press the box's Pair button (pressed earlier, it admits no one)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pagekit import get_state, pair_with_box, shot, wait_seq_above
+from pagekit import get_state, pair_with_box, shot, tap_until_box_moves, wait_seq_above
 from playwright.sync_api import expect
 from realbox import make_table
 
@@ -174,7 +174,7 @@ def test_a_four_monster_game_to_a_winner(box, table, phone):
     # answered on the second phone (Korean)
     expect(other.locator("#pending button.option[data-type='yield']")).to_be_visible()
     shot(other, "kot-06-yield-prompt-ko")
-    other.locator("#pending button.option[data-type='yield']").click()
+    tap_until_box_moves(other.locator("#pending button.option[data-type='yield']"), box, snap["seq"])
     wait_seq_above(page, snap["seq"])
     snap = settle(page, box, "buy")
     assert snap["tokyo"]["city"] == "p2"

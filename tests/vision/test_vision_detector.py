@@ -100,7 +100,9 @@ def test_a_d12_the_outlines_miss_in_a_still_frame_is_found_by_the_learned_finder
 
     alone = read_dice(frame, d12, "under", detector=None)
     assert near(alone) == []
-    found = near(read_dice(frame, d12, "under"))
+    # the photos' finder, whose box there holds the whole face: this checks the pentagon search in a finder's box,
+    # not how tight the shipped under-tray finder's box is (retrained as renders come; 41 px on this 45 px die)
+    found = near(read_dice(frame, d12, "under", detector=detector.load("finder")))
     assert [(r.face, r.value, r.certain) for r in found] == [(green["face"], green["value"], False)]
 
 
