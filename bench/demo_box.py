@@ -25,6 +25,8 @@ Measured 2026-11-25 (issue 34 #3, load 3-5), 30-40 throws each, none certain and
   wrongly, and unsure, makes the read with the room unsure too; one settled frame read with the room is 180 of
   180 certain and right, without it 152 (23 wrong but unsure). With an unsure read not vetoing a certain one
   (an experiment, vision unchanged) the same throws are asked 10% and 0% (seeds 1 and 2), still none silent.
+  Adopted (vision/room.py `_joined`, 2026-11-25): 20 throws of seed 1 asked 5%, per die 99.2% certain-right,
+  none silent.
 - Mage Wars, five attack dice and the d12: 73-80% of throws asked. Under the tray a starred face on top lies
   on a blank (the set's opposite map: blank-2*, blank-1*) and the two blanks look alike, so every 1* and 2*
   is a 50/50 (confidence 0.5), rightly unsure: 1 - (4/6)^5 = 87% of five-die throws hold one.

@@ -92,7 +92,7 @@ class Setup:
     # the under-tray renders (`training/blender_undertray.py`, seeds of build/blender-undertray/s<seed>; never
     # the test seeds 1-3), each frame through `undertray_variants` cameras (`undertray_data.refaulted`), sampled
     # alongside the photos at the photos' scale (their 320x240 frames shrink as the reader shrinks them).
-    # Off by default: the shipped finder.onnx stays as it was; `--undertray 4-99` makes finder-under.onnx
+    # Off by default: the shipped finder.onnx stays as it was; `--undertray 4-199` makes finder-under.onnx
     undertray: tuple[int, ...] = ()
     undertray_variants: int = 4
 
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blender", default="", help="Blender folder seeds sampled with the photos, e.g. 1-2 (off)")
     ap.add_argument("--blender-zoom", type=float, default=Setup.blender_zoom,
                     help="Blender frames shrunk this much more than photos")
-    ap.add_argument("--undertray", default="", help="under-tray render seeds sampled with the photos, e.g. 4-99 "
+    ap.add_argument("--undertray", default="", help="under-tray render seeds sampled with the photos, e.g. 4-199 "
                     "(off; with it the model is named finder-under, the reader's finder for --mount under)")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
     ap.add_argument("--only", default="", help="comma-separated model names to train (finder, cv0, lodo-...)")

@@ -24,7 +24,7 @@ from vision.detector import DieDetector
 from vision.reader import find_candidates
 
 TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrated on
-TRAIN_SEEDS = "4-99"     # every later seed rendered so far (the JSON records which frames a model saw)
+TRAIN_SEEDS = "4-199"    # every d6 seed rendered so far (seeds 200 and up hold symbol dice; the JSON records the frames)
 DIE = 8                  # Canvases.source of a die rendered under the tray
 NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
 
