@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pagekit import CHROMIUM, CHROMIUM_ARGS, PHONE, serve  # noqa: E402
+from realbox import make_table  # noqa: E402
 
 from webui import create_app  # noqa: E402
 from webui.web import WebState  # noqa: E402
@@ -114,3 +115,18 @@ def serve_table(web_server):
         return url
 
     return use
+
+
+@pytest.fixture()
+def table(tmp_path):
+    """The real table service with no camera (dice by hand, as on a box without one): most page tests play on
+    it. A test file that needs a camera or a demo tray defines its own `table`."""
+    table = make_table(tmp_path, camera=None)
+    yield table
+    table.close()
+
+
+@pytest.fixture()
+def box(table, serve_table):
+    """The page's address for `table`."""
+    return serve_table(table)

@@ -7,17 +7,9 @@ from __future__ import annotations
 
 import pytest
 from pagekit import shot
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 MISSING = "roll-00001-gone.jpg"
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
 
 
 def test_a_missing_photo_is_asked_for_once(phone, table, serve_table):

@@ -10,21 +10,8 @@ from __future__ import annotations
 import pytest
 from pagekit import get_state, shot, wait_seq_above
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)  # no camera: dice by hand, as on a box without one
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def pair_phone(page, table) -> None:

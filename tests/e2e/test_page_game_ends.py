@@ -10,7 +10,6 @@ import re
 import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 SLOW = 45_000  # ms
@@ -41,18 +40,6 @@ MAX_BESIDE_NUMBER = """(field) => {
   const num = field.querySelector(".health").getBoundingClientRect();
   return { lines: max.length, middle: (max[0].top + max[0].bottom) / 2, top: num.top, bottom: num.bottom };
 }"""
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def paired_phone(phone, box, table, locale: str):

@@ -13,24 +13,11 @@ import re
 import pytest
 from pagekit import get_state, pair_with_box, shot, tap_until_box_moves, wait_seq_above
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 
 MONSTERS = ["cyber_kitty", "the_king", "gigazaur", "space_penguin", "meka_dragon", "alienoid"]
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fu"]
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)  # the real table service; no camera: dice by hand
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def setup_game(page, count: int = 4) -> None:

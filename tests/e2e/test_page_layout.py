@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 from pagekit import pair_with_box, shot
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 
@@ -17,18 +16,6 @@ MAGE_WARS = {"initiative": "p1", "phase": "actions",
 KING_OF_TOKYO = {"players": [{"name": "Ana", "monster": "cyber_kitty"}, {"name": "Bo", "monster": "the_king"}]}
 DICE_THRONE = {"mode": "1v1", "players": [{"id": "ann", "name": "Ann", "hero": "gunslinger"},
                                          {"id": "bo", "name": "Bo", "hero": "barbarian"}]}
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def open_game(phone, box, table, locale: str, game: str, setup: dict, paired: bool = False):

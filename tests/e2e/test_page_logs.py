@@ -12,7 +12,6 @@ import re
 import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 SLOW = 45_000  # ms
@@ -24,22 +23,10 @@ MAGE_WARS = {"initiative": "p1", "phase": "actions",
              "objects": [{"name": "Bear", "owner": "p1", "life": 8, "ready": True}]}
 
 
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
-
-
 # The lines the checks read, as each phone's language words them (the games' texts log.kept and view.why_armor)
 KEPT = {"en-US": "Dice kept: Claw Claw", "zh-TW": "保留骰子：爪擊 爪擊", "ko-KR": "남긴 주사위: 발톱 발톱"}
 NO_DAMAGE = {"en-US": "no damage (armor 3 stops all 1)", "zh-TW": "沒有傷害（護甲 3 擋下全部 1 點）",
              "ko-KR": "피해 없음 (방어구 3: 일반 피해 1 모두 막음)"}
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def paired_phone(phone, box, table, locale: str = "en-US"):

@@ -13,21 +13,9 @@ import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
-from realbox import demo_table, make_table, throw_demo
+from realbox import demo_table, throw_demo
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)  # the real table service; no camera: dice by hand
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def state(url: str) -> dict:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 
@@ -16,18 +15,6 @@ MAGE_WARS = {"initiative": "p1", "players": [{"name": "Ana", "mage": "wizard"}, 
 KOT = {"players": [{"id": "p1", "name": "Ana", "monster": "cyber_kitty"},
                    {"id": "p2", "name": "Bo", "monster": "the_king"}], "first": "p1"}
 RULE_WORDS = {"en-US": ("How to play", "wounded pile"), "zh-TW": ("玩法摘要", "受傷堆"), "ko-KR": ("게임 방법", "부상 더미")}
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def open_page(phone, box, locale: str, game: str):

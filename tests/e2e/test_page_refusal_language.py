@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from pagekit import pair_with_box
-from realbox import make_table
 from test_page_languages import english_words
 
 pytestmark = pytest.mark.e2e
@@ -23,13 +22,6 @@ GAMES = {
                   "players": [{"name": "Ana", "mage": "wizard"}, {"name": "Ben", "mage": "warlock"}]},
                  {"type": "pass"}),
 }
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
 
 
 @pytest.mark.parametrize("locale", ["zh-TW", "ko-KR"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 
@@ -20,18 +19,6 @@ POSITION = {"players": 3, "position": {
 ROLLS = {"p1": ["R4", "B4", "Y4", "R1"], "p2": ["R5", "B5", "Y5", "R1"]}
 DECLARATIONS = {"p1": {"action": "block", "value": 4}, "p2": {"action": "block", "value": 5},
                 "p3": {"action": "attack", "value": 6}}
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
-
-
-@pytest.fixture()
-def box(table, serve_table):
-    return serve_table(table)
 
 
 def seated_phone(phone, box, table, seat: str, locale: str = "en-US"):

@@ -10,19 +10,11 @@ from __future__ import annotations
 import pytest
 from pagekit import pair_with_box, shot
 from playwright.sync_api import expect
-from realbox import make_table
 
 pytestmark = pytest.mark.e2e
 
 # what a refusal of two Gigazaurs says, per phone language
 TWICE = {"en-US": ("Gigazaur", "more than once"), "zh-TW": ("吉哥拉", "不只一次"), "ko-KR": ("기가자우르", "두 명 이상")}
-
-
-@pytest.fixture()
-def table(tmp_path):
-    table = make_table(tmp_path, camera=None)
-    yield table
-    table.close()
 
 
 def open_sheet(page) -> None:
