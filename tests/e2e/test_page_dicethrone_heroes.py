@@ -15,7 +15,7 @@ import re
 
 import pytest
 from pagekit import shot
-from test_page_dicethrone import answer, box, get_state, pair_phone, step, table  # noqa: F401  (fixtures)
+from test_page_dicethrone import answer, get_state, pair_phone, step
 
 from engine.dicethrone.heroes import hero_ids
 
