@@ -33,14 +33,11 @@ from vision.memory import Memory
 from .atomic import write_atomic as _write_atomic
 from .dice_sets import spec
 from .opposites import Opposites
+from .taught import set_folder
 
 log = logging.getLogger("dicesight.learnt")
 
 MAX_PER_FACE = 12   # crops kept per face of a set: enough for the memory's vote, small on the card
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
 
 
 @dataclass(frozen=True)
@@ -94,7 +91,7 @@ class LearntDice:
         self._load()
 
     def _dir(self, set_id: str) -> Path:
-        return self.root / _safe(set_id) / self.mount
+        return self.root / set_folder(set_id) / self.mount
 
     def _load(self) -> None:
         """Read every kept crop back into the memory; a damaged file is skipped and logged."""

@@ -26,7 +26,7 @@ from typing import Any
 from vision.dicesets import DiceSet, get_set
 
 from .atomic import write_atomic
-from .taught import _safe
+from .taught import set_folder
 
 log = logging.getLogger("dicesight.opposites")
 
@@ -86,7 +86,7 @@ class Opposites:
         self._cache: dict[Path, tuple[tuple[int, int, int], dict[tuple[int, int], int]]] = {}
 
     def _path(self, set_id: str) -> Path:
-        return self.root / _safe(set_id) / FILE
+        return self.root / set_folder(set_id) / FILE
 
     def seen(self, set_id: str) -> dict[tuple[int, int], int]:
         """{(glass face, top face): times seen}; empty when nothing was seen or the file is damaged (logged).

@@ -14,13 +14,15 @@ import numpy as np
 from vision.teach import from_png_array
 
 
-def _safe(name: str) -> str:
+def set_folder(name: str) -> str:
+    """A dice set's id as a folder name under STATE_DIR/dice (taught faces, learnt crops, opposite faces): ids
+    such as "dicethrone:barbarian" hold characters a file system may refuse."""
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
 
 
 def taught_dir(state_dir: Path, dice_set: str, mount: str) -> Path:
     """The folder of one set's faces taught for one mount."""
-    return Path(state_dir) / "dice" / _safe(dice_set) / mount
+    return Path(state_dir) / "dice" / set_folder(dice_set) / mount
 
 
 def load_taught(state_dir: Path, dice_set: str, mount: str) -> dict[int, list[np.ndarray]] | None:
