@@ -43,6 +43,7 @@ from .name import top_face
 from .outline import refitted
 from .pips import Face, lab_to_bgr, pip_dice
 from .reading import UNNAMED, Reading
+from .symbolnet import with_network
 
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
 # its own threshold (0.3): on the enlarged photo it proposed many more boxes on busy floors and specks, which the
@@ -90,7 +91,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
     else:
-        readings = _read_faces(img, ds, mount, background, taught, det)
+        readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, det), det)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out = [colour_sure(_unscaled(r, scale), ds) for r in readings]

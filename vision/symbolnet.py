@@ -1,0 +1,101 @@
+"""Stage **decide**, for symbol dice with a face network of their own (`vision/models/<set>-<mount>.onnx`).
+
+The templates (`vision/glyphs.py`) know one drawing of each face; a table's dice are printed otherwise, and
+from below the face is seen mirrored through a plate, with the LED ring's glare on it. A network trained on
+many printings rendered under the tray (`training/train_symbols_undertray.py`) names the face on the glass
+far more often (issue 31). It does not replace the template reader: both look at each die, and one
+calibrated rule joins them (`joined`), as the pip dice's CNN and pip count are joined (`decide.judge_pip_die`):
+
+- they agree: certain when either is sure;
+- they disagree: the network's face when it is sure and the templates were not (the better judge wins),
+  otherwise uncertain with the surer one's guess first;
+- the templates named nothing: the network's face, certain only at its calibrated level.
+
+Boxes only the learned finder found, which the templates could not name, are read by the network alone.
+The network's "none" (no die's face: a reflection, half a die, two dice) never removes a reading; it only
+keeps the reading from being certain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .classify import FaceClassifier, Prediction
+from .classify import load as load_classifier
+from .detector import DieDetector
+from .dicesets import DiceSet
+from .faces import classify_colour
+from .finder import body_colour
+from .name import top_face
+from .reading import UNNAMED, Reading
+
+NONE = 6   # the networks' last class: not a die's face
+
+
+def network_for(ds: DiceSet, mount: str) -> FaceClassifier | None:
+    """The shipped face network of a symbol set at a mount, when the package has one made for these very
+    faces (a table's own dice file under the same id, with other faces, gets none)."""
+    if ds.kind == "pips":
+        return None
+    clf = load_classifier(f"{ds.id}-{mount}")
+    if clf is None or clf.meta.get("faces") != [f.name for f in ds.faces]:
+        return None
+    return clf
+
+
+def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Reading],
+                 det: DieDetector | None) -> list[Reading]:
+    """The readings judged again with the set's network, and the finder's dice no reading covers read by it
+    alone (unchanged when the set has no network)."""
+    clf = network_for(ds, mount)
+    if clf is None:
+        return readings
+    boxes = [_centred(r.box) for r in readings]
+    extra = _uncovered(det, img, readings) if det is not None else []
+    preds = clf.predict(img, boxes + extra)
+    out = [joined(r, p, ds, mount, clf.certain_at) for r, p in zip(readings, preds, strict=False)]
+    out += [r for b, p in zip(extra, preds[len(boxes):], strict=True) if (r := _alone(img, b, p, ds, mount, clf.certain_at))]
+    return out
+
+
+def joined(r: Reading, p: Prediction, ds: DiceSet, mount: str, certain_at: float) -> Reading:
+    """One reading from the templates' `r` and the network's `p` (the module's rule)."""
+    sure = p.confidence >= certain_at
+    if p.index == NONE:
+        return replace(r, certain=False) if sure else r
+    face = top_face(ds, p.index + 1, mount)
+    if r.face == face.name:
+        return replace(r, certain=r.certain or sure, confidence=max(r.confidence, p.confidence))
+    named = replace(r, value=face.value, face=face.name, confidence=p.confidence, certain=False)
+    if r.face == UNNAMED or (sure and not r.certain):
+        return replace(named, certain=sure)
+    return replace(named if p.confidence > r.confidence else r, certain=False)
+
+
+def _alone(img: np.ndarray, box: tuple[float, float, float, float], p: Prediction, ds: DiceSet, mount: str,
+           certain_at: float) -> Reading | None:
+    """A die only the learned finder found, as the network reads it (None: not a die's face, or a guess
+    no better than a coin)."""
+    if p.index == NONE or p.confidence < 0.5:
+        return None
+    face = top_face(ds, p.index + 1, mount)
+    cx, cy, w, h = box
+    return Reading(face.value, face.name, classify_colour(tuple(body_colour(img, box))), p.confidence, (cx, cy),
+                   (int(cx - w / 2), int(cy - h / 2), int(w), int(h)), p.confidence >= certain_at)
+
+
+def _centred(box: tuple[int, int, int, int]) -> tuple[float, float, float, float]:
+    x, y, w, h = box
+    return (x + w / 2, y + h / 2, float(w), float(h))
+
+
+def _uncovered(det: DieDetector, img: np.ndarray, readings: list[Reading]) -> list[tuple[float, float, float, float]]:
+    """The finder's boxes whose centre lies in no reading's box (a die the outlines did not find)."""
+    out = []
+    for d in det.detect(img):
+        cx, cy, w, h = d.box
+        if not any(abs(r.center[0] - cx) < 0.5 * w and abs(r.center[1] - cy) < 0.5 * h for r in readings):
+            out.append(d.box)
+    return out
