@@ -17,7 +17,7 @@ RUN_ARGS ?=
 TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean pi-check train-reader train-reader-suite train-symbols train-numerals \
-	train-finder train-finder-suite blender-dice blender-undertray train-reader-undertray train-finder-undertray \
+	train-finder train-finder-suite blender-dice blender-undertray train-reader-undertray train-finder-undertray train-symbols-undertray \
 	bench-undertray
 
 venv: $(STAMP)
@@ -102,12 +102,24 @@ train-finder-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --undertray $(UNDERTRAY_TRAIN_SEEDS)
 
-# The held-out under-tray figures (seeds 1-3), with the models shipped for --mount under and, for comparison,
+# King of Tokyo's face network for `--mount under` (vision/models/kingoftokyo-under.onnx), trained on the symbol
+# seeds' renders (202 and up; 200-201 are the test seeds); SYMBOL_HOLD_OUT=printings=red-white trains without a
+# printing, into build/symbol-models/. Seeded, CPU torch on one thread; never in CI.
+SYMBOL_TRAIN_SEEDS ?= 202-399
+SYMBOL_HOLD_OUT ?=
+train-symbols-undertray: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_symbols_undertray --threads 1 \
+		--train-seeds $(SYMBOL_TRAIN_SEEDS) $(if $(SYMBOL_HOLD_OUT),--hold-out $(SYMBOL_HOLD_OUT) \
+		--out build/symbol-models --name kingoftokyo-under-without-$(subst =,-,$(SYMBOL_HOLD_OUT)))
+
+# The held-out under-tray figures (seeds 1-3, and the symbol test seeds 200-201), with the models shipped for --mount under and, for comparison,
 # with pips.onnx and finder.onnx (the reader before them).
 bench-undertray: venv
 	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief
 	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief --classifier vision/models/pips.onnx \
 		--finder vision/models/finder.onnx
+	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief --seeds 200-201
 
 # Pip dice rendered by Blender's path tracer (training/blender_dice.py; Debian's blender, Cycles on the CPU), for
 # `train_reader --blender 1-30`: 100 frames (about 335 dice) per seed folder in build/blender-dice, seeded, about

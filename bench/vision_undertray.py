@@ -33,13 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
+from device.dice_sets import spec  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
 from training.blender_undertray_factors import read_rows  # noqa: E402
 from training.undertray_data import TEST_SEEDS, factor_matches  # noqa: E402
 from vision.classify import FaceClassifier  # noqa: E402
 from vision.detector import DieDetector  # noqa: E402
-from vision.dicesets import get_set  # noqa: E402
+from vision.dicesets import DiceSet, get_set  # noqa: E402
 from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
@@ -47,8 +48,18 @@ from vision.scoring import Score, score  # noqa: E402
 RADIUS = 25.0   # px: a reading this near a die's centre is its reading (dice are 30-60 px across at 320x240)
 
 
-def truth_of(die: dict) -> dict:
-    return {"value": die["top"], "center": tuple(die["center"]), "colour": die["colour"]}
+def set_of(row: dict) -> DiceSet:
+    """The dice set a frame's dice belong to: d6, or a symbol set (seeds 200 and up) described by its game."""
+    name = row["dice"][0].get("set", "d6") if row["dice"] else "d6"
+    return get_set(name if name == "d6" else spec(name))
+
+
+def truth_of(die: dict, ds: DiceSet) -> dict:
+    """The die's top face as the reader names it: a d6's pips; a symbol die's face name and game value."""
+    if ds.id == "d6":
+        return {"value": die["top"], "center": tuple(die["center"]), "colour": die["colour"]}
+    top = ds.face(int(die["top"]))
+    return {"value": top.value, "face": top.name, "center": tuple(die["center"]), "colour": die["colour"]}
 
 
 def groups(row: dict, die: dict) -> list[str]:
@@ -57,7 +68,7 @@ def groups(row: dict, die: dict) -> list[str]:
     return [f"material {die['material']}", f"colour {die['colour']}",
             "touching" if die["touching"] else "apart", *(["tilted"] if die["tilted"] else []),
             f"build {f['build']}", f"plate {f['plate']}", f"leds {f['leds']}", f"room {f['room']}",
-            f"pips {f['pips']}"]
+            f"pips {f['pips']}", *([f"printing {die['printing']}"] if die.get("printing") else [])]
 
 
 MODES = {"alone": "", "room": " + room (as the old watcher)", "merged": " + room merged (vision.room, the watcher now)"}
@@ -74,16 +85,17 @@ class Models:
         return self.finder if self.finder is not None else "shipped"
 
 
-def read_frame(img, empty, mode: str, m: Models) -> list:
+def read_frame(img, empty, mode: str, m: Models, ds: DiceSet) -> list:
     """The frame's readings in one of `MODES`."""
+    clf = m.clf if ds.id == "d6" else None
     if mode == "alone":
-        return read_dice(img, "d6", "under", classifier=m.clf, detector=m.det)
+        return read_dice(img, ds, "under", classifier=clf, detector=m.det)
     if mode == "room":
-        return read_dice(img, "d6", "under", background=empty, classifier=m.clf)
+        return read_dice(img, ds, "under", background=empty, classifier=clf)
     room = Room()
     room.add_empty([empty])
-    return merge(read_dice(img, "d6", "under", classifier=m.clf, detector=m.det),
-                 read_dice(img, "d6", "under", background=room.image, classifier=m.clf), img, room)
+    return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det),
+                 read_dice(img, ds, "under", background=room.image, classifier=clf), img, room)
 
 
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float] | None:
@@ -92,10 +104,10 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
     if img is None or row.get("cut"):
         return None
     empty = camera_frame(folder, row, empty=True) if mode != "alone" else None
-    readings = read_frame(img, empty, mode, m)
-    whole = score([truth_of(d) for d in row["dice"]], readings, RADIUS, use_face=False)
-    per_die = [score([truth_of(d)], [r for r in readings if _near(r, d)], RADIUS, use_face=False)
-               for d in row["dice"]]
+    ds = set_of(row)
+    readings = read_frame(img, empty, mode, m, ds)
+    whole = score([truth_of(d, ds) for d in row["dice"]], readings, RADIUS)
+    per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d)], RADIUS) for d in row["dice"]]
     bad = whole.dice - whole.correct + whole.phantom
     return per_die, whole, bad
 
@@ -157,7 +169,8 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
     for folder in folders:
         for row in read_rows(folder):
             img = camera_frame(folder, row)
-            if img is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)):
+            if img is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)) \
+                    or set_of(row).id != "d6":
                 continue
             for d, p in zip(row["dice"], clf.predict(img, [tuple(d["box"]) for d in row["dice"]]), strict=True):
                 ok, sure = p.label == str(d["glass"]), p.confidence >= clf.certain_at

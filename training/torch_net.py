@@ -52,6 +52,9 @@ class Setup:
     # (`undertray_data.py`, sources 8 and 9) against a photo's die: a few hundred such dice against thousands
     # of photo dice and cubes; heavier, they are about a third of what is drawn (the box's own view)
     undertray_weight: float = 1.0
+    # samples an epoch draws; 0: as many as the canvases that are not drawn ones (a data set of drawn canvases
+    # only, as the symbol dice's under-tray network has, sets it to its own size)
+    epoch_size: int = 0
     smooth: float = 0.0
     # the box's framing jitter: its scale drawn from this range, its shift (in box sides) with this spread
     frame: tuple[float, float] = (0.9, 1.2)
@@ -211,7 +214,7 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
     w = torch.where(under, s.undertray_weight, w)
     # an epoch draws as many samples as there are canvases other than the drawn ones (cubes, their scenes'
     # backgrounds, Blender's dice, the under-tray renders): those change what is drawn, not how long training takes
-    per_epoch = int((~drawn).sum())
+    per_epoch = s.epoch_size or int((~drawn).sum())
     steps = s.epochs * math.ceil(per_epoch / s.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=s.lr, total_steps=steps, pct_start=0.15)

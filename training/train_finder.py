@@ -364,9 +364,9 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
 def undertray_frames(seeds: tuple[int, ...], variants: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The under-tray training frames (every one whose dice the frame's edge does not cut: an unlabelled die
     would teach that a die there is floor), each through `variants` cameras, and their dice boxes."""
-    test = set(seed_list(ud.TEST_SEEDS))
+    test = set(seed_list(ud.TEST_SEEDS)) | set(seed_list(ud.SYMBOL_TEST_SEEDS))
     if test & set(seeds):
-        raise SystemExit(f"the under-tray test seeds {ud.TEST_SEEDS} are never trained on")
+        raise SystemExit(f"the under-tray test seeds {ud.TEST_SEEDS} and {ud.SYMBOL_TEST_SEEDS} are never trained on")
     imgs, boxes = [], []
     for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut")):
         for k in range(variants):

@@ -11,7 +11,8 @@ calibrated rule joins them (`joined`), as the pip dice's CNN and pip count are j
   otherwise uncertain with the surer one's guess first;
 - the templates named nothing: the network's face, certain only at its calibrated level.
 
-Boxes only the learned finder found, which the templates could not name, are read by the network alone.
+Boxes only the learned finder found are read by the network alone; so are the finder's boxes inside an
+outline that held two or more of them (touching dice the outline took as one).
 The network's "none" (no die's face: a reflection, half a die, two dice) never removes a reading; it only
 keeps the reading from being certain.
 """
@@ -52,8 +53,10 @@ def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Readin
     clf = network_for(ds, mount)
     if clf is None:
         return readings
+    found = [d.box for d in det.detect(img)] if det is not None else []
+    readings = [r for r in readings if _inside(r, found) < 2]
     boxes = [_centred(r.box) for r in readings]
-    extra = _uncovered(det, img, readings) if det is not None else []
+    extra = [b for b in found if not any(_inside(r, [b]) for r in readings)]
     preds = clf.predict(img, boxes + extra)
     out = [joined(r, p, ds, mount, clf.certain_at) for r, p in zip(readings, preds, strict=False)]
     out += [r for b, p in zip(extra, preds[len(boxes):], strict=True) if (r := _alone(img, b, p, ds, mount, clf.certain_at))]
@@ -91,11 +94,8 @@ def _centred(box: tuple[int, int, int, int]) -> tuple[float, float, float, float
     return (x + w / 2, y + h / 2, float(w), float(h))
 
 
-def _uncovered(det: DieDetector, img: np.ndarray, readings: list[Reading]) -> list[tuple[float, float, float, float]]:
-    """The finder's boxes whose centre lies in no reading's box (a die the outlines did not find)."""
-    out = []
-    for d in det.detect(img):
-        cx, cy, w, h = d.box
-        if not any(abs(r.center[0] - cx) < 0.5 * w and abs(r.center[1] - cy) < 0.5 * h for r in readings):
-            out.append(d.box)
-    return out
+def _inside(r: Reading, boxes: list[tuple[float, float, float, float]]) -> int:
+    """How many of the finder's boxes have their centre in the reading's box (two or more: the outline
+    held touching dice as one, and the finder's boxes are read instead)."""
+    x, y, w, h = r.box
+    return sum(1 for cx, cy, _, _ in boxes if x <= cx <= x + w and y <= cy <= y + h)

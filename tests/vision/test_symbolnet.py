@@ -1,0 +1,73 @@
+"""The rule that joins a symbol set's face network and its template reader (`vision/symbolnet.py`, issue 31
+item 4: trust the better judge, and certain means right)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from device.dice_sets import spec
+from vision.classify import Prediction
+from vision.dicesets import get_set
+from vision.reading import UNNAMED, Reading
+from vision.symbolnet import NONE, joined, network_for
+
+KOT = get_set(spec("kingoftokyo"))
+SURE = 0.99   # the certainty level these tests give the network
+
+
+def template(face: str, certain: bool, confidence: float = 0.7) -> Reading:
+    value = KOT.face([f.index for f in KOT.faces if f.name == face][0]).value if face != UNNAMED else None
+    return Reading(value, face, "black", confidence, (50.0, 50.0), (30, 30, 40, 40), certain)
+
+
+def seen(top: str, confidence: float) -> Prediction:
+    """The network naming the face on the glass under a die whose top is `top`."""
+    top_index = [f.index for f in KOT.faces if f.name == top][0]
+    glass = KOT.top_of(top_index)   # the map is its own inverse: the face opposite the top
+    return Prediction(str(glass), glass - 1, confidence, 1.0 - confidence, np.zeros(1, np.float32))
+
+
+def nothing(confidence: float) -> Prediction:
+    return Prediction("none", NONE, confidence, 1.0 - confidence, np.zeros(1, np.float32))
+
+
+def test_agreeing_judges_are_certain_when_either_is_sure():
+    """Agreement: certain when one of the two is sure (as the pip dice's CNN and pip count)."""
+    assert joined(template("heart", False), seen("heart", SURE), KOT, "under", SURE).certain
+    assert joined(template("heart", True), seen("heart", 0.6), KOT, "under", SURE).certain
+    assert not joined(template("heart", False), seen("heart", 0.6), KOT, "under", SURE).certain
+
+
+def test_a_sure_network_wins_over_unsure_templates():
+    """The better judge: the templates know one drawing of the glyphs, the network many printings."""
+    r = joined(template("claw", False), seen("energy", SURE), KOT, "under", SURE)
+    assert (r.face, r.certain) == ("energy", True)
+
+
+def test_two_judges_that_disagree_leave_the_die_uncertain_with_the_surer_guess_first():
+    """A certain template reading against the network, or an unsure network: never certain."""
+    r = joined(template("claw", True, 0.9), seen("energy", SURE), KOT, "under", SURE)
+    assert (r.face, r.certain) == ("energy", False)
+    r = joined(template("claw", False, 0.8), seen("energy", 0.6), KOT, "under", SURE)
+    assert (r.face, r.certain) == ("claw", False)
+
+
+def test_a_face_the_templates_could_not_name_takes_the_networks_certain_only_at_its_level():
+    r = joined(template(UNNAMED, False, 0.1), seen("2", 0.7), KOT, "under", SURE)
+    assert (r.face, r.value, r.certain) == ("2", 2, False)
+    assert joined(template(UNNAMED, False, 0.1), seen("2", SURE), KOT, "under", SURE).certain
+
+
+def test_not_a_die_never_removes_a_reading_only_its_certainty():
+    r = joined(template("3", True), nothing(SURE), KOT, "under", SURE)
+    assert (r.face, r.certain) == ("3", False)
+    assert joined(template("3", True), nothing(0.5), KOT, "under", SURE).certain
+
+
+@pytest.mark.parametrize("mount", ["over", "under"])
+def test_a_set_without_its_own_network_or_a_table_file_with_other_faces_gets_none(mount):
+    assert network_for(get_set("d6"), mount) is None
+    other = dict(spec("kingoftokyo"))
+    other["faces"] = [dict(f, name=f"x{i}") for i, f in enumerate(other["faces"])]
+    assert network_for(get_set(other), mount) is None

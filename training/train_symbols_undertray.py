@@ -1,0 +1,125 @@
+"""Train a symbol set's face network for `--mount under` (vision/models/kingoftokyo-under.onnx).
+
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m training.train_symbols_undertray   # make train-symbols-undertray
+    ... --hold-out printings=red-white --out build/symbol-models                     # a printing held out
+
+Why: under the tray the reader knew one drawing of King of Tokyo's glyphs (its templates, `vision/glyphs.py`),
+and a table's dice are printed otherwise (issue 31: given each die's true outline, 55 of 147 faces named right).
+This network learns the faces from Blender's under-tray renders of eight printings (`blender_undertray.py`,
+seeds 200 and up: fonts, stroke weights, ink and body colours, glossy or matte), each die's face ON THE GLASS
+(class = face index - 1 of the set, as `vision.dicesets` numbers them; "none" the reader's candidates that lie
+on no die), plus the project's own drawings of the faces (`vision/render.py`) so the templates' drawing is a
+printing it knows too. Training turns, flips (a face seen through the glass is mirrored), inverts and permutes
+the colour channels (`torch_net.augment`), so neither ink nor body colour is what it learns.
+
+Held out, never trained or calibrated on: seeds `undertray_data.SYMBOL_TEST_SEEDS` (200-201), read by
+bench/vision_undertray.py --seeds 200-201. `--hold-out KEY=PREFIX` (e.g. `printings=red-white`) also leaves out
+every training frame with that factor, for the bench's held-out-printing lines.
+
+Calibration: one training frame in five is held back (`undertray_data.is_calibration`); the temperature and the
+confidence above which a die is certain are fitted on its dice (wrong-but-certain at most `--silent-aim`; with
+fewer than `MIN_UNDER_DICE` held-back dice the grid's top, so the network alone makes nothing certain).
+Reproducible from `--seed`, the commit and the render frames named in the model's JSON. Never in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from device.dice_sets import spec
+from training import undertray_data as ud
+from training.canvas import Canvases, render_canvases
+from training.provenance import SHIPPED, made_with
+from training.splits import CLASSES
+from training.torch_net import Setup, logits_of, train
+from training.train_reader import CANVAS, calibrate
+from training.train_reader_undertray import MIN_UNDER_DICE, TOP, export
+from vision.classify import crop_patch, normalise_batch
+from vision.detector import load as load_detector
+from vision.dicesets import get_set
+
+
+def symbol_rows(spec_: str, keep) -> list:
+    """(folder, row) of the finished symbol frames in `spec_` that `keep` accepts and that hold a die."""
+    return [(f, r) for f, r in ud.frames(spec_, keep) if r["dice"] and r["dice"][0].get("set") != "d6"]
+
+
+def training_data(rows: list, set_id: str, render_frames: int, variants: int, seed: int) -> Canvases:
+    """The under-tray dice (each through `variants` cameras), the reader's false candidates on those frames,
+    and `render_frames` frames of the set drawn by vision/render.py."""
+    rng = np.random.default_rng([seed, 31])
+    parts = [ud.die_canvases(rows, CANVAS, variants), ud.phantom_canvases(rows, CANVAS, load_detector("finder-under"))]
+    if render_frames:
+        parts.append(render_canvases(render_frames, CANVAS, rng, dice_set=get_set(spec(set_id))))
+    return Canvases.join(parts)
+
+
+def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
+    """The held-back frames' dice cut as the reader cuts them (normalised) and their classes."""
+    x, y = ud.die_crops(rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size))
+    return normalise_batch(x.reshape(-1, s.size, s.size, 3), s.norm), y
+
+
+def fitted(logits: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
+    """Temperature, certainty level and figures; too few held-back dice vouch for no level below the top."""
+    temp, certain_at, figs = calibrate(logits, y, silent_aim)
+    return temp, (certain_at if len(y) >= MIN_UNDER_DICE else TOP), figs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--set", default="kingoftokyo", help="the symbol set the renders hold")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--render-frames", type=int, default=400, help="frames of the set drawn by vision/render.py")
+    ap.add_argument("--train-seeds", default=ud.SYMBOL_TRAIN_SEEDS)
+    ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
+    ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
+    ap.add_argument("--silent-aim", type=float, default=0.002)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--name", default="")
+    ap.add_argument("--out", type=Path, default=SHIPPED)
+    args = ap.parse_args(argv)
+    if set(ud.folders(args.train_seeds)) & set(ud.folders(ud.SYMBOL_TEST_SEEDS)):
+        raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.SYMBOL_TEST_SEEDS}")
+    name = args.name or f"{args.set}-under"
+    torch.set_num_threads(args.threads)
+    t0 = time.time()
+    keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
+    rows = symbol_rows(args.train_seeds, keep)
+    train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
+    calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
+    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed)
+    s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data))
+    print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
+          f"classes {np.bincount(data.y).tolist()}", flush=True)
+    net = train(data, s, args.seed)
+    x, y = held_back(calib_rows, s)
+    logits = logits_of(net, x)
+    temp, certain_at, figs = fitted(logits, y, args.silent_aim)
+    print(f"calibration on {len(y)} held-back dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}", flush=True)
+    ds = get_set(spec(args.set))
+    seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True)}
+    meta = {"classes": CLASSES, "kind": "icons", "set": args.set, "faces": [f.name for f in ds.faces],
+            "mount": "under", "size": s.size, "pad": s.pad, "norm": s.norm, "temperature": temp,
+            "certain_at": certain_at, "calibration": figs, "seed": args.seed, "epochs": s.epochs, "setup": repr(s),
+            "trained_on": {"undertray_frames": seen, "render_frames": args.render_frames,
+                           "undertray_variants": args.variants, "held_out_seeds": ud.SYMBOL_TEST_SEEDS,
+                           "held_out_factor": args.hold_out or None},
+            "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
+            "sources": "King of Tokyo dice under a clear tray rendered by Blender in eight printings of the "
+                       "project's own drawing (training/blender_undertray.py, training/blender_undertray_glyphs.py); "
+                       "the faces drawn by vision/render.py. No photo: none of symbol dice exists in the datasets."}
+    export(net, s, args.out, name, meta, x, logits)
+    print(f"wrote {args.out / name}.onnx in {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
