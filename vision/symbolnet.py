@@ -47,10 +47,10 @@ def network_for(ds: DiceSet, mount: str) -> FaceClassifier | None:
 
 
 def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Reading],
-                 det: DieDetector | None) -> list[Reading]:
-    """The readings judged again with the set's network, and the finder's dice no reading covers read by it
-    alone (unchanged when the set has no network)."""
-    clf = network_for(ds, mount)
+                 det: DieDetector | None, network: FaceClassifier | None = None) -> list[Reading]:
+    """The readings judged again with the set's network (`network`, else the shipped one), and the finder's
+    dice no reading covers read by it alone (unchanged when the set has no network)."""
+    clf = network or network_for(ds, mount)
     if clf is None:
         return readings
     found = [d.box for d in det.detect(img)] if det is not None else []
