@@ -75,7 +75,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     """Readings for every die in the frame; `value` is always the TOP face's game value.
 
     `dice_set` is the set's description (a `DiceSetSpec` dict, or a parsed `DiceSet`), or "d6".
-    `classifier` replaces the shipped CNN for this set (benchmarks measure models that never saw a photo).
+    `classifier` replaces the shipped CNN for this set (benchmarks measure models that never saw a photo); a
+    symbol set's network (meta kind "icons") replaces the set's own (`vision.symbolnet`).
     `memory` is the box's memory of confirmed dice (`vision.memory.Memory`), consulted when it knows the set
     and was filled from the same mount. `detector`: the learned die finder that adds whole-die candidates in a
     frame with no learned background ("shipped": the package's; a `DieDetector`: that one, as benchmarks
@@ -83,7 +84,9 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     _check(frame_bgr, mount)
     img, background, scale = _working_size(frame_bgr, background)
     ds = get_set(dice_set)
-    clf = (classifier or classifier_for(ds, mount)) if not taught else None
+    # a symbol set's own network (kind "icons") joins its template reader; a pip CNN reads the pip path
+    icons_net = classifier if classifier is not None and classifier.meta.get("kind") == "icons" else None
+    clf = (classifier or classifier_for(ds, mount)) if not taught and icons_net is None else None
     det = _learned_finder(detector, mount) if background is None else None
     if clf is not None:
         img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, det)
@@ -91,7 +94,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
     else:
-        readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, det), det)
+        readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, det), det, icons_net)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out = [colour_sure(_unscaled(r, scale), ds) for r in readings]
