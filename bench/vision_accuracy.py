@@ -34,8 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 
 from device.dice_sets import ids, spec  # noqa: E402
-from training.data import load_photos  # noqa: E402
+from training.data import datasets_root, load_photos  # noqa: E402
 from training.splits import FOLDS, PHOTO_SETS, fold_of  # noqa: E402
+from vision.classify import MODELS as SHIPPED  # noqa: E402
 from vision.classify import FaceClassifier, crop_patch, normalise_batch  # noqa: E402
 from vision.detector import DieDetector  # noqa: E402
 from vision.dicesets import get_set  # noqa: E402
@@ -156,6 +157,9 @@ def main() -> int:
     ap.add_argument("--photo-sets", default=",".join(PHOTO_SETS), help="comma-separated photo datasets")
     ap.add_argument("--no-lodo", action="store_true", help="skip leave-one-dataset-out")
     ap.add_argument("--no-cv", action="store_true", help="skip the cross-validation by photo")
+    ap.add_argument("--no-unseen", action="store_true", help="skip the sets the shipped networks never trained on")
+    ap.add_argument("--unseen-only", action="store_true", help="only the sets the shipped networks never trained on")
+    ap.add_argument("--every", type=int, default=1, help="every Nth photo of each unseen set (a quick look)")
     ap.add_argument("--models", type=Path, default=MODELS,
                     help="folder of the suite models (cv<k>, lodo-<dataset>; default build/reader-models)")
     ap.add_argument("--finder-models", default=str(FINDERS),
@@ -192,7 +196,45 @@ def main() -> int:
     return 0
 
 
+def shipped_unseen() -> list[str]:
+    """Every pip-d6 dataset in ../shared/datasets that neither shipped photo network (vision/models/pips.json,
+    finder.json) trained on: read with the shipped models they are left out by construction (the numeral
+    sets are named, not read)."""
+    trained = set()
+    for name in ("pips", "finder"):
+        trained |= set(json.loads((SHIPPED / f"{name}.json").read_text()).get("trained_on", {}).get("photos", []))
+    return sorted(d.name for d in datasets_root().iterdir() if (d / "labels").is_dir() and d.name not in trained)
+
+
+# the datasets whose dice are numeral dice (../shared/datasets/README.md): no pips for the pip reader to count
+NUMERAL_SETS = ("d20-numerals", "polyhedral-numerals", "dicefinder-pi")
+
+
+def read_unseen(args: argparse.Namespace) -> None:
+    """Each real set the shipped networks never trained on, read with them (the product as it ships), one line
+    a set and the photos' median ms."""
+    print("== real photos the shipped networks never trained on (shipped pips.onnx + finder.onnx, --mount over)")
+    total = Score()
+    for name in shipped_unseen():
+        if name in NUMERAL_SETS:
+            print(f"{name:<28} numeral dice, not pips: not read by the pip reader (bench/vision_numerals.py)")
+            continue
+        phs = load_photos(name)[::args.every][:args.limit]
+        s, ms = read_photos(phs, lambda ph: None, None, lambda ph: "shipped")
+        total.add(s)
+        print(s.line(f"{name} reader"), f" {np.median(ms):.1f} ms/photo, {len(phs)} photos")
+        if args.errors:
+            for e in s.errors:
+                if e["kind"] == "silent":
+                    print("   silent", e)
+    print(total.line("all unseen sets reader"))
+
+
 def read_all_photos(args: argparse.Namespace) -> None:
+    if not args.no_unseen:
+        read_unseen(args)
+    if args.unseen_only:
+        return
     photos = {name: load_photos(name) for name in args.photo_sets.split(",") if name}
     if not args.no_cv:
         read_cv(args, photos)

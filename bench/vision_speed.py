@@ -1,8 +1,9 @@
-"""Vision speed on one core: motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice,
-Dice Throne hero dice under the tray, the box's read over many frames of each kind of set, and the renderer
-(the demo tray draws a frame every 33-66 ms).
+"""Vision speed on one core: real photos from above by their number of dice beside a plain blob counter, the
+motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice, Dice Throne hero dice under the
+tray, the box's read over many frames of each kind of set, and the renderer (the demo tray draws a frame every
+33-66 ms).
 
-    .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N]
+    .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only]
 """
 
 from __future__ import annotations
@@ -134,10 +135,68 @@ def box_frames(frames: int, repeat: int) -> None:
               f"90% {np.percentile(per_frame, 90):5.2f} ms cpu   aim <= 5 ms")
 
 
+# the photos' dice counts a bucket holds (labelled dice per photo)
+BUCKETS = ((1, 3), (4, 7), (8, 14), (15, 25), (26, 999))
+
+
+def blob_counter() -> cv2.SimpleBlobDetector:
+    """A plain blob counter (OpenCV's SimpleBlobDetector, its defaults but for small pips): the yardstick the
+    reader's photo speed is set against (issue 31: "no slower than a blob counter on the same photos")."""
+    p = cv2.SimpleBlobDetector_Params()
+    p.minArea = 4
+    return cv2.SimpleBlobDetector_create(p)
+
+
+def sample_photos(n: int) -> list:
+    """About `n` labelled photos of pip d6 from every such set in ../shared/datasets, spread evenly over each
+    set (the same photos on every run), with their labelled dice."""
+    from training.data import datasets_root, load_photos
+    names = [d.name for d in sorted(datasets_root().iterdir())
+             if (d / "labels").is_dir() and d.name not in ("d20-numerals", "polyhedral-numerals", "dicefinder-pi")]
+    sets = {name: [p for p in load_photos(name) if p.dice] for name in names}
+    total = sum(len(v) for v in sets.values())
+    out = []
+    for phs in sets.values():
+        k = max(1, round(len(phs) * n / max(total, 1)))
+        out += phs[::max(1, len(phs) // k)][:k]
+    return out
+
+
+def photos_by_dice(n: int, repeat: int) -> None:
+    """Real photos from above (`--mount over`, the shipped models): one photo's median CPU ms by its number of
+    labelled dice, beside the blob counter on the same photos, and the reader's cost per die (a line fitted
+    through every photo's ms against its dice)."""
+    photos = sample_photos(n)
+    blobs = blob_counter()
+    rows = []
+    for ph in photos:
+        img = cv2.imread(str(ph.path))
+        if img is None:
+            continue
+        _, c_read = timeit(lambda img=img: read_dice(img, "d6", "over"), repeat)
+        _, c_blob = timeit(lambda img=img: blobs.detect(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)), repeat)
+        rows.append((len(ph.dice), c_read, c_blob))
+    a = np.array(rows, float)
+    print(f"photos from above, {len(a)} photos of every pip-d6 set (median cpu ms per photo; blob counter: "
+          f"SimpleBlobDetector on the same photos)")
+    for lo, hi in BUCKETS:
+        m = (a[:, 0] >= lo) & (a[:, 0] <= hi)
+        if m.any():
+            r, b = np.median(a[m, 1]), np.median(a[m, 2])
+            print(f"    {lo:2d}-{hi if hi < 999 else '':<3} dice {int(m.sum()):4d} photos: read {r:7.2f} ms   "
+                  f"blob counter {b:6.2f} ms   x{r / b:5.1f}")
+    r, b = np.median(a[:, 1]), np.median(a[:, 2])
+    slope, icpt = np.polyfit(a[:, 0], a[:, 1], 1)
+    print(f"    all   dice {len(a):4d} photos: read {r:7.2f} ms   blob counter {b:6.2f} ms   x{r / b:5.1f};  "
+          f"fit: {icpt:6.2f} ms + {slope:5.2f} ms a die")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=30)
     ap.add_argument("--frames", type=int, default=30, help="frames per set for the box's reads over many frames")
+    ap.add_argument("--photos", type=int, default=250, help="real photos from above, timed by their dice (0: none)")
+    ap.add_argument("--photos-only", action="store_true", help="only the real photos and the box's 5-dice reads")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -153,6 +212,12 @@ def main() -> int:
     for mount in ("over", "under"):
         frames[(mount, 5)] = render_tray(five, mount=mount, background="felt" if mount == "over" else None, seed=1)
         frames[(mount, 20)] = render_tray(twenty, mount=mount, background="felt" if mount == "over" else None, seed=1)
+    if args.photos:
+        photos_by_dice(args.photos, max(1, args.repeat // 10))
+    if args.photos_only:
+        hero_under(args.repeat)
+        box_frames(args.frames, max(3, args.repeat // 6))
+        return 0
     a, b = frames[("over", 5)], frames[("over", 20)]
     prev = small_grey(a)
 
