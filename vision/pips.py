@@ -836,8 +836,6 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
                 f.twin = g.twin = True
     out = []
     for f in dice:
-        if f.count == 1:
-            f.faint = faint_neighbours(planes, f.pips[0], pips)
         if f.count < 3 and any(p.extra for p in f.pips):
             continue  # one or two blobs on a busy frame (dots printed on a board, specks): no die on their own
         if f.count == 1 and not f.others:
@@ -845,6 +843,10 @@ def pip_dice(lab: np.ndarray) -> list[Face]:
             # a lone blob is a 1 only if it is a clean round pip, not smaller than the other dice's pips
             if p.roundness < 0.7 or not 0.8 <= p.fill <= 1.2 or (ref_r and p.r < 0.45 * ref_r):
                 continue
+        if f.count == 1:
+            # (only for the faces kept: the search around a lone pip was a fifth of a photo's read, and most
+            # lone blobs of a busy photo are dropped just above)
+            f.faint = faint_neighbours(planes, f.pips[0], pips)
         out.append(f)
     # two lone pips close together, alike: probably one face whose pips did not link (a 2 or a 3 read as
     # two 1s); both are doubtful
