@@ -29,6 +29,7 @@ from .decide import (
     pip_confidence,
     same_at_both_scales,
     sure_count,
+    wants_cnn_alone,
     weak_agreement_sure,
     with_memory,
 )
@@ -157,7 +158,8 @@ def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarra
         return img, 1.0, readings
     big = cv2.resize(img, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     again = _read_classified(big, cv2.cvtColor(big, cv2.COLOR_BGR2Lab), ds, mount, None, clf,
-                             det.detect(big, max(det.threshold, ENLARGED_AT)) if det is not None else None)
+                             det.detect(big, max(det.threshold, ENLARGED_AT)) if det is not None else None,
+                             enlarged=True)
     if not sure_count(again) > sure_count(readings):
         return img, 1.0, readings
     return big, zoom, same_at_both_scales(again, readings, zoom) + missed_when_enlarged(readings, again, zoom)
@@ -204,7 +206,8 @@ def classifier_for(ds: DiceSet, mount: str = "over") -> FaceClassifier | None:
 
 
 def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount: str, background: np.ndarray | None,
-                     clf: FaceClassifier, detector: DieDetector | list[Detection] | None = None) -> list[Reading]:
+                     clf: FaceClassifier, detector: DieDetector | list[Detection] | None = None,
+                     enlarged: bool = False) -> list[Reading]:
     """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
 
     Two readers look at each die: the CNN and the pip finder (which counts pips and has its own checks of
@@ -225,29 +228,37 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     boxes = [c.box for c in cands]
     none = clf.classes.index("none")
     kept = suppress(candidate_order(cands, preds, none), boxes)
-    looks, typical_side = _second_looks(img, clf, cands, preds, kept)
+    # a photo from above, at its own scale: a CNN sure on its own is the better judge than a pip count that
+    # differs (`CNN_ALONE_AT`). Not in the enlarged second read: there the CNN sees crops grown from fewer pixels,
+    # and rune55-grey 00104_4 (a clear 4, unsure 5 at the photo's scale) came out a certain 5 at 1.5x
+    cnn_alone = background is None and mount == "over" and not enlarged
+    votes = {i: PipVotes(int(clf.classes[preds[i].index]) if preds[i].index != none else None, preds[i].index,
+                         preds[i].confidence, pip_confidence(cands[i].face, lab, typical_round)
+                         if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
+    alone = [i for i in kept if cnn_alone and wants_cnn_alone(cands[i], votes[i])]
+    looks, typical_side = _second_looks(img, clf, cands, preds, kept, alone)
     out: list[Reading] = []
     for i in kept:
-        p, c = preds[i], cands[i]
-        votes = PipVotes(int(clf.classes[p.index]) if p.index != none else None, p.index, p.confidence,
-                         pip_confidence(c.face, lab, typical_round) if c.face is not None and c.pips else 0.0)
-        judged = judge_pip_die(c, votes, clf.certain_at, background is not None, img.shape, looks.get(i),
-                               typical_side)
+        c = cands[i]
+        judged = judge_pip_die(c, votes[i], clf.certain_at, background is not None, img.shape, looks.get(i),
+                               typical_side, cnn_alone)
         if judged is not None:
             out.append(_pip_reading(img, ds, mount, c, *judged))
     return out
 
 
-def _second_looks(img: np.ndarray, clf: FaceClassifier, cands: list[Candidate], preds: list, kept: list[int]
-                  ) -> tuple[dict[int, np.ndarray], float]:
-    """The CNN's second looks at each kept die it names that no count in its own outline's crop confirms,
-    and the frame's usual die side they are compared with (`weak_agreement_sure`)."""
+def _second_looks(img: np.ndarray, clf: FaceClassifier, cands: list[Candidate], preds: list, kept: list[int],
+                  alone: list[int] = ()) -> tuple[dict[int, np.ndarray], float]:
+    """The CNN's second looks at each kept die it names that no count in its own outline's crop confirms
+    (and at the dice of `alone`, that may be certain on the CNN's word), and the frame's usual die side they
+    are compared with (`weak_agreement_sure`)."""
     none = clf.classes.index("none")
     boxes = [c.box for c in cands]
     sizes = [max(boxes[i][2:]) for i in kept if preds[i].index != none]
     typical_side = float(np.median(sizes)) if sizes else 0.0
     weak = [i for i in kept if preds[i].index != none and cands[i].crop_pips is None and
             cands[i].pips == int(clf.classes[preds[i].index])]
+    weak += [i for i in alone if i not in weak]
     return dict(zip(weak, clf.second_looks(img, [boxes[i] for i in weak]), strict=True)), typical_side
 
 

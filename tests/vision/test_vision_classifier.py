@@ -189,15 +189,18 @@ def test_second_looks_keep_a_clear_face_and_small_or_doubtful_boxes_are_unsure()
 
 def test_a_photo_of_small_or_unsure_dice_is_looked_at_closer():
     """The scale comes from the first read: small dice it is fairly sure of, or only unsure ones, ask for a
-    second read of the photo enlarged; large sure dice, or nothing at all (an empty tray), do not."""
-    def die(side: int, conf: float) -> Reading:
-        return Reading(3, "3", "white", conf, (100.0, 100.0), (80, 80, side, side), conf > 0.9)
+    second read of the photo enlarged; large sure dice, nothing at all (an empty tray), or dice the first read
+    is certain of every one of, do not."""
+    def die(side: int, conf: float, certain: bool | None = None) -> Reading:
+        return Reading(3, "3", "white", conf, (100.0, 100.0), (80, 80, side, side),
+                       conf > 0.9 if certain is None else certain)
 
     assert closer_look([die(28, 0.95), die(30, 0.8), die(70, 0.4)], (640, 640, 3)) == 1.5
     assert closer_look([die(30, 0.3)], (480, 640, 3)) == 1.5
     assert closer_look([die(60, 0.95), die(64, 0.9), die(20, 0.3)], (480, 640, 3)) == 1.0
     assert closer_look([], (480, 640, 3)) == 1.0
-    assert closer_look([die(28, 0.95)], (720, 960, 3)) == pytest.approx(1280 / 960)
+    assert closer_look([die(28, 0.95, False)], (720, 960, 3)) == pytest.approx(1280 / 960)
+    assert closer_look([die(28, 0.95), die(30, 0.99)], (640, 640, 3)) == 1.0  # every die certain already
 
 
 def test_the_enlarged_read_is_certain_only_where_the_first_read_agrees():
@@ -279,3 +282,49 @@ def test_a_crop_read_mirrored_too_takes_the_faces_mean_and_never_turns_a_die_int
     probs, conf = join_mirrored(plain, mirrored, none)
     assert probs.argmax(1).tolist() == [1, 2, 0, 0]
     np.testing.assert_allclose(conf, [0.675, 0.60, 0.45, 0.97])
+
+
+def _votes(seen: int, conf: float, finder_conf: float = 0.1):
+    from vision.decide import PipVotes
+    return PipVotes(seen, seen - 1, conf, finder_conf)
+
+
+def _agreeing_looks(seen: int) -> np.ndarray:
+    looks = np.zeros((2, 7), np.float32)
+    looks[:, seen - 1] = 1.0
+    return looks
+
+
+def test_a_sure_cnn_is_not_vetoed_by_a_pip_count_that_differs_on_a_photo_from_above():
+    """Trust the better judge (issue 31 #4): a face the CNN names at least CNN_ALONE_AT surely, the same at its
+    second looks, is certain on a photo from above though the pip finder counted otherwise; the under-tray
+    read keeps its rule (two readers must agree), and a side face, a box only the learned finder saw, a
+    second look naming another face or a CNN less sure leave the die uncertain with the CNN's face first."""
+    from vision.decide import CNN_ALONE_AT, judge_pip_die
+    from vision.finder import Candidate
+
+    def cand(**kw) -> Candidate:
+        return Candidate((320.0, 240.0, 60.0, 60.0), kw.pop("source", "outline"), pips=4, **kw)
+
+    shape = (480, 640, 3)
+    sure, looks = _votes(5, max(CNN_ALONE_AT, 0.995)), _agreeing_looks(5)
+    assert judge_pip_die(cand(), sure, 0.97, False, shape, looks, 60.0, cnn_alone=True) == (5, sure.cnn_conf, True)
+    assert judge_pip_die(cand(), sure, 0.97, False, shape, looks, 60.0, cnn_alone=False)[2] is False
+    for doubt in (judge_pip_die(cand(low=True), sure, 0.97, False, shape, looks, 60.0, cnn_alone=True),
+                  judge_pip_die(cand(source="detector"), sure, 0.97, False, shape, looks, 60.0, cnn_alone=True),
+                  judge_pip_die(cand(), sure, 0.97, False, shape, _agreeing_looks(4), 60.0, cnn_alone=True),
+                  judge_pip_die(cand(), sure, 0.97, False, shape, None, 60.0, cnn_alone=True),
+                  judge_pip_die(cand(), _votes(5, 0.98), 0.97, False, shape, looks, 60.0, cnn_alone=True)):
+        assert doubt[0] == 5 and doubt[2] is False
+
+
+def test_a_real_photo_die_the_pip_finder_miscounts_is_certain_and_right():
+    """rune55-grey (CC BY 4.0, never trained on): 00045_56 shows a 5 and a 6 from above. The pip finder
+    counts 4 on the 5 and used to veto the CNN, which names it 5 at 0.999 (the die was left to the players);
+    it is now certain and right, and every die is read right, certain or not."""
+    img = cv2.imread(str(DATASETS / "rune55-grey" / "images" / "00045_56.jpg"))
+    truth = json.loads((DATASETS / "rune55-grey" / "labels" / "00045_56.json").read_text())["dice"]
+    got = read_dice(img, "d6", "over")
+    near = [min(got, key=lambda r: (r.center[0] - d["cx"]) ** 2 + (r.center[1] - d["cy"]) ** 2) for d in truth]
+    assert [r.value for r in near] == [d["value"] for d in truth]
+    assert [r.certain for r, d in zip(near, truth, strict=True) if d["value"] == 5] == [True]
