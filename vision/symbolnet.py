@@ -79,9 +79,9 @@ def joined(r: Reading, p: Prediction, ds: DiceSet, mount: str, certain_at: float
 
 def _alone(img: np.ndarray, box: tuple[float, float, float, float], p: Prediction, ds: DiceSet, mount: str,
            certain_at: float) -> Reading | None:
-    """A die only the learned finder found, as the network reads it (None: not a die's face, or a guess
-    no better than a coin)."""
-    if p.index == NONE or p.confidence < 0.5:
+    """A die only the learned finder found, as the network reads it (None: the network calls it no die's
+    face). An unsure guess is kept: the page asks about a die it shows, and a missing die it cannot."""
+    if p.index == NONE:
         return None
     face = top_face(ds, p.index + 1, mount)
     cx, cy, w, h = box
