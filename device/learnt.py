@@ -10,14 +10,19 @@ survives a restart; a file that cannot be read is skipped with a logged message,
 Under the tray a confirmed die may also say which face the reader saw on the glass (`Confirmed.glass`):
 those pairs go to `device.opposites`, which learns the opposite map of the players' own dice.
 
-Bounded: at most MAX_PER_FACE crops per face of a set (the oldest of that face goes first), so a long game
-night never fills the card and the memory stays quick. A full card while keeping a crop loses the crop, not
+Bounded, but not by one evening: at most MAX_PER_FACE crops per face of a set (200: a d6's 1,200 crops of
+about 5 KB are a few MB on the card). Past the bound a crop drawn at random from the older half of that face
+goes, never one of the newer half: the memory keeps the dice as they look now (a new set under the same
+name, tonight's light) and a thinning sample of earlier nights (other lights, other players' throws), where
+dropping the oldest first would forget every earlier night once one long night had filled the face. The
+memory itself stays quick whatever the store holds (vision.memory fits its head on the newest examples). A full card while keeping a crop loses the crop, not
 the roll: the roll is in the store before anything is learnt from it, and the error is logged and returned.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from dataclasses import dataclass
@@ -37,7 +42,7 @@ from .taught import set_folder
 
 log = logging.getLogger("dicesight.learnt")
 
-MAX_PER_FACE = 12   # crops kept per face of a set: enough for the memory's vote, small on the card
+MAX_PER_FACE = 200  # crops kept per face of a set (was 12: full after 10 photos of a table, see the module doc)
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,9 @@ class LearntDice:
         # under the tray, each confirmed die whose glass face the reader named pairs two opposite faces
         self.opposites = Opposites(root)
         self._lock = threading.Lock()
-        self._files: dict[str, dict[int, list[Path]]] = {}  # set id -> face -> files, oldest first
+        self._rng = random.Random()
+        # set id -> face -> (file, the memory's key of its example), oldest first
+        self._files: dict[str, dict[int, list[tuple[Path, int]]]] = {}
         self._names: dict[str, str] = {}  # folder name -> set id (set.txt in each folder)
         self._load()
 
@@ -107,19 +114,23 @@ class LearntDice:
             if not set_id or not d.is_dir():
                 continue
             for p in sorted(d.glob("*.png"), key=_stamp):
-                try:
-                    face = int(p.stem.split("-")[0])
-                    img = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-                    if img is None:
-                        raise ValueError("not a readable PNG")
-                    self.memory.add(set_id, img, face)
-                except (OSError, ValueError) as err:
-                    log.warning("learnt dice: skipped the damaged crop %s (%s)", p, err)
-                    continue
-                self._files.setdefault(set_id, {}).setdefault(face, []).append(p)
+                self._load_crop(set_id, p)
         for pattern in ("*/*/.*.tmp", "*/.*.tmp"):  # files cut short by a power cut: never renamed, not kept
             for tmp in self.root.glob(pattern):
                 tmp.unlink(missing_ok=True)
+
+    def _load_crop(self, set_id: str, p: Path) -> None:
+        """One kept crop back into the memory; a damaged file is skipped and logged."""
+        try:
+            face = int(p.stem.split("-")[0])
+            img = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+            if img is None:
+                raise ValueError("not a readable PNG")
+            key = self.memory.add(set_id, img, face)
+        except (OSError, ValueError) as err:
+            log.warning("learnt dice: skipped the damaged crop %s (%s)", p, err)
+            return
+        self._files.setdefault(set_id, {}).setdefault(face, []).append((p, key))
 
     def keep(self, dice: list[Confirmed]) -> int:
         """Keep the crops of confirmed dice and add them to the memory; how many were kept. OSError (a full
@@ -137,32 +148,25 @@ class LearntDice:
                     continue
                 path = d / f"{die.face}-{time.time_ns()}.png"
                 _write_atomic(path, buf.tobytes())
-                self.memory.add(die.set_id, die.crop, die.face)
+                key = self.memory.add(die.set_id, die.crop, die.face)
                 files = self._files.setdefault(die.set_id, {}).setdefault(die.face, [])
-                files.append(path)
+                files.append((path, key))
                 kept += 1
-                if len(files) > self.max_per_face:
-                    self._trim(die.set_id)
+                while len(files) > self.max_per_face:
+                    self._drop_one(die.set_id, files)
             for set_id in {d.set_id for d in dice}:
                 self.opposites.record(set_id, [(d.glass, d.face) for d in dice
                                                if d.set_id == set_id and d.glass is not None])
+        for set_id in {d.set_id for d in dice}:
+            self.memory.head(set_id)  # fitted here, on the phone's request, not on the camera's next read
         return kept
 
-    def _trim(self, set_id: str) -> None:
-        """Drop the oldest crops of any face over the bound, from the card and the memory."""
-        faces = self._files.get(set_id, {})
-        for files in faces.values():
-            while len(files) > self.max_per_face:
-                files.pop(0).unlink(missing_ok=True)
-        # the memory has no per-example delete: rebuild this set from the files that stay
-        self.memory.forget(set_id)
-        for face, files in faces.items():
-            for p in list(files):
-                img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-                if img is None:
-                    files.remove(p)
-                    continue
-                self.memory.add(set_id, img, face)
+    def _drop_one(self, set_id: str, files: list[tuple[Path, int]]) -> None:
+        """Drop one crop of a face over the bound, from the card and the memory: one at random from the older
+        half (the module doc says why)."""
+        path, key = files.pop(self._rng.randrange(max(1, len(files) // 2)))
+        path.unlink(missing_ok=True)
+        self.memory.remove(set_id, key)
 
     def forget(self, set_id: str) -> int:
         """Forget every die learnt of a set (its files and its memory); how many were forgotten."""
@@ -171,7 +175,7 @@ class LearntDice:
             self.memory.forget(set_id)
             n = 0
             for files in faces.values():
-                for p in files:
+                for p, _ in files:
                     p.unlink(missing_ok=True)
                     n += 1
             return n

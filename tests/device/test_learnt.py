@@ -108,7 +108,7 @@ def test_kept_crops_survive_a_restart_and_stay_bounded(tmp_path: Path) -> None:
     kept = LearntDice(tmp_path, "under", max_per_face=3)
     assert kept.keep([Confirmed(SET, crop(i), 1 + i % 6) for i in range(12)]) == 12
     assert kept.counts() == {SET: {"dice": 12, "faces": {str(f): 2 for f in range(1, 7)}}}
-    # five more of face 1: only the newest three of that face stay, on the card and in the memory
+    # five more of face 1: three of that face stay, on the card and in the memory
     kept.keep([Confirmed(SET, crop(6 * k), 1) for k in range(5)])
     assert kept.counts()[SET]["faces"]["1"] == 3
     assert kept.memory.counts(SET)[1] == 3
@@ -125,6 +125,23 @@ def test_kept_crops_survive_a_restart_and_stay_bounded(tmp_path: Path) -> None:
     assert LearntDice(tmp_path, "over").counts() == {}
     assert again.forget(SET) == 13 and again.counts() == {} and not again.memory.knows(SET)
     assert LearntDice(tmp_path, "under").counts() == {}
+
+
+def test_past_the_bound_the_newer_half_of_a_face_always_stays(tmp_path: Path) -> None:
+    """The store is bounded but one night does not wipe the others: past the bound a crop of the older half
+    goes, at random, so the newest crops all stay and some of the first night's too (issue 31 item 5)."""
+    kept = LearntDice(tmp_path, "under", max_per_face=10)
+    first = [Confirmed(SET, crop(k), 1) for k in range(10)]
+    kept.keep(first)
+    firsts = {p for p, _ in kept._files[SET][1]}
+    for k in range(10):
+        kept.keep([Confirmed(SET, crop(100 + k), 1)])
+    files = [p for p, _ in kept._files[SET][1]]
+    assert len(files) == 10 and kept.memory.counts(SET) == {1: 10}
+    assert len(set(sorted((tmp_path / "learnt").rglob("1-*.png")))) == 10
+    newest = files[-5:]
+    assert all(p not in firsts for p in newest) and all(p.exists() for p in files)
+    assert LearntDice(tmp_path, "under", max_per_face=10).memory.counts(SET) == {1: 10}
 
 
 def test_a_damaged_crop_is_skipped_with_a_message(tmp_path: Path, caplog) -> None:
