@@ -59,6 +59,15 @@ def matched(truth: list[dict], readings, radius: float) -> list[tuple[int, objec
     return out
 
 
+def head_line(mem: Memory, set_id: str) -> str:
+    """How the memory learns this set: its network head's fit time and pull, or pictures."""
+    if mem.network(set_id) is None:
+        return "pictures"
+    t0 = time.perf_counter()
+    head = mem.head(set_id)
+    return f"network head fitted in {1000 * (time.perf_counter() - t0):.0f} ms, pull {head.pull if head else '-'}"
+
+
 def run(teach, test, set_spec, mount: str, k: int) -> tuple[Score, Score, Counter, float, float]:
     """teach/test: lists of (frame, truth dicts, top face index per truth, background, radius)."""
     ds = get_set(set_spec)
@@ -69,6 +78,7 @@ def run(teach, test, set_spec, mount: str, k: int) -> tuple[Score, Score, Counte
             if kept[faces[i]] < k:  # the players confirm (or fix) the die: its crop, its true face
                 mem.add(ds.id, crop_die(frame, r.center, r.box), faces[i])
                 kept[faces[i]] += 1
+    print(f"  memory of {ds.id}: {head_line(mem, ds.id)}")
     without, with_ = Score(), Score()
     t_without = t_with = 0.0
     for frame, truth, _faces, bg, radius in test:
@@ -118,7 +128,7 @@ def line(name: str, s: Score) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--k", type=int, default=3, help="confirmed crops kept per face (the box keeps up to 12)")
+    ap.add_argument("--k", type=int, default=3, help="confirmed crops kept per face (the box keeps up to 200)")
     ap.add_argument("--limit", type=int, default=None, help="photos per dataset (default: all)")
     ap.add_argument("--teach", type=int, default=12, help="rendered throws that teach, per set")
     ap.add_argument("--frames", type=int, default=40, help="rendered throws read, per set")
