@@ -44,6 +44,7 @@ from vision.dicesets import DiceSet, get_set  # noqa: E402
 from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
+from vision.symbolnet import network_for  # noqa: E402
 
 RADIUS = 25.0   # px: a reading this near a die's centre is its reading (dice are 30-60 px across at 320x240)
 
@@ -79,6 +80,7 @@ class Models:
     """The face network and the learned finder to read with (None: the reader's shipped ones for the mount)."""
     clf: FaceClassifier | None = None
     finder: DieDetector | None = None
+    symbols: FaceClassifier | None = None   # a symbol set's network (None: the shipped one, if any)
 
     @property
     def det(self) -> DieDetector | str:
@@ -87,7 +89,7 @@ class Models:
 
 def read_frame(img, empty, mode: str, m: Models, ds: DiceSet) -> list:
     """The frame's readings in one of `MODES`."""
-    clf = m.clf if ds.id == "d6" else None
+    clf = m.clf if ds.id == "d6" else m.symbols
     if mode == "alone":
         return read_dice(img, ds, "under", classifier=clf, detector=m.det)
     if mode == "room":
@@ -163,22 +165,28 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
 def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
     """The face network alone, given each die's true box (the finder's part taken out): glass face named
     right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
-    also asks the pip counts)."""
-    clf = m.clf or classifier_for(get_set("d6"), "under")
+    also asks the pip counts or the templates). Each set by its own network; a set without one is left out."""
     n = right = sure_right = sure_wrong = 0
     for folder in folders:
         for row in read_rows(folder):
             img = camera_frame(folder, row)
-            if img is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)) \
-                    or set_of(row).id != "d6":
+            clf = network_of(set_of(row), m)
+            if img is None or clf is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)):
                 continue
             for d, p in zip(row["dice"], clf.predict(img, [tuple(d["box"]) for d in row["dice"]]), strict=True):
-                ok, sure = p.label == str(d["glass"]), p.confidence >= clf.certain_at
+                ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
                 n, right = n + 1, right + ok
                 sure_right, sure_wrong = sure_right + (ok and sure), sure_wrong + (sure and not ok)
     pct = 100.0 / max(n, 1)
     return (f"face network given the true boxes: dice {n}  right {right * pct:.2f}%  right and sure "
             f"{sure_right * pct:.2f}%  wrong and sure {sure_wrong * pct:.2f}%")
+
+
+def network_of(ds: DiceSet, m: Models) -> FaceClassifier | None:
+    """The network that reads a set's faces under the tray in this run."""
+    if ds.id == "d6":
+        return m.clf or classifier_for(ds, "under")
+    return m.symbols or network_for(ds, "under")
 
 
 def machine() -> str:
@@ -198,7 +206,7 @@ def meta_of(path: Path) -> dict:
     return json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
 
 
-def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None) -> str:
+def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None, sym_path: Path | None = None) -> str:
     """What read the faces and found the dice, and which under-tray frames and factor they never saw."""
     clf = m.clf or classifier_for(get_set("d6"), "under")
     det = m.finder or finder_for("under")
@@ -208,7 +216,18 @@ def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None) -> s
     return (f"face network: {name}, certain_at {clf.certain_at:.4f}, under-tray frames trained on "
             f"{on.get('undertray_frames') or 'none'}, factor held out {on.get('held_out_factor')}\n"
             f"learned finder (frames read alone): {fname}, under-tray frames trained on "
-            f"{fon.get('undertray_frames') or 'none'}")
+            f"{fon.get('undertray_frames') or 'none'}" + symbols_line(m, sym_path))
+
+
+def symbols_line(m: Models, path: Path | None) -> str:
+    """The King of Tokyo network the symbol seeds are read with, and what it never saw."""
+    net = m.symbols or network_for(get_set(spec("kingoftokyo")), "under")
+    if net is None:
+        return "\nsymbol dice: no network of their own (templates only)"
+    on = net.meta.get("trained_on", {})
+    return (f"\nsymbol dice: {path.name if path else 'shipped kingoftokyo-under'}, certain_at {net.certain_at:.4f}, "
+            f"frames trained on {sum((on.get('undertray_frames') or {}).values())}, held-out seeds "
+            f"{on.get('held_out_seeds')}, factor held out {on.get('held_out_factor')}")
 
 
 def main() -> int:
@@ -216,6 +235,7 @@ def main() -> int:
     ap.add_argument("--seeds", default=TEST_SEEDS)
     ap.add_argument("--debug-out", type=Path, default=None)
     ap.add_argument("--classifier", type=Path, default=None, help="a face network file (.onnx beside its .json)")
+    ap.add_argument("--symbols", type=Path, default=None, help="a symbol set's network (.onnx beside its .json)")
     ap.add_argument("--finder", type=Path, default=None, help="a learned finder file (.onnx beside its .json)")
     ap.add_argument("--hold-out", default="", help="read only the frames with this factor (KEY=PREFIX)")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
@@ -224,11 +244,12 @@ def main() -> int:
     folders = [FRAMES / f"s{s}" for s in seed_list(args.seeds) if (FRAMES / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
     m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,
-               DieDetector(args.finder, meta_of(args.finder)) if args.finder else None)
+               DieDetector(args.finder, meta_of(args.finder)) if args.finder else None,
+               FaceClassifier(args.symbols, meta_of(args.symbols)) if args.symbols else None)
     print(f"machine: {machine()}")
-    print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} (320x240, d6)"
+    print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} (320x240, {'/'.join(sorted({set_of(r).id for r in rows}))})"
           + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} held out")
-    print(model_lines(m, args.classifier, args.finder))
+    print(model_lines(m, args.classifier, args.finder, args.symbols))
     print(given_boxes(folders, m, args.hold_out))
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief)

@@ -95,6 +95,9 @@ class Setup:
     # Off by default: the shipped finder.onnx stays as it was; `--undertray 4-199` makes finder-under.onnx
     undertray: tuple[int, ...] = ()
     undertray_variants: int = 4
+    # a factor (KEY=PREFIX, as `undertray_data.factor_matches`) whose under-tray frames are left out, for the
+    # bench's held-out-factor lines (`bench/vision_undertray.py --hold-out`)
+    undertray_hold_out: str = ""
 
 
 # ----------------------------------------------------------------------------- the network
@@ -311,12 +314,13 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     ph = Photos(photos, scenes(s.scenes, seed) if s.scenes else ([], []))
     frames = blender_frames(ensure(list(s.blender))) if s.blender else ([], [])
     ph.add(*frames, zoom=s.blender_zoom)
-    under = undertray_frames(s.undertray, s.undertray_variants) if s.undertray else ([], [])
+    under = undertray_frames(s.undertray, s.undertray_variants, s.undertray_hold_out) if s.undertray else ([], [])
     ph.add(*under)
     if s.undertray:
         seeds = ",".join(map(str, s.undertray))
         note = {**note, "undertray_frames": {f.name: len(read_rows(f)) for f in ud.folders(seeds, finished=True)},
-                "held_out_seeds": ud.TEST_SEEDS}
+                "held_out_seeds": f"{ud.TEST_SEEDS},{ud.SYMBOL_TEST_SEEDS}",
+                "held_out_factor": s.undertray_hold_out or None}
     print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes, {len(frames[0])} Blender "
           f"frames and {len(under[0])} under-tray frames, {sum(len(b) for b in ph.box)} dice", flush=True)
     net = train(ph, s, seed)
@@ -361,14 +365,17 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     return meta
 
 
-def undertray_frames(seeds: tuple[int, ...], variants: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = ""
+                     ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The under-tray training frames (every one whose dice the frame's edge does not cut: an unlabelled die
-    would teach that a die there is floor), each through `variants` cameras, and their dice boxes."""
+    would teach that a die there is floor, and none with the factor `hold_out`), each through `variants`
+    cameras, and their dice boxes."""
     test = set(seed_list(ud.TEST_SEEDS)) | set(seed_list(ud.SYMBOL_TEST_SEEDS))
     if test & set(seeds):
         raise SystemExit(f"the under-tray test seeds {ud.TEST_SEEDS} and {ud.SYMBOL_TEST_SEEDS} are never trained on")
     imgs, boxes = [], []
-    for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut")):
+    for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut") and not (
+            hold_out and ud.factor_matches(r, hold_out))):
         for k in range(variants):
             img = camera_frame(folder, row) if k == 0 else ud.refaulted(folder, row, k)
             if img is not None:
@@ -392,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="Blender frames shrunk this much more than photos")
     ap.add_argument("--undertray", default="", help="under-tray render seeds sampled with the photos, e.g. 4-199 "
                     "(off; with it the model is named finder-under, the reader's finder for --mount under)")
+    ap.add_argument("--hold-out", default="", help="with --undertray: leave out every under-tray frame with this "
+                    "factor (KEY=PREFIX); the model is then build/finder-models/finder-under-without-KEY-PREFIX")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
     ap.add_argument("--only", default="", help="comma-separated model names to train (finder, cv0, lodo-...)")
     ap.add_argument("--out", type=Path, default=SHIPPED)
@@ -402,11 +411,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     s = Setup(epochs=args.epochs, steps_per_epoch=args.steps, scenes=args.scenes, specks=args.specks,
-              blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom, undertray=undertray)
+              blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom, undertray=undertray,
+              undertray_hold_out=args.hold_out)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     check = [photos[0], photos[-1]]
-    jobs = model_jobs("finder-under" if undertray else "finder", photos, args.out, args.suite, args.suite_out)
+    name = "finder-under" if undertray else "finder"
+    if args.hold_out:
+        name, args.out = f"finder-under-without-{args.hold_out.replace('=', '-')}", args.suite_out
+    jobs = model_jobs(name, photos, args.out, args.suite, args.suite_out)
     only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if not only or name in only:

@@ -25,6 +25,7 @@ Reproducible from `--seed`, the commit and the render frames named in the model'
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -33,13 +34,15 @@ import torch
 
 from device.dice_sets import spec
 from training import undertray_data as ud
+from training.calibration import vouched_threshold
 from training.canvas import Canvases, render_canvases
+from training.net import softmax
 from training.provenance import SHIPPED, made_with
 from training.splits import CLASSES
 from training.torch_net import Setup, logits_of, train
 from training.train_reader import CANVAS, calibrate
 from training.train_reader_undertray import MIN_UNDER_DICE, TOP, export
-from vision.classify import crop_patch, normalise_batch
+from vision.classify import FaceClassifier, crop_patch, normalise_batch
 from vision.detector import load as load_detector
 from vision.dicesets import get_set
 
@@ -65,10 +68,33 @@ def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
     return normalise_batch(x.reshape(-1, s.size, s.size, 3), s.norm), y
 
 
-def fitted(logits: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[float, float, dict]:
-    """Temperature, certainty level and figures; too few held-back dice vouch for no level below the top."""
+def fitted(logits: np.ndarray, y: np.ndarray, silent_aim: float, bound: float) -> tuple[float, float, dict]:
+    """Temperature, certainty level and figures: the level is the higher of the one at which held-back
+    wrong-and-sure stays within `silent_aim` and the one the held-back dice vouch for within `bound`
+    (`calibration.vouched_threshold`); too few held-back dice vouch for no level below the top."""
     temp, certain_at, figs = calibrate(logits, y, silent_aim)
-    return temp, (certain_at if len(y) >= MIN_UNDER_DICE else TOP), figs
+    p = softmax(logits / temp)
+    vouched = vouched_threshold(p.max(1), p.argmax(1) != y, bound, np.linspace(0.9, TOP, 200))
+    level = max(certain_at, vouched) if len(y) >= MIN_UNDER_DICE else TOP
+    return temp, level, {**figs, "vouched_at": vouched, "bound": bound,
+                         "certain_at_level": float((p.max(1) >= level).mean())}
+
+
+def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None:
+    """Fit a trained model's temperature and level again on the held-back frames of `seeds` (the rule of
+    `fitted`), without training it again; the JSON is rewritten."""
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
+    rows = [fr for fr in symbol_rows(seeds, lambda r: not meta["trained_on"]["held_out_factor"] or not
+                                     ud.factor_matches(r, meta["trained_on"]["held_out_factor"]))
+            if ud.is_calibration(fr[1])]
+    x, y = held_back(rows, s)
+    clf = FaceClassifier(path, {**meta, "temperature": 1.0})
+    clf.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+    temp, level, figs = fitted(clf.net.forward("logits"), y, silent_aim, bound)
+    meta |= {"temperature": temp, "certain_at": level, "calibration": figs}
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    print(f"recalibrated {path.name} on {len(y)} held-back dice: T={temp:.2f} certain_at={level:.4f} {figs}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,17 +102,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", default="kingoftokyo", help="the symbol set the renders hold")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--size", type=int, default=32, help="the network's input side (px)")
     ap.add_argument("--render-frames", type=int, default=400, help="frames of the set drawn by vision/render.py")
     ap.add_argument("--train-seeds", default=ud.SYMBOL_TRAIN_SEEDS)
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=0.002)
+    ap.add_argument("--bound", type=float, default=0.02,
+                    help="the error rate the held-back dice must vouch for at the certainty level (rule of three)")
+    ap.add_argument("--recalibrate", type=Path, default=None, help="fit this model's level again, no training")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--name", default="")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
     if set(ud.folders(args.train_seeds)) & set(ud.folders(ud.SYMBOL_TEST_SEEDS)):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.SYMBOL_TEST_SEEDS}")
+    if args.recalibrate:
+        recalibrate(args.recalibrate, args.train_seeds, args.bound, args.silent_aim)
+        return 0
     name = args.name or f"{args.set}-under"
     torch.set_num_threads(args.threads)
     t0 = time.time()
@@ -95,13 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
     data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed)
-    s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data))
+    s = Setup(size=args.size, epochs=args.epochs, render_weight=0.3, epoch_size=len(data))
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, args.seed)
     x, y = held_back(calib_rows, s)
     logits = logits_of(net, x)
-    temp, certain_at, figs = fitted(logits, y, args.silent_aim)
+    temp, certain_at, figs = fitted(logits, y, args.silent_aim, args.bound)
     print(f"calibration on {len(y)} held-back dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}", flush=True)
     ds = get_set(spec(args.set))
     seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True)}
