@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from device.dice_sets import spec
-from vision.classify import Prediction
 from vision.dicesets import get_set
 from vision.reading import UNNAMED, Reading
 from vision.symbolnet import NONE, joined, network_for
@@ -21,15 +20,23 @@ def template(face: str, certain: bool, confidence: float = 0.7) -> Reading:
     return Reading(value, face, "black", confidence, (50.0, 50.0), (30, 30, 40, 40), certain)
 
 
-def seen(top: str, confidence: float) -> Prediction:
-    """The network naming the face on the glass under a die whose top is `top`."""
+def seen(top: str, confidence: float, rest: str | None = None) -> np.ndarray:
+    """The network's probabilities: `confidence` on the face on the glass under a die whose top is `top`,
+    the rest spread evenly (or all on the glass face under `rest`)."""
+    probs = np.full(7, (1.0 - confidence) / 6, np.float32)
     top_index = [f.index for f in KOT.faces if f.name == top][0]
     glass = KOT.top_of(top_index)   # the map is its own inverse: the face opposite the top
-    return Prediction(str(glass), glass - 1, confidence, 1.0 - confidence, np.zeros(1, np.float32))
+    if rest is not None:
+        probs[:] = 0.0
+        probs[KOT.top_of([f.index for f in KOT.faces if f.name == rest][0]) - 1] = 1.0 - confidence
+    probs[glass - 1] = confidence
+    return probs
 
 
-def nothing(confidence: float) -> Prediction:
-    return Prediction("none", NONE, confidence, 1.0 - confidence, np.zeros(1, np.float32))
+def nothing(confidence: float) -> np.ndarray:
+    probs = np.full(7, (1.0 - confidence) / 6, np.float32)
+    probs[NONE] = confidence
+    return probs
 
 
 def test_agreeing_judges_are_certain_when_either_is_sure():
@@ -46,10 +53,19 @@ def test_a_sure_network_wins_over_unsure_templates():
 
 
 def test_two_judges_that_disagree_leave_the_die_uncertain_with_the_surer_guess_first():
-    """A certain template reading against the network, or an unsure network: never certain."""
+    """A certain template reading against a sure network, or unsure templates against an unsure network:
+    never certain."""
     r = joined(template("claw", True, 0.9), seen("energy", SURE), KOT, "under", SURE)
     assert (r.face, r.certain) == ("energy", False)
     r = joined(template("claw", False, 0.8), seen("energy", 0.6), KOT, "under", SURE)
+    assert (r.face, r.certain) == ("claw", False)
+
+
+def test_an_unsure_network_vetoes_certain_templates_only_when_it_all_but_rules_their_face_out():
+    """The demo tray's sharp faces: the templates are right and sure, the network unsure of another face."""
+    r = joined(template("claw", True, 0.9), seen("energy", 0.6), KOT, "under", SURE)
+    assert (r.face, r.certain) == ("claw", True)
+    r = joined(template("claw", True, 0.9), seen("energy", 0.6, rest="heart"), KOT, "under", SURE)
     assert (r.face, r.certain) == ("claw", False)
 
 
