@@ -37,9 +37,21 @@ MAX_BESIDE_NUMBER = """(field) => {
   range.setStart(node, at);
   range.setEnd(node, at + 3);
   const max = range.getClientRects();
+  if (!max.length || !field.isConnected) return null;  // a snapshot redrew the field between finding and reading it
   const num = field.querySelector(".health").getBoundingClientRect();
   return { lines: max.length, middle: (max[0].top + max[0].bottom) / 2, top: num.top, bottom: num.bottom };
 }"""
+
+
+def laid_out(page, field, tries: int = 20) -> dict | None:
+    """Where the maximum lies beside the number, read again while a snapshot's redraw has just replaced the
+    field (under load a redraw came between finding the field and reading it: no boxes to read)."""
+    for _ in range(tries):
+        where = field.evaluate(MAX_BESIDE_NUMBER)
+        if where is not None:
+            return where
+        page.wait_for_timeout(100)
+    return None
 
 
 def paired_phone(phone, box, table, locale: str):
@@ -83,7 +95,7 @@ def test_king_of_tokyo_health_and_its_maximum_share_a_line(phone, box, table, lo
     for pid in ("p1", "p2"):
         field = page.locator(f"article.kot-monster[data-player='{pid}'] [data-field='health']")
         expect(field).to_be_visible(timeout=SLOW)
-        where = field.evaluate(MAX_BESIDE_NUMBER)
+        where = laid_out(page, field)
         assert where is not None, field.inner_text()
         assert where["lines"] == 1 and where["top"] <= where["middle"] <= where["bottom"], (locale, pid, where)
     shot(page, f"ends-kot-health-{locale}", at="#players")
