@@ -92,6 +92,8 @@ def test_two_boxes_a_broker_restart_and_a_box_that_vanishes(tmp_path) -> None:
         opened.append(box2)
 
         wait_until(at_seq(board, "table-1", 12))
+        # the events come in messages of their own, after the board's (a loaded full run asked between them)
+        wait_until(lambda: (row(board, "table-1") or {}).get("events"))
         wait_until(lambda: (row(board, "table-2") or {}).get("status") == "online", timeout=20)
         wait_until(lambda: ((row(board, "table-2") or {}).get("board") or {}).get("last_roll"), timeout=30)
         view = page.get("/api/board").get_json()
