@@ -16,7 +16,7 @@ from vision.teach import from_png_array
 
 def set_folder(name: str) -> str:
     """A dice set's id as a folder name under STATE_DIR/dice (taught faces, learnt crops, opposite faces): ids
-    such as "dicethrone:barbarian" hold characters a file system may refuse."""
+    of a game's sets (game:hero) hold characters a file system may refuse."""
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
 
 

@@ -95,7 +95,9 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
     else:
-        readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, det), det, icons_net)
+        found = det.detect(img) if det is not None else None   # once: the outlines' gaps and the network both use it
+        readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, found), found,
+                                icons_net)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out = [colour_sure(_unscaled(r, scale), ds) for r in readings]
@@ -166,7 +168,7 @@ def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarra
 
 
 def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None, taught: dict | None,
-                det: DieDetector | None) -> list[Reading]:
+                found: list[Detection] | None) -> list[Reading]:
     """Icon and numeral dice (and taught sets): each blob's face read by the face reader (`FaceReader.read`).
     With the box's learned background no whole-frame Lab is needed (each die's crop is converted alone)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
@@ -175,10 +177,10 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     sizes = [math.sqrt(b.area) for b in blobs]
     typical = float(np.median(sizes)) if sizes else 0.0
     readings = [r for r in (fr.read(img, lab, b, typical, background) for b in blobs) if r is not None]
-    if det is not None and ds.shape in ("square", "pentagon"):
+    if found is not None and ds.shape in ("square", "pentagon"):
         # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
         readings += [replace(r, certain=False, confidence=min(r.confidence, FOUND_ONLY_BY_DETECTOR))
-                     for b in detector_blobs(img, det.detect(img), blobs, ds.shape == "pentagon")
+                     for b in detector_blobs(img, found, blobs, ds.shape == "pentagon")
                      if (r := fr.read(img, lab, b, typical, background)) is not None]
     if background is None:
         # a still frame: what the face reader cannot name at all is no die. On the render bench (seeds 1 and

@@ -26,7 +26,7 @@ import numpy as np
 
 from .classify import FaceClassifier, crop_patch, normalise_batch
 from .classify import load as load_classifier
-from .detector import DieDetector
+from .detector import Detection
 from .dicesets import DiceSet
 from .faces import classify_colour
 from .finder import body_colour
@@ -53,21 +53,21 @@ def network_for(ds: DiceSet, mount: str) -> FaceClassifier | None:
 
 
 def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Reading],
-                 det: DieDetector | None, network: FaceClassifier | None = None) -> list[Reading]:
-    """The readings judged again with the set's network (`network`, else the shipped one), and the finder's
-    dice no reading covers read by it alone (unchanged when the set has no network)."""
+                 found: list[Detection] | None, network: FaceClassifier | None = None) -> list[Reading]:
+    """The readings judged again with the set's network (`network`, else the shipped one), and the dice the
+    learned finder `found` that no reading covers read by it alone (unchanged when the set has no network)."""
     clf = network or network_for(ds, mount)
     if clf is None:
         return readings
-    found = [d.box for d in det.detect(img)] if det is not None else []
-    whole = [r for r in readings if _inside(r, found) < 2]
-    extra = [b for b in found if not any(_inside(r, [b]) for r in whole)]
+    boxes = [d.box for d in found or ()]
+    whole = [r for r in readings if _inside(r, [b[:2] for b in boxes]) < 2]
+    extra = [b for b in boxes if not any(_inside(r, [b[:2]]) for r in whole)]
     probs = probabilities(clf, img, [_centred(r.box) for r in whole] + extra)
     out = [joined(r, p, ds, mount, clf.certain_at) for r, p in zip(whole, probs, strict=False)]
     alone = [r for b, p in zip(extra, probs[len(whole):], strict=True) if (r := _alone(img, b, p, ds, mount,
                                                                                        clf.certain_at))]
     # an outline over touching dice stays when the network reads none of the finder's dice inside it
-    kept = [r for r in readings if r not in whole and not any(_inside(r, [a.center + (0, 0)]) for a in alone)]
+    kept = [r for r in readings if r not in whole and not _inside(r, [a.center for a in alone])]
     return out + alone + kept
 
 
@@ -122,8 +122,8 @@ def _centred(box: tuple[int, int, int, int]) -> tuple[float, float, float, float
     return (x + w / 2, y + h / 2, float(w), float(h))
 
 
-def _inside(r: Reading, boxes: list[tuple[float, float, float, float]]) -> int:
-    """How many of the finder's boxes have their centre in the reading's box (two or more: the outline
+def _inside(r: Reading, points: list[tuple[float, float]]) -> int:
+    """How many of the points (the finder's box centres) lie in the reading's box (two or more: the outline
     held touching dice as one, and the finder's boxes are read instead)."""
     x, y, w, h = r.box
-    return sum(1 for cx, cy, _, _ in boxes if x <= cx <= x + w and y <= cy <= y + h)
+    return sum(1 for cx, cy in points if x <= cx <= x + w and y <= cy <= y + h)
