@@ -38,6 +38,7 @@ class Candidate:
     fill: float | None = None                # how much of its rotated rectangle the outline fills (a die
                                              # lying flat: about 0.9; a part or a merge of shapes: less)
     blob: object | None = None               # the outline itself (`reader.Blob`: a part of a die is refitted)
+    score: float = 0.0                       # the learned finder's heatmap peak (its boxes only)
 
 
 def outline_candidates(blobs: list) -> list[Candidate]:
@@ -185,7 +186,7 @@ def detector_candidates(found: list, cands: list[Candidate], pip_cands: list[Can
         if any(abs(c.box[0] - cx) < 0.25 * side and abs(c.box[1] - cy) < 0.25 * side and
                0.75 * side <= max(c.box[2:]) <= 1.33 * side for c in cands):
             continue
-        out.append(Candidate((cx, cy, w, h), "detector"))
+        out.append(Candidate((cx, cy, w, h), "detector", score=float(d.score)))
     attach_pip_counts(out, pip_cands)
     return out
 

@@ -19,7 +19,9 @@ import numpy as np
 from .classify import FaceClassifier
 from .classify import load as load_classifier
 from .decide import (
+    FINDER_SURE,
     PipVotes,
+    around_finder_dice,
     candidate_order,
     closer_look,
     colour_sure,
@@ -229,7 +231,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         cands, preds = cands + extra, list(preds) + list(extra_preds)
     boxes = [c.box for c in cands]
     none = clf.classes.index("none")
-    kept = suppress(candidate_order(cands, preds, none), boxes)
+    too_wide = around_finder_dice(cands, preds, none) if mount == "under" else set()
+    kept = suppress([i for i in candidate_order(cands, preds, none) if i not in too_wide], boxes)
     # a photo from above, at its own scale: a CNN sure on its own is the better judge than a pip count that
     # differs (`CNN_ALONE_AT`). Not in the enlarged second read: there the CNN sees crops grown from fewer pixels,
     # and rune55-grey 00104_4 (a clear 4, unsure 5 at the photo's scale) came out a certain 5 at 1.5x
@@ -243,7 +246,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     for i in kept:
         c = cands[i]
         judged = judge_pip_die(c, votes[i], clf.certain_at, background is not None, img.shape, looks.get(i),
-                               typical_side, cnn_alone)
+                               typical_side, cnn_alone, FINDER_SURE if mount == "under" else math.inf)
         if judged is not None:
             out.append(_pip_reading(img, ds, mount, c, *judged))
     return out

@@ -328,3 +328,41 @@ def test_a_real_photo_die_the_pip_finder_miscounts_is_certain_and_right():
     near = [min(got, key=lambda r: (r.center[0] - d["cx"]) ** 2 + (r.center[1] - d["cy"]) ** 2) for d in truth]
     assert not [r for r, d in zip(near, truth, strict=True) if r.certain and r.value != d["value"]]
     assert [(r.value, r.certain) for r, d in zip(near, truth, strict=True) if d["value"] == 5] == [(5, True)]
+
+
+def test_a_box_only_the_learned_finder_saw_is_kept_when_the_finder_is_sure_of_it():
+    """Touching dice (issue 31 #3): a box only the learned finder proposed, whose face the CNN names doubtfully,
+    was dropped as a phantom; it is kept, uncertain, with the CNN's face first, when the finder's own heatmap
+    peak is at least FINDER_SURE under the tray, and dropped as before when the finder doubts it too, and from
+    above (where the photos' finder proposes parts of busy floors as surely)."""
+    from vision.decide import DETECTOR_ALONE, FINDER_SURE, judge_pip_die
+    from vision.finder import Candidate
+
+    doubtful = _votes(3, DETECTOR_ALONE - 0.1)
+    shape = (240, 320, 3)
+    sure_box = Candidate((160.0, 120.0, 48.0, 48.0), "detector", score=FINDER_SURE + 0.05)
+    doubted_box = Candidate((160.0, 120.0, 48.0, 48.0), "detector", score=FINDER_SURE - 0.1)
+    assert judge_pip_die(sure_box, doubtful, 0.97, False, shape, None, 48.0, finder_sure=FINDER_SURE) == (3, doubtful.cnn_conf, False)
+    assert judge_pip_die(doubted_box, doubtful, 0.97, False, shape, None, 48.0, finder_sure=FINDER_SURE) is None
+    assert judge_pip_die(sure_box, doubtful, 0.97, False, shape, None, 48.0) is None   # from above: as before
+
+
+def test_an_outline_much_wider_than_a_die_the_finder_found_in_it_gives_way():
+    """Touching dice (issue 31 #3): an outline around two touching dice (or a die and the lamp beside it), read
+    as a doubtful face, suppressed the learned finder's die-sized boxes inside it. Such an outline is left out;
+    one about the die's size, or one holding only a box the CNN calls "not a die", is kept."""
+    from vision.classify import Prediction
+    from vision.decide import WIDER_THAN_DIE, around_finder_dice
+    from vision.finder import Candidate
+
+    def pred(index: int) -> Prediction:
+        return Prediction("none" if index == 6 else str(index + 1), index, 0.6, 0.2, np.zeros(4, np.float32))
+
+    side = 48.0
+    merged = Candidate((160.0, 120.0, 2.1 * side, side), "outline")
+    snug = Candidate((150.0, 120.0, 1.1 * side, side), "outline")
+    left, right = (Candidate((136.0, 120.0, side, side), "detector"), Candidate((184.0, 120.0, side, side), "detector"))
+    cands = [merged, snug, left, right]
+    assert 2.1 > WIDER_THAN_DIE
+    assert around_finder_dice(cands, [pred(2), pred(3), pred(1), pred(4)], 6) == {0}
+    assert around_finder_dice(cands, [pred(2), pred(3), pred(6), pred(6)], 6) == set()
