@@ -247,7 +247,8 @@ def pooled_mesh(seed: int, style: str, j: int) -> bpy.types.Mesh:
     key = (seed, style, j)
     if key not in _POOL:
         rnd = random.Random(f"undertray-die-{seed}-{style}-{j}")
-        _POOL[key] = symbol_body(rnd) if style == "symbol" else pip_body(rnd, style == "painted")
+        _POOL[key] = (symbol_body(rnd) if style == "symbol" else symbol_body(rnd, DT_NORMAL) if style == "dicethrone"
+                      else pip_body(rnd, style == "painted"))
         _POOL[key].use_fake_user = True   # kept across frames: clear_scene leaves the pool alone
     return _POOL[key]
 
@@ -264,6 +265,8 @@ def pip_body(rnd: random.Random, painted: bool) -> bpy.types.Mesh:
 
 # a King of Tokyo die's faces (indices of fx.KOT_FACES) on the cube's axes: opposite as fx.KOT_OPPOSITE
 KOT_NORMAL = {1: (0, 0, 1), 5: (0, 0, -1), 2: (1, 0, 0), 6: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
+# a Dice Throne die's faces (the corner numbers) on the cube's axes: opposite faces sum to 7 (fx.OPPOSITE)
+DT_NORMAL = {1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
 
 
 def face_axes(normal: tuple[int, int, int]) -> tuple[Vector, Vector, Vector]:
@@ -274,17 +277,19 @@ def face_axes(normal: tuple[int, int, int]) -> tuple[Vector, Vector, Vector]:
     return n, u, n.cross(u)
 
 
-def symbol_body(rnd: random.Random) -> bpy.types.Mesh:
+def symbol_body(rnd: random.Random, normals: dict | None = None) -> bpy.types.Mesh:
     """A bevelled cube whose faces carry UVs into the cells of a printing's atlas (blender_undertray_glyphs):
     face index i in column (i-1) % 3, row (i-1) // 3 from the image's top, upright and unmirrored seen from
-    outside the die. The ink is painted flat on the face (the material mixes it in), as a printed die's is."""
+    outside the die. The ink is painted flat on the face (the material mixes it in), as a printed die's is.
+    `normals`: which face index lies on which axis (King of Tokyo's KOT_NORMAL unless told)."""
+    normals = normals or KOT_NORMAL
     bm = bmesh.new()
     bmesh.ops.create_cube(bm, size=bd.SIDE)
     bm.normal_update()
     uv = bm.loops.layers.uv.new("UVMap")
     for face in bm.faces:
         normal = tuple(round(c) for c in face.normal)
-        index = next(i for i, nv in KOT_NORMAL.items() if nv == normal)
+        index = next(i for i, nv in normals.items() if nv == normal)
         n, u, v = face_axes(normal)
         col, row = (index - 1) % 3, (index - 1) // 3
         for loop in face.loops:
@@ -314,7 +319,7 @@ def symbol_material(f, die, crossed: bool, atlas: Path) -> bpy.types.Material:
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
     bsdf = nodes["Principled BSDF"]
     tex = nodes.new("ShaderNodeTexImage")
-    tex.image = bpy.data.images.load(str(atlas / f"{die.printing}.png"), check_existing=True)
+    tex.image = bpy.data.images.load(str(atlas / f"{fx.atlas_name(die)}.png"), check_existing=True)
     tex.image.colorspace_settings.name = "Non-Color"
     mix = nodes.new("ShaderNodeMixRGB")
     base = bsdf.inputs["Base Color"]
@@ -322,7 +327,8 @@ def symbol_material(f, die, crossed: bool, atlas: Path) -> bpy.types.Material:
         links.new(base.links[0].from_socket, mix.inputs["Color1"])
     else:
         mix.inputs["Color1"].default_value = base.default_value
-    mix.inputs["Color2"].default_value = bd.hsv(*fx.PRINTINGS[die.printing].ink)
+    printings = fx.DT_PRINTINGS if die.set.startswith("dicethrone:") else fx.PRINTINGS
+    mix.inputs["Color2"].default_value = bd.hsv(*printings[die.printing].ink)
     links.new(tex.outputs["Color"], mix.inputs["Fac"])
     links.new(mix.outputs["Color"], base)
     return mat
@@ -463,10 +469,11 @@ def add_dice(f, crossed: bool, atlas: Path) -> list:
             mats = (die_material(f, die, crossed), bd.pip_material(rnd, pip_colour(f, die)))
             ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, f.pips, j))
             ax, ay = bd.FACE_UP[die.top]
-        else:
+        else:   # a symbol die: the turn that brings its top face's axis up
+            dt = die.set.startswith("dicethrone:")
             mats = (symbol_material(f, die, crossed, atlas),)
-            ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, "symbol", j))
-            ax, ay = bd.FACE_UP[bd.FACE_VALUE[KOT_NORMAL[die.top]]]   # the turn that brings that axis up
+            ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, "dicethrone" if dt else "symbol", j))
+            ax, ay = bd.FACE_UP[bd.FACE_VALUE[(DT_NORMAL if dt else KOT_NORMAL)[die.top]]]
         bpy.context.scene.collection.objects.link(ob)
         for slot, mat in zip(ob.material_slots, mats, strict=True):
             slot.link = "OBJECT"

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from training.blender_canvases import seed_list
-from training.blender_undertray_factors import SYMBOL_SEEDS, read_rows
-from training.blender_undertray_glyphs import write_atlases
+from training.blender_undertray_factors import DICETHRONE_SEEDS, SYMBOL_SEEDS, read_rows
+from training.blender_undertray_glyphs import write_atlases, write_dicethrone_atlases
 from training.canvas import canvas
 from training.provenance import REPO
 
@@ -66,10 +66,13 @@ def undertray_canvases(folders: list[Path], side: int) -> tuple[np.ndarray, np.n
 
 def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
     """The folder of `seed`, rendering what is missing (resumable; needs Blender on the PATH). A symbol seed's
-    folder gets the printings' atlases first (Blender's Python cannot draw them)."""
+    folder gets the printings' atlases first (Blender's Python cannot draw them): King of Tokyo's, or from
+    DICETHRONE_SEEDS on every hero's in every Dice Throne printing."""
     folder = root / f"s{seed}"
     if not (folder / "done").exists():
-        if seed >= SYMBOL_SEEDS:
+        if seed >= DICETHRONE_SEEDS:
+            write_dicethrone_atlases(folder)
+        elif seed >= SYMBOL_SEEDS:
             write_atlases(folder)
         blender = shutil.which("blender")
         if blender is None:

@@ -4,7 +4,8 @@
 only draws them from a seeded `random.Random` and writes the labels. Keeping the draws here (not in the bpy
 script) is why a bench can hold out whole factors: every frame's JSON row names its plate, LED ring, room,
 dice material, printing and build options, drawn here the same way for the same seed, with or without Blender.
-Seeds from SYMBOL_SEEDS hold King of Tokyo dice (`symbol_dice`), drawn after and apart from every d6 draw.
+Seeds from SYMBOL_SEEDS hold King of Tokyo dice (`symbol_dice`), drawn after and apart from every d6 draw;
+seeds from DICETHRONE_SEEDS hold a Dice Throne hero's dice instead (`dicethrone_dice`), drawn the same way.
 """
 
 from __future__ import annotations
@@ -35,7 +36,33 @@ KOT_FACES = ("1", "2", "3", "heart", "energy", "claw")
 KOT_OPPOSITE = {1: 5, 5: 1, 2: 6, 6: 2, 3: 4, 4: 3}
 KOT_GLYPHS = {"1": "text:1", "2": "text:2", "3": "text:3", "heart": "icon:heart", "energy": "icon:energy",
               "claw": "icon:claw"}
-SETS = {"d6": OPPOSITE, "kingoftokyo": KOT_OPPOSITE}
+# Seeds from here hold Dice Throne heroes' dice (an icon and a corner number 1-6 on every face) instead; 200-399
+# stay King of Tokyo's. The heroes as device.dice_sets describes them (engine/dicethrone: face index = the corner
+# number; opposite faces sum to 7, the engine's assumption); copied for Blender's Python (a test keeps them equal)
+DICETHRONE_SEEDS = 400
+DT_TEST_SEEDS = (400, 401)   # the only seeds that draw the held-out heroes and printing
+DT_FACES = {
+    "artificer": ("wrench", "wrench", "wrench", "nut", "nut", "lightning"),
+    "barbarian": ("sword", "sword", "sword", "heart", "heart", "pow"),
+    "cursed_pirate": ("cutlass", "cutlass", "cutlass", "treasure", "treasure", "skull"),
+    "gunslinger": ("bullet", "bullet", "bullet", "dash", "dash", "bullseye"),
+    "huntress": ("spear", "spear", "claw", "claw", "bond", "sabertooth"),
+    "monk": ("fist", "fist", "palm", "taiji", "taiji", "lotus"),
+    "moon_elf": ("arrow", "arrow", "arrow", "foot", "foot", "moon"),
+    "ninja": ("ninjato", "ninjato", "ninjato", "shuriken", "shuriken", "mask"),
+    "paladin": ("sword", "sword", "helm", "helm", "heart", "prayer"),
+    "pyromancer": ("flame", "flame", "flame", "blaze", "fiery_soul", "meteor"),
+    "samurai": ("katana", "katana", "katana", "kabuto", "kabuto", "rising_sun"),
+    "seraph": ("blade", "blade", "blade", "wing", "cross", "pendant"),
+    "shadow_thief": ("dagger", "dagger", "bag", "bag", "card", "shadow"),
+    "tactician": ("sabre", "sabre", "sabre", "banner", "banner", "medal"),
+    "treant": ("branch", "branch", "branch", "leaf", "leaf", "spirit"),
+    "vampire_lord": ("claw", "claw", "claw", "gaze", "gaze", "blood_drop"),
+}
+# heroes drawn only in DT_TEST_SEEDS: their icons are on no other hero's dice, so the bench's "held-out heroes"
+# lines measure a network reading the corner number of faces it never saw
+DT_HELD_OUT = ("gunslinger", "ninja", "seraph", "treant")
+SETS = {"d6": OPPOSITE, "kingoftokyo": KOT_OPPOSITE} | {f"dicethrone:{h}": OPPOSITE for h in DT_FACES}
 
 
 @dataclass(frozen=True)
@@ -61,6 +88,20 @@ PRINTINGS = {
     "white-black-bold": Printing("white", (0.0, 0.0, 0.05), 0, 0.025, 1.1, 0.0),
     "red-white": Printing("red", (0.0, 0.0, 0.95), 2, 0.0, 0.95, 0.05),
 }
+# Dice Throne printings: the boxed heroes' coloured dice with light or gold ink, then other printings; the
+# numbers' font, weight, size and slant vary as King of Tokyo's do. DT_HELD_OUT_PRINTING is drawn only in the
+# test seeds (the bench's held-out printing line)
+DT_PRINTINGS = {
+    "black-gold": Printing("black", (0.12, 0.75, 0.85), 0, 0.0, 1.0, 0.0),
+    "red-white": Printing("red", (0.0, 0.0, 0.95), 2, 0.005, 0.95, 0.0),
+    "blue-white": Printing("blue", (0.0, 0.0, 0.95), 1, 0.0, 1.0, 0.05),
+    "white-black": Printing("white", (0.0, 0.0, 0.05), 3, 0.01, 1.05, 0.0),
+    "green-yellow": Printing("green", (0.14, 0.85, 0.95), 4, -0.005, 0.9, 0.0),
+    "yellow-black-bold": Printing("yellow", (0.0, 0.0, 0.05), 0, 0.02, 1.1, -0.08),
+    "black-white-thin": Printing("black", (0.0, 0.0, 0.95), 2, -0.01, 0.9, 0.1),
+    "purple-white": Printing("purple", (0.0, 0.0, 0.95), 1, 0.01, 1.0, -0.05),
+}
+DT_HELD_OUT_PRINTING = "purple-white"
 
 
 @dataclass
@@ -117,7 +158,8 @@ class Frame:
                "materials": sorted({d.material for d in self.dice}),
                "colours": sorted({d.colour for d in self.dice})}
         printings = sorted({d.printing for d in self.dice if d.printing})
-        return out | ({"printings": printings} if printings else {})
+        heroes = sorted({d.set.split(":", 1)[1] for d in self.dice if d.set.startswith("dicethrone:")})
+        return out | ({"printings": printings} if printings else {}) | ({"heroes": heroes} if heroes else {})
 
 
 def mirror_cone_radius(lens_mm: float, distance: float) -> float:
@@ -188,7 +230,9 @@ def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
         if any(math.dist((d.x, d.y), (die.x, die.y)) < 1.95 for d in f.dice):
             continue   # turned with its neighbour it would sit in another die: left out
         f.dice.append(die)
-    if seed >= SYMBOL_SEEDS:
+    if seed >= DICETHRONE_SEEDS:
+        dicethrone_dice(f)
+    elif seed >= SYMBOL_SEEDS:
         symbol_dice(f)
     if empty:
         f.dice = []
@@ -209,6 +253,32 @@ def symbol_dice(f: Frame) -> None:
         die.material = "glossy" if die.material == "glossy" else "opaque"
 
 
+def dicethrone_dice(f: Frame) -> None:
+    """The frame's dice become one Dice Throne hero's, in one printing, drawn from their own generator after
+    every d6 draw (places, turns and top faces as indices are the d6 scene's). The held-out heroes and printing
+    come only in the test seeds, where half the frames show a held-out hero and a quarter the held-out
+    printing, so that both lines of the bench count enough dice."""
+    rnd = random.Random(f"dicethrone-{f.seed}-{f.index}")
+    test = f.seed in DT_TEST_SEEDS
+    seen = [h for h in DT_FACES if h not in DT_HELD_OUT]
+    hero = rnd.choice(DT_HELD_OUT if test and rnd.random() < 0.5 else seen)
+    others = [p for p in DT_PRINTINGS if p != DT_HELD_OUT_PRINTING]
+    printing = DT_HELD_OUT_PRINTING if test and rnd.random() < 0.25 else rnd.choice(others)
+    for die in f.dice:
+        die.set = f"dicethrone:{hero}"
+        die.printing = printing
+        die.colour = DT_PRINTINGS[printing].body
+        die.material = "glossy" if die.material == "glossy" else "opaque"
+
+
+def atlas_name(die: Die) -> str:
+    """The file name (no suffix) of the atlas that inks a symbol die: a King of Tokyo printing's, or a Dice
+    Throne hero's faces in a printing (`<hero>--<printing>`)."""
+    if die.set.startswith("dicethrone:"):
+        return f"{die.set.split(':', 1)[1]}--{die.printing}"
+    return str(die.printing)
+
+
 def label_row(frame: Frame, image: str, boxes: list[list[float] | None], empty_image: str | None) -> dict:
     """One labels.jsonl row: per die its box (cx, cy, w, h px, None when the frame's edge cuts it), centre,
     the face on the glass, the top face (face indices of its set; a symbol die adds the faces' names and its
@@ -223,6 +293,9 @@ def label_row(frame: Frame, image: str, boxes: list[list[float] | None], empty_i
         if die.set == "kingoftokyo":   # the faces' names too, and the printing
             row |= {"glass_face": KOT_FACES[die.glass - 1], "top_face": KOT_FACES[die.top - 1],
                     "printing": die.printing}
+        elif die.set.startswith("dicethrone:"):   # the hero's faces' names (the index is the corner number)
+            faces = DT_FACES[die.set.split(":", 1)[1]]
+            row |= {"glass_face": faces[die.glass - 1], "top_face": faces[die.top - 1], "printing": die.printing}
         dice.append(row)
     cut = sum(1 for b in boxes if b is None)
     return {"image": image, "empty": empty_image, "seed": frame.seed, "index": frame.index, "cut": cut,

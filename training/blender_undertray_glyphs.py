@@ -14,8 +14,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.blender_undertray_factors import KOT_FACES, KOT_GLYPHS, PRINTINGS, Printing
-from vision.glyphs import face_glyph
+from training.blender_undertray_factors import (
+    DT_FACES,
+    DT_PRINTINGS,
+    KOT_FACES,
+    KOT_GLYPHS,
+    PRINTINGS,
+    Printing,
+)
+from vision.glyphs import CORNER_H, CORNER_XY, face_glyph
 
 CELL = 128               # pixels per face in the atlas (a face is 25-50 px in the 320x240 frame)
 COLUMNS, ROWS = 3, 2     # face index i sits in column (i-1) % 3, row (i-1) // 3, rows from the image's top
@@ -56,12 +63,41 @@ def face_mask(face: str, p: Printing, size: int = CELL) -> np.ndarray:
     return img
 
 
-def atlas(p: Printing, size: int = CELL) -> np.ndarray:
-    """The six faces of one printing in a COLUMNS x ROWS grid, face index i at cell i-1 (row-major)."""
+def slanted(img: np.ndarray, p: Printing) -> np.ndarray:
+    """The ink sheared as the printing slants it (about the face's centre)."""
+    if not p.slant:
+        return img
+    size = img.shape[0]
+    shear = np.float32([[1, -p.slant, p.slant * size / 2], [0, 1, 0]])
+    return cv2.warpAffine(img, shear, (size, size), flags=cv2.INTER_LINEAR)
+
+
+def corner_face_mask(icon: str, number: int, p: Printing, size: int = CELL) -> np.ndarray:
+    """A Dice Throne face: the icon (vision's drawing, grown or thinned by the weight) with a clear patch in
+    its top-left corner holding the corner number in the printing's font, as `vision.glyphs` lays a
+    "icon:NAME+corner:N" glyph out. Why its own number: the corner number is what tells a hero's three swords
+    apart, and what a network for every hero must read, so its font varies with the printing as the icon's
+    stroke does."""
+    img = icon_mask(f"icon:{icon}", p, size)
+    cx, cy = (round(v * size) for v in CORNER_XY)
+    cv2.circle(img, (cx, cy), round(0.15 * size * p.scale), 0, -1, cv2.LINE_AA)
+    small = number_mask(str(number), p, round(size * CORNER_H / 0.6))   # its number is 0.6 * scale high
+    h, w = small.shape
+    y0, x0 = max(0, cy - h // 2), max(0, cx - w // 2)
+    patch = img[y0:y0 + h, x0:x0 + w]
+    np.maximum(patch, small[:patch.shape[0], :patch.shape[1]], out=patch)
+    return slanted(img, p)
+
+
+def atlas(p: Printing, size: int = CELL, hero: str | None = None) -> np.ndarray:
+    """The six faces of one printing in a COLUMNS x ROWS grid, face index i at cell i-1 (row-major): King of
+    Tokyo's faces, or a Dice Throne `hero`'s (icon and corner number i)."""
     out = np.zeros((ROWS * size, COLUMNS * size), np.uint8)
-    for i, face in enumerate(KOT_FACES):
+    faces = DT_FACES[hero] if hero else KOT_FACES
+    for i, face in enumerate(faces):
         r, c = divmod(i, COLUMNS)
-        out[r * size:(r + 1) * size, c * size:(c + 1) * size] = face_mask(face, p, size)
+        cell = corner_face_mask(face, i + 1, p, size) if hero else face_mask(face, p, size)
+        out[r * size:(r + 1) * size, c * size:(c + 1) * size] = cell
     return out
 
 
@@ -71,4 +107,15 @@ def write_atlases(folder: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for name, p in PRINTINGS.items():
         cv2.imwrite(str(out / f"{name}.png"), atlas(p))
+    return out
+
+
+def write_dicethrone_atlases(folder: Path) -> Path:
+    """Every hero's atlas in every Dice Throne printing under `folder`/atlas, named as
+    `blender_undertray_factors.atlas_name` names them (`<hero>--<printing>.png`)."""
+    out = folder / "atlas"
+    out.mkdir(parents=True, exist_ok=True)
+    for hero in DT_FACES:
+        for name, p in DT_PRINTINGS.items():
+            cv2.imwrite(str(out / f"{hero}--{name}.png"), atlas(p, hero=hero))
     return out

@@ -164,3 +164,50 @@ def test_every_printing_inks_each_face_with_its_own_glyph(tmp_path):
         assert all(0.03 < cell.mean() < 0.5 for cell in cells), name
         assert all((cells[i] != cells[j]).mean() > 0.02 for i in range(6) for j in range(i)), name
     assert {x.name for x in gl.write_atlases(tmp_path).glob("*.png")} == {f"{n}.png" for n in fx.PRINTINGS}
+
+
+def test_dice_throne_seeds_hold_one_hero_a_frame_and_leave_the_king_of_tokyo_seeds_as_they_were():
+    """Seeds 400 and up: a Dice Throne hero's dice (the faces as device.dice_sets describes them, opposite faces
+    summing to 7); 200-399 still King of Tokyo's (their draws are pinned by the test above and the frames
+    rendered already)."""
+    from device.dice_sets import spec
+    for hero, faces in fx.DT_FACES.items():
+        s = spec(f"dicethrone:{hero}")
+        assert tuple(f["name"] for f in s["faces"]) == faces
+        assert all(f["glyph"] == f"icon:{f['name']}+corner:{f['index']}" for f in s["faces"])
+        assert {int(k): v for k, v in s["opposite"].items()} == fx.SETS[f"dicethrone:{hero}"]
+    assert all(d.set == "kingoftokyo" for i in range(30) for d in fx.draw_frame(399, i).dice)
+    frames = [fx.draw_frame(s, i) for s in range(400, 406) for i in range(40)]
+    assert all(len({d.set for d in f.dice}) <= 1 for f in frames)
+    dice = [d for f in frames for d in f.dice]
+    assert all(d.set.startswith("dicethrone:") and d.glass == 7 - d.top for d in dice)
+    assert all(d.colour == fx.DT_PRINTINGS[d.printing].body for d in dice)
+    row = fx.label_row(frames[0], "frame_00000.png", [[100.0, 80.0, 40.0, 40.0]] * len(frames[0].dice), None)
+    d, hero = row["dice"][0], row["dice"][0]["set"].split(":")[1]
+    assert d["glass_face"] == fx.DT_FACES[hero][d["glass"] - 1] and d["printing"] in fx.DT_PRINTINGS
+    assert row["factors"]["heroes"] == [hero]
+
+
+def test_the_held_out_heroes_and_printing_come_only_in_the_dice_throne_test_seeds():
+    def seen(seeds):
+        dice = [d for s in seeds for i in range(60) for d in fx.draw_frame(s, i).dice]
+        return {d.set.split(":")[1] for d in dice}, {d.printing for d in dice}
+    heroes, printings = seen(fx.DT_TEST_SEEDS)
+    assert set(fx.DT_HELD_OUT) <= heroes and fx.DT_HELD_OUT_PRINTING in printings
+    heroes, printings = seen(range(402, 440))
+    assert not heroes & set(fx.DT_HELD_OUT) and fx.DT_HELD_OUT_PRINTING not in printings
+    assert len(heroes) == len(fx.DT_FACES) - len(fx.DT_HELD_OUT)
+
+
+def test_every_dice_throne_atlas_inks_each_face_with_its_own_icon_and_number(tmp_path):
+    from training import blender_undertray_glyphs as gl
+    for hero in ("barbarian", "ninja"):
+        for name, p in fx.DT_PRINTINGS.items():
+            a = gl.atlas(p, hero=hero)
+            cells = [a[r * gl.CELL:(r + 1) * gl.CELL, c * gl.CELL:(c + 1) * gl.CELL] > 127
+                     for r in range(gl.ROWS) for c in range(gl.COLUMNS)]
+            assert all(0.02 < cell.mean() < 0.5 for cell in cells), (hero, name)
+            assert all((cells[i] != cells[j]).mean() > 0.003 for i in range(6) for j in range(i)), (hero, name)
+    names = {x.name for x in gl.write_dicethrone_atlases(tmp_path).glob("*.png")}
+    die = fx.Die(0, 0, 0, 1, "red", "opaque", set="dicethrone:monk", printing="red-white")
+    assert len(names) == len(fx.DT_FACES) * len(fx.DT_PRINTINGS) and f"{fx.atlas_name(die)}.png" in names
