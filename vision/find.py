@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -48,15 +49,23 @@ class Blob:
     whole: Blob | None = None  # the blob this one is a part of, when the touching-dice split parted it
 
 
-def _robust_surface(small: np.ndarray, iters: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """Fit a quadratic surface per channel to `small` (h, w, c float32), ignoring outliers (the dice)."""
-    h, w, c = small.shape
+@lru_cache(maxsize=4)
+def _quadratic_design(h: int, w: int) -> np.ndarray:
+    """The quadratic surface's design matrix on an h x w grid (1, x, y, x^2, y^2, xy per pixel; read-only):
+    the same for every frame of a size, so made once."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xx = xx / w - 0.5
     yy = yy / h - 0.5
     A = np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], -1).reshape(-1, 6)
+    A.flags.writeable = False
+    return A
+
+
+def _robust_surface(small: np.ndarray, iters: int = 4) -> np.ndarray:
+    """Fit a quadratic surface per channel to `small` (h, w, c float32), ignoring outliers (the dice)."""
+    h, w, c = small.shape
+    A = _quadratic_design(h, w)
     Y = small.reshape(-1, c)
-    keep = np.ones(len(Y), bool)
     # start from pixels close to the per-channel median (the floor is the majority)
     med = np.median(Y, 0)
     r0 = np.abs(Y - med).sum(1)
@@ -69,9 +78,7 @@ def _robust_surface(small: np.ndarray, iters: int = 4) -> tuple[np.ndarray, np.n
         keep = res < 3.0 * s + 2.0
         if keep.sum() < 20:
             break
-    fit = (A @ coef).reshape(h, w, c)
-    res = np.abs(Y - A @ coef).sum(1).reshape(h, w)
-    return fit.astype(np.float32), res
+    return (A @ coef).reshape(h, w, c).astype(np.float32)
 
 
 def _split_channels_diff(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
@@ -120,7 +127,7 @@ def _fitted_floor(lab: np.ndarray) -> np.ndarray:
     sw = 64
     sh = max(8, int(round(h * sw / w)))
     small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    fit, _ = _robust_surface(small)
+    fit = _robust_surface(small)
     res = np.clip(small - fit + 128.0, 0, 255).astype(np.uint8)
     k = 13 if sw >= 60 else 9
     res = cv2.medianBlur(res, k).astype(np.float32) - 128.0
