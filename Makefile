@@ -17,7 +17,7 @@ RUN_ARGS ?=
 TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean pi-check train-reader train-reader-suite train-symbols train-numerals \
-	train-finder train-finder-suite blender-dice blender-undertray train-reader-undertray train-finder-undertray train-symbols-undertray \
+	train-finder train-finder-suite blender-dice blender-undertray train-reader-undertray train-finder-undertray train-symbols-undertray train-dicethrone-undertray \
 	bench-undertray
 
 venv: $(STAMP)
@@ -113,6 +113,16 @@ train-symbols-undertray: venv
 		--train-seeds $(SYMBOL_TRAIN_SEEDS) $(if $(SYMBOL_HOLD_OUT),--hold-out $(SYMBOL_HOLD_OUT) \
 		--out build/symbol-models --name kingoftokyo-under-without-$(subst =,-,$(SYMBOL_HOLD_OUT)))
 
+# Dice Throne's ONE face network for every hero for `--mount under` (vision/models/dicethrone-under.onnx; classes are
+# the face index, the corner number), trained on the hero seeds' renders (402 and up: `make blender-undertray
+# UNDERTRAY_SEEDS=400-409`); 400-401 are the test seeds, the only ones with the held-out heroes and printing.
+# Seeded, CPU torch on one thread; never in CI.
+DICETHRONE_TRAIN_SEEDS ?= 402-599
+train-dicethrone-undertray: venv
+	$(BIN)/pip install -q -e '.[train]'
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_symbols_undertray --threads 1 --set dicethrone \
+		--train-seeds $(DICETHRONE_TRAIN_SEEDS)
+
 # The held-out under-tray figures (seeds 1-3, and the symbol test seeds 200-201), with the models shipped for --mount under and, for comparison,
 # with pips.onnx and finder.onnx (the reader before them).
 bench-undertray: venv
@@ -120,6 +130,7 @@ bench-undertray: venv
 	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief --classifier vision/models/pips.onnx \
 		--finder vision/models/finder.onnx
 	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief --seeds 200-201
+	nice -n 15 $(BIN)/python bench/vision_undertray.py --brief --seeds 400-401
 
 # Pip dice rendered by Blender's path tracer (training/blender_dice.py; Debian's blender, Cycles on the CPU), for
 # `train_reader --blender 1-30`: 100 frames (about 335 dice) per seed folder in build/blender-dice, seeded, about

@@ -4,7 +4,9 @@
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
-network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up.
+network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
+sets' test seeds: 200-201 (King of Tokyo), 400-401 (Dice Throne heroes, each frame read as its hero's set;
+lines by held-out / seen hero and printing: the heroes and printing drawn only in those seeds).
 `--classifier`: read with that face network instead of the shipped one for the mount (the shipped pips.onnx
 is the reader before the under-tray network: the "before" figures). `--hold-out KEY=PREFIX`: read only the
 frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
@@ -36,8 +38,8 @@ import cv2  # noqa: E402
 from device.dice_sets import spec  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
-from training.blender_undertray_factors import read_rows  # noqa: E402
-from training.undertray_data import TEST_SEEDS, factor_matches  # noqa: E402
+from training.blender_undertray_factors import DT_HELD_OUT, DT_HELD_OUT_PRINTING, read_rows  # noqa: E402
+from training.undertray_data import DT_TEST_SEEDS, SYMBOL_TEST_SEEDS, TEST_SEEDS, factor_matches  # noqa: E402
 from vision.classify import FaceClassifier  # noqa: E402
 from vision.detector import DieDetector  # noqa: E402
 from vision.dicesets import DiceSet, get_set  # noqa: E402
@@ -50,7 +52,8 @@ RADIUS = 25.0   # px: a reading this near a die's centre is its reading (dice ar
 
 
 def set_of(row: dict) -> DiceSet:
-    """The dice set a frame's dice belong to: d6, or a symbol set (seeds 200 and up) described by its game."""
+    """The dice set a frame's dice belong to: d6, or a symbol set (seeds 200 and up: King of Tokyo; 400 and up:
+    a Dice Throne hero) described by its game."""
     name = row["dice"][0].get("set", "d6") if row["dice"] else "d6"
     return get_set(name if name == "d6" else spec(name))
 
@@ -69,7 +72,23 @@ def groups(row: dict, die: dict) -> list[str]:
     return [f"material {die['material']}", f"colour {die['colour']}",
             "touching" if die["touching"] else "apart", *(["tilted"] if die["tilted"] else []),
             f"build {f['build']}", f"plate {f['plate']}", f"leds {f['leds']}", f"room {f['room']}",
-            f"pips {f['pips']}", *([f"printing {die['printing']}"] if die.get("printing") else [])]
+            f"pips {f['pips']}", *([f"printing {die['printing']}"] if die.get("printing") else []),
+            *hero_groups(die)]
+
+
+def hero_groups(die: dict) -> list[str]:
+    """A Dice Throne die's groups: its hero, whether the network never saw that hero (drawn only in the test
+    seeds, `DT_HELD_OUT`), and whether its printing is the held-out one. Shown with --brief too: they are what
+    one network for every hero is judged by."""
+    if not str(die.get("set", "")).startswith("dicethrone:"):
+        return []
+    hero = die["set"].split(":", 1)[1]
+    held = "heroes held out" if hero in DT_HELD_OUT else "heroes seen"
+    printing = "printing held out" if die["printing"] == DT_HELD_OUT_PRINTING else "printings seen"
+    return [f"hero {hero}", held, printing]
+
+
+BRIEF = ("touching", "apart", "heroes held out", "heroes seen", "printing held out", "printings seen")
 
 
 MODES = {"alone": "", "room": " + room (as the old watcher)", "merged": " + room merged (vision.room, the watcher now)"}
@@ -139,7 +158,7 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
             hardest.append((bad, folder, row))
     print(total.line("all" + MODES[mode]))
     for g in sorted(by):
-        if not brief or g in ("touching", "apart"):
+        if not brief or g in BRIEF:
             print("  " + by[g].line(g))
     print("  phantoms by build: " + ", ".join(f"{k} {v}" for k, v in sorted(phantoms_by_build.items())))
     if debug_out is not None:
@@ -165,8 +184,9 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
 def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
     """The face network alone, given each die's true box (the finder's part taken out): glass face named
     right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
-    also asks the pip counts or the templates). Each set by its own network; a set without one is left out."""
-    n = right = sure_right = sure_wrong = 0
+    also asks the pip counts or the templates). Each set by its own network; a set without one is left out.
+    Dice Throne dice also by held-out / seen hero and printing (`hero_groups`)."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])   # dice, right, sure-right, sure-wrong
     for folder in folders:
         for row in read_rows(folder):
             img = camera_frame(folder, row)
@@ -175,11 +195,18 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
                 continue
             for d, p in zip(row["dice"], clf.predict(img, [tuple(d["box"]) for d in row["dice"]]), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
-                n, right = n + 1, right + ok
-                sure_right, sure_wrong = sure_right + (ok and sure), sure_wrong + (sure and not ok)
-    pct = 100.0 / max(n, 1)
-    return (f"face network given the true boxes: dice {n}  right {right * pct:.2f}%  right and sure "
-            f"{sure_right * pct:.2f}%  wrong and sure {sure_wrong * pct:.2f}%")
+                for g in ["all", *[h for h in hero_groups(d) if h in BRIEF]]:
+                    c = counts[g]
+                    c[0], c[1], c[2], c[3] = c[0] + 1, c[1] + ok, c[2] + (ok and sure), c[3] + (sure and not ok)
+    lines = [_given_line(g, c) for g, c in sorted(counts.items(), key=lambda kv: kv[0] != "all")]
+    return "\n  ".join(lines or [_given_line("all", [0, 0, 0, 0])])
+
+
+def _given_line(group: str, c: list[int]) -> str:
+    pct = 100.0 / max(c[0], 1)
+    head = "face network given the true boxes:" if group == "all" else f"{group}:"
+    return (f"{head} dice {c[0]}  right {c[1] * pct:.2f}%  right and sure {c[2] * pct:.2f}%  "
+            f"wrong and sure {c[3] * pct:.2f}%")
 
 
 def network_of(ds: DiceSet, m: Models) -> FaceClassifier | None:
@@ -206,7 +233,8 @@ def meta_of(path: Path) -> dict:
     return json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
 
 
-def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None, sym_path: Path | None = None) -> str:
+def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None, sym_path: Path | None = None,
+                symbol_set: DiceSet | None = None) -> str:
     """What read the faces and found the dice, and which under-tray frames and factor they never saw."""
     clf = m.clf or classifier_for(get_set("d6"), "under")
     det = m.finder or finder_for("under")
@@ -216,18 +244,23 @@ def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None, sym_
     return (f"face network: {name}, certain_at {clf.certain_at:.4f}, under-tray frames trained on "
             f"{on.get('undertray_frames') or 'none'}, factor held out {on.get('held_out_factor')}\n"
             f"learned finder (frames read alone): {fname}, under-tray frames trained on "
-            f"{fon.get('undertray_frames') or 'none'}" + symbols_line(m, sym_path))
+            f"{fon.get('undertray_frames') or 'none'}" + symbols_line(m, sym_path, symbol_set))
 
 
-def symbols_line(m: Models, path: Path | None) -> str:
-    """The King of Tokyo network the symbol seeds are read with, and what it never saw."""
-    net = m.symbols or network_for(get_set(spec("kingoftokyo")), "under")
+def symbols_line(m: Models, path: Path | None, ds: DiceSet | None = None) -> str:
+    """The network the symbol seeds are read with (King of Tokyo's unless the frames hold another set), and
+    what it never saw (a family network: the heroes it trained on)."""
+    ds = ds or get_set(spec("kingoftokyo"))
+    net = m.symbols or network_for(ds, "under")
     if net is None:
-        return "\nsymbol dice: no network of their own (templates only)"
+        return f"\nsymbol dice ({ds.id}): no network of their own (templates only)"
     on = net.meta.get("trained_on", {})
-    return (f"\nsymbol dice: {path.name if path else 'shipped kingoftokyo-under'}, certain_at {net.certain_at:.4f}, "
+    name = path.name if path else f"shipped {net.meta.get('set')}-under"
+    heroes = (f", heroes trained on {net.meta['heroes_trained']}, held out {net.meta.get('heroes_held_out')}"
+              if net.meta.get("heroes_trained") else "")
+    return (f"\nsymbol dice: {name}, certain_at {net.certain_at:.4f}, "
             f"frames trained on {sum((on.get('undertray_frames') or {}).values())}, held-out seeds "
-            f"{on.get('held_out_seeds')}, factor held out {on.get('held_out_factor')}")
+            f"{on.get('held_out_seeds')}, factor held out {on.get('held_out_factor')}{heroes}")
 
 
 def main() -> int:
@@ -248,8 +281,9 @@ def main() -> int:
                FaceClassifier(args.symbols, meta_of(args.symbols)) if args.symbols else None)
     print(f"machine: {machine()}")
     print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} (320x240, {'/'.join(sorted({set_of(r).id for r in rows}))})"
-          + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} held out")
-    print(model_lines(m, args.classifier, args.finder, args.symbols))
+          + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} (d6), {SYMBOL_TEST_SEEDS} (King of Tokyo), {DT_TEST_SEEDS} (Dice Throne) held out")
+    symbol_sets = [set_of(r) for r in rows if r["dice"] and r["dice"][0].get("set", "d6") != "d6"]
+    print(model_lines(m, args.classifier, args.finder, args.symbols, symbol_sets[0] if symbol_sets else None))
     print(given_boxes(folders, m, args.hold_out))
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief)

@@ -1,7 +1,8 @@
-"""Train a symbol set's face network for `--mount under` (vision/models/kingoftokyo-under.onnx).
+"""Train a symbol set's face network for `--mount under` (vision/models/kingoftokyo-under.onnx, dicethrone-under.onnx).
 
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m training.train_symbols_undertray   # make train-symbols-undertray
     ... --hold-out printings=red-white --out build/symbol-models                     # a printing held out
+    ... --set dicethrone                                 # every Dice Throne hero (make train-dicethrone-undertray)
 
 Why: under the tray the reader knew one drawing of King of Tokyo's glyphs (its templates, `vision/glyphs.py`),
 and a table's dice are printed otherwise (issue 31: given each die's true outline, 55 of 147 faces named right).
@@ -15,6 +16,11 @@ the colour channels (`torch_net.augment`), so neither ink nor body colour is wha
 Held out, never trained or calibrated on: seeds `undertray_data.SYMBOL_TEST_SEEDS` (200-201), read by
 bench/vision_undertray.py --seeds 200-201. `--hold-out KEY=PREFIX` (e.g. `printings=red-white`) also leaves out
 every training frame with that factor, for the bench's held-out-printing lines.
+
+`--set dicethrone` is a family, not a set: ONE network for every hero (`FAMILIES`). Every Dice Throne face is an
+icon and its corner number 1-6, and the face index is that number, so classes "1".."6" name the face of any hero,
+one it never saw included: it learns the heroes of the seeds 402 and up (`DT_TRAIN_SEEDS`) and the project's
+drawings of those heroes, and the bench reads four heroes and a printing drawn only in the test seeds 400-401.
 
 Calibration: one training frame in five is held back (`undertray_data.is_calibration`); the temperature and the
 confidence above which a die is certain are fitted on its dice (wrong-but-certain at most `--silent-aim`; with
@@ -34,6 +40,7 @@ import torch
 
 from device.dice_sets import spec
 from training import undertray_data as ud
+from training.blender_undertray_factors import DT_FACES, DT_HELD_OUT, DT_HELD_OUT_PRINTING
 from training.calibration import vouched_threshold
 from training.canvas import Canvases, render_canvases
 from training.net import softmax
@@ -46,19 +53,43 @@ from vision.classify import FaceClassifier, crop_patch, normalise_batch
 from vision.detector import load as load_detector
 from vision.dicesets import get_set
 
+# a family of sets read by one network whose classes are the face index: the sets' id prefix, and its render
+# seeds (test, train). Every face of a member carries its index as its corner number (`vision.symbolnet`)
+FAMILIES = {"dicethrone": ("dicethrone:", ud.DT_TEST_SEEDS, ud.DT_TRAIN_SEEDS)}
 
-def symbol_rows(spec_: str, keep) -> list:
-    """(folder, row) of the finished symbol frames in `spec_` that `keep` accepts and that hold a die."""
-    return [(f, r) for f, r in ud.frames(spec_, keep) if r["dice"] and r["dice"][0].get("set") != "d6"]
+
+def of_set(set_id: str, die_set: str | None) -> bool:
+    """Whether a rendered die of `die_set` belongs to `set_id` (a set, or a family of `FAMILIES`)."""
+    return die_set == set_id or (set_id in FAMILIES and str(die_set).startswith(FAMILIES[set_id][0]))
+
+
+def test_seeds(set_id: str) -> str:
+    """The render seeds a set's network never trains or calibrates on."""
+    return FAMILIES[set_id][1] if set_id in FAMILIES else ud.SYMBOL_TEST_SEEDS
+
+
+def symbol_rows(spec_: str, keep, set_id: str = "kingoftokyo") -> list:
+    """(folder, row) of the finished frames in `spec_` that `keep` accepts and whose dice are `set_id`'s."""
+    return [(f, r) for f, r in ud.frames(spec_, keep) if r["dice"] and of_set(set_id, r["dice"][0].get("set"))]
+
+
+def member_ids(set_id: str, rows: list) -> list[str]:
+    """The set ids whose faces the project's renderer draws into the training data: the set itself, or the
+    family's members seen in the training frames (never a held-out hero)."""
+    if set_id not in FAMILIES:
+        return [set_id]
+    return sorted({d["set"] for _, r in rows for d in r["dice"]})
 
 
 def training_data(rows: list, set_id: str, render_frames: int, variants: int, seed: int) -> Canvases:
     """The under-tray dice (each through `variants` cameras), the reader's false candidates on those frames,
-    and `render_frames` frames of the set drawn by vision/render.py."""
+    and `render_frames` frames of the set drawn by vision/render.py (a family's shared among its members)."""
     rng = np.random.default_rng([seed, 31])
     parts = [ud.die_canvases(rows, CANVAS, variants), ud.phantom_canvases(rows, CANVAS, load_detector("finder-under"))]
-    if render_frames:
-        parts.append(render_canvases(render_frames, CANVAS, rng, dice_set=get_set(spec(set_id))))
+    members = member_ids(set_id, rows)
+    for member in members if render_frames else ():
+        parts.append(render_canvases(max(1, render_frames // len(members)), CANVAS, rng,
+                                     dice_set=get_set(spec(member))))
     return Canvases.join(parts)
 
 
@@ -86,7 +117,7 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     rows = [fr for fr in symbol_rows(seeds, lambda r: not meta["trained_on"]["held_out_factor"] or not
-                                     ud.factor_matches(r, meta["trained_on"]["held_out_factor"]))
+                                     ud.factor_matches(r, meta["trained_on"]["held_out_factor"]), meta["set"])
             if ud.is_calibration(fr[1])]
     x, y = held_back(rows, s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
@@ -99,12 +130,14 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", default="kingoftokyo", help="the symbol set the renders hold")
+    ap.add_argument("--set", default="kingoftokyo", help="the symbol set the renders hold, or a family: "
+                    + ", ".join(FAMILIES))
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--size", type=int, default=32, help="the network's input side (px)")
     ap.add_argument("--render-frames", type=int, default=400, help="frames of the set drawn by vision/render.py")
-    ap.add_argument("--train-seeds", default=ud.SYMBOL_TRAIN_SEEDS)
+    ap.add_argument("--train-seeds", default=None,
+                    help=f"default {ud.SYMBOL_TRAIN_SEEDS} ({ud.DT_TRAIN_SEEDS} for dicethrone)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=0.002)
@@ -115,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
-    if set(ud.folders(args.train_seeds)) & set(ud.folders(ud.SYMBOL_TEST_SEEDS)):
-        raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.SYMBOL_TEST_SEEDS}")
+    args.train_seeds = args.train_seeds or (FAMILIES[args.set][2] if args.set in FAMILIES else ud.SYMBOL_TRAIN_SEEDS)
+    if set(ud.folders(args.train_seeds)) & set(ud.folders(test_seeds(args.set))):
+        raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {test_seeds(args.set)}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.train_seeds, args.bound, args.silent_aim)
         return 0
@@ -124,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     t0 = time.time()
     keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
-    rows = symbol_rows(args.train_seeds, keep)
+    rows = symbol_rows(args.train_seeds, keep, args.set)
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
     data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed)
@@ -136,21 +170,42 @@ def main(argv: list[str] | None = None) -> int:
     logits = logits_of(net, x)
     temp, certain_at, figs = fitted(logits, y, args.silent_aim, args.bound)
     print(f"calibration on {len(y)} held-back dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}", flush=True)
-    ds = get_set(spec(args.set))
     seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True)}
-    meta = {"classes": CLASSES, "kind": "icons", "set": args.set, "faces": [f.name for f in ds.faces],
-            "mount": "under", "size": s.size, "pad": s.pad, "norm": s.norm, "temperature": temp,
-            "certain_at": certain_at, "calibration": figs, "seed": args.seed, "epochs": s.epochs, "setup": repr(s),
+    meta = {"classes": CLASSES, "kind": "icons", "set": args.set, "mount": "under", "size": s.size, "pad": s.pad,
+            "norm": s.norm, "temperature": temp, "certain_at": certain_at, "calibration": figs, "seed": args.seed,
+            "epochs": s.epochs, "setup": repr(s),
             "trained_on": {"undertray_frames": seen, "render_frames": args.render_frames,
-                           "undertray_variants": args.variants, "held_out_seeds": ud.SYMBOL_TEST_SEEDS,
+                           "undertray_variants": args.variants, "held_out_seeds": test_seeds(args.set),
                            "held_out_factor": args.hold_out or None},
-            "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
-            "sources": "King of Tokyo dice under a clear tray rendered by Blender in eight printings of the "
-                       "project's own drawing (training/blender_undertray.py, training/blender_undertray_glyphs.py); "
-                       "the faces drawn by vision/render.py. No photo: none of symbol dice exists in the datasets."}
+            "train_seconds": round(time.time() - t0, 1), "made_with": made_with()}
+    meta |= family_meta(args.set, rows) if args.set in FAMILIES else set_meta(args.set)
     export(net, s, args.out, name, meta, x, logits)
     print(f"wrote {args.out / name}.onnx in {time.time() - t0:.0f} s")
     return 0
+
+
+def set_meta(set_id: str) -> dict:
+    """A one-set network's faces (the reader uses it only for these very faces) and sources."""
+    return {"faces": [f.name for f in get_set(spec(set_id)).faces],
+            "sources": "King of Tokyo dice under a clear tray rendered by Blender in eight printings of the "
+                       "project's own drawing (training/blender_undertray.py, training/blender_undertray_glyphs.py); "
+                       "the faces drawn by vision/render.py. No photo: none of symbol dice exists in the datasets."}
+
+
+def family_meta(set_id: str, rows: list) -> dict:
+    """A family network's members: the prefix of the sets it reads (by the corner number, `vision.symbolnet`),
+    the heroes it trained on and the held-out ones (drawn only in the test seeds), and its sources."""
+    prefix = FAMILIES[set_id][0]
+    trained = [m.removeprefix(prefix) for m in member_ids(set_id, rows)]
+    if set(trained) & set(DT_HELD_OUT):
+        raise SystemExit(f"held-out heroes {DT_HELD_OUT} in the training frames: {trained}")
+    return {"family": prefix, "faces": None, "faces_by": "corner number (face index = the number printed)",
+            "heroes_trained": trained, "heroes_held_out": list(DT_HELD_OUT),
+            "heroes_unseen": sorted(set(DT_FACES) - set(trained)), "printing_held_out": DT_HELD_OUT_PRINTING,
+            "sources": "Dice Throne heroes' dice under a clear tray rendered by Blender in eight printings of the "
+                       "project's own drawing of each hero's icons and corner numbers (training/blender_undertray.py, "
+                       "training/blender_undertray_glyphs.py); the trained heroes' faces drawn by vision/render.py. "
+                       "No photo: none of Dice Throne dice exists in the datasets."}
 
 
 if __name__ == "__main__":

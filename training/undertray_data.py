@@ -27,6 +27,8 @@ TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrate
 TRAIN_SEEDS = "4-199"    # every d6 seed rendered so far (seeds 200 and up hold symbol dice; the JSON records the frames)
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
 SYMBOL_TRAIN_SEEDS = "202-399"    # the symbol seeds a symbol face network trains on
+DT_TEST_SEEDS = "400-401"    # Dice Throne heroes under the tray: never trained or calibrated on (the only seeds
+DT_TRAIN_SEEDS = "402-599"   # with the held-out heroes and printing); the seeds the Dice Throne network trains on
 DIE = 8                  # Canvases.source of a die rendered under the tray
 NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
 

@@ -1,12 +1,15 @@
 """Cut the under-tray test dice of a symbol set into one small picture for CI (tests/vision/data).
 
     .venv/bin/python -m training.undertray_fixture [--seeds 200-201] [--dice 36]
+    .venv/bin/python -m training.undertray_fixture --seeds 400-401 --name dicethrone_under --held-out-heroes
 
 CI has no renders (build/ is not in the repository), yet it must test that the shipped symbol face network
 reads dice from below as the bench measured (`tests/vision/test_symbolnet_shipped.py`). This takes every
 `--step`-th die of the held-out seeds' frames (never trained or calibrated on), as the camera gives it (its
 faults applied), cuts each die's box grown `REACH` times into a `TILE` px square, and lays them in a grid; the
-JSON beside the picture holds each tile's box in the picture and the face on the glass and the top face.
+JSON beside the picture holds each tile's box in the picture, the die's set, and the face on the glass and the
+top face. `--held-out-heroes`: only Dice Throne dice of the heroes drawn in no training seed (what a network
+for every hero must read).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import cv2
 import numpy as np
 
 from training import undertray_data as ud
+from training.blender_undertray_factors import DT_HELD_OUT
 from vision.classify import crop_patch
 
 TILE = 64       # px, a tile's side
@@ -26,8 +30,15 @@ REACH = 1.8     # the die's box grown this much fills the tile (its neighbours a
 OUT = Path(__file__).resolve().parents[1] / "tests" / "vision" / "data"
 
 
-def tiles(seeds: str, count: int) -> tuple[list[np.ndarray], list[dict]]:
-    dice = [(f, row, d) for f, row in ud.frames(seeds) for d in row["dice"] if d.get("set") != "d6"]
+def wanted(die: dict, held_out_heroes: bool) -> bool:
+    """A symbol die, and with `held_out_heroes` one of a Dice Throne hero no training seed holds."""
+    if die.get("set", "d6") == "d6":
+        return False
+    return not held_out_heroes or str(die["set"]).removeprefix("dicethrone:") in DT_HELD_OUT
+
+
+def tiles(seeds: str, count: int, held_out_heroes: bool = False) -> tuple[list[np.ndarray], list[dict]]:
+    dice = [(f, row, d) for f, row in ud.frames(seeds) for d in row["dice"] if wanted(d, held_out_heroes)]
     step = max(1, len(dice) // count)
     out, labels = [], []
     for f, row, d in dice[::step][:count]:
@@ -35,7 +46,7 @@ def tiles(seeds: str, count: int) -> tuple[list[np.ndarray], list[dict]]:
         cx, cy, w, h = d["box"]
         side = max(w, h) * REACH
         out.append(crop_patch(img, (cx, cy, side, side), pad=1.0, size=TILE))
-        labels.append({"glass": d["glass"], "top": d["top"], "glass_face": d["glass_face"], "top_face": d["top_face"],
+        labels.append({"set": d["set"], "glass": d["glass"], "top": d["top"], "glass_face": d["glass_face"], "top_face": d["top_face"],
                        "printing": d["printing"], "touching": d["touching"], "tilted": d["tilted"],
                        "frame": f"{f.name}/{row['image']}", "scale": TILE / side, "w": w, "h": h})
     return out, labels
@@ -46,8 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default=ud.SYMBOL_TEST_SEEDS)
     ap.add_argument("--dice", type=int, default=36)
     ap.add_argument("--name", default="kingoftokyo_under")
+    ap.add_argument("--held-out-heroes", action="store_true", help="only the held-out Dice Throne heroes' dice")
     args = ap.parse_args(argv)
-    pics, labels = tiles(args.seeds, args.dice)
+    pics, labels = tiles(args.seeds, args.dice, args.held_out_heroes)
     cols = 6
     rows = -(-len(pics) // cols)
     sheet = np.zeros((rows * TILE, cols * TILE, 3), np.uint8)

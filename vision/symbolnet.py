@@ -12,6 +12,10 @@ calibrated rule joins them (`joined`), as the pip dice's CNN and pip count are j
   (`DOUBT_BELOW`); otherwise uncertain with the surer one's guess first;
 - the templates named nothing: the network's face, certain only at its calibrated level.
 
+A family of sets whose every face carries its index as a corner number (Dice Throne's heroes: "icon:sword+corner:1")
+shares ONE network (`vision/models/dicethrone-<mount>.onnx`, meta "family"): its classes are the face index, the
+number printed, so it reads a hero it never trained on as well (`family_network`).
+
 Boxes only the learned finder found are read by the network alone; so are the finder's boxes inside an
 outline that held two or more of them (touching dice the outline took as one).
 The network's "none" (no die's face: a reflection, half a die, two dice) never removes a reading; it only
@@ -21,6 +25,7 @@ keeps the reading from being certain.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,6 +35,7 @@ from .detector import Detection
 from .dicesets import DiceSet
 from .faces import classify_colour
 from .finder import body_colour
+from .glyphs import corner_number
 from .name import top_face
 from .reading import UNNAMED, Reading
 
@@ -48,8 +54,31 @@ def network_for(ds: DiceSet, mount: str) -> FaceClassifier | None:
         return None
     clf = load_classifier(f"{ds.id}-{mount}")
     if clf is None or clf.meta.get("faces") != [f.name for f in ds.faces]:
-        return None
+        return family_network(ds, mount)
     return clf
+
+
+def family_network(ds: DiceSet, mount: str) -> FaceClassifier | None:
+    """The network shared by a family of sets ("dicethrone:monk" -> dicethrone-<mount>.onnx, meta "family"
+    "dicethrone:"), for a member whose faces are numbered by their index in the corner: the network names that
+    number, so any icons do (a table's own file of a hero's dice too), but not faces numbered otherwise."""
+    family, sep, _ = ds.id.partition(":")
+    if not sep or not numbered_by_index(ds):
+        return None
+    clf = _shipped(f"{family}-{mount}")
+    return clf if clf is not None and clf.meta.get("family") == f"{family}:" else None
+
+
+def numbered_by_index(ds: DiceSet) -> bool:
+    """Whether every face of a six-sided set prints its own index as its corner number (what the family's
+    classes name)."""
+    return len(ds.faces) == 6 and all(corner_number(f.glyph) == str(f.index) for f in ds.faces)
+
+
+@lru_cache(maxsize=8)
+def _shipped(name: str) -> FaceClassifier | None:
+    """A family's shipped network, loaded once: every hero's read asks for the same file."""
+    return load_classifier(name)
 
 
 def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Reading],
