@@ -100,7 +100,8 @@ train-reader-undertray: venv
 
 train-finder-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
-	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --undertray $(UNDERTRAY_TRAIN_SEEDS)
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_finder --threads 1 --epochs 45 \
+		--undertray $(UNDERTRAY_TRAIN_SEEDS),$(SYMBOL_TRAIN_SEEDS)
 
 # King of Tokyo's face network for `--mount under` (vision/models/kingoftokyo-under.onnx), trained on the symbol
 # seeds' renders (202 and up; 200-201 are the test seeds); SYMBOL_HOLD_OUT=printings=red-white trains without a
