@@ -115,9 +115,9 @@ train-symbols-undertray: venv
 		--out build/symbol-models --name kingoftokyo-under-without-$(subst =,-,$(SYMBOL_HOLD_OUT)))
 
 # Dice Throne's ONE face network for every hero for `--mount under` (vision/models/dicethrone-under.onnx; classes are
-# the face index, the corner number), trained on the hero seeds' renders (402 and up: `make blender-undertray
-# UNDERTRAY_SEEDS=400-409`); 400-401 are the test seeds, the only ones with the held-out heroes and printing.
-# Seeded, CPU torch on one thread; never in CI.
+# the face index, the corner number; 64 px input), trained on the hero seeds' renders (402 and up, 640x480 frames:
+# `make blender-undertray UNDERTRAY_SEEDS=400-409`); 400-401 are the test seeds, the only ones with the held-out
+# heroes and printing. Seeded, CPU torch on one thread; never in CI.
 DICETHRONE_TRAIN_SEEDS ?= 402-599
 train-dicethrone-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
@@ -147,7 +147,7 @@ blender-dice: venv
 # The box's own view, dice on a clear plate seen from under it (training/blender_undertray.py; Cycles on the CPU):
 # UNDERTRAY_FRAMES frames per seed folder in build/blender-undertray/s<seed> (labels.jsonl: per die box, centre,
 # glass and top face, material, colour, touching/tilted; per frame its factors), each with its empty tray;
-# about 50 s a frame on one core of the shared machine (most of it cutting the pips). One Blender at a time.
+# 320x240 frames, 6-10 s a frame with its empty tray on one core; Dice Throne seeds (400 and up) 640x480, 25-30 s.
 # Never in CI. bench/vision_undertray.py reads them.
 UNDERTRAY_SEEDS ?= 1-10
 UNDERTRAY_FRAMES ?= 40

@@ -48,7 +48,18 @@ from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 from vision.symbolnet import network_for  # noqa: E402
 
-RADIUS = 25.0   # px: a reading this near a die's centre is its reading (dice are 30-60 px across at 320x240)
+RADIUS = 25.0   # px at 320x240: a reading this near a die's centre is its reading (dice are 30-60 px across)
+
+
+def frame_size(row: dict) -> tuple[int, int]:
+    """The frame's size (rows before the Dice Throne seeds' 640x480 frames carry none: 320x240)."""
+    w, h = row.get("size", (320, 240))
+    return int(w), int(h)
+
+
+def radius_of(row: dict) -> float:
+    """RADIUS at the row's frame size."""
+    return RADIUS * frame_size(row)[0] / 320
 
 
 def set_of(row: dict) -> DiceSet:
@@ -127,14 +138,15 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
     empty = camera_frame(folder, row, empty=True) if mode != "alone" else None
     ds = set_of(row)
     readings = read_frame(img, empty, mode, m, ds)
-    whole = score([truth_of(d, ds) for d in row["dice"]], readings, RADIUS)
-    per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d)], RADIUS) for d in row["dice"]]
+    radius = radius_of(row)
+    whole = score([truth_of(d, ds) for d in row["dice"]], readings, radius)
+    per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d, radius)], radius) for d in row["dice"]]
     bad = whole.dice - whole.correct + whole.phantom
     return per_die, whole, bad
 
 
-def _near(r, die: dict) -> bool:
-    return (r.center[0] - die["center"][0]) ** 2 + (r.center[1] - die["center"][1]) ** 2 <= RADIUS ** 2
+def _near(r, die: dict, radius: float) -> bool:
+    return (r.center[0] - die["center"][0]) ** 2 + (r.center[1] - die["center"][1]) ** 2 <= radius ** 2
 
 
 def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_out: str = "",
@@ -280,7 +292,7 @@ def main() -> int:
                DieDetector(args.finder, meta_of(args.finder)) if args.finder else None,
                FaceClassifier(args.symbols, meta_of(args.symbols)) if args.symbols else None)
     print(f"machine: {machine()}")
-    print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} (320x240, {'/'.join(sorted({set_of(r).id for r in rows}))})"
+    print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} ({'/'.join(sorted({'x'.join(map(str, frame_size(r))) for r in rows}))}, {'/'.join(sorted({set_of(r).id for r in rows}))})"
           + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} (d6), {SYMBOL_TEST_SEEDS} (King of Tokyo), {DT_TEST_SEEDS} (Dice Throne) held out")
     symbol_sets = [set_of(r) for r in rows if r["dice"] and r["dice"][0].get("set", "d6") != "d6"]
     print(model_lines(m, args.classifier, args.finder, args.symbols, symbol_sets[0] if symbol_sets else None))

@@ -55,7 +55,7 @@ def _load(name: str):
 
 bd = _load("blender_dice")
 fx = _load("blender_undertray_factors")
-WIDTH, HEIGHT = 320, 240
+WIDTH, HEIGHT = 320, 240             # at scale 1 (fx.frame_scale: Dice Throne seeds render at 2)
 bd.WIDTH, bd.HEIGHT = WIDTH, HEIGHT   # box_of projects into this frame
 MM = 2.0 / 16.0                       # scene units per millimetre: a die's side (2 units) is 16 mm
 SENSOR_MM = fx.SENSOR_MM
@@ -529,6 +529,15 @@ def settings(f, samples: int) -> None:
     scene.view_settings.exposure = f.exposure
 
 
+def set_scale(scale: int) -> None:
+    """Render frames `scale` times 320x240 (same lens and scene, more pixels a die). Why: a Dice Throne face
+    is told from its neighbours by a corner number a fifth of the face high, unreadable on a 50 px die with
+    the render's grain; the box's own camera gives 1296x972, four times the side."""
+    global WIDTH, HEIGHT
+    WIDTH, HEIGHT = 320 * scale, 240 * scale
+    bd.WIDTH, bd.HEIGHT = WIDTH, HEIGHT
+
+
 def render_frame(seed: int, index: int, out: Path, samples: int) -> dict:
     """Both pictures of one frame (dice, then the same scene empty) and its labels row."""
     f = fx.draw_frame(seed, index)
@@ -552,7 +561,7 @@ def render_frame(seed: int, index: int, out: Path, samples: int) -> dict:
     scene.cycles.seed += 7919   # the empty tray has its own noise
     scene.render.filepath = str(out / empty)
     bpy.ops.render.render(write_still=True)
-    return fx.label_row(f, name, boxes, empty)
+    return fx.label_row(f, name, boxes, empty) | {"size": [WIDTH, HEIGHT]}
 
 
 def main(argv: list[str]) -> int:
@@ -562,6 +571,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", type=int, default=12)
     args = ap.parse_args(argv)
+    set_scale(fx.frame_scale(args.seed))
     args.out.mkdir(parents=True, exist_ok=True)
     if args.seed >= fx.SYMBOL_SEEDS and not (args.out / "atlas").is_dir():
         raise SystemExit(f"{args.out}/atlas is missing: symbol seeds (>= {fx.SYMBOL_SEEDS}) are rendered through "
@@ -576,7 +586,7 @@ def main(argv: list[str]) -> int:
             fh.flush()
             print(f"frame {i}/{args.frames} ({time.time() - t0:.0f} s)", flush=True)
     (args.out / "done").write_text(json.dumps({"frames": args.frames, "seed": args.seed, "samples": args.samples,
-                                               "blender": bpy.app.version_string,
+                                               "scale": fx.frame_scale(args.seed), "blender": bpy.app.version_string,
                                                "script_sha256": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}),
                                    encoding="utf-8")
     return 0

@@ -271,6 +271,14 @@ def dicethrone_dice(f: Frame) -> None:
         die.material = "glossy" if die.material == "glossy" else "opaque"
 
 
+def frame_scale(seed: int) -> int:
+    """The frame's size in multiples of 320x240: 2 for the Dice Throne seeds. Why: their faces are told apart
+    by a corner number a fifth of the face high (three faces share the sword), unreadable on a 50 px die in the
+    render's grain; the box's camera gives 1296x972 (four times the side), the d6 and King of Tokyo seeds stay
+    at 1 (their glyphs fill the face, and their draws and labels stay what they were)."""
+    return 2 if seed >= DICETHRONE_SEEDS else 1
+
+
 def atlas_name(die: Die) -> str:
     """The file name (no suffix) of the atlas that inks a symbol die: a King of Tokyo printing's, or a Dice
     Throne hero's faces in a printing (`<hero>--<printing>`)."""

@@ -211,3 +211,11 @@ def test_every_dice_throne_atlas_inks_each_face_with_its_own_icon_and_number(tmp
     names = {x.name for x in gl.write_dicethrone_atlases(tmp_path).glob("*.png")}
     die = fx.Die(0, 0, 0, 1, "red", "opaque", set="dicethrone:monk", printing="red-white")
     assert len(names) == len(fx.DT_FACES) * len(fx.DT_PRINTINGS) and f"{fx.atlas_name(die)}.png" in names
+
+
+def test_dice_throne_frames_are_rendered_twice_the_side_and_the_others_as_they_were():
+    """Issue 31: a Dice Throne face is told from the two others with its icon by the corner number alone (a
+    fifth of the face), so those seeds render at 640x480; the d6 and King of Tokyo seeds stay at 320x240, the
+    size their trained networks and benches were made with."""
+    assert [fx.frame_scale(s) for s in (1, 199, 200, 399)] == [1, 1, 1, 1]
+    assert [fx.frame_scale(s) for s in (*fx.DT_TEST_SEEDS, 402, 599)] == [2, 2, 2, 2]
