@@ -56,6 +56,10 @@ from vision.dicesets import get_set
 # a family of sets read by one network whose classes are the face index: the sets' id prefix, and its render
 # seeds (test, train). Every face of a member carries its index as its corner number (`vision.symbolnet`)
 FAMILIES = {"dicethrone": ("dicethrone:", ud.DT_TEST_SEEDS, ud.DT_TRAIN_SEEDS)}
+# the network's input side by set: a Dice Throne face's corner number (a fifth of the face, three faces share an
+# icon) is two or three pixels high at 32 px; its frames are rendered at 640x480 for it (`frame_scale`)
+SIZES = {"dicethrone": 64}
+SMALL = {"dicethrone": 0.1}   # share of patches shrunk and grown (`Setup.small`; default 0.3)
 
 
 def of_set(set_id: str, die_set: str | None) -> bool:
@@ -81,16 +85,42 @@ def member_ids(set_id: str, rows: list) -> list[str]:
     return sorted({d["set"] for _, r in rows for d in r["dice"]})
 
 
-def training_data(rows: list, set_id: str, render_frames: int, variants: int, seed: int) -> Canvases:
+def canvas_side(size: int) -> int:
+    """The training canvases' side for a network of input `size`: the box spans a third of a canvas, so a
+    64 px network (Dice Throne's corner numbers) needs 192 px canvases to see the detail it is given."""
+    return max(CANVAS, 3 * size)
+
+
+def training_data(rows: list, set_id: str, render_frames: int, variants: int, seed: int,
+                  side: int = CANVAS) -> Canvases:
     """The under-tray dice (each through `variants` cameras), the reader's false candidates on those frames,
     and `render_frames` frames of the set drawn by vision/render.py (a family's shared among its members)."""
     rng = np.random.default_rng([seed, 31])
-    parts = [ud.die_canvases(rows, CANVAS, variants), ud.phantom_canvases(rows, CANVAS, load_detector("finder-under"))]
+    parts = [ud.die_canvases(rows, side, variants), ud.phantom_canvases(rows, side, load_detector("finder-under"))]
     members = member_ids(set_id, rows)
     for member in members if render_frames else ():
-        parts.append(render_canvases(max(1, render_frames // len(members)), CANVAS, rng,
+        parts.append(render_canvases(max(1, render_frames // len(members)), side, rng,
                                      dice_set=get_set(spec(member))))
+    if set_id in FAMILIES and render_frames:
+        for _ in range(render_frames // SHUFFLED_FRAMES):
+            parts.append(render_canvases(SHUFFLED_FRAMES, side, rng, dice_set=get_set(shuffled_member(members, rng))))
     return Canvases.join(parts)
+
+
+SHUFFLED_FRAMES = 2   # render.py frames drawn of each shuffled member (`shuffled_member`)
+
+
+def shuffled_member(members: list[str], rng: np.random.Generator) -> dict:
+    """A made-up member of a family: each face an icon drawn at random from the trained members' icons, with
+    its own index as the corner number. Why: on a real hero three faces share an icon, and the icon alone
+    names the face of every hero the network trains on; a hero it never saw is read by the number alone, so
+    the network must learn the number, not which icon goes with which face."""
+    icons = sorted({part for m in members for f in spec(m)["faces"]
+                    for part in f["glyph"].split("+") if not part.startswith("corner:")})
+    faces = [{"index": i, "name": f"face{i}", "value": i,
+              "glyph": f"{icons[int(rng.integers(len(icons)))]}+corner:{i}"} for i in range(1, 7)]
+    return {"id": "dicethrone:shuffled", "name": "shuffled", "kind": "icons", "shape": "square", "faces": faces,
+            "opposite": {str(i): 7 - i for i in range(1, 7)}}
 
 
 def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
@@ -134,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                     + ", ".join(FAMILIES))
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--size", type=int, default=32, help="the network's input side (px)")
+    ap.add_argument("--size", type=int, default=None, help="the network's input side (px; default 32, "
+                    + ", ".join(f"{k} {v}" for k, v in SIZES.items()) + ")")
     ap.add_argument("--render-frames", type=int, default=400, help="frames of the set drawn by vision/render.py")
     ap.add_argument("--train-seeds", default=None,
                     help=f"default {ud.SYMBOL_TRAIN_SEEDS} ({ud.DT_TRAIN_SEEDS} for dicethrone)")
@@ -148,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
+    args.size = args.size or SIZES.get(args.set, 32)
     args.train_seeds = args.train_seeds or (FAMILIES[args.set][2] if args.set in FAMILIES else ud.SYMBOL_TRAIN_SEEDS)
     if set(ud.folders(args.train_seeds)) & set(ud.folders(test_seeds(args.set))):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {test_seeds(args.set)}")
@@ -159,10 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
     rows = symbol_rows(args.train_seeds, keep, args.set)
+    if not rows:
+        raise SystemExit(f"no finished render folder of {args.set} in seeds {args.train_seeds} (make blender-undertray)")
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
-    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed)
-    s = Setup(size=args.size, epochs=args.epochs, render_weight=0.3, epoch_size=len(data))
+    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed, canvas_side(args.size))
+    s = Setup(size=args.size, epochs=args.epochs, render_weight=0.3, epoch_size=len(data),
+              small=SMALL.get(args.set, Setup.small))
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, args.seed)
