@@ -100,12 +100,12 @@ def photo_canvases(photos: list[Photo], side: int, rng: np.random.Generator,
 
 
 def render_canvases(n_frames: int, side: int, rng: np.random.Generator, dice_set=PIP_D6,
-                    none_class: int = 6) -> Canvases:
+                    none_class: int = 6, under_share: float = 0.5) -> Canvases:
     """Rendered dice (any colour, material, light, both mounts; a quarter of the dice over the tray seen
     obliquely, which keep their top face up); cocked dice are "not a die"."""
     xs, ys, up = [], [], []
     for _ in range(n_frames):
-        mount = "under" if rng.random() < 0.5 else "over"
+        mount = "under" if rng.random() < under_share else "over"
         n = int(rng.integers(2, 7))
         dice, oblique = [], []
         for k in range(n):

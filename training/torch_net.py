@@ -63,6 +63,9 @@ class Setup:
     # share of patches shrunk and grown again (small dice); Dice Throne's network takes fewer: shrunk to a third
     # of its 64 px input, the corner number that names the face is gone and only a guess is left to learn
     small: float = 0.3
+    # share of patches mirrored. A die under the glass is always seen mirrored, but the pip networks learn both
+    # mounts; Dice Throne's network (under only) keeps the chirality: turned and mirrored, a corner "2" is a "5"
+    flip: float = 0.5
 
     @property
     def channels(self) -> int:
@@ -185,7 +188,7 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
     val = (torch.rand((n, s.size, s.size), generator=g) < 0.5).float() * 255
     x = torch.where(hot[:, None], val[:, None], x)
     x = x.clamp(0, 255)
-    flip = coin(0.5)
+    flip = coin(s.flip)
     x[flip] = x[flip].flip(3)
     x = normalise_torch(x, s.norm)
     inv = coin(0.5)
