@@ -115,9 +115,10 @@ train-symbols-undertray: venv
 		--out build/symbol-models --name kingoftokyo-under-without-$(subst =,-,$(SYMBOL_HOLD_OUT)))
 
 # Dice Throne's ONE face network for every hero for `--mount under` (vision/models/dicethrone-under.onnx; classes are
-# the face index, the corner number; 64 px input), trained on the hero seeds' renders (402 and up, 640x480 frames:
+# the face index, the corner number; 48 px input), trained on the hero seeds' renders (402 and up, 640x480 frames:
 # `make blender-undertray UNDERTRAY_SEEDS=400-409`); 400-401 are the test seeds, the only ones with the held-out
-# heroes and printing. Seeded, CPU torch on one thread; never in CI.
+# heroes and printing. None ships yet: none trained so far reads well enough (docs/dice-sets.md). Seeded, CPU torch
+# on one thread; never in CI.
 DICETHRONE_TRAIN_SEEDS ?= 402-599
 train-dicethrone-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'

@@ -56,14 +56,13 @@ from vision.dicesets import get_set
 # a family of sets read by one network whose classes are the face index: the sets' id prefix, and its render
 # seeds (test, train). Every face of a member carries its index as its corner number (`vision.symbolnet`)
 FAMILIES = {"dicethrone": ("dicethrone:", ud.DT_TEST_SEEDS, ud.DT_TRAIN_SEEDS)}
-# the network's input side by set: a Dice Throne face's corner number (a fifth of the face, three faces share an
-# icon) is two or three pixels high at 32 px; its frames are rendered at 640x480 for it (`frame_scale`)
-SIZES = {"dicethrone": 64}
+# the network's input side and convolutions by set: a Dice Throne face's corner number (a fifth of the face; three
+# faces share an icon) is two or three pixels high at 32 px, and its frames are rendered at 640x480 for it
+# (`frame_scale`). Tried on seeds 402-407 (docs/dice-sets.md): 64 px with three or four convolutions, 48 px with
+# wider ones (these, the best of them on the dice trained on); none read well enough to ship
+SIZES = {"dicethrone": 48}
+CONVS = {"dicethrone": (32, 64, 96)}
 SMALL = {"dicethrone": 0.1}   # share of patches shrunk and grown (`Setup.small`; default 0.3)
-# a fourth convolution for the 64 px input: its last features see 46 px, a corner number and the icon beside it
-# (three convolutions see 22 px and leave 8x8 places for the dense layer to learn every turn of the number at;
-# with them 40 epochs named 27.5% of the very dice trained on)
-CONVS = {"dicethrone": (24, 48, 72, 96)}
 # the share of patches mirrored (`Setup.flip`) and of render.py frames drawn from below: a face on the glass is
 # always seen mirrored, and turned AND mirrored a corner "2" is a "5" (the pip networks learn both mounts)
 FLIP = {"dicethrone": 0.0}
