@@ -56,16 +56,14 @@ from vision.dicesets import get_set
 # a family of sets read by one network whose classes are the face index: the sets' id prefix, and its render
 # seeds (test, train). Every face of a member carries its index as its corner number (`vision.symbolnet`)
 FAMILIES = {"dicethrone": ("dicethrone:", ud.DT_TEST_SEEDS, ud.DT_TRAIN_SEEDS)}
-# the network's input side and convolutions by set: a Dice Throne face's corner number (a fifth of the face; three
-# faces share an icon) is two or three pixels high at 32 px, and its frames are rendered at 640x480 for it
-# (`frame_scale`). Tried on seeds 402-407 (docs/dice-sets.md): 64 px with three or four convolutions, 48 px with
-# wider ones (these, the best of them on the dice trained on); none read well enough to ship
-SIZES = {"dicethrone": 48}
-CONVS = {"dicethrone": (32, 64, 96)}
-SMALL = {"dicethrone": 0.1}   # share of patches shrunk and grown (`Setup.small`; default 0.3)
-# the share of patches mirrored (`Setup.flip`) and of render.py frames drawn from below: a face on the glass is
-# always seen mirrored, and turned AND mirrored a corner "2" is a "5" (the pip networks learn both mounts)
-FLIP = {"dicethrone": 0.0}
+# `Setup` fields by set (the others as Setup has them; the input 32 px). A Dice Throne face's corner number (a fifth
+# of the face; three faces share an icon) is two or three pixels high at 32 px, and its frames are rendered at
+# 640x480 for it (`frame_scale`); tried on seeds 402-407 (docs/dice-sets.md): 64 px with three or four convolutions,
+# 48 px with wider ones (these, the best on the dice trained on), none good enough to ship. Fewer patches shrunk
+# and grown (shrunk to a third of its input the number is gone), none mirrored (a face on the glass is always
+# seen mirrored, and turned AND mirrored a corner "2" is a "5"; the pip networks learn both mounts)
+RECIPES = {"dicethrone": {"size": 48, "convs": (32, 64, 96), "small": 0.1, "flip": 0.0}}
+# the share of render.py frames drawn from below (default 0.5)
 UNDER_SHARE = {"dicethrone": 1.0}
 
 
@@ -172,9 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                     + ", ".join(FAMILIES))
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--size", type=int, default=None, help="the network's input side (px; default 32, "
-                    + ", ".join(f"{k} {v}" for k, v in SIZES.items()) + ")")
-    ap.add_argument("--convs", default="", help="the convolutions' widths, e.g. 32,64,96 (default by set: CONVS)")
+    ap.add_argument("--size", type=int, default=None, help="the network's input side (px; default by set: RECIPES)")
+    ap.add_argument("--convs", default="", help="the convolutions' widths, e.g. 32,64,96 (default by set: RECIPES)")
     ap.add_argument("--render-frames", type=int, default=400, help="frames of the set drawn by vision/render.py")
     ap.add_argument("--train-seeds", default=None,
                     help=f"default {ud.SYMBOL_TRAIN_SEEDS} ({ud.DT_TRAIN_SEEDS} for dicethrone)")
@@ -188,7 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
-    args.size = args.size or SIZES.get(args.set, 32)
+    recipe = {"size": 32} | RECIPES.get(args.set, {})
+    recipe["size"] = args.size or recipe["size"]
+    if args.convs:
+        recipe["convs"] = tuple(int(c) for c in args.convs.split(","))
     args.train_seeds = args.train_seeds or (FAMILIES[args.set][2] if args.set in FAMILIES else ud.SYMBOL_TRAIN_SEEDS)
     if set(ud.folders(args.train_seeds)) & set(ud.folders(test_seeds(args.set))):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {test_seeds(args.set)}")
@@ -204,10 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no finished render folder of {args.set} in seeds {args.train_seeds} (make blender-undertray)")
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
-    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed, canvas_side(args.size))
-    s = Setup(size=args.size, epochs=args.epochs, render_weight=0.3, epoch_size=len(data),
-              small=SMALL.get(args.set, Setup.small), flip=FLIP.get(args.set, Setup.flip),
-              convs=tuple(int(c) for c in args.convs.split(",")) if args.convs else CONVS.get(args.set, Setup.convs))
+    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed, canvas_side(recipe["size"]))
+    s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data), **recipe)
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, args.seed)

@@ -12,9 +12,9 @@ calibrated rule joins them (`joined`), as the pip dice's CNN and pip count are j
   (`DOUBT_BELOW`); otherwise uncertain with the surer one's guess first;
 - the templates named nothing: the network's face, certain only at its calibrated level.
 
-A family of sets whose every face carries its index as a corner number (Dice Throne's heroes: "icon:sword+corner:1")
-shares ONE network (`vision/models/dicethrone-<mount>.onnx`, meta "family"): its classes are the face index, the
-number printed, so it reads a hero it never trained on as well (`family_network`).
+A family of sets ("<family>:<member>" ids) whose every face carries its index as a corner number
+("icon:sword+corner:1") shares ONE network (`vision/models/<family>-<mount>.onnx`, meta "family"): its classes are
+the face index, the number printed, so it reads a member it never trained on as well (`family_network`).
 
 Boxes only the learned finder found are read by the network alone; so are the finder's boxes inside an
 outline that held two or more of them (touching dice the outline took as one).
@@ -59,9 +59,9 @@ def network_for(ds: DiceSet, mount: str) -> FaceClassifier | None:
 
 
 def family_network(ds: DiceSet, mount: str) -> FaceClassifier | None:
-    """The network shared by a family of sets ("dicethrone:monk" -> dicethrone-<mount>.onnx, meta "family"
-    "dicethrone:"), for a member whose faces are numbered by their index in the corner: the network names that
-    number, so any icons do (a table's own file of a hero's dice too), but not faces numbered otherwise."""
+    """The network shared by a family of sets ("<family>:<member>" -> <family>-<mount>.onnx, meta "family"
+    "<family>:"), for a member whose faces are numbered by their index in the corner: the network names that
+    number, so any icons do (a table's own file of a member's dice too), but not faces numbered otherwise."""
     family, sep, _ = ds.id.partition(":")
     if not sep or not numbered_by_index(ds):
         return None

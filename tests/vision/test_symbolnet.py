@@ -87,3 +87,36 @@ def test_a_set_without_its_own_network_or_a_table_file_with_other_faces_gets_non
     other = dict(spec("kingoftokyo"))
     other["faces"] = [dict(f, name=f"x{i}") for i, f in enumerate(other["faces"])]
     assert network_for(get_set(other), mount) is None
+
+
+class _FamilyNet:
+    """Stands in for a family's network file (none ships yet): only its meta is read to route sets to it."""
+
+    meta = {"family": "dicethrone:", "mount": "under"}
+
+
+def _renumbered(set_id: str) -> dict:
+    """A table's own file of a member's dice whose corner numbers are not the faces' indices."""
+    other = dict(spec(set_id))
+    other["faces"] = [dict(f, glyph=f["glyph"].replace(f"corner:{f['index']}", f"corner:{7 - f['index']}"))
+                      for f in other["faces"]]
+    return other
+
+
+def test_every_member_numbered_by_index_shares_the_familys_network_and_no_other_set_does(monkeypatch):
+    """A family network names the corner number, so it serves every member that prints each face's index in
+    the corner (a hero it never trained on too), and no set numbered otherwise, outside the family, or from a
+    family whose file names another family."""
+    from device.dice_sets import ids
+    from vision import symbolnet
+    net = _FamilyNet()
+    monkeypatch.setattr(symbolnet, "_shipped", lambda name: net if name == "dicethrone-under" else None)
+    heroes = [i for i in ids() if i.startswith("dicethrone:")]
+    assert len(heroes) >= 12
+    assert all(network_for(get_set(spec(h)), "under") is net for h in heroes)
+    assert all(network_for(get_set(spec(h)), "over") is None for h in heroes)
+    assert network_for(get_set(_renumbered(heroes[0])), "under") is None
+    assert not symbolnet.numbered_by_index(get_set(_renumbered(heroes[0])))
+    assert network_for(get_set(spec("kingoftokyo")), "under") is not net   # no family: its own network
+    monkeypatch.setattr(symbolnet, "_shipped", lambda name: type("Other", (), {"meta": {"family": "other:"}})())
+    assert network_for(get_set(spec(heroes[0])), "under") is None
