@@ -1,7 +1,7 @@
 """The CURRENT reader on physically rendered under-tray frames (training/blender_undertray.py), `--mount under`.
 
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
-        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief]
+        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--one-turn]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -10,7 +10,8 @@ lines by held-out / seen hero and printing: the heroes and printing drawn only i
 `--classifier`: read with that face network instead of the shipped one for the mount (the shipped pips.onnx
 is the reader before the under-tray network: the "before" figures). `--hold-out KEY=PREFIX`: read only the
 frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
-that factor in any seed). The header names the machine, the seeds, the frames and the model.
+that factor in any seed). `--one-turn`: pip dice read in one turn only, as before `reader.TURNS_UNDER` (the
+face network's given-boxes line too). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads now (`vision.room`: the room learned from the
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
+import vision.reader  # noqa: E402
 from device.dice_sets import spec  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
@@ -205,7 +207,9 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
             clf = network_of(set_of(row), m)
             if img is None or clf is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)):
                 continue
-            for d, p in zip(row["dice"], clf.predict(img, [tuple(d["box"]) for d in row["dice"]]), strict=True):
+            boxes = [tuple(d["box"]) for d in row["dice"]]
+            turns = vision.reader.TURNS_UNDER and set_of(row).id == "d6"   # as the reader reads pip dice
+            for d, p in zip(row["dice"], clf.predict(img, boxes, turns=turns), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
                 for g in ["all", *[h for h in hero_groups(d) if h in BRIEF]]:
                     c = counts[g]
@@ -285,7 +289,10 @@ def main() -> int:
     ap.add_argument("--hold-out", default="", help="read only the frames with this factor (KEY=PREFIX)")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
+    ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
+                    "`reader.TURNS_UNDER`)")
     args = ap.parse_args()
+    vision.reader.TURNS_UNDER = not args.one_turn
     folders = [FRAMES / f"s{s}" for s in seed_list(args.seeds) if (FRAMES / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
     m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,

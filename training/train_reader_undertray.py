@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--undertray-share", type=float, default=0.3,
                     help="share of the samples drawn that are under-tray canvases (their weight follows from it)")
     ap.add_argument("--size", type=int, default=Setup.size, help="the network's input side in px")
+    ap.add_argument("--convs", default="", help="the conv widths, e.g. 32,64,96 (default: Setup's)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=0.002)
@@ -160,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
     under = under_canvases(train_rows, args.cache, f"{args.train_seeds}-{args.hold_out or 'all'}", args.variants)
     data = Canvases.join([photo_part, renders, under])
-    s = Setup(size=args.size, epochs=args.epochs, undertray_weight=share_weight(data, args.undertray_share))
+    convs = tuple(int(c) for c in args.convs.split(",")) if args.convs else Setup.convs
+    s = Setup(size=args.size, epochs=args.epochs, convs=convs,
+              undertray_weight=share_weight(data, args.undertray_share))
     print(f"under-tray weight {s.undertray_weight:.2f} (share {args.undertray_share})")
     print(f"data ({time.time() - t0:.0f} s): {len(photo_part)} photo canvases, {len(renders)} rendered, "
           f"{len(under)} under-tray ({int((under.y < 6).sum())} dice from {len(train_rows)} frames), "

@@ -161,19 +161,24 @@ class FaceClassifier:
         return p, emb
 
     def predict(self, img: np.ndarray, boxes: list, allowed: np.ndarray | None = None,
-                mirror: bool = False, both_ways: bool = False) -> list[Prediction]:
+                mirror: bool = False, both_ways: bool = False, turns: bool = False) -> list[Prediction]:
         """One prediction per box (cx, cy, w, h), in one cv2.dnn batch. `mirror`: the crops are flipped
         left-right first (a face seen through the glass from below is the mirror image of the face seen from
         above). `both_ways`: each crop is also read mirrored, where that can change the answer (`join_mirrored`
-        says how the two answers are joined; up to twice the network's time, so for still photos only)."""
+        says how the two answers are joined; up to twice the network's time, so for still photos only).
+        `turns` (instead of `both_ways`): each crop the network names a face of without being sure of it
+        (below `certain_at`) is also read in its other three quarter turns (`join_views`): for dice seen from
+        below, which lie at any angle; a sure crop is not read again, so a clean tray costs nothing more."""
         if not boxes:
             return []
         crops = np.stack([crop_patch(img, b, pad=self.pad, size=self.size) for b in boxes])
         if mirror:
             crops = crops[:, :, ::-1]
         probs, emb = self.run(normalise_batch(crops, self.norm), allowed)
-        if both_ways:
-            probs, conf = self._joined_with_mirrored(crops, probs, allowed)
+        if turns:
+            probs, conf = self._joined_with_views(crops, probs, allowed, TURNS, unsure_only=True)
+        elif both_ways:
+            probs, conf = self._joined_with_views(crops, probs, allowed, MIRRORED)
         else:
             conf = probs.max(1)
         out = []
@@ -182,18 +187,24 @@ class FaceClassifier:
             out.append(Prediction(self.classes[order[0]], int(order[0]), float(c), float(p[order[1]]), e))
         return out
 
-    def _joined_with_mirrored(self, crops: np.ndarray, plain: np.ndarray, allowed: np.ndarray | None
-                              ) -> tuple[np.ndarray, np.ndarray]:
-        """`join_mirrored` of the plain readings with the crops read mirrored, where the mirrored reading can
-        matter: a crop whose plain reading is "not a die" keeps it whatever the mirror says, so only the others
-        are read mirrored (a third of a photo's candidates are "not a die", on the speed bench's photos). The
-        network reads each crop of a batch alone: the answers are those of every crop mirrored in one batch."""
+    def _joined_with_views(self, crops: np.ndarray, plain: np.ndarray, allowed: np.ndarray | None,
+                           views: tuple, unsure_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """`join_views` of the plain readings with the crops read in `views` (functions of a crop stack), where
+        the other views can matter: a crop whose plain reading is "not a die" keeps it whatever they say, so
+        only the others are read again (a third of a photo's candidates are "not a die", on the speed bench's
+        photos); `unsure_only`: nor a crop read at least `certain_at` sure. The network reads each crop of a
+        batch alone: the answers are those of every view in one batch."""
         none = self.classes.index("none") if "none" in self.classes else -1
         need = plain.argmax(1) != none
-        mirrored = plain.copy()  # (a "not a die" row's mirror is never looked at)
+        if unsure_only:
+            need &= plain.max(1) < self.certain_at
+        others = [plain.copy() for _ in views]  # (a "not a die" row's other views are never looked at)
         if need.any():
-            mirrored[need] = self.run(normalise_batch(crops[need][:, :, ::-1], self.norm), allowed)[0]
-        return join_mirrored(plain, mirrored, none)
+            seen = np.concatenate([view(crops[need]) for view in views])
+            probs = self.run(normalise_batch(np.ascontiguousarray(seen), self.norm), allowed)[0]
+            for k, part in enumerate(np.split(probs, len(views))):
+                others[k][need] = part
+        return join_views(plain, others, none)
 
     def second_looks(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Probabilities (n, len(LOOKS), classes) of each box (cx, cy, w, h) seen again as `LOOKS` says, in one
@@ -215,18 +226,33 @@ class FaceClassifier:
 LOOKS = ((1.25, 0.0, 0.0), (1.0, 0.06, 0.06))
 
 
+def _mirrored(crops: np.ndarray) -> np.ndarray:
+    return crops[:, :, ::-1]
+
+
+MIRRORED = (_mirrored,)
+# the other three quarter turns of a crop stack (n, size, size, 3)
+TURNS = tuple(lambda crops, k=k: np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3))
+
+
 def join_mirrored(plain: np.ndarray, mirrored: np.ndarray, none: int) -> tuple[np.ndarray, np.ndarray]:
-    """(probabilities, confidence) of crops read as they are and mirrored. The face is the likeliest of the
-    two readings' mean: a pip face mirrored left-right is the same face, and on photos of dice sets never
-    trained on the mean names more faces rightly (given their labelled boxes: roboflow-d6 left out 82.73% ->
-    84.60%, webcam-d6 left out 90.96% -> 91.04%; turned by half a turn instead, 76.34% and 89.97%: dice seen
-    at an angle show their top face high in the box, as the model was trained). Where either reading's
-    likeliest class is `none` ("not a die") the plain reading stands: the mean made 19 boxes of roboflow-d6's
-    dice "not a die" where the plain reading made 11 (dice dropped), and a rendered d6 was missed. The
-    confidence is the plain reading's when it names the same face (the threshold `certain_at` was fitted on
-    plain readings), else the mean's, which is lower: as many dice are certain as before, and none that the
-    two readings dispute."""
-    mean = 0.5 * (plain + mirrored)
+    """(probabilities, confidence) of crops read as they are and mirrored (`join_views`). On photos of dice
+    sets never trained on the mean names more faces rightly (given their labelled boxes: roboflow-d6 left out
+    82.73% -> 84.60%, webcam-d6 left out 90.96% -> 91.04%; turned by half a turn instead, 76.34% and 89.97%:
+    dice seen at an angle show their top face high in the box, as the model was trained)."""
+    return join_views(plain, [mirrored], none)
+
+
+def join_views(plain: np.ndarray, others: list[np.ndarray], none: int) -> tuple[np.ndarray, np.ndarray]:
+    """(probabilities, confidence) of crops read as they are and in other views (mirrored, turned). The face is
+    the likeliest of the views' mean: a pip face mirrored or turned is the same face, and a die the network
+    reads doubtfully one way it often reads rightly another. Where the plain reading's or the mean's
+    likeliest class is `none` ("not a die") the plain reading stands: the mean of plain and mirrored made 19
+    boxes of roboflow-d6's dice "not a die" where the plain reading made 11 (dice dropped), and a rendered d6
+    was missed. The confidence is the plain reading's when it names the same face (the threshold
+    `certain_at` was fitted on plain readings), else the mean's, which is lower: as many dice are certain as
+    before, and none that the views dispute."""
+    mean = (plain + sum(others)) / (1 + len(others))
     keep = (plain.argmax(1) == none) | (mean.argmax(1) == none)
     probs = np.where(keep[:, None], plain, mean)
     same = plain.argmax(1) == probs.argmax(1)

@@ -53,6 +53,11 @@ from .symbolnet import with_network
 # classifier did not all reject (whole reader, fold models, roboflow-d6 never trained on, after DETECTOR_ALONE:
 # phantoms 1528 -> 1466, from the previous session's bench)
 ENLARGED_AT = 0.4
+# Under the tray the CNN reads each pip die's crop in its four quarter turns and takes the likeliest face of their
+# mean (`classify.join_views`; certainty as before, the plain reading's where it names the same face). Why: a die
+# from below lies at any angle behind grain, glare and the LED ring's reflections, and the network read one turn
+# where another was clear (measurements in docs/dice-sets.md, "Four turns of every die").
+TURNS_UNDER = True
 
 
 _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
@@ -223,9 +228,10 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         return []
     faces = [c.face for c in cands if c.face is not None]
     typical_round = float(np.median([f.roundness for f in faces])) if faces else 1.0
-    # a still photo (no learned background) reads each crop mirrored too (`classify.join_mirrored`); the box's own
-    # reads under the tray, on its learned room, are right on every render and must stay quick
-    preds = clf.predict(img, [c.box for c in cands], both_ways=background is None)
+    # a still photo (no learned background) reads each crop mirrored too (`classify.join_mirrored`); under the tray
+    # each crop is read in its four quarter turns instead (`TURNS_UNDER`)
+    preds = clf.predict(img, [c.box for c in cands], both_ways=background is None,
+                        turns=TURNS_UNDER and mount == "under")
     if background is not None:
         extra, extra_preds = refitted(img, background, cands, preds, clf)
         cands, preds = cands + extra, list(preds) + list(extra_preds)

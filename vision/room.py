@@ -17,7 +17,8 @@ frame read as empty) from one noisy frame. So:
   certain read stands against an unsure one (the better judge is not vetoed by the weaker). A die only the read
   with the room found is kept (the room told it apart from a bright neighbour). A die only the read without the
   room found is dropped only if the frame there is the room itself (within the sensor's noise): a reflection;
-  otherwise it is kept, unsure. A box that never saw its tray still reads, as before.
+  otherwise it is kept, unsure, unless the read with the room saw it and its touching neighbour as one blob
+  (then it keeps its own certainty). A box that never saw its tray still reads, as before.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ from .reading import Reading
 
 KEEP = 5          # still frames the median is taken over
 READY_THROWS = 3  # settles with dice after which the room stands even if the tray was never seen empty
+# A die only the read without the room found keeps its certainty when it lies in a blob of the read with the room
+# that held two or more dice of the read without it (touching dice the room did not part: the room confirms
+# something is there, and the die's own read is as sure as any other). Before, every such die was a guess, and
+# under the tray no touching die was ever certain as the watcher reads (see docs/dice-sets.md, "Touching dice
+# the room did not part").
+PARTED_KEEP_CERTAIN = True
 
 
 class Room:
@@ -118,12 +125,15 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
     """One reading of the frame from the read without the room and the read with it (see the module doc)."""
     out: list[Reading] = []
     used: set[int] = {j for j, o in enumerate(with_room) if not o.certain and _holds_two(o, plain)}
+    pairs = [with_room[j] for j in used]   # blobs of touching dice the read with the room did not part
     floor = room.difference_floor(frame)
     for r in plain:
         j = _nearest(r, with_room, used)
         if j is None:
             if not room.matches(frame, r.box, floor):
-                out.append(replace(r, certain=False))  # only the roomless read saw it: a guess, never sure
+                # only the roomless read saw it: a guess, unless it is one of touching dice that the read with the
+                # room saw as one blob (`PARTED_KEEP_CERTAIN`)
+                out.append(r if PARTED_KEEP_CERTAIN and _inside_any(r, pairs) else replace(r, certain=False))
             continue
         used.add(j)
         out.append(_joined(r, with_room[j]))
@@ -141,6 +151,11 @@ def _joined(a: Reading, b: Reading) -> Reading:
     best, other = (a, b) if (a.certain, a.confidence) >= (b.certain, b.confidence) else (b, a)
     disputed = (other.value, other.face) != (best.value, best.face)
     return replace(best, certain=best.certain and not (disputed and other.certain))
+
+
+def _inside_any(r: Reading, blobs: list[Reading]) -> bool:
+    """Whether a reading's centre lies in one of `blobs`' boxes."""
+    return any(x <= r.center[0] <= x + w and y <= r.center[1] <= y + h for x, y, w, h in (o.box for o in blobs))
 
 
 def _holds_two(o: Reading, plain: list[Reading]) -> bool:

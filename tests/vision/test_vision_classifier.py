@@ -15,10 +15,12 @@ from visionkit import DATASETS, layout
 from vision.classify import (
     MODELS,
     SIZE,
+    FaceClassifier,
     best_turn,
     crop_patch,
     crop_rect,
     join_mirrored,
+    join_views,
     load,
     normalise_batch,
     normalise_crop,
@@ -282,6 +284,50 @@ def test_a_crop_read_mirrored_too_takes_the_faces_mean_and_never_turns_a_die_int
     probs, conf = join_mirrored(plain, mirrored, none)
     assert probs.argmax(1).tolist() == [1, 2, 0, 0]
     np.testing.assert_allclose(conf, [0.675, 0.60, 0.45, 0.97])
+
+
+class _TurnSensitive(FaceClassifier):
+    """A stand-in network that is sure of a "3" only when the crop's brightest quarter is its top left, and
+    otherwise leans doubtfully to a "2": a die the real network reads well in one turn only."""
+
+    def __init__(self) -> None:   # no ONNX file: `run` is the network
+        self.classes, self.size, self.pad, self.norm = ["1", "2", "3", "4", "5", "6", "none"], 32, 1.1, "rgb"
+        self.certain_at, self.batches = 0.9, []
+
+    def run(self, batch: np.ndarray, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        self.batches.append(len(batch))
+        quarters = [batch[:, :16, :16], batch[:, :16, 16:], batch[:, 16:, :16], batch[:, 16:, 16:]]
+        top_left = np.argmax([q.mean(axis=(1, 2, 3)) for q in quarters], axis=0) == 0
+        sure = np.array([0.01, 0.02, 0.95, 0.0, 0.0, 0.0, 0.02])
+        lean = np.array([0.05, 0.40, 0.35, 0.05, 0.05, 0.05, 0.05])
+        return np.where(top_left[:, None], sure, lean), np.zeros((len(batch), 4), np.float32)
+
+
+def test_a_die_read_in_four_turns_takes_the_mean_and_a_sure_die_is_not_read_again():
+    """`predict(turns=True)` (dice under the tray, `reader.TURNS_UNDER`): a crop the network doubts is read in
+    its four quarter turns and named by their mean (the turn it reads well outvotes three doubtful ones), at
+    the mean's lower confidence; a crop it is sure of is not read again."""
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[50:62, 50:62] = 255          # the left die's bright corner at its bottom right
+    img[38:50, 138:150] = 255        # the right die's at its top left
+    clf = _TurnSensitive()
+    doubtful, sure = clf.predict(img, [(50, 50, 24, 24), (150, 50, 24, 24)], turns=True)
+    assert (doubtful.label, sure.label) == ("3", "3")
+    assert doubtful.confidence == pytest.approx((3 * 0.35 + 0.95) / 4) and sure.confidence == pytest.approx(0.95)
+    assert clf.batches == [2, 3]     # both plain, then the doubtful one's three other turns in one batch
+    (plain,) = _TurnSensitive().predict(img, [(50, 50, 24, 24)])
+    assert (plain.label, plain.confidence) == ("2", pytest.approx(0.40))
+
+
+def test_views_joined_keep_not_a_die_and_the_plain_confidence_where_they_agree():
+    """`classify.join_views` with three other views (the turns): as `join_mirrored`, "not a die" in the plain
+    reading or the mean keeps the plain reading, and a face the mean agrees on keeps the plain confidence."""
+    none = 2
+    plain = np.array([[0.50, 0.45, 0.05], [0.92, 0.08, 0.00]])
+    others = [np.array([[0.10, 0.85, 0.05], [0.90, 0.10, 0.00]])] * 3
+    probs, conf = join_views(plain, others, none)
+    assert probs.argmax(1).tolist() == [1, 0]
+    np.testing.assert_allclose(conf, [(0.45 + 3 * 0.85) / 4, 0.92])
 
 
 def _votes(seen: int, conf: float, finder_conf: float = 0.1):

@@ -154,3 +154,31 @@ def test_a_certain_read_is_not_vetoed_by_an_unsure_one() -> None:
     frame = np.zeros((480, 640, 3), np.uint8)
     (joined,) = merge([unsure], [sure], frame, Room())
     assert (joined.value, joined.certain) == (4, True)
+
+
+def test_touching_dice_the_room_saw_as_one_blob_keep_their_own_certainty() -> None:
+    """Issue 31 #3 (touching dice are separate dice) with the room: the read with the room sees two touching dice
+    as one unsure blob, the read without it parts them and is sure of each. Each die keeps its own certainty
+    (the room confirms something lies there); before, no touching die under the tray was ever certain as the
+    watcher reads."""
+    left = Reading(3, "3", "white", 0.99, (100.0, 100.0), (70, 70, 60, 60), True)
+    right = Reading(5, "5", "white", 0.99, (160.0, 100.0), (130, 70, 60, 60), True)
+    blob = Reading(2, "2", "white", 0.4, (130.0, 100.0), (70, 70, 120, 60), False)
+    room = Room()
+    room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
+    frame = np.zeros((240, 320, 3), np.uint8)
+    frame[70:130, 70:190] = 220   # the two dice differ from the empty tray
+    joined = merge([left, right], [blob], frame, room)
+    assert [(r.value, r.certain) for r in joined] == [(3, True), (5, True)]
+
+
+def test_a_die_only_the_roomless_read_saw_outside_any_blob_stays_a_guess() -> None:
+    """The other side of the rule above: a die only the read without the room found, where the read with the
+    room saw nothing at all, is kept unsure (it may be a reflection the room does not quite match)."""
+    lone = Reading(4, "4", "white", 0.99, (100.0, 100.0), (70, 70, 60, 60), True)
+    room = Room()
+    room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
+    frame = np.zeros((240, 320, 3), np.uint8)
+    frame[70:130, 70:130] = 220
+    (joined,) = merge([lone], [], frame, room)
+    assert (joined.value, joined.certain) == (4, False)
