@@ -1,7 +1,7 @@
 """The CURRENT reader on physically rendered under-tray frames (training/blender_undertray.py), `--mount under`.
 
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
-        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--one-turn]
+        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--one-turn] [--no-cnn-alone]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -11,7 +11,8 @@ lines by held-out / seen hero and printing: the heroes and printing drawn only i
 is the reader before the under-tray network: the "before" figures). `--hold-out KEY=PREFIX`: read only the
 frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
 that factor in any seed). `--one-turn`: pip dice read in one turn only, as before `reader.TURNS_UNDER` (the
-face network's given-boxes line too). The header names the machine, the seeds, the frames and the model.
+face network's given-boxes line too); `--no-cnn-alone`: no die certain on the CNN's word alone, as before
+`reader.UNDER_ALONE`. The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads now (`vision.room`: the room learned from the
@@ -291,8 +292,11 @@ def main() -> int:
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
     ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
                     "`reader.TURNS_UNDER`)")
+    ap.add_argument("--no-cnn-alone", action="store_true", help="never certain on the CNN's word alone under the "
+                    "tray (the reader before `reader.UNDER_ALONE`)")
     args = ap.parse_args()
     vision.reader.TURNS_UNDER = not args.one_turn
+    vision.reader.UNDER_ALONE = not args.no_cnn_alone
     folders = [FRAMES / f"s{s}" for s in seed_list(args.seeds) if (FRAMES / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
     m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,

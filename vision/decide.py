@@ -266,10 +266,11 @@ def lies_flat(c: Candidate) -> bool:
 
 def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bool, shape: tuple[int, ...],
                   look: np.ndarray | None, typical_side: float, cnn_alone: bool = False,
-                  finder_sure: float = math.inf) -> tuple[int, float, bool] | None:
+                  finder_sure: float = math.inf, alone_at: float = CNN_ALONE_AT) -> tuple[int, float, bool] | None:
     """(face seen, confidence, certain) of one candidate, or None: no die there (or a cocked one, left out:
-    the game's count stays short, so it asks). `cnn_alone`: a photo from above, where a CNN sure on its own
-    is the better judge than a pip count that differs (`CNN_ALONE_AT`). `finder_sure`: the learned finder's
+    the game's count stays short, so it asks). `cnn_alone`: a photo from above, or any frame under the tray,
+    where a CNN sure on its own (at least `alone_at`) is the better judge than a pip count that differs
+    (`CNN_ALONE_AT`, `reader.UNDER_ALONE`). `finder_sure`: the learned finder's
     heatmap peak at which its own box is a die however doubtfully the CNN names it (`FINDER_SURE`, under the
     tray)."""
     square = lies_flat(c)
@@ -284,26 +285,26 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     if v.cnn_seen is not None and bool(counts) and all(n == v.cnn_seen for n in counts):
         certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side)
         return v.cnn_seen, max(v.cnn_conf, v.finder_conf), certain
-    if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side):
+    if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side, alone_at):
         return v.cnn_seen, v.cnn_conf, True
     return _surer_guess(c, v, counts, finder_sure)
 
 
-def wants_cnn_alone(c: Candidate, v: PipVotes) -> bool:
-    """Whether a die may be certain on the CNN's word alone (`CNN_ALONE_AT`), so that its second looks are
-    wanted: a face the CNN names that surely, in a box the hand-made cues found, that no count agrees with."""
+def wants_cnn_alone(c: Candidate, v: PipVotes, alone_at: float = CNN_ALONE_AT) -> bool:
+    """Whether a die may be certain on the CNN's word alone (at least `alone_at` sure), so that its second looks
+    are wanted: a face the CNN names that surely, in a box the hand-made cues found, that no count agrees with."""
     counts = [n for n in (c.pips, c.crop_pips) if n]
-    return v.cnn_seen is not None and v.cnn_conf >= CNN_ALONE_AT and c.source != "detector" and \
+    return v.cnn_seen is not None and v.cnn_conf >= alone_at and c.source != "detector" and \
         not (counts and all(n == v.cnn_seen for n in counts))
 
 
 def cnn_alone_certain(c: Candidate, v: PipVotes, shape: tuple[int, ...], look: np.ndarray | None,
-                      typical_side: float) -> bool:
+                      typical_side: float, alone_at: float = CNN_ALONE_AT) -> bool:
     """A die whose pip count differs from the CNN's face, or that has none, certain on the CNN's word: the
-    CNN at least `CNN_ALONE_AT` sure and the same at its second looks; not a side face or a part (off the
+    CNN at least `alone_at` sure and the same at its second looks; not a side face or a part (off the
     outline's middle, low in it), not cut by the picture's edge, not a lone pip's box, not a box more than
     twice the frame's usual die, not a box only the learned finder saw (never certain on its own)."""
-    if not wants_cnn_alone(c, v) or look is None or c.off_centre or c.low:
+    if not wants_cnn_alone(c, v, alone_at) or look is None or c.off_centre or c.low:
         return False
     if c.face is not None and cut_by_frame(c.face, shape):
         return False

@@ -19,6 +19,7 @@ import numpy as np
 from .classify import FaceClassifier
 from .classify import load as load_classifier
 from .decide import (
+    CNN_ALONE_AT,
     FINDER_SURE,
     PipVotes,
     around_finder_dice,
@@ -58,6 +59,14 @@ ENLARGED_AT = 0.4
 # from below lies at any angle behind grain, glare and the LED ring's reflections, and the network read one turn
 # where another was clear (measurements in docs/dice-sets.md, "Four turns of every die").
 TURNS_UNDER = True
+# Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level
+# (`FaceClassifier.certain_at`, fitted on held-back renders from below as well as photos). Why: from below the pip
+# finder counts faces through grain, glare and the LED ring's reflections, and its count differed or was missing
+# on most dice the CNN was sure of (docs/dice-sets.md, "The CNN alone under the tray"): on test seeds 1-3 (317
+# d6), as the watcher reads, certain-right 16.40% -> 23.97% with no die certain and wrong; on seeds 8-9 (154 d6,
+# which the face network never trained on) 15.58% -> 23.38%, the one die certain and wrong before and after.
+# At 0.99: 21.45% and 20.13%; at CNN_ALONE_AT (0.999): 17.35% and 15.58%.
+UNDER_ALONE = True
 
 
 _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
@@ -239,20 +248,23 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     none = clf.classes.index("none")
     too_wide = around_finder_dice(cands, preds, none) if mount == "under" else set()
     kept = suppress([i for i in candidate_order(cands, preds, none) if i not in too_wide], boxes)
-    # a photo from above, at its own scale: a CNN sure on its own is the better judge than a pip count that
-    # differs (`CNN_ALONE_AT`). Not in the enlarged second read: there the CNN sees crops grown from fewer pixels,
-    # and rune55-grey 00104_4 (a clear 4, unsure 5 at the photo's scale) came out a certain 5 at 1.5x
-    cnn_alone = background is None and mount == "over" and not enlarged
+    # a photo from above, at its own scale, or any frame under the tray: a CNN sure on its own is the better judge
+    # than a pip count that differs (`CNN_ALONE_AT`; under the tray at the CNN's own level, `UNDER_ALONE`). Not in
+    # the enlarged second read: there the CNN sees crops grown from fewer pixels, and rune55-grey 00104_4 (a
+    # clear 4, unsure 5 at the photo's scale) came out a certain 5 at 1.5x
+    under = mount == "under" and UNDER_ALONE
+    cnn_alone = not enlarged and (under or (background is None and mount == "over"))
+    alone_at = clf.certain_at if under else CNN_ALONE_AT
     votes = {i: PipVotes(int(clf.classes[preds[i].index]) if preds[i].index != none else None, preds[i].index,
                          preds[i].confidence, pip_confidence(cands[i].face, lab, typical_round)
                          if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
-    alone = [i for i in kept if cnn_alone and wants_cnn_alone(cands[i], votes[i])]
+    alone = [i for i in kept if cnn_alone and wants_cnn_alone(cands[i], votes[i], alone_at)]
     looks, typical_side = _second_looks(img, clf, cands, preds, kept, alone)
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
         judged = judge_pip_die(c, votes[i], clf.certain_at, background is not None, img.shape, looks.get(i),
-                               typical_side, cnn_alone, FINDER_SURE if mount == "under" else math.inf)
+                               typical_side, cnn_alone, FINDER_SURE if mount == "under" else math.inf, alone_at)
         if judged is not None:
             out.append(_pip_reading(img, ds, mount, c, *judged))
     return out

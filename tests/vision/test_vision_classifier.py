@@ -343,8 +343,8 @@ def _agreeing_looks(seen: int) -> np.ndarray:
 
 def test_a_sure_cnn_is_not_vetoed_by_a_pip_count_that_differs_on_a_photo_from_above():
     """Trust the better judge (issue 31 #4): a face the CNN names at least CNN_ALONE_AT surely, the same at its
-    second looks, is certain on a photo from above though the pip finder counted otherwise; the under-tray
-    read keeps its rule (two readers must agree), and a side face, a box only the learned finder saw, a
+    second looks, is certain on a photo from above though the pip finder counted otherwise (not where the
+    reader does not ask for it: `cnn_alone` False), and a side face, a box only the learned finder saw, a
     second look naming another face or a CNN less sure leave the die uncertain with the CNN's face first."""
     from vision.decide import CNN_ALONE_AT, judge_pip_die
     from vision.finder import Candidate
@@ -362,6 +362,23 @@ def test_a_sure_cnn_is_not_vetoed_by_a_pip_count_that_differs_on_a_photo_from_ab
                   judge_pip_die(cand(), sure, 0.97, False, shape, None, 60.0, cnn_alone=True),
                   judge_pip_die(cand(), _votes(5, 0.98), 0.97, False, shape, looks, 60.0, cnn_alone=True)):
         assert doubt[0] == 5 and doubt[2] is False
+
+
+def test_under_the_tray_a_cnn_sure_at_its_own_level_is_trusted_alone():
+    """Trust the better judge under the tray too (`reader.UNDER_ALONE`): the reader hands the CNN's own certainty
+    level as `alone_at`, so a face named at 0.98 by a network certain from 0.975 is certain though the pip
+    count differs; at a higher level, or for a box only the learned finder saw, it stays a guess."""
+    from vision.decide import judge_pip_die
+    from vision.finder import Candidate
+
+    def cand(source: str = "outline") -> Candidate:
+        return Candidate((160.0, 120.0, 48.0, 48.0), source, pips=4)
+
+    shape, sure, looks = (240, 320, 3), _votes(5, 0.98), _agreeing_looks(5)
+    assert judge_pip_die(cand(), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.975) == (5, 0.98, True)
+    assert judge_pip_die(cand(), sure, 0.975, True, shape, looks, 48.0, True)[2] is False   # CNN_ALONE_AT
+    assert judge_pip_die(cand(), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.99)[2] is False
+    assert judge_pip_die(cand("detector"), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.975)[2] is False
 
 
 def test_a_real_photo_die_the_pip_finder_miscounts_is_certain_and_right():
