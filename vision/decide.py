@@ -257,6 +257,19 @@ class PipVotes:
     finder_conf: float  # the pip finder's own checks of its count (layout fit, clutter, a cocked top face...)
 
 
+# Under the tray a die lies on the glass, and a square turned any way has a square bounding box; a box this much
+# longer than wide holds two touching dice or a die and its neighbour's side, and its reading is never certain.
+# Why: with the CNN trusted alone under the tray, two such boxes (95x59 around two touching dice, 38x84 around a
+# die and a side face) were read certain and wrong on test seeds 1-3 with a face network trained on more renders.
+SQUARISH = 1.35
+
+
+def squarish(box: tuple) -> bool:
+    """Whether a box (cx, cy, w, h) could be one die lying on the glass (`SQUARISH`)."""
+    w, h = float(box[2]), float(box[3])
+    return max(w, h) <= SQUARISH * max(min(w, h), 1.0)
+
+
 def lies_flat(c: Candidate) -> bool:
     """A square outline that fills its rectangle: a die lying flat (a cocked one shows a side face too; a
     die found in part, against a room as dark as its body, fills it poorly)."""

@@ -381,6 +381,16 @@ def test_under_the_tray_a_cnn_sure_at_its_own_level_is_trusted_alone():
     assert judge_pip_die(cand("detector"), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.975)[2] is False
 
 
+def test_only_a_square_box_can_be_one_die_on_the_glass():
+    """`decide.squarish`: a square on the glass turned any way has a square bounding box, so under the tray a
+    reading's box much longer than wide (two touching dice: 95x59 px on test seed 2, frame 13, once read a
+    certain 1) is never certain (`reader._read_classified`)."""
+    from vision.decide import squarish
+
+    assert squarish((100, 100, 52, 52)) and squarish((100, 100, 60, 47))
+    assert not squarish((100, 100, 95, 59)) and not squarish((100, 100, 38, 84))
+
+
 def test_a_real_photo_die_the_pip_finder_miscounts_is_certain_and_right():
     """rune55-grey (CC BY 4.0, never trained on): 00073_445 shows a 5 and two 4s from above. The pip finder
     counts 4 on the 5 and used to veto the CNN, which names it 5 at 0.9995 (the die was left to the players);
