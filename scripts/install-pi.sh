@@ -164,7 +164,7 @@ fi
 # 3. The app: a copy of this checkout -------------------------------------------------------------
 say "copying the app to $ROOT$APP"
 mkdir -p "$ROOT$APP"
-tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./state --exclude=./test-artifacts \
+tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude=./state --exclude=./test-artifacts \
     --exclude='__pycache__' --exclude='*.egg-info' --exclude=./.pytest_cache --exclude=./.ruff_cache \
     --exclude=./.hypothesis -cf - . | tar -C "$ROOT$APP" -xf -
 

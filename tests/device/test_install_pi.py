@@ -127,6 +127,8 @@ def test_fresh_install(rig: Rig) -> None:
     app = rig.root / "opt/dicesight/app"
     assert (app / "device/store.py").is_file() and (app / "pyproject.toml").is_file()
     assert not (app / ".git").exists() and not (app / ".venv").exists()
+    # nor build/ (renders, training caches: gigabytes in a developer's checkout; the models ship in vision/models)
+    assert not (app / "build").exists()
 
     assert rig.calls("systemctl") == [["daemon-reload"], ["enable", "dicesight.service"],
                                       ["restart", "dicesight.service"]]
