@@ -87,6 +87,25 @@ def classify_colour(bgr: np.ndarray | tuple[float, float, float], ref_v: float =
     return _hue_name(_hue(b, g, r, mx, mn))
 
 
+# How far a body colour may be off and keep its name, for `colour_is_clear`: its brightness by this factor either
+# way, its saturation (the channels' spread) by this factor either way.
+COLOUR_LEEWAY = (1.3, 1.3)
+
+
+def colour_is_clear(bgr: np.ndarray | tuple[float, float, float], ref_v: float = 255.0) -> bool:
+    """Whether `classify_colour` names the colour the same when it is somewhat brighter or darker, or more or
+    less saturated (`COLOUR_LEEWAY`). Why: from below a dark blue or red die in dim or warm light sits just
+    past the line to "black", and a speckled black die under a green LED ring just past the line to "yellow";
+    for a game that tells dice apart by colour (Regidice) such a name must not be certain."""
+    b, g, r = (float(c) for c in bgr)
+    name = classify_colour((b, g, r), ref_v)
+    grey = (b + g + r) / 3.0
+    bright, sat = COLOUR_LEEWAY
+    looks = [(b * k, g * k, r * k) for k in (1.0 / bright, bright)]
+    looks += [tuple(grey + (c - grey) * k for c in (b, g, r)) for k in (1.0 / sat, sat)]
+    return all(classify_colour(tuple(min(255.0, max(0.0, c)) for c in look), ref_v) == name for look in looks)
+
+
 # the hue names, by the hue (degrees) each ends below; a hue of 330 or more is red again
 HUE_NAMES = ((18.0, "red"), (36.0, "other"), (72.0, "yellow"), (165.0, "green"), (255.0, "blue"), (330.0, "purple"))
 

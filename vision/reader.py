@@ -40,7 +40,7 @@ from .decide import (
 from .detector import Detection, DieDetector
 from .detector import load as load_detector
 from .dicesets import DiceSet, DiceSetLike, get_set
-from .faces import FaceReader, classify_colour
+from .faces import FaceReader, classify_colour, colour_is_clear
 from .find import FOUND_ONLY_BY_DETECTOR, detector_blobs, find_candidates, find_dice
 from .finder import Candidate, body_colour, suppress, to_int_box
 from .memory import Memory
@@ -297,8 +297,10 @@ def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: i
                  certain: bool) -> Reading:
     """A candidate's reading: its face named, its colour from the pip finder's face or the box's body."""
     f = top_face(ds, seen, mount)
-    colour = classify_colour(lab_to_bgr(c.face.lab)) if c.face is not None else \
-        classify_colour(body_colour(img, c.box))
+    body = lab_to_bgr(c.face.lab) if c.face is not None else body_colour(img, c.box)
+    colour = classify_colour(body)
+    if certain and ds.colours and mount == "under" and not colour_is_clear(body):
+        certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask (`colour_is_clear`)
     return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
 
 

@@ -143,3 +143,15 @@ def test_learned_background_gives_a_blob_the_split_leaves_whole_once(size):
     (blob,) = find_dice(frame, "under", empty)
     assert abs(blob.rect[0][0] - 320) < 0.2 * size and abs(blob.rect[0][1] - 240) < 0.2 * size
     assert face_template(frame, "under", empty).size
+
+
+def test_a_colour_near_the_line_between_two_names_is_not_clear():
+    """Issue 31 (a wrong colour casts the wrong spell): `faces.colour_is_clear`. A dark blue die in dim light is
+    named blue, but a little darker it is black: under the tray a Regidice die with such a colour is not certain
+    (`reader._pip_reading`; Blender's under-tray frames read as Regidice, 244 dice of its colours: certain with
+    the wrong colour 11 -> 2). A plain red is clear."""
+    from vision.faces import classify_colour, colour_is_clear
+
+    dark_blue, red = (60.0, 20.0, 10.0), (40.0, 40.0, 200.0)
+    assert classify_colour(dark_blue) == "blue" and not colour_is_clear(dark_blue)
+    assert classify_colour(red) == "red" and colour_is_clear(red)
