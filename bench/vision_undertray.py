@@ -2,6 +2,7 @@
 
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--one-turn] [--no-cnn-alone]
+        [--colour-set regidice]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -12,7 +13,8 @@ is the reader before the under-tray network: the "before" figures). `--hold-out 
 frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
 that factor in any seed). `--one-turn`: pip dice read in one turn only, as before `reader.TURNS_UNDER` (the
 face network's given-boxes line too); `--no-cnn-alone`: no die certain on the CNN's word alone, as before
-`reader.UNDER_ALONE`. The header names the machine, the seeds, the frames and the model.
+`reader.UNDER_ALONE`; `--colour-set regidice`: the d6 frames also read as that set (a line of its colours'
+dice: certain with a wrong colour casts the wrong spell). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads now (`vision.room`: the room learned from the
@@ -226,6 +228,35 @@ def _given_line(group: str, c: list[int]) -> str:
             f"wrong and sure {c[3] * pct:.2f}%")
 
 
+def colour_set_line(folders: list[Path], set_id: str, m: Models) -> str:
+    """The d6 frames read as `set_id` (a set that tells dice apart by colour, e.g. regidice) as the watcher
+    reads, over the dice of that set's colours: certain with the right value and colour, certain with a wrong
+    value, certain with the right value and a wrong colour (a wrong spell), and the colour named right."""
+    ds = get_set(spec(set_id))
+    n = right = wrong_value = wrong_colour = colour_ok = 0
+    for folder in folders:
+        for row in read_rows(folder):
+            img = camera_frame(folder, row)
+            if img is None or row.get("cut") or set_of(row).id != "d6":
+                continue
+            readings = read_frame(img, camera_frame(folder, row, empty=True), "merged", m, ds)
+            for d in (d for d in row["dice"] if d["colour"] in ds.colours):
+                n += 1
+                near = sorted((r for r in readings if _near(r, d, radius_of(row))),
+                              key=lambda r: (r.center[0] - d["center"][0]) ** 2 + (r.center[1] - d["center"][1]) ** 2)
+                if not near:
+                    continue
+                r = near[0]
+                colour_ok += r.colour == d["colour"]
+                if r.certain:
+                    wrong_value += r.value != d["top"]
+                    wrong_colour += r.value == d["top"] and r.colour != d["colour"]
+                    right += r.value == d["top"] and r.colour == d["colour"]
+    pct = 100.0 / max(n, 1)
+    return (f"read as {set_id}, dice of its colours {n}: certain-right (value and colour) {right * pct:.2f}%  "
+            f"certain, wrong value {wrong_value}  certain, wrong colour {wrong_colour}  colour right {colour_ok * pct:.2f}%")
+
+
 def network_of(ds: DiceSet, m: Models) -> FaceClassifier | None:
     """The network that reads a set's faces under the tray in this run."""
     if ds.id == "d6":
@@ -294,6 +325,8 @@ def main() -> int:
                     "`reader.TURNS_UNDER`)")
     ap.add_argument("--no-cnn-alone", action="store_true", help="never certain on the CNN's word alone under the "
                     "tray (the reader before `reader.UNDER_ALONE`)")
+    ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
+                    "colours' dice, value and colour (merged only)")
     args = ap.parse_args()
     vision.reader.TURNS_UNDER = not args.one_turn
     vision.reader.UNDER_ALONE = not args.no_cnn_alone
@@ -310,6 +343,8 @@ def main() -> int:
     print(given_boxes(folders, m, args.hold_out))
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief)
+    if args.colour_set:
+        print(colour_set_line(folders, args.colour_set, m))
     return 0
 
 
