@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import sys
@@ -240,13 +241,14 @@ def colour_set_line(folders: list[Path], set_id: str, m: Models) -> str:
             if img is None or row.get("cut") or set_of(row).id != "d6":
                 continue
             readings = read_frame(img, camera_frame(folder, row, empty=True), "merged", m, ds)
-            for d in (d for d in row["dice"] if d["colour"] in ds.colours):
+            for d in row["dice"]:
+                if d["colour"] not in ds.colours:
+                    continue
                 n += 1
-                near = sorted((r for r in readings if _near(r, d, radius_of(row))),
-                              key=lambda r: (r.center[0] - d["center"][0]) ** 2 + (r.center[1] - d["center"][1]) ** 2)
+                near = [r for r in readings if _near(r, d, radius_of(row))]
                 if not near:
                     continue
-                r = near[0]
+                r = min(near, key=lambda r: math.dist(r.center, d["center"]))
                 colour_ok += r.colour == d["colour"]
                 if r.certain:
                     wrong_value += r.value != d["top"]

@@ -1,8 +1,9 @@
 """Face classifier: a small CNN (ONNX weights shipped in `vision/models/`, run by OpenCV's `cv2.dnn`).
 
 A die's box is cut out of the frame and normalised the same way at training and at reading time
-(`normalise_crop`): the box (padded a little) is resized to 32x32, channel by channel less its mean and scaled by its spread (so red pips on dark red, yellow on green, light
-pips on dark dice all become contrast). The network answers one class per face plus a last class "not a die" (an empty
+(`normalise_crop`): the box (padded a little) is resized to the model's input side (its JSON's `size`: 32 px,
+40 for the under-tray network), channel by channel less its mean and scaled by its spread (so red pips on dark
+red, yellow on green, light pips on dark dice all become contrast). The network answers one class per face plus a last class "not a die" (an empty
 patch, a half die, a cocked die, two dice). Its penultimate layer (the embedding) is returned too, for
 benches and experiments; the per-box memory compares pictures of the faces instead (`vision/memory.py` says why).
 

@@ -36,8 +36,8 @@ READY_THROWS = 3  # settles with dice after which the room stands even if the tr
 # A die only the read without the room found keeps its certainty when it lies in a blob of the read with the room
 # that held two or more dice of the read without it (touching dice the room did not part: the room confirms
 # something is there, and the die's own read is as sure as any other). Before, every such die was a guess, and
-# under the tray no touching die was ever certain as the watcher reads (see docs/dice-sets.md, "Touching dice
-# the room did not part").
+# under the tray no touching die was ever certain as the watcher reads (docs/dice-sets.md, "Four turns of every
+# die, and touching dice the room did not part").
 PARTED_KEEP_CERTAIN = True
 
 
@@ -153,9 +153,14 @@ def _joined(a: Reading, b: Reading) -> Reading:
     return replace(best, certain=best.certain and not (disputed and other.certain))
 
 
+def _centre_in(r: Reading, o: Reading) -> bool:
+    """Whether `r`'s centre lies in `o`'s box (x, y, w, h)."""
+    x, y, w, h = o.box
+    return x <= r.center[0] <= x + w and y <= r.center[1] <= y + h
+
+
 def _inside_any(r: Reading, blobs: list[Reading]) -> bool:
-    """Whether a reading's centre lies in one of `blobs`' boxes."""
-    return any(x <= r.center[0] <= x + w and y <= r.center[1] <= y + h for x, y, w, h in (o.box for o in blobs))
+    return any(_centre_in(r, o) for o in blobs)
 
 
 def _holds_two(o: Reading, plain: list[Reading]) -> bool:
@@ -164,8 +169,7 @@ def _holds_two(o: Reading, plain: list[Reading]) -> bool:
     finder) parts them; the blob's reading, centred between the dice, is then no die's and is left out,
     unless it is certain (a die with a lamp's glow around it held a second, roomless reading of the glow: on
     the demo tray, 3 of 60 King of Tokyo dice lost their certain reading so)."""
-    x, y, w, h = o.box
-    return sum(1 for r in plain if x <= r.center[0] <= x + w and y <= r.center[1] <= y + h) >= 2
+    return sum(1 for r in plain if _centre_in(r, o)) >= 2
 
 
 def _nearest(r: Reading, others: list[Reading], used: set[int]) -> int | None:
