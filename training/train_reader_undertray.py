@@ -36,7 +36,15 @@ from training.canvas import Canvases, empty_canvases, photo_canvases, render_can
 from training.cubes import cube_canvases
 from training.data import load_photos
 from training.net import softmax
-from training.provenance import BASE_SOURCES, CUBE_SOURCES, REPO, SHIPPED, VISION_SOURCES, made_with
+from training.provenance import (
+    BASE_SOURCES,
+    CUBE_SOURCES,
+    REPO,
+    SHIPPED,
+    VISION_SOURCES,
+    made_with,
+    reference_path,
+)
 from training.splits import CLASSES, PHOTO_SETS, is_calibration
 from training.torch_net import Setup, export_onnx, logits_of, train
 from training.train_reader import CANVAS, cached, calibrate, real_crops
@@ -123,8 +131,11 @@ def accuracy_on(logits: np.ndarray, y: np.ndarray) -> float:
     return float((logits.argmax(1) == y).mean()) if len(y) else float("nan")
 
 
-def export(net, s: Setup, out: Path, name: str, meta: dict, x: np.ndarray, logits: np.ndarray) -> None:
-    """The ONNX file and its JSON; cv2.dnn must answer as torch did on the held-back crops (the reader's path)."""
+def export(net, s: Setup, out: Path, name: str, meta: dict, crops: np.ndarray, x: np.ndarray,
+           logits: np.ndarray, n_under: int) -> None:
+    """The ONNX file and its JSON; cv2.dnn must answer as torch did on the held-back crops (the reader's path).
+    The shipped model also leaves six held-back crops from below and their logits for a CI test that the file
+    still reads as trained (`reference_path`: beside a trial model, in tests/vision/data for the shipped one)."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.onnx"
     export_onnx(net, s, str(path))
@@ -134,6 +145,10 @@ def export(net, s: Setup, out: Path, name: str, meta: dict, x: np.ndarray, logit
     diff = float(np.abs(dnn.net.forward("logits") - logits).max())
     if diff > 1e-3 * max(1.0, float(np.abs(logits).max())):
         raise RuntimeError(f"[{name}] cv2.dnn and torch disagree on the exported model (max |diff| {diff:.4g})")
+    pick = np.linspace(len(crops) - max(n_under, 1), len(crops) - 1, 6).astype(int)   # the dice from below
+    ref = reference_path(out, f"{name.replace('-', '_')}_reference.npz")
+    ref.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(ref, crops=crops[pick], logits=logits[pick].astype(np.float32))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of the samples drawn that are under-tray canvases (their weight follows from it)")
     ap.add_argument("--size", type=int, default=UNDER_SIZE, help="the network's input side in px")
     ap.add_argument("--convs", default=UNDER_CONVS, help="the conv widths")
+    ap.add_argument("--separable", action="store_true",
+                    help="every conv after the first split into a per-channel 3x3 and a 1x1 (Setup.separable)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=0.002)
@@ -168,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     under = under_canvases(train_rows, args.cache, f"{args.train_seeds}-{args.hold_out or 'all'}", args.variants)
     data = Canvases.join([photo_part, renders, under])
     convs = tuple(int(c) for c in args.convs.split(","))
-    s = Setup(size=args.size, epochs=args.epochs, convs=convs,
+    s = Setup(size=args.size, epochs=args.epochs, convs=convs, separable=args.separable,
               undertray_weight=share_weight(data, args.undertray_share))
     print(f"under-tray weight {s.undertray_weight:.2f} (share {args.undertray_share})")
     print(f"data ({time.time() - t0:.0f} s): {len(photo_part)} photo canvases, {len(renders)} rendered, "
@@ -199,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
                        "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "
                        "cubes (training/cubes.py); dice under a clear tray rendered by Blender "
                        "(training/blender_undertray.py)"}
-    export(net, s, args.out, args.name, meta, x, logits)
+    export(net, s, args.out, args.name, meta, cx, x, logits, n_under)
     print(f"wrote {args.out / args.name}.onnx in {time.time() - t0:.0f} s")
     return 0
 
