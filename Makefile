@@ -90,7 +90,8 @@ train-finder-suite: venv
 # renders of seeds 4 and up (build/blender-undertray, `make blender-undertray`); seeds 1-3 are never trained or
 # calibrated on: `make bench-undertray` reads them. Seeded, CPU torch on one thread; never in CI.
 # UNDERTRAY_HOLD_OUT=plate=glass trains the face network without that factor, into build/reader-models/.
-# The shipped pips-under.onnx (2026-11-26): UNDERTRAY_TRAIN_SEEDS=4-19, seeds 20-21 kept out to choose with.
+# The shipped pips-under.onnx (2026-11-26, 200 epochs, about 45 minutes on one core):
+# UNDERTRAY_TRAIN_SEEDS=4-19,22-24,30-32, seeds 20-21 kept out to choose with.
 UNDERTRAY_TRAIN_SEEDS ?= 4-199
 UNDERTRAY_HOLD_OUT ?=
 train-reader-undertray: venv

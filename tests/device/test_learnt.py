@@ -24,7 +24,7 @@ from device.dice_sets import spec
 from device.learnt import Confirmed, LearntDice, face_index
 from device.store import DB_NAME, Store
 from device.table import Table
-from vision.dicesets import get_set
+from vision.dicesets import DiceSet, get_set
 from vision.memory import crop_die
 from vision.render import DieSpec, render_tray
 
@@ -36,9 +36,9 @@ DS = get_set(spec(SET))
 LOOK = get_set(spec("dicethrone:monk"))
 
 
-def frame(dice: list[tuple[float, float, float, int]], seed: int = 1) -> np.ndarray:
-    """A tray seen from below with the players' dice (x, y, angle, top face), 64 px across."""
-    return render_tray([DieSpec(x=x, y=y, size=64, angle=a, value=v, dice_set=LOOK) for x, y, a, v in dice],
+def frame(dice: list[tuple[float, float, float, int]], seed: int = 1, look: DiceSet = LOOK) -> np.ndarray:
+    """A tray seen from below with the players' dice (x, y, angle, top face), 64 px across, drawn as `look`."""
+    return render_tray([DieSpec(x=x, y=y, size=64, angle=a, value=v, dice_set=look) for x, y, a, v in dice],
                        mount="under", seed=seed, room_seed=3)
 
 
@@ -330,7 +330,8 @@ def test_a_game_that_hides_rolls_teaches_nothing(tmp_path: Path) -> None:
     try:
         table.new_game("regidice", {"players": [{"name": "Ann"}, {"name": "Bo"}]}, seed=3)
         assert table.match.rules.describe()["hidden"]
-        tray = settle(table, camera, frame([(300, 240, 25.0, 6)]))
+        # a Regidice die (pips, a colour): what this game's players throw
+        tray = settle(table, camera, frame([(300, 240, 25.0, 6)], look=get_set(spec("regidice"))))
         read = table.tray.dice  # the roller's own view (other phones see only colours)
         assert tray["dice"] and read[0]["value"]  # a die read, whose crop could be learnt
         wanted = table.snapshot()["pending"]["input"]

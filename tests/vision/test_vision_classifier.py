@@ -218,12 +218,14 @@ def test_the_enlarged_read_is_certain_only_where_the_first_read_agrees():
     assert [r.value for r in out] == [3, 2, 6] and out[1].confidence <= 0.5
 
 
-def test_shipped_model_reads_as_it_was_trained():
+@pytest.mark.parametrize("name", ["pips", "pips-under"])
+def test_shipped_model_reads_as_it_was_trained(name):
     """The ONNX file run by cv2.dnn gives the logits torch gave at training for a few stored held-back crops
-    (`training/train_reader.py` writes them with the model): the export (batch norm folded, NCHW layout) and
-    the reader's normalisation are the trained ones."""
-    ref = np.load(Path(__file__).parent / "data" / "pips_reference.npz")
-    clf = load("pips")
+    (`training/train_reader.py` and `train_reader_undertray.py` write them with the model): the export (batch
+    norm folded, NCHW layout, the under-tray network's per-channel convolutions) and the reader's normalisation
+    are the trained ones."""
+    ref = np.load(Path(__file__).parent / "data" / f"{name.replace('-', '_')}_reference.npz")
+    clf = load(name)
     clf.net.setInput(np.ascontiguousarray(normalise_batch(ref["crops"], clf.norm).transpose(0, 3, 1, 2)))
     got = clf.net.forward("logits")
     assert np.allclose(got, ref["logits"], atol=1e-3 * max(1.0, float(np.abs(ref["logits"]).max())))

@@ -77,7 +77,9 @@ def test_after_a_few_throws_an_empty_tray_reads_as_empty() -> None:
     """The old watcher learned its room only from a settle it read as empty; the LED ring's reflections read
     as dice, so no settle was empty and no room was ever learned (phantoms on 97 of 100 empty trays). Now every
     settle teaches it, and its reflections stop being read."""
-    assert read_dice(tray([], 99), "d6", "under"), "the fixture must fool the reader without a room"
+    # the empty trays read at the end fool the reader without a room (two of twelve since the under-tray
+    # network of 2026-11-26 afternoon, which reads most of the LED ring's spots as no die)
+    assert any(read_dice(tray([], s), "d6", "under") for s in range(100, 112)), "the fixture must fool the reader"
     watcher = TrayWatcher(dice_set="d6", mount="under", settle_s=0.3, votes=3)
     t = 10.0
     for k, dice in enumerate(THROWS):
