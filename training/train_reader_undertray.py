@@ -59,7 +59,7 @@ UNDER_SIZE = 40
 UNDER_CONVS = "32,64,96"
 # Trained longer, and separable (2026-11-26 afternoon, docs/dice-sets.md): 40 epochs left every such network
 # unfitted (training accuracy still rising). On seeds 1-3 and 20-21 given the true boxes, full convolutions 40
-# epochs 82.4% right, 100 epochs 88.5%; separable ones (a third of the time a crop) 100 epochs 83.5%, 200
+# epochs 82.4% right, 100 epochs 88.5%; separable ones (under half the time a crop) 100 epochs 83.5%, 200
 # epochs (on seeds 4-19, 22-24, 30-32) 89.7%, the shipped one.
 UNDER_SEPARABLE = True
 UNDER_EPOCHS = 200
@@ -140,7 +140,7 @@ def accuracy_on(logits: np.ndarray, y: np.ndarray) -> float:
 def export(net, s: Setup, out: Path, name: str, meta: dict, crops: np.ndarray, x: np.ndarray,
            logits: np.ndarray, n_under: int) -> None:
     """The ONNX file and its JSON; cv2.dnn must answer as torch did on the held-back crops (the reader's path).
-    The shipped model also leaves six held-back crops from below and their logits for a CI test that the file
+    Every model also leaves six held-back crops from below and their logits for a CI test that the file
     still reads as trained (`reference_path`: beside a trial model, in tests/vision/data for the shipped one)."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.onnx"

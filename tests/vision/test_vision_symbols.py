@@ -254,7 +254,7 @@ def test_black_regidice_dice_the_render_bench_missed_are_read(seed, i, at, face,
     dice, frame, empty = bench_frame(regidice, seed, i)
     readings = read_dice(frame, regidice, "under", background=empty)
     (r,) = [r for r in readings if math.dist(r.center, at) < 15]
-    assert r.certain == (r.certain if certain is None else certain) and (r.face == face or not r.certain)
+    assert (certain is None or r.certain == certain) and (r.face == face or not r.certain)
     s = score(ground_truth(dice, "under"), readings, radius=30)
     assert s.silent == 0 and s.missed == 0
 
