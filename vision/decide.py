@@ -32,6 +32,11 @@ DETECTOR_ALONE = 0.5
 # merged as the watcher reads: missed 15.77% -> 14.83%, right 62.78% -> 63.09%, one phantom more of 317 dice;
 # 0.35 missed 13.88% with certain-right falling, 0.55 15.46%). Not from above: on photos the photos' finder
 # proposes parts of busy floors as surely (with `around_finder_dice`, rune55-grey every 3rd photo 70.16% -> 59.01%)
+# Under the tray such a box may also be certain on the CNN's word as a box the hand-made cues found is
+# (`cnn_alone_certain`): 62 of the 478 test-seed d6 (2026-11-26) lay in a box only the finder saw, the CNN sure
+# of their right face. Seeds 1-3 and 20-21 as the watcher reads: certain-right 36.19% -> 41.84% (touching dice
+# 13.24% -> 22.37%), silent 0 -> 0; seeds 25-29 and 33 (491 d6, the face network never trained on them, where
+# the rule was checked first): 36.05% -> 43.38%, silent 0 -> 0. From above it stays out (busy floors, above).
 FINDER_SURE = 0.45
 # The pip finder's checks (`pip_confidence`) that a die the CNN is sure of must pass to be certain. 0.3 at
 # first; many right dice score just under it (0.27-0.30: one mild doubt, such as clutter or an uneven layout,
@@ -284,8 +289,8 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     the game's count stays short, so it asks). `cnn_alone`: a photo from above, or any frame under the tray,
     where a CNN sure on its own (at least `alone_at`) is the better judge than a pip count that differs
     (`CNN_ALONE_AT`, `reader.UNDER_ALONE`). `finder_sure`: the learned finder's
-    heatmap peak at which its own box is a die however doubtfully the CNN names it (`FINDER_SURE`, under the
-    tray)."""
+    heatmap peak at which its own box is a die however doubtfully the CNN names it, and may be certain on the
+    CNN's word like a box the hand-made cues found (`FINDER_SURE`, under the tray)."""
     square = lies_flat(c)
     # every count made must agree (the pip finder's and the crop's: speckles fool one more than both)
     counts = [n for n in (c.pips, c.crop_pips) if n]
@@ -298,26 +303,30 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     if v.cnn_seen is not None and bool(counts) and all(n == v.cnn_seen for n in counts):
         certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side)
         return v.cnn_seen, max(v.cnn_conf, v.finder_conf), certain
-    if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side, alone_at):
+    if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side, alone_at,
+                                                                 finder_sure):
         return v.cnn_seen, v.cnn_conf, True
     return _surer_guess(c, v, counts, finder_sure)
 
 
-def wants_cnn_alone(c: Candidate, v: PipVotes, alone_at: float = CNN_ALONE_AT) -> bool:
+def wants_cnn_alone(c: Candidate, v: PipVotes, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf
+                    ) -> bool:
     """Whether a die may be certain on the CNN's word alone (at least `alone_at` sure), so that its second looks
-    are wanted: a face the CNN names that surely, in a box the hand-made cues found, that no count agrees with."""
+    are wanted: a face the CNN names that surely, that no count agrees with, in a box the hand-made cues found
+    or the learned finder is at least `finder_sure` sure of (under the tray: `FINDER_SURE`)."""
     counts = [n for n in (c.pips, c.crop_pips) if n]
-    return v.cnn_seen is not None and v.cnn_conf >= alone_at and c.source != "detector" and \
+    found = c.source != "detector" or c.score >= finder_sure
+    return v.cnn_seen is not None and v.cnn_conf >= alone_at and found and \
         not (counts and all(n == v.cnn_seen for n in counts))
 
 
 def cnn_alone_certain(c: Candidate, v: PipVotes, shape: tuple[int, ...], look: np.ndarray | None,
-                      typical_side: float, alone_at: float = CNN_ALONE_AT) -> bool:
+                      typical_side: float, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf) -> bool:
     """A die whose pip count differs from the CNN's face, or that has none, certain on the CNN's word: the
     CNN at least `alone_at` sure and the same at its second looks; not a side face or a part (off the
     outline's middle, low in it), not cut by the picture's edge, not a lone pip's box, not a box more than
-    twice the frame's usual die, not a box only the learned finder saw (never certain on its own)."""
-    if not wants_cnn_alone(c, v, alone_at) or look is None or c.off_centre or c.low:
+    twice the frame's usual die, not a box only the learned finder saw unless it is `finder_sure` of it."""
+    if not wants_cnn_alone(c, v, alone_at, finder_sure) or look is None or c.off_centre or c.low:
         return False
     if c.face is not None and cut_by_frame(c.face, shape):
         return False

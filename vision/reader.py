@@ -265,13 +265,14 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     votes = {i: PipVotes(int(clf.classes[preds[i].index]) if preds[i].index != none else None, preds[i].index,
                          preds[i].confidence, pip_confidence(cands[i].face, lab, typical_round)
                          if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
-    alone = [i for i in kept if cnn_alone and wants_cnn_alone(cands[i], votes[i], alone_at)]
+    finder_sure = FINDER_SURE if mount == "under" else math.inf
+    alone = [i for i in kept if cnn_alone and wants_cnn_alone(cands[i], votes[i], alone_at, finder_sure)]
     looks, typical_side = _second_looks(img, clf, cands, preds, kept, alone)
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
         judged = judge_pip_die(c, votes[i], clf.certain_at, background is not None, img.shape, looks.get(i),
-                               typical_side, cnn_alone, FINDER_SURE if mount == "under" else math.inf, alone_at)
+                               typical_side, cnn_alone, finder_sure, alone_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:

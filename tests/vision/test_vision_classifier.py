@@ -369,18 +369,24 @@ def test_a_sure_cnn_is_not_vetoed_by_a_pip_count_that_differs_on_a_photo_from_ab
 def test_under_the_tray_a_cnn_sure_at_its_own_level_is_trusted_alone():
     """Trust the better judge under the tray too (`reader.UNDER_ALONE`): the reader hands the CNN's own certainty
     level as `alone_at`, so a face named at 0.98 by a network certain from 0.975 is certain though the pip
-    count differs; at a higher level, or for a box only the learned finder saw, it stays a guess."""
-    from vision.decide import judge_pip_die
+    count differs; at a higher level it stays a guess. A box only the learned finder saw is trusted so only
+    where the finder is sure a die lies there (`FINDER_SURE`, which the reader hands under the tray): from above,
+    or with the finder in doubt, it stays a guess."""
+    from vision.decide import FINDER_SURE, judge_pip_die
     from vision.finder import Candidate
 
-    def cand(source: str = "outline") -> Candidate:
-        return Candidate((160.0, 120.0, 48.0, 48.0), source, pips=4)
+    def cand(source: str = "outline", score: float = 0.0) -> Candidate:
+        return Candidate((160.0, 120.0, 48.0, 48.0), source, pips=4, score=score)
 
     shape, sure, looks = (240, 320, 3), _votes(5, 0.98), _agreeing_looks(5)
     assert judge_pip_die(cand(), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.975) == (5, 0.98, True)
     assert judge_pip_die(cand(), sure, 0.975, True, shape, looks, 48.0, True)[2] is False   # CNN_ALONE_AT
     assert judge_pip_die(cand(), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.99)[2] is False
-    assert judge_pip_die(cand("detector"), sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.975)[2] is False
+    found, doubted = cand("detector", FINDER_SURE + 0.1), cand("detector", FINDER_SURE - 0.1)
+    assert judge_pip_die(found, sure, 0.975, True, shape, looks, 48.0, True, FINDER_SURE, 0.975) == (5, 0.98, True)
+    assert judge_pip_die(doubted, sure, 0.975, True, shape, looks, 48.0, True, FINDER_SURE, 0.975)[2] is False
+    assert judge_pip_die(found, sure, 0.975, True, shape, looks, 48.0, True, alone_at=0.975)[2] is False  # above
+    assert judge_pip_die(found, sure, 0.975, True, shape, _agreeing_looks(4), 48.0, True, FINDER_SURE, 0.975)[2] is False
 
 
 def test_only_a_square_box_can_be_one_die_on_the_glass():
