@@ -149,9 +149,13 @@ def test_a_colour_near_the_line_between_two_names_is_not_clear():
     """Issue 31 (a wrong colour casts the wrong spell): `faces.colour_is_clear`. A dark blue die in dim light is
     named blue, but a little darker it is black: under the tray a Regidice die with such a colour is not certain
     (`reader._pip_reading`; Blender's under-tray frames read as Regidice, 244 dice of its colours: certain with
-    the wrong colour 11 -> 2). A plain red is clear."""
+    the wrong colour 11 -> 2). A plain red is clear. Brighter and more saturated at once counts too: test seed
+    1's frame 6 holds two blue dice whose bodies (46, 26, 26) are named black, but a little lighter and bluer
+    they are blue; both were certain black Regidice dice."""
     from vision.faces import classify_colour, colour_is_clear
 
-    dark_blue, red = (60.0, 20.0, 10.0), (40.0, 40.0, 200.0)
+    dark_blue, red, dim_blue = (60.0, 20.0, 10.0), (40.0, 40.0, 200.0), (46.0, 26.0, 26.0)
     assert classify_colour(dark_blue) == "blue" and not colour_is_clear(dark_blue)
     assert classify_colour(red) == "red" and colour_is_clear(red)
+    assert classify_colour(dim_blue) == "black" and not colour_is_clear(dim_blue)
+    assert colour_is_clear((12.0, 12.0, 14.0)) and colour_is_clear((230.0, 235.0, 240.0))   # black, white
