@@ -236,7 +236,19 @@ def around_finder_dice(cands: list[Candidate], preds: list, none: int) -> set[in
     of 146 touching dice, the reader kept 101)."""
     dice = [c.box for c, p in zip(cands, preds, strict=True) if c.source == "detector" and p.index != none]
     return {i for i, c in enumerate(cands) if c.source != "detector" and
-            any(_inside(d, c.box) and max(c.box[2:]) > WIDER_THAN_DIE * max(d[2:]) for d in dice)}
+            (any(_inside(d, c.box) and max(c.box[2:]) > WIDER_THAN_DIE * max(d[2:]) for d in dice)
+             or _between_two(c.box, dice))}
+
+
+def _between_two(box: tuple, dice: list[tuple]) -> bool:
+    """Whether `box` would suppress (`finder.suppress`) two of the learned finder's dice that are not the same die
+    (neither would suppress the other): a box astride two touching dice."""
+    near = [d for d in dice if _same_die(box, d)]
+    return any(not _same_die(a, b) for k, a in enumerate(near) for b in near[k + 1:])
+
+
+def _same_die(a: tuple, b: tuple, overlap: float = 0.45) -> bool:
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < overlap * max(max(a[2:]), max(b[2:]))
 
 
 def _inside(inner: tuple, outer: tuple) -> bool:

@@ -447,3 +447,24 @@ def test_an_outline_much_wider_than_a_die_the_finder_found_in_it_gives_way():
     assert 2.1 > WIDER_THAN_DIE
     assert around_finder_dice(cands, [pred(2), pred(3), pred(1), pred(4)], 6) == {0}
     assert around_finder_dice(cands, [pred(2), pred(3), pred(6), pred(6)], 6) == set()
+
+
+def test_an_outline_astride_two_dice_the_finder_parted_gives_way():
+    """Touching dice (issue 31 #3): an outline not much wider than a die but lying across two touching dice
+    (its centre between them; test seed 3 frame 8: three yellow dice read as two boxes) would suppress both of
+    the learned finder's boxes, and one die was lost. It is left out when the two finder boxes it would suppress
+    are two dice (neither would suppress the other); an outline over one finder die is kept."""
+    from vision.classify import Prediction
+    from vision.decide import WIDER_THAN_DIE, around_finder_dice
+    from vision.finder import Candidate
+
+    def pred(index: int) -> Prediction:
+        return Prediction(str(index + 1), index, 0.6, 0.2, np.zeros(4, np.float32))
+
+    side = 48.0
+    astride = Candidate((160.0, 120.0, 1.3 * side, 1.2 * side), "outline")
+    on_one = Candidate((140.0, 120.0, 1.3 * side, 1.2 * side), "outline")
+    left, right = (Candidate((136.0, 120.0, side, side), "detector"), Candidate((184.0, 120.0, side, side), "detector"))
+    assert 1.3 < WIDER_THAN_DIE
+    assert around_finder_dice([astride, on_one, left, right], [pred(2), pred(3), pred(1), pred(4)], 6) == {0}
+    assert around_finder_dice([astride, left], [pred(2), pred(1)], 6) == set()
