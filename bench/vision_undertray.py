@@ -136,8 +136,9 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet) -> list:
                  read_dice(img, ds, "under", background=room.image, classifier=clf), img, room)
 
 
-def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float] | None:
-    """Per die a Score (so each can count in its groups) and the frame's phantoms, and a hardness figure."""
+def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:
+    """Per die a Score (so each can count in its groups) and the frame's phantoms, a hardness figure, and the
+    certain readings near no die (a certain phantom is a die the game would count that is not there)."""
     img = camera_frame(folder, row)
     if img is None or row.get("cut"):
         return None
@@ -148,7 +149,8 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
     whole = score([truth_of(d, ds) for d in row["dice"]], readings, radius)
     per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d, radius)], radius) for d in row["dice"]]
     bad = whole.dice - whole.correct + whole.phantom
-    return per_die, whole, bad
+    sure_phantoms = sum(1 for r in readings if r.certain and not any(_near(r, d, radius) for d in row["dice"]))
+    return per_die, whole, bad, sure_phantoms
 
 
 def _near(r, die: dict, radius: float) -> bool:
@@ -159,7 +161,7 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
         brief: bool = False) -> None:
     total, by = Score(), defaultdict(Score)
     phantoms_by_build: dict[str, int] = defaultdict(int)
-    hardest = []
+    hardest, sure_phantoms = [], 0
     for folder in folders:
         for row in read_rows(folder):
             if hold_out and not factor_matches(row, hold_out):
@@ -167,8 +169,9 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
             got = read_row(folder, row, mode, m)
             if got is None:
                 continue
-            per_die, whole, bad = got
+            per_die, whole, bad, sure = got
             total.add(whole)
+            sure_phantoms += sure
             phantoms_by_build[row["factors"]["build"]] += whole.phantom
             for die, sc in zip(row["dice"], per_die, strict=True):
                 for g in groups(row, die):
@@ -178,7 +181,8 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
     for g in sorted(by):
         if not brief or g in BRIEF:
             print("  " + by[g].line(g))
-    print("  phantoms by build: " + ", ".join(f"{k} {v}" for k, v in sorted(phantoms_by_build.items())))
+    print("  phantoms by build: " + ", ".join(f"{k} {v}" for k, v in sorted(phantoms_by_build.items()))
+          + f"; certain readings near no die: {sure_phantoms}")
     if debug_out is not None:
         write_hardest(sorted(hardest, key=lambda t: -t[0])[:6], debug_out, mode != "alone")
 
