@@ -131,8 +131,14 @@ def shuffled_member(members: list[str], rng: np.random.Generator) -> dict:
 
 def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
     """The held-back frames' dice cut as the reader cuts them (normalised) and their classes."""
+    crops, y = held_back_crops(rows, s)
+    return normalise_batch(crops, s.norm), y
+
+
+def held_back_crops(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
+    """The held-back frames' dice cut as the reader cuts them (as cut, not normalised) and their classes."""
     x, y = ud.die_crops(rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size))
-    return normalise_batch(x.reshape(-1, s.size, s.size, 3), s.norm), y
+    return x.reshape(-1, s.size, s.size, 3), y
 
 
 def fitted(logits: np.ndarray, y: np.ndarray, silent_aim: float, bound: float) -> tuple[float, float, dict]:
@@ -209,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, args.seed)
-    x, y = held_back(calib_rows, s)
+    crops, y = held_back_crops(calib_rows, s)
+    x = normalise_batch(crops, s.norm)
     logits = logits_of(net, x)
     temp, certain_at, figs = fitted(logits, y, args.silent_aim, args.bound)
     print(f"calibration on {len(y)} held-back dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}", flush=True)
@@ -222,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                            "held_out_factor": args.hold_out or None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with()}
     meta |= family_meta(args.set, rows) if args.set in FAMILIES else set_meta(args.set)
-    export(net, s, args.out, name, meta, x, logits)
+    export(net, s, args.out, name, meta, crops, x, logits, len(y))   # every held-back die is from below
     print(f"wrote {args.out / name}.onnx in {time.time() - t0:.0f} s")
     return 0
 
