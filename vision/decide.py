@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .dicesets import DiceSet
-from .finder import Candidate
+from .finder import Candidate, same_die
 from .memory import Memory, Vote, crop_die
 from .pips import Face, _wide_ring_ok
 from .reading import Reading
@@ -243,12 +243,8 @@ def around_finder_dice(cands: list[Candidate], preds: list, none: int) -> set[in
 def _between_two(box: tuple, dice: list[tuple]) -> bool:
     """Whether `box` would suppress (`finder.suppress`) two of the learned finder's dice that are not the same die
     (neither would suppress the other): a box astride two touching dice."""
-    near = [d for d in dice if _same_die(box, d)]
-    return any(not _same_die(a, b) for k, a in enumerate(near) for b in near[k + 1:])
-
-
-def _same_die(a: tuple, b: tuple, overlap: float = 0.45) -> bool:
-    return math.hypot(a[0] - b[0], a[1] - b[1]) < overlap * max(max(a[2:]), max(b[2:]))
+    near = [d for d in dice if same_die(box, d)]
+    return any(not same_die(a, b) for k, a in enumerate(near) for b in near[k + 1:])
 
 
 def _inside(inner: tuple, outer: tuple) -> bool:

@@ -218,12 +218,15 @@ def suppress(order: list[int], boxes: list[tuple[float, float, float, float]], o
     one's size: the same die proposed twice."""
     kept: list[int] = []
     for i in order:
-        cx, cy, w, h = boxes[i]
-        s = max(w, h)
-        if any(math.hypot(cx - boxes[k][0], cy - boxes[k][1]) < overlap * max(s, max(boxes[k][2:])) for k in kept):
+        if any(same_die(boxes[i], boxes[k], overlap) for k in kept):
             continue
         kept.append(i)
     return kept
+
+
+def same_die(a: tuple, b: tuple, overlap: float = 0.45) -> bool:
+    """Whether two boxes (cx, cy, w, h) are one die proposed twice: centres within `overlap` of the larger's side."""
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < overlap * max(max(a[2:]), max(b[2:]))
 
 
 def to_int_box(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
@@ -231,6 +234,6 @@ def to_int_box(box: tuple[float, float, float, float]) -> tuple[int, int, int, i
     return (int(round(cx - w / 2)), int(round(cy - h / 2)), int(round(w)), int(round(h)))
 
 
-__all__ = ["Candidate", "outline_candidates", "detector_candidates", "pip_candidates", "attach_pip_counts", "body_colour", "suppress",
+__all__ = ["Candidate", "outline_candidates", "detector_candidates", "pip_candidates", "attach_pip_counts", "body_colour", "suppress", "same_die",
            "to_int_box"]
 

@@ -40,7 +40,7 @@ READY_THROWS = 3  # settles with dice after which the room stands even if the tr
 # under the tray no touching die was ever certain as the watcher reads (docs/dice-sets.md, "Four turns of every
 # die, and touching dice the room did not part").
 PARTED_KEEP_CERTAIN = True
-# ... and so does one where the frame is plainly not the room (`Room.plainly_differs`: PLAINLY times past what
+# ... and so does one where the frame is plainly not the room (`Room.contrast` past PLAINLY: that many times what
 # `Room.matches` allows), where the read with the room found nothing: the room read misses dice (a die on a
 # grainy frame, a die beside a lamp's glow), and a reflection or glare the room does not quite match differs
 # from it a little, not by a die's contrast. Blender's under-tray frames as the watcher reads, certain-right:
@@ -111,16 +111,13 @@ class Room:
         the room. Blender's under-tray frames as the watcher reads, missed (phantoms), mean -> 75th percentile:
         d6 seeds 1-3 and 20-21 10.04% (10) -> 8.79% (11), seeds 25-29 and 33 7.74% (14) -> 6.11% (17), King
         of Tokyo seeds 200-201 8.54% (0) -> 4.27% (1); the 90th percentile 8.16% (27) on the first."""
-        diff = self._box_difference(frame, box)
-        return diff is not None and diff <= self._room_level(floor)
+        contrast = self.contrast(frame, box, floor)
+        return contrast is not None and contrast <= 1.0
 
-    def plainly_differs(self, frame: np.ndarray, box: tuple[int, int, int, int], floor: float = 0.0) -> bool:
-        """Whether `frame` inside `box` is plainly not the room: `PLAINLY` times past what `matches` allows."""
-        diff = self._box_difference(frame, box)
-        return diff is not None and diff > PLAINLY * self._room_level(floor)
-
-    def _box_difference(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> float | None:
-        """The 75th percentile of the box's 4x4 blocks' difference to the room (None: no room, or no box)."""
+    def contrast(self, frame: np.ndarray, box: tuple[int, int, int, int], floor: float = 0.0) -> float | None:
+        """How far `frame` inside `box` is from the room, in units of what `matches` allows (at most 1: the room
+        itself; past `PLAINLY`: plainly not the room); None without a room or a box. The 75th percentile of the
+        box's 4x4 blocks' difference to the room, over a few sigmas of the sensor's noise or of `floor`."""
         if self.image is None or self.image.shape != frame.shape:
             return None
         x, y, w, h = (int(v) for v in box)
@@ -129,12 +126,10 @@ class Room:
         b = self.image[y0:y + h, x0:x + w]
         if a.size == 0:
             return None
-        return float(np.percentile(cv2.absdiff(_blocks(a), _blocks(b)), 75))
-
-    def _room_level(self, floor: float) -> float:
+        diff = float(np.percentile(cv2.absdiff(_blocks(a), _blocks(b)), 75))
         # two noisy frames differ by |N(0, sigma * sqrt 2)|: on average 1.13 sigma, three quarters of it under
         # 1.63 sigma (a 4x4 block's mean: a quarter of that); a die differs by tens of levels
-        return max(8.0, 0.625 * self.noise * math.sqrt(2), 2.5 * floor)
+        return diff / max(8.0, 0.625 * self.noise * math.sqrt(2), 2.5 * floor)
 
 
 def dice_mask(shape: tuple[int, int], readings: list[Reading], grow: float = 1.3) -> np.ndarray:
@@ -157,11 +152,12 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
     for r in plain:
         j = _nearest(r, with_room, used)
         if j is None:
-            if not room.matches(frame, r.box, floor):
+            contrast = room.contrast(frame, r.box, floor)
+            if contrast is None or contrast > 1.0:   # not the room itself (`Room.matches`)
                 # only the roomless read saw it: a guess, unless it is one of touching dice that the read with the
                 # room saw as one blob (`PARTED_KEEP_CERTAIN`), or plainly not the room (`ALONE_KEEP_CERTAIN`)
                 keep = (PARTED_KEEP_CERTAIN and _inside_any(r, pairs)) or \
-                    (ALONE_KEEP_CERTAIN and room.plainly_differs(frame, r.box, floor))
+                    (ALONE_KEEP_CERTAIN and contrast is not None and contrast > PLAINLY)
                 out.append(r if keep else replace(r, certain=False))
             continue
         used.add(j)

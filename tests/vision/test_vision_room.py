@@ -178,12 +178,12 @@ def test_a_die_only_the_roomless_read_saw_stays_a_guess_unless_plainly_unlike_th
     """The other side of the rule above: a die only the read without the room found, where the read with the
     room saw nothing at all, is kept unsure when the frame there differs from the room only a little (it may be
     a reflection or glare the room does not quite match); where the frame is plainly not the room
-    (`Room.plainly_differs`) it keeps its own certainty (the read with the room missed a die: under-tray test
+    (`Room.contrast` past `room.PLAINLY`) it keeps its own certainty (the read with the room missed a die: under-tray test
     seeds, 10 of 478 d6 certain and right alone were made guesses so)."""
     lone = Reading(4, "4", "white", 0.99, (100.0, 100.0), (70, 70, 60, 60), True)
     room = Room()
     room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
-    for level, certain in ((12, False), (220, True)):   # the room's own level here is 8 (`Room._room_level`)
+    for level, certain in ((12, False), (220, True)):   # the room's own level here is 8 (`Room.contrast`'s unit)
         frame = np.zeros((240, 320, 3), np.uint8)
         frame[70:130, 70:130] = level
         (joined,) = merge([lone], [], frame, room)
