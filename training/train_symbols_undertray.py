@@ -154,14 +154,14 @@ def fitted(logits: np.ndarray, y: np.ndarray, silent_aim: float, bound: float) -
 
 
 def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None:
-    """Fit a trained model's temperature and level again on the held-back frames of `seeds` (the rule of
-    `fitted`), without training it again; the JSON is rewritten."""
+    """Fit a trained model's temperature and level again on the frames of `seeds` it never trained on
+    (`undertray_data.never_trained`: the held-back fifth, and seeds rendered after it was trained) by the rule
+    of `fitted`, without training it again; the JSON is rewritten."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
-    rows = [fr for fr in symbol_rows(seeds, lambda r: not meta["trained_on"]["held_out_factor"] or not
-                                     ud.factor_matches(r, meta["trained_on"]["held_out_factor"]), meta["set"])
-            if ud.is_calibration(fr[1])]
-    x, y = held_back(rows, s)
+    factor = meta["trained_on"]["held_out_factor"]
+    rows = symbol_rows(seeds, lambda r: not factor or not ud.factor_matches(r, factor), meta["set"])
+    x, y = held_back(ud.never_trained(rows, meta["trained_on"]["undertray_frames"]), s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     clf.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
     temp, level, figs = fitted(clf.net.forward("logits"), y, silent_aim, bound)

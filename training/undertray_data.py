@@ -29,6 +29,11 @@ SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never tra
 SYMBOL_TRAIN_SEEDS = "202-399"    # the symbol seeds a symbol face network trains on
 DT_TEST_SEEDS = "400-401"    # Dice Throne heroes under the tray: never trained or calibrated on (the only seeds
 DT_TRAIN_SEEDS = "402-599"   # with the held-out heroes and printing); the seeds the Dice Throne network trains on
+# d6 seeds rendered only to fit the face network's certainty level (2026-11-26, fourth session): never trained on,
+# whatever --train-seeds says, and joined to the held-back fifth of the training seeds (`is_calibration`). Why:
+# the level is the lowest at which held-back dice stay within the silent aim, and 488 held-back dice could only
+# ever vouch for "none wrong", so one see-through translucent die read at 0.984 set the level for all the rest.
+CALIB_SEEDS = "34-41"
 DIE = 8                  # Canvases.source of a die rendered under the tray
 NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
 
@@ -37,7 +42,7 @@ def folders(spec: str, root: Path = FRAMES, finished: bool = False) -> list[Path
     """The render folders of the seeds in `spec` that hold labels; `finished`: only those Blender finished
     (`done`), as training takes them, so that a model is made again from the same frames while later seeds
     are still rendering (the model's JSON records the frames per folder)."""
-    return [root / f"s{s}" for s in seed_list(spec) if (root / f"s{s}" / "labels.jsonl").exists()
+    return [root / f"s{s}" for s in dict.fromkeys(seed_list(spec)) if (root / f"s{s}" / "labels.jsonl").exists()
             and (not finished or (root / f"s{s}" / "done").exists())]
 
 
@@ -61,8 +66,22 @@ def _like(value: str, pattern: str) -> bool:
 
 def is_calibration(row: dict) -> bool:
     """One training frame in five is held back to fit the under-tray temperature and certainty (never the
-    test seeds': a threshold fitted on the test would make the silent figure a promise, not a measurement)."""
-    return row["index"] % 5 == 2
+    test seeds': a threshold fitted on the test would make the silent figure a promise, not a measurement),
+    and every frame of the calibration seeds (`CALIB_SEEDS`)."""
+    return row["index"] % 5 == 2 or row.get("seed") in seed_list(CALIB_SEEDS)
+
+
+def never_trained(rows: list[tuple[Path, dict]], trained_frames: dict[str, int]) -> list[tuple[Path, dict]]:
+    """The frames of `rows` a network never trained on: held back (`is_calibration`) or in a folder it read
+    no frame of (`trained_frames`, its JSON's "undertray_frames": folder name -> frames). Why: a network is
+    fitted again on every such frame (`--recalibrate`), and a seed rendered after it was trained is one."""
+    return [(f, row) for f, row in rows if is_calibration(row) or not trained_frames.get(f.name)]
+
+
+def with_calibration(spec: str) -> str:
+    """The seeds of `spec` and the calibration seeds: what a trainer reads, to train on the first (less the
+    held-back fifth) and fit its level on the held-back fifth and the second."""
+    return f"{spec},{CALIB_SEEDS}"
 
 
 def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished: bool = True

@@ -97,6 +97,26 @@ def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     assert 0 < sum(ud.is_calibration({"index": i}) for i in range(20)) < 20
 
 
+def test_the_calibration_seeds_are_held_back_whole_and_a_network_is_refitted_on_frames_it_never_saw(tmp_path):
+    """A calibration seed's every frame is held back (never trained on, whatever the training seeds); refitting a
+    network (`--recalibrate`) takes the held-back fifth of what it trained on and every folder it read nothing of."""
+    from training import undertray_data as ud
+    from training.blender_canvases import seed_list
+    calib = seed_list(ud.CALIB_SEEDS)
+    assert not set(calib) & set(seed_list(ud.TEST_SEEDS))
+    assert all(ud.is_calibration({"seed": calib[0], "index": i}) for i in range(20))
+    assert not ud.is_calibration({"seed": 4, "index": 0})
+    rows = [(tmp_path / f"s{seed}", {"seed": seed, "index": i}) for seed in (4, 5, calib[0]) for i in range(10)]
+    kept = ud.never_trained(rows, {"s4": 40, "s5": 0})
+    assert {(f.name, r["index"]) for f, r in kept} == {("s4", 2), ("s4", 7)} | {
+        (f"s{seed}", i) for seed in (5, calib[0]) for i in range(10)}
+    for seed in (4, 9):
+        (tmp_path / f"s{seed}").mkdir()
+        (tmp_path / f"s{seed}" / "labels.jsonl").write_text("")
+    assert [f.name for f in ud.folders("4-5,4,9", root=tmp_path)] == ["s4", "s9"]
+    assert set(seed_list(ud.with_calibration("4-6"))) == {4, 5, 6, *calib}
+
+
 def test_camera_faults_drawn_afresh_change_the_noise_not_the_scene(tmp_path):
     from training import undertray_data as ud
     clean = np.full((24, 32, 3), 120, np.uint8)
