@@ -106,7 +106,7 @@ train-finder-undertray: venv
 		--undertray $(UNDERTRAY_TRAIN_SEEDS),$(SYMBOL_TRAIN_SEEDS)
 
 # Fit the shipped under-tray face networks' certainty levels again on every frame from below they never trained on
-# (the held-back fifth, the calibration seeds 34-41, seeds rendered after them), without training: a minute.
+# (the held-back fifth, the calibration seeds 25-29 and 33-41, seeds rendered after them), without training: a minute.
 recalibrate-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
 	$(BIN)/python -m training.train_reader_undertray --recalibrate vision/models/pips-under.onnx

@@ -29,11 +29,13 @@ SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never tra
 SYMBOL_TRAIN_SEEDS = "202-399"    # the symbol seeds a symbol face network trains on
 DT_TEST_SEEDS = "400-401"    # Dice Throne heroes under the tray: never trained or calibrated on (the only seeds
 DT_TRAIN_SEEDS = "402-599"   # with the held-out heroes and printing); the seeds the Dice Throne network trains on
-# d6 seeds rendered only to fit the face network's certainty level (2026-11-26, fourth session): never trained on,
-# whatever --train-seeds says, and joined to the held-back fifth of the training seeds (`is_calibration`). Why:
-# the level is the lowest at which held-back dice stay within the silent aim, and 488 held-back dice could only
-# ever vouch for "none wrong", so one see-through translucent die read at 0.984 set the level for all the rest.
-CALIB_SEEDS = "34-41"
+# d6 seeds kept to fit the face network's certainty level, never trained on whatever --train-seeds says (25-29
+# and 33 were rendered to choose the reader's rules with, 34-41 only for this; 2026-11-26): every frame of them
+# is held back (`is_calibration`). Why: the level is the lowest at which held-back dice stay within the silent
+# aim, and 488 held-back dice from below could only vouch for "none wrong", so one see-through translucent die
+# read at 0.984 set the level for all the rest.
+CALIB_SEEDS = "25-29,33-41"
+_CALIB = frozenset(seed_list(CALIB_SEEDS))
 DIE = 8                  # Canvases.source of a die rendered under the tray
 NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
 
@@ -68,7 +70,7 @@ def is_calibration(row: dict) -> bool:
     """One training frame in five is held back to fit the under-tray temperature and certainty (never the
     test seeds': a threshold fitted on the test would make the silent figure a promise, not a measurement),
     and every frame of the calibration seeds (`CALIB_SEEDS`)."""
-    return row["index"] % 5 == 2 or row.get("seed") in seed_list(CALIB_SEEDS)
+    return row["index"] % 5 == 2 or row.get("seed") in _CALIB
 
 
 def never_trained(rows: list[tuple[Path, dict]], trained_frames: dict[str, int]) -> list[tuple[Path, dict]]:
