@@ -204,6 +204,21 @@ def body_colour(img: np.ndarray, box: tuple[float, float, float, float]) -> np.n
     return np.array([_median_u8(roi, c) for c in range(3)])
 
 
+def blue_cast(img: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """How much bluer than grey the bluest quarter of the box's middle is: the 75th percentile of each pixel's
+    blue less the mean of its green and red (0-255). Why: from below, a dark blue die's body median is grey
+    enough to be named black (its blue shows in the lit part of the grain, not in the median), and a black
+    die's pips and body are grey either way (`reader`'s use: a die named black is not certain with a cast)."""
+    cx, cy, w, h = box
+    H, W = img.shape[:2]
+    x0, x1 = int(max(0, cx - 0.3 * w)), int(min(W, cx + 0.3 * w + 1))
+    y0, y1 = int(max(0, cy - 0.3 * h)), int(min(H, cy + 0.3 * h + 1))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    roi = img[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+    return float(np.percentile(roi[:, 0] - 0.5 * (roi[:, 1] + roi[:, 2]), 75))
+
+
 def _median_u8(img: np.ndarray, channel: int) -> float:
     hist = cv2.calcHist([img], [channel], None, [256], [0, 256]).ravel()
     c = np.cumsum(hist)

@@ -42,7 +42,7 @@ from .detector import load as load_detector
 from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour, colour_is_clear
 from .find import FOUND_ONLY_BY_DETECTOR, detector_blobs, find_candidates, find_dice
-from .finder import Candidate, body_colour, suppress, to_int_box
+from .finder import Candidate, blue_cast, body_colour, suppress, to_int_box
 from .memory import Memory
 from .name import top_face
 from .outline import refitted
@@ -301,9 +301,23 @@ def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: i
     f = top_face(ds, seen, mount)
     body = lab_to_bgr(c.face.lab) if c.face is not None else body_colour(img, c.box)
     colour = classify_colour(body)
-    if certain and ds.colours and mount == "under" and not colour_is_clear(body):
-        certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask (`colour_is_clear`)
+    if certain and ds.colours and mount == "under" and not _colour_certain(img, c.box, body, colour, ds):
+        certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask
     return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
+
+
+# A die named black whose middle's bluest quarter is this much bluer than grey (`finder.blue_cast`) may be a dark
+# blue die: in a set with blue dice its colour is not certain. Chosen on under-tray seeds 1-3, 20-21, 25-29 and 33
+# (dice of those colours named black and clear by `colour_is_clear`): at 10, 5 of 7 blue dice and 5 of 72 black.
+BLUE_CAST = 10.0
+
+
+def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str, ds: DiceSet) -> bool:
+    """Whether a die's colour from below may be certain in a set that tells dice apart by colour: not near a
+    line between two names (`colour_is_clear`), and not black with a blue cast where the set has blue dice."""
+    if not colour_is_clear(body):
+        return False
+    return not (colour == "black" and "blue" in ds.colours and blue_cast(img, box) >= BLUE_CAST)
 
 
 def _read_pip_set(lab: np.ndarray, ds: DiceSet, mount: str) -> list[Reading]:

@@ -6,6 +6,7 @@ A reading is either right, or flagged uncertain: never a wrong number reported c
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -159,3 +160,28 @@ def test_a_colour_near_the_line_between_two_names_is_not_clear():
     assert classify_colour(red) == "red" and colour_is_clear(red)
     assert classify_colour(dim_blue) == "black" and not colour_is_clear(dim_blue)
     assert colour_is_clear((12.0, 12.0, 14.0)) and colour_is_clear((230.0, 235.0, 240.0))   # black, white
+
+
+def test_a_die_named_black_with_a_blue_grain_is_not_certain_where_the_set_has_blue_dice():
+    """Issue 31 (a wrong colour casts the wrong spell): from below a dark blue die's body median is grey and named
+    black, clear by `colour_is_clear` (test seed 3's frame 44, a marbled blue die, body (63, 61, 56)); its blue
+    shows in the lit part of its grain (`finder.blue_cast`). A grey die's grain has no such cast. In Regidice,
+    which has blue dice, the first is not certain; in a set without blue, black is black."""
+    from vision.dicesets import get_set
+    from vision.finder import blue_cast
+    from vision.reader import _colour_certain
+
+    rng = np.random.default_rng(5)
+    grey = np.clip(rng.normal(60, 6, (40, 40, 3)), 0, 255).astype(np.uint8)
+    grained = grey.copy()
+    lit = rng.random((40, 40)) < 0.35
+    grained[lit] = np.clip(grained[lit].astype(int) + np.array([30, 0, -5]), 0, 255).astype(np.uint8)
+    box = (20.0, 20.0, 40.0, 40.0)
+    body = np.median(grained.reshape(-1, 3), 0)
+    assert blue_cast(grey, box) < 10.0 <= blue_cast(grained, box)
+    regidice = get_set(spec("regidice"))
+    assert "blue" in regidice.colours
+    assert _colour_certain(grey, box, np.median(grey.reshape(-1, 3), 0), "black", regidice)
+    assert not _colour_certain(grained, box, body, "black", regidice)
+    no_blue = replace(regidice, colours=tuple(c for c in regidice.colours if c != "blue"))
+    assert _colour_certain(grained, box, body, "black", no_blue)
