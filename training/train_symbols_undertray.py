@@ -165,7 +165,7 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     clf.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
     temp, level, figs = fitted(clf.net.forward("logits"), y, silent_aim, bound)
-    meta |= {"temperature": temp, "certain_at": level, "calibration": figs}
+    meta |= {"temperature": temp, "certain_at": level, "calibration": {**figs, "seeds": seeds}}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     print(f"recalibrated {path.name} on {len(y)} held-back dice: T={temp:.2f} certain_at={level:.4f} {figs}")
 
