@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--silent-aim", type=float, default=SILENT_AIM)
     ap.add_argument("--under-silent-aim", type=float, default=UNDER_SILENT_AIM)
     ap.add_argument("--recalibrate", type=Path, default=None,
-                    help="fit this model's level again (path without .onnx), no training: `recalibrate`")
+                    help="fit this model's level again (its .onnx), no training: `recalibrate`")
     ap.add_argument("--calibrate-on", default=None,
                     help="with --recalibrate: the seeds whose frames it never trained on to fit on")
     ap.add_argument("--threads", type=int, default=1)

@@ -76,10 +76,11 @@ UNDER_ALONE = True
 # the floor only guards a lower fit.)
 UNDER_ALONE_FLOOR = 0.95
 # ... and without a room (a frame read before the box has seen its empty tray, or the watcher's roomless read)
-# never below this one. Why: without the room the reader cannot tell the tray's own things from dice, and with
-# the level refitted to 0.963 on more held-back frames (2026-11-26, fourth session) two of them were read alone
-# certain: a warm LED ring's six spots mirrored in the plate as a 6 at 0.983 (test seed 3, frame 3) and a
-# 124 px box round things seen through the plate as a 5 at 0.970 (seed 42, frame 37).
+# never below this one, alone or where a pip count agrees with the CNN. Why: without the room the reader cannot
+# tell the tray's own things from dice, and with the level refitted lower on more held-back frames (0.9555,
+# 2026-11-26, fourth session) two of them were read alone certain: a warm LED ring's six spots mirrored in the
+# plate as a 6 at 0.983 (test seed 3, frame 3) and a 124 px box round things seen through the plate as a 5 at
+# 0.965 (seed 42, frame 37). With it the roomless read is certain as often as before the refit.
 UNDER_ROOMLESS_FLOOR = 0.985
 
 
