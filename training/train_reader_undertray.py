@@ -166,7 +166,7 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     the seeds it trained on and the calibration seeds). Why: 488 held-back dice from below could only vouch
     for "none wrong", so one see-through translucent die read at 0.984 set the shipped network's level; seeds
     rendered afterwards only to calibrate on cost minutes, training again most of an hour. The JSON is
-    rewritten (its calibration before, under "calibration_before")."""
+    rewritten; the calibration the trainer fitted is kept the first time (under "calibration_trained")."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     trained = meta["trained_on"]["undertray_frames"]
     spec = spec or ud.with_calibration(",".join(name[1:] for name in trained))
@@ -182,9 +182,9 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     temp, level, figs = fit_levels(logits, cy, n_under, silent_aim, under_aim)
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
           f"{temp:.3f}, on {len(cy)} held-back dice ({n_under} from below, seeds {spec}): {figs}")
-    meta |= {"calibration_before": {"temperature": meta["temperature"], "certain_at": meta["certain_at"],
-                                    **meta.get("calibration", {})},
-             "temperature": temp, "certain_at": level,
+    meta.setdefault("calibration_trained", {"temperature": meta["temperature"], "certain_at": meta["certain_at"],
+                                            **meta.get("calibration", {})})
+    meta |= {"temperature": temp, "certain_at": level,
              "calibration": {**figs, "seeds": spec, "silent_aim": silent_aim, "under_silent_aim": under_aim}}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
