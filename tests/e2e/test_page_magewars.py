@@ -156,8 +156,14 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
     except PlaywrightTimeout:
         # (once in CI, under load, this button never came; it has not happened since: if it does, say what the
         # box offered and the steps that led there)
+        # (again on 2026-11-26 under a fresh-clone CI run: the box offered p1's Wizard and Bear, so the page is
+        # the suspect; its buttons, whether they are enabled, and the phone's snapshot say which part of it)
         snap = state(box)
-        raise AssertionError(f"Ana's activation is not offered: pending {json.dumps(snap.get('pending'))}, "
+        shown = page.evaluate("""() => ({seq: window.dicesight.snap && window.dicesight.snap.seq,
+            buttons: [...document.querySelectorAll('#pending button.option')].map(
+                (b) => ({text: b.textContent, type: b.dataset.type, disabled: b.disabled}))})""")
+        raise AssertionError(f"Ana's activation is not offered: pending {json.dumps(snap.get('pending'))}, box seq "
+                             f"{snap.get('seq')}, the page {json.dumps(shown)}, "
                              f"last actions {json.dumps(snap.get('log', [])[-8:])}") from None
     page.wait_for_function("() => window.dicesight.snap.acting === 'p1'")
     after(page, box, lambda: page.locator("#pending button.option[data-type='attack']").first.click())
