@@ -72,7 +72,7 @@ UNDER_ALONE = True
 # at 0.9275, and on seeds 20-21 (161 d6, never trained on) a black die under the LED ring's mirrored spots read a
 # certain 6 at 0.930. Chosen on those seeds and test seeds 1-3 together (478 d6, as the watcher reads): level
 # 0.9275 certain-right 36.19%, one die certain and wrong; 0.95 34.94%, none; 0.975 30.13%; 0.99 27.20%.
-# (The separable network shipped that afternoon fitted 0.9845 itself, refitted on more held-back frames 0.96:
+# (The separable network shipped that afternoon fitted 0.9845 itself, refitted on more held-back frames 0.9555:
 # the floor only guards a lower fit.)
 UNDER_ALONE_FLOOR = 0.95
 # ... and without a room (a frame read before the box has seen its empty tray, or the watcher's roomless read)
@@ -132,6 +132,8 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     out = [colour_sure(_unscaled(r, scale), ds) for r in readings]
+    if mount == "under":
+        out = [off_lens(r, frame_bgr.shape) for r in out]
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
 
@@ -269,10 +271,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     # clear 4, unsure 5 at the photo's scale) came out a certain 5 at 1.5x
     under = mount == "under" and UNDER_ALONE
     cnn_alone = not enlarged and (under or (background is None and mount == "over"))
-    floor = UNDER_ALONE_FLOOR if background is not None else UNDER_ROOMLESS_FLOOR
-    alone_at = max(clf.certain_at, floor) if under else CNN_ALONE_AT
-    # the CNN's own level where a pip count agrees with it; without a room under the tray the roomless floor too
-    sure_at = max(clf.certain_at, UNDER_ROOMLESS_FLOOR) if under and background is None else clf.certain_at
+    roomless = under and background is None
+    alone_at = max(clf.certain_at, UNDER_ROOMLESS_FLOOR if roomless else UNDER_ALONE_FLOOR) if under else CNN_ALONE_AT
+    sure_at = alone_at if roomless else clf.certain_at   # where a pip count agrees: without a room, the floor too
     votes = {i: PipVotes(int(clf.classes[preds[i].index]) if preds[i].index != none else None, preds[i].index,
                          preds[i].confidence, pip_confidence(cands[i].face, lab, typical_round)
                          if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
@@ -284,7 +285,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         c = cands[i]
         judged = judge_pip_die(c, votes[i], sure_at, background is not None, img.shape, looks.get(i),
                                typical_side, cnn_alone, finder_sure, alone_at)
-        if judged is not None and mount == "under" and judged[2] and (not squarish(c.box) or on_lens(c.box, img.shape)):
+        if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
             out.append(_pip_reading(img, ds, mount, c, *judged))
@@ -327,10 +328,15 @@ def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: i
 LENS_ZONE = 0.03
 
 
-def on_lens(box: tuple[float, float, float, float], shape: tuple[int, ...]) -> bool:
-    """Whether a box (cx, cy, w, h) is centred on the frame's centre, where the lens mirrors itself (`LENS_ZONE`)."""
+def on_lens(center: tuple[float, float], shape: tuple[int, ...]) -> bool:
+    """Whether a point lies on the frame's centre, where the lens mirrors itself (`LENS_ZONE`)."""
     h, w = shape[:2]
-    return math.hypot(box[0] - w / 2, box[1] - h / 2) < LENS_ZONE * w
+    return math.hypot(center[0] - w / 2, center[1] - h / 2) < LENS_ZONE * w
+
+
+def off_lens(r: Reading, shape: tuple[int, ...]) -> Reading:
+    """A reading from below, unsure if it lies on the lens's reflection (`on_lens`): any set, any reader."""
+    return replace(r, certain=False, confidence=min(r.confidence, 0.5)) if r.certain and on_lens(r.center, shape) else r
 
 
 # A die named black whose middle's bluest quarter is this much bluer than grey (`finder.blue_cast`) may be a dark

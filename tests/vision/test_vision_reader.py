@@ -188,14 +188,18 @@ def test_a_die_named_black_with_a_blue_grain_is_not_certain_where_the_set_has_bl
     assert _colour_certain(grained, box, body, "black", no_blue)
 
 
-def test_an_led_rings_six_spots_are_no_certain_six_without_a_room():
+def test_an_led_rings_six_spots_are_no_certain_six_without_a_room(monkeypatch):
     """Issue 31 (certain means right): without a room the reader cannot tell the tray's own things from dice. A
     Blender frame from below (test seed 3, frame 3: a green die showing 5 and a yellow one showing 3 on the
     glass; 320x240, camera faults applied) holds a warm LED ring of six mirrored in the plate, six bright spots
     in a ring that the face network reads as a 6 at 0.983; with its level refitted to 0.963 it was a certain
-    die where there is none, until the CNN alone without a room asked `reader.UNDER_ROOMLESS_FLOOR` (0.985)."""
+    die where there is none, until the CNN alone without a room asked `reader.UNDER_ROOMLESS_FLOOR` (0.985).
+    (The ring lies on the frame's centre, which `reader.on_lens` now doubts too: left out here.)"""
     import cv2
 
+    import vision.reader
+
+    monkeypatch.setattr(vision.reader, "LENS_ZONE", 0.0)   # the ring lies on the lens (`on_lens`): the floor alone
     frame = cv2.imread(str(Path(__file__).parent / "data" / "led_ring_six_spots_under.png"))
     dice = [(131.66, 158.82), (67.11, 188.94)]
     readings = read_dice(frame, spec("d6"), "under")
@@ -205,15 +209,17 @@ def test_an_led_rings_six_spots_are_no_certain_six_without_a_room():
 
 def test_a_die_on_the_lenss_own_reflection_is_read_but_never_certain():
     """Issue 31 (certain means right): from below the plate mirrors the camera's lens and its LED ring onto the
-    frame's centre; the only certain errors read from below (Blender seeds 42 and 49, test seed 3) were boxes
-    centred there (`reader.on_lens`). A die drawn there is read, unsure; the same die off the centre is certain."""
+    frame's centre; the only certain errors read from below (Blender seeds 42 and 49, test seed 3) were dice
+    centred there (`reader.on_lens`). A die drawn there is read, unsure, whatever its set; the same die off the
+    centre is certain."""
     from vision.reader import LENS_ZONE, on_lens
 
-    assert on_lens((320.0, 240.0, 50.0, 50.0), (480, 640)) and not on_lens((320.0 + LENS_ZONE * 640 + 1, 240.0, 50, 50),
-                                                                            (480, 640))
+    assert on_lens((320.0, 240.0), (480, 640)) and not on_lens((320.0 + LENS_ZONE * 640 + 1, 240.0), (480, 640))
     empty = render_tray([], mount="under", seed=9, room_seed=4)
-    for x, y, certain in ((320, 240, False), (200, 150, True)):
-        die = DieSpec(x, y, 60, 20.0, 4, spec("d6"), "white")
-        frame = render_tray([die], mount="under", seed=3, room_seed=4)
-        (r,) = [r for r in read_dice(frame, spec("d6"), "under", background=empty) if math.dist(r.center, (x, y)) < 20]
-        assert r.value == ground_truth([die])[0]["value"] and r.certain is certain
+    for set_id, colour in (("d6", "white"), ("kingoftokyo", "black")):
+        for x, y, certain in ((320, 240, False), (200, 150, True)):
+            die = DieSpec(x, y, 60, 20.0, 4, spec(set_id), colour)
+            frame = render_tray([die], mount="under", seed=3, room_seed=4)
+            (r,) = [r for r in read_dice(frame, spec(set_id), "under", background=empty)
+                    if math.dist(r.center, (x, y)) < 20]
+            assert r.face == ground_truth([die])[0]["face"] and r.certain is certain, (set_id, x, y)
