@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/vision_learning.py [--dataset rune55-colour] [--mount over] [--test 40] [--taught 0 5 10 25]
         [--order name|shuffled]
+    .venv/bin/python bench/vision_learning.py --undertray 100-105 [--taught 0 5 10 20] [--test-from 20]
+        [--modes merged,alone]
 
 The dataset's photos in time order where their names carry the time (rune55-colour: a phone's PXL_<time>
 names, the same table, later throws), else in a fixed shuffle (seed 0: translucent-crops and dicefinder-pi
@@ -11,6 +13,12 @@ read, each time with the memory of the first K photos' labelled dice confirmed, 
 (`device.learnt.MAX_PER_FACE`) and uncapped. The shipped pip CNN trained on webcam-d6 and roboflow-d6 only
 (`vision/models/pips.json`), so rune55-colour, rune55-grey and translucent-crops are sets it never saw. Keep
 each dataset's attribution (its README and LICENSE) when quoting these figures.
+
+`--undertray SEEDS`: the same curve from below, in the box's own tray. Each seed of `TABLE_SEEDS` is one table
+(one box, one set of six dice, a new throw each frame: `training/blender_undertray_factors.table_frame`),
+never trained or calibrated on. The dice of its first K throws are confirmed (each labelled die's crop, cut as
+the box cuts a die it read, with its top face), and its throws from `--test-from` on are read as the watcher
+reads them (merged: with and without the room learned from the empty tray) or without a room (alone).
 """
 
 from __future__ import annotations
@@ -24,9 +32,13 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.vision_undertray import Models, radius_of, read_frame, set_of, truth_of  # noqa: E402
 from device.learnt import MAX_PER_FACE  # noqa: E402
 from device.teach_photos import IMAGE_SUFFIXES, confirmed_in, labelled_dice  # noqa: E402
-from vision.memory import Memory  # noqa: E402
+from training.blender_undertray_canvases import camera_frame  # noqa: E402
+from training.blender_undertray_factors import read_rows  # noqa: E402
+from training.undertray_data import folders, is_table  # noqa: E402
+from vision.memory import Memory, crop_die  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 
@@ -75,6 +87,63 @@ def read_all(test: list[tuple[Path, list[dict]]], mount: str, memory: Memory | N
     return total
 
 
+def throws_of(folder: Path) -> list[dict]:
+    """A table's throws in the order they were thrown (its frames' index)."""
+    return sorted(read_rows(folder), key=lambda row: row["index"])
+
+
+def table_memory(folder: Path, throws: list[dict]) -> Memory:
+    """The memory after confirming every die of `throws`: its crop cut from the frame the camera gave, as
+    the box cuts a die it read (`crop_die`), kept with its top face."""
+    memory = Memory(mount="under")
+    for row in throws:
+        img = camera_frame(folder, row)
+        for die in row["dice"]:
+            cx, cy, w, h = die["box"]
+            crop = crop_die(img, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h)))
+            memory.add(set_of(row).id, crop, int(die["top"]))
+    return memory
+
+
+def read_throws(folder: Path, throws: list[dict], mode: str, memory: Memory | None) -> Score:
+    """The throws read as the box reads them (`bench.vision_undertray.read_frame`), scored; throws with a die
+    cut by the frame's edge are left out, as the under-tray bench leaves them."""
+    total = Score()
+    models = Models()
+    for row in throws:
+        if row.get("cut"):
+            continue
+        img, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
+        ds = set_of(row)
+        readings = read_frame(img, empty, mode, models, ds, memory)
+        total.add(score([truth_of(d, ds) for d in row["dice"]], readings, radius_of(row), f"{folder.name}/{row['index']}"))
+    return total
+
+
+def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[str]) -> None:
+    """The learning curve from below: per table and over all tables, the later throws read after K taught."""
+    tables = [f for f in folders(seeds, finished=True, tables=True) if is_table(int(f.name[1:]))]
+    if not tables:
+        raise SystemExit(f"no finished table folder among seeds {seeds} (make blender-undertray UNDERTRAY_SEEDS=100-105)")
+    for mode in modes:
+        totals = {k: Score() for k in taught}
+        for folder in tables:
+            throws = throws_of(folder)
+            test = [row for row in throws if row["index"] >= test_from]
+            f = throws[0]["factors"]
+            print(f"== {folder.name} ({mode}): {f['plate']}, leds {f['leds']}, {f['room']}, {f['pips']} pips, "
+                  f"build {f['build']}; dice {', '.join(sorted({d['colour'] + ' ' + d['material'] for r in throws for d in r['dice']}))}")
+            for k in taught:
+                if k > test_from:
+                    raise SystemExit(f"--taught {k} overlaps the throws read (from {test_from} on)")
+                got = read_throws(folder, test, mode, table_memory(folder, throws[:k]) if k else None)
+                totals[k].add(got)
+                print(got.line(f"taught {k:3d} throws"))
+        print(f"== all {len(tables)} tables ({mode})")
+        for k in taught:
+            print(totals[k].line(f"taught {k:3d} throws"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", default="rune55-colour")
@@ -82,12 +151,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--test", type=int, default=40, help="the last N photos are read")
     ap.add_argument("--taught", type=int, nargs="*", default=[0, 5, 10, 25])
     ap.add_argument("--order", choices=["name", "shuffled"], default=None, help="default: name where names are times")
+    ap.add_argument("--undertray", default="", help="table seeds (100-199) to read from below instead of photos")
+    ap.add_argument("--test-from", type=int, default=20, help="--undertray: the throws from this index on are read")
+    ap.add_argument("--modes", default="merged", help="--undertray: merged (the watcher) and/or alone (no room)")
     args = ap.parse_args(argv)
+    if args.undertray:
+        undertray_curve(args.undertray, args.taught, args.test_from, args.modes.split(","))
+        return 0
     photos = ordered(photos_of(DATASETS / args.dataset), args.dataset, args.order)
     test = photos[-args.test:]
     print(f"== {args.dataset}: {len(photos)} labelled photos ({'name' if photos == sorted(photos) else 'shuffled'} "
           f"order); reading the last {len(test)} ({sum(len(d) for _, d in test)} dice), mount {args.mount}")
     for k in args.taught:
+        if k > len(photos) - len(test):   # a taught photo would be read too: its figure would say nothing
+            print(f"taught {k:3d} photos: left out, it would teach photos that are read (use --test {len(photos) - k})")
+            continue
         taught = photos[:k]
         for cap in ([None] if k == 0 else [MAX_PER_FACE, None]):
             memory = memory_of(taught, args.mount, cap) if k else None

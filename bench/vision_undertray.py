@@ -49,6 +49,7 @@ from training.undertray_data import DT_TEST_SEEDS, SYMBOL_TEST_SEEDS, TEST_SEEDS
 from vision.classify import FaceClassifier  # noqa: E402
 from vision.detector import DieDetector  # noqa: E402
 from vision.dicesets import DiceSet, get_set  # noqa: E402
+from vision.memory import Memory  # noqa: E402
 from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
@@ -123,17 +124,17 @@ class Models:
         return self.finder if self.finder is not None else "shipped"
 
 
-def read_frame(img, empty, mode: str, m: Models, ds: DiceSet) -> list:
-    """The frame's readings in one of `MODES`."""
+def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | None = None) -> list:
+    """The frame's readings in one of `MODES` (with the box's `memory` of confirmed dice, if given)."""
     clf = m.clf if ds.id == "d6" else m.symbols
     if mode == "alone":
-        return read_dice(img, ds, "under", classifier=clf, detector=m.det)
+        return read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory)
     if mode == "room":
-        return read_dice(img, ds, "under", background=empty, classifier=clf)
+        return read_dice(img, ds, "under", background=empty, classifier=clf, memory=memory)
     room = Room()
     room.add_empty([empty])
-    return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det),
-                 read_dice(img, ds, "under", background=room.image, classifier=clf), img, room)
+    return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory),
+                 read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
 
 
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:

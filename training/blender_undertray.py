@@ -132,6 +132,13 @@ def add_plate(f, crossed: bool) -> None:
 
 
 def _rnd(f, salt: int) -> random.Random:
+    """The generator of one of the box's things (dust, scratches, room, a dice body's look): a table's frames
+    share them (`Frame.scene_index`)."""
+    return random.Random(f.seed * 7_919 + f.scene_index * 31 + salt)
+
+
+def _throw_rnd(f, salt: int) -> random.Random:
+    """The generator of one of the throw's things (a die's lean, a table's hand): each frame its own."""
     return random.Random(f.seed * 7_919 + f.index * 31 + salt)
 
 
@@ -189,6 +196,7 @@ def add_room(f) -> None:
                                             location=(rnd.uniform(-12, 12), rnd.uniform(-10, 10), rnd.uniform(6, 12)))
         bpy.context.active_object.data.materials.append(matte("furniture", bd.hsv(rnd.random(), 0.4, 0.3)))
     if f.hand:
+        rnd = rnd if f.look is None else _throw_rnd(f, 3)   # a table's hands come and go, its room stays
         skin = matte("hand", bd.hsv(rnd.uniform(0.03, 0.08), rnd.uniform(0.3, 0.6), rnd.uniform(0.3, 0.9)), 0.6)
         bpy.ops.mesh.primitive_uv_sphere_add(radius=1, location=(rnd.uniform(-4, 4), rnd.uniform(-3, 3),
                                                                  rnd.uniform(3.5, 7)))
@@ -463,10 +471,12 @@ def add_dice(f, crossed: bool, atlas: Path) -> list:
     geometry, as a set does."""
     obs = []
     for k, die in enumerate(f.dice):
-        rnd = _rnd(f, 100 + k)
-        j = _rnd(f, 20 + zlib.crc32((die.colour + die.material).encode()) % 1000).randrange(POOL)
-        if die.set == "d6":
-            mats = (die_material(f, die, crossed), bd.pip_material(rnd, pip_colour(f, die)))
+        rnd = _throw_rnd(f, 100 + k)
+        kind = zlib.crc32((die.colour + die.material).encode()) % 1000
+        j = _rnd(f, 20 + kind).randrange(POOL)
+        if die.set == "d6":   # a table's dice keep their pips' paint from throw to throw
+            paint = rnd if f.look is None else _rnd(f, 1_100 + kind)
+            mats = (die_material(f, die, crossed), bd.pip_material(paint, pip_colour(f, die)))
             ob = bpy.data.objects.new(f"die-{k}", pooled_mesh(f.seed, f.pips, j))
             ax, ay = bd.FACE_UP[die.top]
         else:   # a symbol die: the turn that brings its top face's axis up

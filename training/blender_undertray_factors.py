@@ -6,6 +6,10 @@ script) is why a bench can hold out whole factors: every frame's JSON row names 
 dice material, printing and build options, drawn here the same way for the same seed, with or without Blender.
 Seeds from SYMBOL_SEEDS hold King of Tokyo dice (`symbol_dice`), drawn after and apart from every d6 draw;
 seeds from DICETHRONE_SEEDS hold a Dice Throne hero's dice instead (`dicethrone_dice`), drawn the same way.
+Seeds from TABLE_SEEDS (below SYMBOL_SEEDS) are each one table: one box (plate, LED ring, room, build, lens,
+camera) and one set of six d6, thrown again in every frame (`table_frame`), as a box sees its players' dice all
+evening; the learning curve from below (`bench/vision_learning.py --undertray`) teaches the first throws and
+reads the later ones.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ OPPOSITE = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1}
 # Seeds from here hold King of Tokyo dice (faces 1, 2, 3, heart, energy, claw) in several printings; below it
 # every draw of a frame is what it was before symbol dice existed (the folders already rendered stay right).
 SYMBOL_SEEDS = 200
+# Seeds from here to SYMBOL_SEEDS are tables: one box and one dice set a seed, a new throw each frame
+TABLE_SEEDS = 100
+TABLE_DICE = 6   # the dice a table owns; a throw is 2-6 of them
 # the kingoftokyo set as engine/kingoftokyo (data.FACES, describe.OPPOSITE, describe.GLYPHS): face indices 1-6;
 # copied because Blender's Python loads this file without the package (a test keeps the copies equal)
 KOT_FACES = ("1", "2", "3", "heart", "energy", "claw")
@@ -150,6 +157,13 @@ class Frame:
     smudge: bool
     builds: list[str] = field(default_factory=list)
     dice: list[Die] = field(default_factory=list)
+    look: int | None = None   # the frame whose box and dice bodies this one shares (a table's: 0), None: its own
+
+    @property
+    def scene_index(self) -> int:
+        """The index the renderer draws the box's things from (dust, scratches, room, dice bodies): a table's
+        frames share one box and one dice set, every other frame has its own."""
+        return self.index if self.look is None else self.look
 
     def factors(self) -> dict:
         """The factor groups of this frame, as the bench holds them out (symbol frames add their printings)."""
@@ -202,7 +216,30 @@ def place(rnd: random.Random, count: int, side: float = 2.0) -> list[tuple[float
 def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
     """The factors of frame `index` of folder `seed`: the same for the same (seed, index), each frame drawn
     from its own generator so that a frame can be rendered again alone. `empty`: the same scene, no dice."""
+    if TABLE_SEEDS <= seed < SYMBOL_SEEDS:
+        return table_frame(seed, index, empty)
     rnd = random.Random(seed * 100_003 + index)
+    f = _box_draws(rnd, seed, index)
+    set_colour = rnd.choice(list(COLOURS))
+    set_material = rnd.choice(MATERIALS)
+    spots = place(rnd, rnd.randint(1, 6))
+    for x, y, touching in spots:
+        mixed = rnd.random() < 0.25
+        die = Die(x=round(x, 4), y=round(y, 4), turn=round(rnd.uniform(0, 2 * math.pi), 4), top=rnd.randint(1, 6),
+                  colour=rnd.choice(list(COLOURS)) if mixed else set_colour,
+                  material=rnd.choice(MATERIALS) if mixed else set_material, touching=touching)
+        _add_die(f, die, (x, y), rnd)
+    if seed >= DICETHRONE_SEEDS:
+        dicethrone_dice(f)
+    elif seed >= SYMBOL_SEEDS:
+        symbol_dice(f)
+    if empty:
+        f.dice = []
+    return f
+
+
+def _box_draws(rnd: random.Random, seed: int, index: int) -> Frame:
+    """A frame's box, camera and room (no dice yet), drawn first from the frame's generator."""
     builds = draw_builds(rnd)
     f = Frame(seed=seed, index=index, plate=rnd.choice(PLATES), led_count=rnd.choice([6, 8, 12, 16]),
               led_colour=rnd.choice(list(LED_COLOURS)), led_radius=rnd.uniform(0.6, 1.6), room=rnd.choice(ROOMS),
@@ -213,30 +250,52 @@ def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
               scratches=rnd.randint(0, 8), dust=rnd.randint(0, 40), smudge=rnd.random() < 0.3, builds=builds)
     if "leds-outside-cone" in builds:
         f.led_radius = round(mirror_cone_radius(f.lens_mm, f.distance) * rnd.uniform(1.1, 1.3), 3)
-    set_colour = rnd.choice(list(COLOURS))
-    set_material = rnd.choice(MATERIALS)
-    spots = place(rnd, rnd.randint(1, 6))
-    for x, y, touching in spots:
-        mixed = rnd.random() < 0.25
+    return f
+
+
+def _add_die(f: Frame, die: Die, spot: tuple[float, float], rnd: random.Random) -> None:
+    """Put `die` in the frame at `spot` (its unrounded place): a touching die leans on its neighbour now and
+    then and is turned as it is (or the two would overlap); one that would still sit in another die is left out."""
+    x, y = spot
+    die.tilted = die.touching and bool(f.dice) and rnd.random() < 0.3
+    if die.touching and f.dice:
+        near = min(f.dice, key=lambda d: math.dist((d.x, d.y), (x, y)))
+        die.turn = near.turn
+        dx, dy, c, s = x - near.x, y - near.y, math.cos(near.turn), math.sin(near.turn)
+        die.x, die.y = round(near.x + c * dx - s * dy, 4), round(near.y + s * dx + c * dy, 4)
+    if any(math.dist((d.x, d.y), (die.x, die.y)) < 1.95 for d in f.dice):
+        return
+    f.dice.append(die)
+
+
+def table_frame(seed: int, index: int, empty: bool = False) -> Frame:
+    """Throw `index` at table `seed`: the box and the six dice are frame 0's draws of the seed (an ordinary
+    frame's), the throw its own: how many of the six, where they land, their top faces, a hand above or not,
+    and the camera's auto-exposure a little off the box's. Why: a box reads one table's dice all evening, and
+    what it learns from the first confirmed throws can only be judged on later throws of the same dice."""
+    f = _box_draws(random.Random(seed * 100_003), seed, index)
+    f.look = 0
+    owned = table_dice(seed)
+    rnd = random.Random(f"throw-{seed}-{index}")
+    f.hand = rnd.random() < 0.3
+    f.exposure = round(f.exposure + rnd.uniform(-0.15, 0.15), 4)
+    thrown = rnd.sample(owned, rnd.randint(2, TABLE_DICE))
+    for (x, y, touching), (colour, material) in zip(place(rnd, len(thrown)), thrown, strict=False):
         die = Die(x=round(x, 4), y=round(y, 4), turn=round(rnd.uniform(0, 2 * math.pi), 4), top=rnd.randint(1, 6),
-                  colour=rnd.choice(list(COLOURS)) if mixed else set_colour,
-                  material=rnd.choice(MATERIALS) if mixed else set_material, touching=touching)
-        die.tilted = touching and bool(f.dice) and rnd.random() < 0.3
-        if touching and f.dice:   # side by side: turned as its neighbour, or the two would overlap
-            near = min(f.dice, key=lambda d: math.dist((d.x, d.y), (x, y)))
-            die.turn = near.turn
-            dx, dy, c, s = x - near.x, y - near.y, math.cos(near.turn), math.sin(near.turn)
-            die.x, die.y = round(near.x + c * dx - s * dy, 4), round(near.y + s * dx + c * dy, 4)
-        if any(math.dist((d.x, d.y), (die.x, die.y)) < 1.95 for d in f.dice):
-            continue   # turned with its neighbour it would sit in another die: left out
-        f.dice.append(die)
-    if seed >= DICETHRONE_SEEDS:
-        dicethrone_dice(f)
-    elif seed >= SYMBOL_SEEDS:
-        symbol_dice(f)
+                  colour=colour, material=material, touching=touching)
+        _add_die(f, die, (x, y), rnd)
     if empty:
         f.dice = []
     return f
+
+
+def table_dice(seed: int) -> list[tuple[str, str]]:
+    """The (colour, material) of each of a table's dice: one set, now and then a die of another set among them
+    (as `draw_frame` mixes a quarter of a frame's dice)."""
+    rnd = random.Random(f"table-{seed}")
+    colour, material = rnd.choice(list(COLOURS)), rnd.choice(MATERIALS)
+    return [(rnd.choice(list(COLOURS)), rnd.choice(MATERIALS)) if rnd.random() < 0.25 else (colour, material)
+            for _ in range(TABLE_DICE)]
 
 
 def symbol_dice(f: Frame) -> None:

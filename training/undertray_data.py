@@ -18,13 +18,13 @@ import numpy as np
 
 from training.blender_canvases import seed_list
 from training.blender_undertray_canvases import FRAMES, camera_frame
-from training.blender_undertray_factors import read_rows
+from training.blender_undertray_factors import SYMBOL_SEEDS, TABLE_SEEDS, read_rows
 from training.canvas import Canvases, canvas
 from vision.detector import DieDetector
 from vision.reader import find_candidates
 
 TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrated on
-TRAIN_SEEDS = "4-199"    # every d6 seed rendered so far (seeds 200 and up hold symbol dice; the JSON records the frames)
+TRAIN_SEEDS = "4-199"    # every d6 seed rendered so far but the tables (100-199, `folders`); 200 and up hold symbol dice
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
 SYMBOL_TRAIN_SEEDS = "202-399"    # the symbol seeds a symbol face network trains on
 DT_TEST_SEEDS = "400-401"    # Dice Throne heroes under the tray: never trained or calibrated on (the only seeds
@@ -40,12 +40,19 @@ DIE = 8                  # Canvases.source of a die rendered under the tray
 NOT_A_DIE = 9            # Canvases.source of a reader's candidate on an under-tray render that is no die
 
 
-def folders(spec: str, root: Path = FRAMES, finished: bool = False) -> list[Path]:
+def folders(spec: str, root: Path = FRAMES, finished: bool = False, tables: bool = False) -> list[Path]:
     """The render folders of the seeds in `spec` that hold labels; `finished`: only those Blender finished
     (`done`), as training takes them, so that a model is made again from the same frames while later seeds
-    are still rendering (the model's JSON records the frames per folder)."""
+    are still rendering (the model's JSON records the frames per folder). The tables' seeds (`TABLE_SEEDS`)
+    only when `tables` is asked: they measure learning from a box's own throws, and a network trained on
+    them would have learnt those dice before any throw was taught."""
     return [root / f"s{s}" for s in dict.fromkeys(seed_list(spec)) if (root / f"s{s}" / "labels.jsonl").exists()
-            and (not finished or (root / f"s{s}" / "done").exists())]
+            and (not finished or (root / f"s{s}" / "done").exists()) and (tables or not is_table(s))]
+
+
+def is_table(seed: int) -> bool:
+    """Whether a seed's folder is one table's throws (`blender_undertray_factors.table_frame`)."""
+    return TABLE_SEEDS <= seed < SYMBOL_SEEDS
 
 
 def factor_matches(row: dict, factor: str) -> bool:

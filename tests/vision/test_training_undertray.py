@@ -25,6 +25,32 @@ def test_the_empty_tray_is_the_same_scene_without_dice():
     assert {k: v for k, v in vars(empty).items() if k != "dice"} == {k: v for k, v in vars(full).items() if k != "dice"}
 
 
+def test_a_table_throws_its_own_six_dice_again_and_again_in_one_box():
+    """Issue 31 #5: learning from a box's confirmed throws is judged on later throws of the same dice in the same
+    box, so a table seed keeps the box and the dice and draws only the throw anew."""
+    seed = fx.TABLE_SEEDS + 3
+    throws = [fx.draw_frame(seed, i) for i in range(40)]
+    box = {k: v for k, v in vars(throws[0]).items() if k not in ("index", "dice", "hand", "exposure")}
+    assert all({k: v for k, v in vars(t).items() if k not in ("index", "dice", "hand", "exposure")} == box
+               for t in throws)
+    assert all(t.scene_index == 0 and abs(t.exposure - throws[0].exposure) <= 0.3 for t in throws)
+    owned = fx.table_dice(seed)
+    assert all(sum(1 for d in t.dice if (d.colour, d.material) == kind) <= owned.count(kind)
+               for t in throws for kind in set(owned))
+    assert len({tuple((d.x, d.top) for d in t.dice) for t in throws}) == 40   # every throw its own
+    assert {d.top for t in throws for d in t.dice} == set(range(1, 7))
+    assert fx.draw_frame(seed, 5, empty=True).dice == [] and fx.draw_frame(5, 0).look is None
+
+
+def test_the_tables_are_never_trained_on_unless_asked(tmp_path):
+    from training import undertray_data as ud
+    for seed in (4, fx.TABLE_SEEDS, fx.TABLE_SEEDS + 1):
+        (tmp_path / f"s{seed}").mkdir()
+        (tmp_path / f"s{seed}" / "labels.jsonl").write_text("")
+    assert [f.name for f in ud.folders(ud.TRAIN_SEEDS, root=tmp_path)] == ["s4"]
+    assert len(ud.folders(ud.TRAIN_SEEDS, root=tmp_path, tables=True)) == 3
+
+
 def test_the_glass_face_is_opposite_the_top_face():
     assert all(fx.Die(0, 0, 0, top, "red", "opaque").glass == 7 - top for top in range(1, 7))
 
@@ -130,9 +156,11 @@ def test_camera_faults_drawn_afresh_change_the_noise_not_the_scene(tmp_path):
 
 
 def _d6_draws(seed: int, index: int) -> dict:
-    """A frame's draws as they were before symbol dice existed (the dice without set and printing)."""
+    """A frame's draws as they were before symbol dice and tables existed (the dice without set and printing,
+    the frame without `look`: None for every frame but a table's)."""
     from dataclasses import asdict
     d = asdict(fx.draw_frame(seed, index))
+    assert d.pop("look") is None
     d["dice"] = [{k: v for k, v in die.items() if k not in ("set", "printing")} for die in d["dice"]]
     return d
 
