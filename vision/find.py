@@ -47,6 +47,7 @@ class Blob:
     solidity: float
     mask_box: tuple[int, int, int, int]
     whole: Blob | None = None  # the blob this one is a part of, when the touching-dice split parted it
+    cut: bool = False          # cut out of a row of dice by measure (`_chain_parts`), not by its own outline
 
 
 @lru_cache(maxsize=4)
@@ -309,6 +310,35 @@ def _split_blob(blob: Blob, shape: tuple[int, int]) -> list[np.ndarray]:
     return [c + [x - pad, y - pad] for c in out] or [blob.contour]
 
 
+# A blob this full of its rectangle, k (2 to CHAIN_MOST) times as long as wide, give or take CHAIN_SLACK, is a row of
+# k dice side by side
+CHAIN_FILL = 0.7
+CHAIN_SLACK = 0.4
+CHAIN_MOST = 4
+
+
+def _chain_parts(b: Blob) -> list[np.ndarray]:
+    """A blob of dice side by side in a row, cut into its k dice (k equal squares along its long side), or []
+    when it is no such row. Why: the distance transform of two squares edge to edge is one ridge, not two
+    peaks, so `_split_blob` leaves them whole; from below, with the room, 82 of the 87 dice the room's read
+    missed on seeds 42-45 touched a neighbour, most of them in such rows (the renderer lays a touching die
+    square to its neighbour, as dice that settle against each other lie)."""
+    (cx, cy), (rw, rh), angle = b.rect
+    long_side, short_side = max(rw, rh), max(min(rw, rh), 1.0)
+    k = round(long_side / short_side)
+    if not 2 <= k <= CHAIN_MOST or abs(long_side / short_side - k) > CHAIN_SLACK or b.area < CHAIN_FILL * rw * rh:
+        return []
+    along = math.radians(angle if rw >= rh else angle + 90.0)
+    step = long_side / k
+    size = (step, rh) if rw >= rh else (rw, step)
+    parts = []
+    for i in range(k):
+        off = (i - (k - 1) / 2.0) * step
+        cell = ((cx + off * math.cos(along), cy + off * math.sin(along)), size, angle)
+        parts.append(cv2.boxPoints(cell).astype(np.int32).reshape(-1, 1, 2))
+    return parts
+
+
 def _die_shaped(c: np.ndarray) -> bool:
     """A part that passes find_dice's own test of one whole die: not elongated, filling its rectangle."""
     (_, _), (rw, rh), _ = cv2.minAreaRect(c)
@@ -488,6 +518,8 @@ def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float)
     part remembers the blob it came from (`side_parts`)."""
     H, W = shape[:2]
     parts = _split_blob(b, (H, W))
+    chain = _chain_parts(b) if learned and len(parts) == 1 and parts[0] is b.contour else []
+    parts = chain or parts
     if elong < HOOK_SQUARE and all(_elongation(c) > DIE_LONG for c in parts):
         # a square outline parted into slivers only: one dark die on a dark floor, its mask a hook of
         # rim and pips (no die is a sliver; two dice run together part into squares)
@@ -507,7 +539,7 @@ def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float)
             continue
         hull = cv2.convexHull(c)
         out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(hull), 1.0),
-                        cv2.boundingRect(c), b if c is not b.contour else None))
+                        cv2.boundingRect(c), b if c is not b.contour else None, bool(chain)))
     return out
 
 

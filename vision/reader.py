@@ -82,6 +82,10 @@ UNDER_ALONE_FLOOR = 0.95
 # plate as a 6 at 0.983 (test seed 3, frame 3) and a 124 px box round things seen through the plate as a 5 at
 # 0.965 (seed 42, frame 37). With it the roomless read is certain as often as before the refit.
 UNDER_ROOMLESS_FLOOR = 0.985
+# ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`), whose square may hold a
+# slice of its neighbour. Why: with the rows cut (2026-11-26, fifth session) a translucent green die beside
+# another read a certain 5 at 0.966 where a 1 lay (table seed 105, throw 12).
+CUT_FLOOR = UNDER_ROOMLESS_FLOOR
 
 
 _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
@@ -283,8 +287,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
-        judged = judge_pip_die(c, votes[i], sure_at, background is not None, img.shape, looks.get(i),
-                               typical_side, cnn_alone, finder_sure, alone_at)
+        floor = CUT_FLOOR if getattr(c.blob, "cut", False) else 0.0   # a refitted outline was no cut
+        judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
+                               typical_side, cnn_alone, finder_sure, max(alone_at, floor))
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
