@@ -38,6 +38,8 @@ DETECTOR_ALONE = 0.5
 # 13.24% -> 22.37%), silent 0 -> 0; seeds 25-29 and 33 (491 d6, the face network never trained on them, where
 # the rule was checked first): 36.05% -> 43.38%, silent 0 -> 0. From above it stays out (busy floors, above).
 FINDER_SURE = 0.45
+# A square die's crop count agreeing with a CNN at least this sure makes it certain (`_agreement_certain`).
+CROP_AGREES_AT = 0.5
 # The pip finder's checks (`pip_confidence`) that a die the CNN is sure of must pass to be certain. 0.3 at
 # first; many right dice score just under it (0.27-0.30: one mild doubt, such as clutter or an uneven layout,
 # halves a clean score). 0.3 -> 0.2, photo bench (whole reader, fold models), certain-right / wrong-but-certain
@@ -292,13 +294,15 @@ def lies_flat(c: Candidate) -> bool:
 
 def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bool, shape: tuple[int, ...],
                   look: np.ndarray | None, typical_side: float, cnn_alone: bool = False,
-                  finder_sure: float = math.inf, alone_at: float = CNN_ALONE_AT) -> tuple[int, float, bool] | None:
+                  finder_sure: float = math.inf, alone_at: float = CNN_ALONE_AT,
+                  crop_at: float = CROP_AGREES_AT) -> tuple[int, float, bool] | None:
     """(face seen, confidence, certain) of one candidate, or None: no die there (or a cocked one, left out:
     the game's count stays short, so it asks). `cnn_alone`: a photo from above, or any frame under the tray,
     where a CNN sure on its own (at least `alone_at`) is the better judge than a pip count that differs
     (`CNN_ALONE_AT`, `reader.UNDER_ALONE`). `finder_sure`: the learned finder's
     heatmap peak at which its own box is a die however doubtfully the CNN names it, and may be certain on the
-    CNN's word like a box the hand-made cues found (`FINDER_SURE`, under the tray)."""
+    CNN's word like a box the hand-made cues found (`FINDER_SURE`, under the tray). `crop_at`: how sure the CNN
+    must be for a square die's crop count agreeing with it to make it certain (`CROP_AGREES_AT`)."""
     square = lies_flat(c)
     # every count made must agree (the pip finder's and the crop's: speckles fool one more than both)
     counts = [n for n in (c.pips, c.crop_pips) if n]
@@ -309,7 +313,7 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     if v.cnn_seen is None and v.finder_conf < 0.6 and not flat_die:
         return None
     if v.cnn_seen is not None and bool(counts) and all(n == v.cnn_seen for n in counts):
-        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side)
+        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side, crop_at)
         return v.cnn_seen, max(v.cnn_conf, v.finder_conf), certain
     if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side, alone_at,
                                                                  finder_sure):
@@ -365,10 +369,10 @@ def _surer_guess(c: Candidate, v: PipVotes, counts: list[int], finder_sure: floa
 
 
 def _agreement_certain(c: Candidate, v: PipVotes, certain_at: float, square: bool, shape: tuple[int, ...],
-                       look: np.ndarray | None, typical_side: float) -> bool:
+                       look: np.ndarray | None, typical_side: float, crop_at: float = CROP_AGREES_AT) -> bool:
     """Whether a die whose counts agree with the CNN is certain: one of the readers is sure of it, and
     nothing says it is a side face, a part of a face, or cut by the picture's edge."""
-    crop_sure = c.crop_pips == v.cnn_seen and square and v.cnn_conf >= 0.5
+    crop_sure = c.crop_pips == v.cnn_seen and square and v.cnn_conf >= crop_at
     # the pip finder's checks count only with a CNN that at least leans the same way (on real photos
     # a missed or merged pip makes both read a 3 as a 2 now and then)
     # a CNN sure on its own (above its threshold, fitted on held-back photos) still needs the pip finder

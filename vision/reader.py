@@ -20,6 +20,7 @@ from .classify import FaceClassifier
 from .classify import load as load_classifier
 from .decide import (
     CNN_ALONE_AT,
+    CROP_AGREES_AT,
     FINDER_SURE,
     PipVotes,
     around_finder_dice,
@@ -82,10 +83,17 @@ UNDER_ALONE_FLOOR = 0.95
 # plate as a 6 at 0.983 (test seed 3, frame 3) and a 124 px box round things seen through the plate as a 5 at
 # 0.965 (seed 42, frame 37). With it the roomless read is certain as often as before the refit.
 UNDER_ROOMLESS_FLOOR = 0.985
-# ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`), whose square may hold a
-# slice of its neighbour. Why: with the rows cut (2026-11-26, fifth session) a translucent green die beside
-# another read a certain 5 at 0.966 where a 1 lay (table seed 105, throw 12).
+# ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`) or boxed in a heap by the
+# learned finder (`find.heap_candidates`), whose square may hold a slice of its neighbour. Why: with the rows cut
+# and the heaps searched (2026-11-26, fifth session) translucent green dice beside others read a certain 5 at
+# 0.966 where a 1 lay (table seed 105, throw 12) and a certain 4 at 0.959 where a 2 lay (table 102, throw 23).
 CUT_FLOOR = UNDER_ROOMLESS_FLOOR
+# Under the tray a crop count agreeing with the CNN makes a square die certain only with the CNN at least this sure
+# (from above: `decide.CROP_AGREES_AT`, 0.5). Why: a translucent yellow die's glass 4 read as a 5 by both, the count
+# taking a pip seen through its body, the CNN at 0.70 (table seed 101, throw 6: certain and wrong as the watcher
+# reads). Chosen on tables 100-105 and seeds 1-3, 20-21, 42-49 (1,649 d6): 0.5 certain-right 747, silent 1; 0.8
+# 744 and 0; 0.9 742 and 0.
+UNDER_CROP_AGREES_AT = 0.8
 
 
 _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
@@ -125,7 +133,9 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     clf = (classifier or classifier_for(ds, mount)) if not taught and icons_net is None else None
     det = _learned_finder(detector, mount) if background is None else None
     if clf is not None:
-        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, det)
+        # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
+        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf,
+                                           det if background is None else _learned_finder(detector, mount))
         scale *= zoom
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
@@ -282,14 +292,17 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
                          preds[i].confidence, pip_confidence(cands[i].face, lab, typical_round)
                          if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
     finder_sure = FINDER_SURE if mount == "under" else math.inf
+    crop_at = UNDER_CROP_AGREES_AT if mount == "under" else CROP_AGREES_AT
     alone = [i for i in kept if cnn_alone and wants_cnn_alone(cands[i], votes[i], alone_at, finder_sure)]
     looks, typical_side = _second_looks(img, clf, cands, preds, kept, alone)
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
-        floor = CUT_FLOOR if getattr(c.blob, "cut", False) else 0.0   # a refitted outline was no cut
+        # a refitted outline was no cut; with the room a learned finder's box lies in a heap (`heap_candidates`)
+        parted = getattr(c.blob, "cut", False) or (background is not None and c.source == "detector")
+        floor = CUT_FLOOR if parted else 0.0
         judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
-                               typical_side, cnn_alone, finder_sure, max(alone_at, floor))
+                               typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:

@@ -230,3 +230,22 @@ def test_a_row_of_touching_dice_the_room_sees_as_one_blob_is_cut_into_its_dice()
         assert sorted(r.value for r in found) == sorted(d.value for d in dice)
     lone = find_dice(render_tray([DieSpec(250, 240, 60, 20, 3)], noise=2.0, seed=2), "under", empty)
     assert len(lone) == 1 and not lone[0].cut
+
+
+def test_a_heap_of_touching_dice_the_room_sees_as_one_blob_is_searched_by_the_learned_finder() -> None:
+    """Issue 31 #3 with the room: three dice in an L make one blob that neither the split by peaks nor the cut of
+    a row parts into dice. The learned finder searches that heap's region (`find.heap_candidates`), and each of
+    its dice is read (never certain below `reader.CUT_FLOOR`, nor certain and wrong). A lone die in the frame
+    gives the usual die's size that says the blob holds more than one."""
+    from vision.find import _heaps, find_dice
+    dice = [DieSpec(250, 240, 60, 10, 4), DieSpec(310, 250, 60, 10, 1), DieSpec(238, 300, 60, 10, 6),
+            DieSpec(450, 150, 60, 30, 2)]
+    empty = render_tray([], noise=2.0, seed=1)
+    frame = render_tray(dice, noise=2.0, seed=2)
+    assert len(_heaps(find_dice(frame, "under", empty))) >= 1
+    found = read_dice(frame, "d6", "under", background=empty)
+    assert sorted(r.value for r in found) == sorted(d.value for d in dice)
+    assert all(r.value == d.value for r in found if r.certain for d in dice
+               if abs(r.center[0] - d.x) < 20 and abs(r.center[1] - d.y) < 20)
+    without = read_dice(frame, "d6", "under", background=empty, detector=None)
+    assert len(without) < len(dice)
