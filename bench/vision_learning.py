@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/vision_learning.py [--dataset rune55-colour] [--mount over] [--test 40] [--taught 0 5 10 25]
         [--order name|shuffled]
-    .venv/bin/python bench/vision_learning.py --undertray 100-105 [--taught 0 5 10 20] [--test-from 20]
+    .venv/bin/python bench/vision_learning.py --undertray 100-111 [--taught 0 5 10 15] [--test-from 15]
         [--modes merged,alone]
 
 The dataset's photos in time order where their names carry the time (rune55-colour: a phone's PXL_<time>
@@ -149,15 +149,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dataset", default="rune55-colour")
     ap.add_argument("--mount", default="over", choices=["over", "under"])
     ap.add_argument("--test", type=int, default=40, help="the last N photos are read")
-    ap.add_argument("--taught", type=int, nargs="*", default=[0, 5, 10, 25])
+    ap.add_argument("--taught", type=int, nargs="*", default=None, help="default 0 5 10 25 (photos), 0 5 10 15 "
+                    "(--undertray)")
     ap.add_argument("--order", choices=["name", "shuffled"], default=None, help="default: name where names are times")
     ap.add_argument("--undertray", default="", help="table seeds (100-199) to read from below instead of photos")
-    ap.add_argument("--test-from", type=int, default=20, help="--undertray: the throws from this index on are read")
+    ap.add_argument("--test-from", type=int, default=15, help="--undertray: the throws from this index on are read "
+                    "(a table has 30)")
     ap.add_argument("--modes", default="merged", help="--undertray: merged (the watcher) and/or alone (no room)")
     args = ap.parse_args(argv)
     if args.undertray:
-        undertray_curve(args.undertray, args.taught, args.test_from, args.modes.split(","))
+        undertray_curve(args.undertray, args.taught or [0, 5, 10, 15], args.test_from, args.modes.split(","))
         return 0
+    args.taught = args.taught if args.taught is not None else [0, 5, 10, 25]
     photos = ordered(photos_of(DATASETS / args.dataset), args.dataset, args.order)
     test = photos[-args.test:]
     print(f"== {args.dataset}: {len(photos)} labelled photos ({'name' if photos == sorted(photos) else 'shuffled'} "
