@@ -124,7 +124,7 @@ def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[s
     """The learning curve from below: per table and over all tables, the later throws read after K taught."""
     tables = [f for f in folders(seeds, finished=True, tables=True) if is_table(int(f.name[1:]))]
     if not tables:
-        raise SystemExit(f"no finished table folder among seeds {seeds} (make blender-undertray UNDERTRAY_SEEDS=100-105)")
+        raise SystemExit(f"no finished table folder among seeds {seeds} (make blender-undertray UNDERTRAY_SEEDS=100-111 UNDERTRAY_FRAMES=30)")
     for mode in modes:
         totals = {k: Score() for k in taught}
         for folder in tables:

@@ -713,9 +713,9 @@ def heap_candidates(img: np.ndarray, blobs: list[Blob], cands: list[Candidate], 
     """With the room: the learned finder's boxes in each heap of touching dice (a blob the split left in parts
     that are no whole die, or left whole; a row cut by measure is no heap), run on the heap's region only.
     Why: from below, given each die's true box, the face network was sure and right of 54.7% of touching dice
-    (seeds 42-49), but read as the watcher reads only 37.5% were certain: a heap of three or four dice (an L, a
-    T, a square) parts into pieces no one die fills, and the read without the room, which has the finder's
-    boxes, judges them at its own higher level. Each box is a candidate like the finder's on a still frame
+    (seeds 42-49), but read as the watcher reads only 37.5% were certain once rows were cut (`_chain_parts`;
+    31.2% before): a heap of three or four dice (an L, a T, a square) parts into pieces no one die fills, and
+    the read without the room, which has the finder's boxes, judges them at its own higher level. Each box is a candidate like the finder's on a still frame
     (`detector_candidates`); the run costs a small window, only where a heap lies."""
     out: list[Candidate] = []
     for heap in _heaps(blobs):

@@ -134,8 +134,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     det = _learned_finder(detector, mount) if background is None else None
     if clf is not None:
         # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
-        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf,
-                                           det if background is None else _learned_finder(detector, mount))
+        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, _learned_finder(detector, mount))
         scale *= zoom
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
