@@ -87,7 +87,11 @@ UNDER_ROOMLESS_FLOOR = 0.985
 # learned finder (`find.heap_candidates`), whose square may hold a slice of its neighbour. Why: with the rows cut
 # and the heaps searched (2026-11-26, fifth session) translucent green dice beside others read a certain 5 at
 # 0.966 where a 1 lay (table seed 105, throw 12) and a certain 4 at 0.959 where a 2 lay (table 102, throw 23).
-CUT_FLOOR = UNDER_ROOMLESS_FLOOR
+# Chosen on seeds 1-3, 20-21, 42-49 and tables 100-111 (2,114 d6), certain-right dice: 0.985 (the roomless floor)
+# 956, 0.975 972, 0.97 974, at each the one silent die these frames had before (a translucent die the network
+# read wrong at 0.9997, table 109); on tables 112-117 (427 d6, rendered after) 0.985 57.61%, 0.975 57.85%, silent
+# 0 both.
+CUT_FLOOR = 0.975
 # Under the tray a crop count agreeing with the CNN makes a square die certain only with the CNN at least this sure
 # (from above: `decide.CROP_AGREES_AT`, 0.5). Why: a translucent yellow die's glass 4 read as a 5 by both, the count
 # taking a pip seen through its body, the CNN at 0.70 (table seed 101, throw 6: certain and wrong as the watcher
