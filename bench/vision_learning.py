@@ -122,6 +122,8 @@ def read_throws(folder: Path, throws: list[dict], mode: str, memory: Memory | No
 
 def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[str]) -> None:
     """The learning curve from below: per table and over all tables, the later throws read after K taught."""
+    if max(taught) > test_from:
+        raise SystemExit(f"--taught {max(taught)} overlaps the throws read (from {test_from} on)")
     tables = [f for f in folders(seeds, finished=True, tables=True) if is_table(int(f.name[1:]))]
     if not tables:
         raise SystemExit(f"no finished table folder among seeds {seeds} (make blender-undertray UNDERTRAY_SEEDS=100-111 UNDERTRAY_FRAMES=30)")
@@ -134,8 +136,6 @@ def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[s
             print(f"== {folder.name} ({mode}): {f['plate']}, leds {f['leds']}, {f['room']}, {f['pips']} pips, "
                   f"build {f['build']}; dice {', '.join(sorted({d['colour'] + ' ' + d['material'] for r in throws for d in r['dice']}))}")
             for k in taught:
-                if k > test_from:
-                    raise SystemExit(f"--taught {k} overlaps the throws read (from {test_from} on)")
                 got = read_throws(folder, test, mode, table_memory(folder, throws[:k]) if k else None)
                 totals[k].add(got)
                 print(got.line(f"taught {k:3d} throws"))
