@@ -233,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--separable", action=argparse.BooleanOptionalAction, default=UNDER_SEPARABLE,
                     help="every conv after the first split into a per-channel 3x3 and a 1x1 (Setup.separable)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
+    ap.add_argument("--tables", action="store_true",
+                    help="also train on the tables among --train-seeds (100-199; left out unless asked)")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=SILENT_AIM)
     ap.add_argument("--under-silent-aim", type=float, default=UNDER_SILENT_AIM)
@@ -255,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     photos, photo_part, renders = base_canvases(args.seed, args.render_frames, args.cubes, args.cache)
     keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
-    rows = ud.frames(ud.with_calibration(args.train_seeds), keep)
+    rows = ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables)
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
     under = under_canvases(train_rows, args.cache, f"{args.train_seeds}-{args.hold_out or 'all'}", args.variants)
@@ -275,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     temp, certain_at, figs = fit_levels(logits, cy, n_under, args.silent_aim, args.under_silent_aim)
     print(f"calibration on {len(cy)} held-back dice ({n_under} under the tray): T={temp:.2f} "
           f"certain_at={certain_at:.4f} {figs}", flush=True)
-    seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True)}
+    seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True,
+                                                                                    tables=args.tables)}
     meta = {"classes": CLASSES, "kind": "pips", "mount": "under", "size": s.size, "pad": s.pad, "norm": s.norm,
             "temperature": temp, "certain_at": certain_at, "calibration": figs, "seed": args.seed,
             "epochs": s.epochs, "setup": repr(s),

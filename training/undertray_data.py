@@ -93,11 +93,11 @@ def with_calibration(spec: str) -> str:
     return f"{spec},{CALIB_SEEDS}"
 
 
-def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished: bool = True
-           ) -> list[tuple[Path, dict]]:
+def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished: bool = True,
+           tables: bool = False) -> list[tuple[Path, dict]]:
     """(folder, row) of every frame of the seeds in `spec` that `keep` accepts (of finished folders only,
-    unless `finished` is False)."""
-    return [(f, row) for f in folders(spec, finished=finished) for row in read_rows(f) if keep(row)]
+    unless `finished` is False; the tables' only when `tables` is asked, as in `folders`)."""
+    return [(f, row) for f in folders(spec, finished=finished, tables=tables) for row in read_rows(f) if keep(row)]
 
 
 def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1) -> Canvases:
