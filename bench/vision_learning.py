@@ -38,8 +38,9 @@ from device.teach_photos import IMAGE_SUFFIXES, confirmed_in, labelled_dice  # n
 from training.blender_undertray_canvases import camera_frame  # noqa: E402
 from training.blender_undertray_factors import read_rows  # noqa: E402
 from training.undertray_data import folders, is_table  # noqa: E402
+from vision.dicesets import get_set  # noqa: E402
 from vision.memory import Memory, crop_die  # noqa: E402
-from vision.reader import read_dice  # noqa: E402
+from vision.reader import classifier_for, read_dice  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -127,6 +128,10 @@ def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[s
     tables = [f for f in folders(seeds, finished=True, tables=True) if is_table(int(f.name[1:]))]
     if not tables:
         raise SystemExit(f"no finished table folder among seeds {seeds} (make blender-undertray UNDERTRAY_SEEDS=100-111 UNDERTRAY_FRAMES=30)")
+    trained = classifier_for(get_set("d6"), "under").meta.get("trained_on", {}).get("undertray_frames") or {}
+    if any(f.name in trained for f in tables):
+        raise SystemExit(f"the face network trained on {', '.join(f.name for f in tables if f.name in trained)}: "
+                         "a table it learnt before any throw was taught measures nothing")
     for mode in modes:
         totals = {k: Score() for k in taught}
         for folder in tables:

@@ -302,6 +302,14 @@ def model_lines(m: Models, clf_path: Path | None, finder_path: Path | None, sym_
             f"{fon.get('undertray_frames') or 'none'}" + symbols_line(m, sym_path, symbol_set))
 
 
+def in_sample(folders: list[Path], m: Models) -> list[str]:
+    """The folders read that the d6 face network trained on (its JSON's `undertray_frames`): a bench line that
+    mixes them with unseen frames must say so."""
+    clf = m.clf or classifier_for(get_set("d6"), "under")
+    trained = clf.meta.get("trained_on", {}).get("undertray_frames") or {}
+    return [f.name for f in folders if f.name in trained]
+
+
 def symbols_line(m: Models, path: Path | None, ds: DiceSet | None = None) -> str:
     """The network the symbol seeds are read with (King of Tokyo's unless the frames hold another set), and
     what it never saw (a family network: the heroes it trained on)."""
@@ -347,6 +355,9 @@ def main() -> int:
           + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} (d6), {SYMBOL_TEST_SEEDS} (King of Tokyo), {DT_TEST_SEEDS} (Dice Throne) held out")
     symbol_sets = [set_of(r) for r in rows if r["dice"] and r["dice"][0].get("set", "d6") != "d6"]
     print(model_lines(m, args.classifier, args.finder, args.symbols, symbol_sets[0] if symbol_sets else None))
+    seen = in_sample(folders, m)
+    if seen:
+        print(f"IN-SAMPLE: the face network trained on {', '.join(seen)}: their figures prove little")
     print(given_boxes(folders, m, args.hold_out))
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief)
