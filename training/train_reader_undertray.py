@@ -232,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--convs", default=UNDER_CONVS, help="the conv widths")
     ap.add_argument("--separable", action=argparse.BooleanOptionalAction, default=UNDER_SEPARABLE,
                     help="every conv after the first split into a per-channel 3x3 and a 1x1 (Setup.separable)")
+    ap.add_argument("--shift", type=float, default=Setup.shift,
+                    help="the spread of the box's shift drawn in training, in box sides (the reader's boxes err)")
+    ap.add_argument("--scale", default=",".join(map(str, Setup.frame)),
+                    help="the range the box's scale is drawn from in training (lo,hi)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
     ap.add_argument("--tables", action="store_true",
                     help="also train on the tables among --train-seeds (100-199; left out unless asked)")
@@ -263,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     under = under_canvases(train_rows, args.cache, f"{args.train_seeds}-{args.hold_out or 'all'}", args.variants)
     data = Canvases.join([photo_part, renders, under])
     convs = tuple(int(c) for c in args.convs.split(","))
-    s = Setup(size=args.size, epochs=args.epochs, convs=convs, separable=args.separable,
+    scale = tuple(float(v) for v in args.scale.split(","))
+    s = Setup(size=args.size, epochs=args.epochs, convs=convs, separable=args.separable, shift=args.shift, frame=scale,
               undertray_weight=share_weight(data, args.undertray_share))
     print(f"under-tray weight {s.undertray_weight:.2f} (share {args.undertray_share})")
     print(f"data ({time.time() - t0:.0f} s): {len(photo_part)} photo canvases, {len(renders)} rendered, "
