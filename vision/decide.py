@@ -295,16 +295,14 @@ def lies_flat(c: Candidate) -> bool:
 def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bool, shape: tuple[int, ...],
                   look: np.ndarray | None, typical_side: float, cnn_alone: bool = False,
                   finder_sure: float = math.inf, alone_at: float = CNN_ALONE_AT,
-                  crop_at: float = CROP_AGREES_AT, alone_agreeing: bool = False) -> tuple[int, float, bool] | None:
+                  crop_at: float = CROP_AGREES_AT) -> tuple[int, float, bool] | None:
     """(face seen, confidence, certain) of one candidate, or None: no die there (or a cocked one, left out:
     the game's count stays short, so it asks). `cnn_alone`: a photo from above, or any frame under the tray,
     where a CNN sure on its own (at least `alone_at`) is the better judge than a pip count that differs
     (`CNN_ALONE_AT`, `reader.UNDER_ALONE`). `finder_sure`: the learned finder's
     heatmap peak at which its own box is a die however doubtfully the CNN names it, and may be certain on the
     CNN's word like a box the hand-made cues found (`FINDER_SURE`, under the tray). `crop_at`: how sure the CNN
-    must be for a square die's crop count agreeing with it to make it certain (`CROP_AGREES_AT`).
-    `alone_agreeing` (under the tray): a die whose counts agree is never less certain than one whose counts
-    differ (`cnn_alone_certain` with `agreeing`)."""
+    must be for a square die's crop count agreeing with it to make it certain (`CROP_AGREES_AT`)."""
     square = lies_flat(c)
     # every count made must agree (the pip finder's and the crop's: speckles fool one more than both)
     counts = [n for n in (c.pips, c.crop_pips) if n]
@@ -315,9 +313,7 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     if v.cnn_seen is None and v.finder_conf < 0.6 and not flat_die:
         return None
     if v.cnn_seen is not None and bool(counts) and all(n == v.cnn_seen for n in counts):
-        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side, crop_at) or \
-            (cnn_alone and alone_agreeing and
-             cnn_alone_certain(c, v, shape, look, typical_side, alone_at, finder_sure, agreeing=True))
+        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side, crop_at)
         return v.cnn_seen, max(v.cnn_conf, v.finder_conf), certain
     if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side, alone_at,
                                                                  finder_sure):
@@ -325,26 +321,24 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     return _surer_guess(c, v, counts, finder_sure)
 
 
-def wants_cnn_alone(c: Candidate, v: PipVotes, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf,
-                    agreeing: bool = False) -> bool:
+def wants_cnn_alone(c: Candidate, v: PipVotes, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf
+                    ) -> bool:
     """Whether a die may be certain on the CNN's word alone (at least `alone_at` sure), so that its second looks
-    are wanted: a face the CNN names that surely, that no count agrees with (`agreeing`: or that they agree
-    with), in a box the hand-made cues found or the learned finder is at least `finder_sure` sure of (under
-    the tray: `FINDER_SURE`)."""
+    are wanted: a face the CNN names that surely, that no count agrees with, in a box the hand-made cues found
+    or the learned finder is at least `finder_sure` sure of (under the tray: `FINDER_SURE`)."""
     counts = [n for n in (c.pips, c.crop_pips) if n]
     found = c.source != "detector" or c.score >= finder_sure
     return v.cnn_seen is not None and v.cnn_conf >= alone_at and found and \
-        (agreeing or not (counts and all(n == v.cnn_seen for n in counts)))
+        not (counts and all(n == v.cnn_seen for n in counts))
 
 
 def cnn_alone_certain(c: Candidate, v: PipVotes, shape: tuple[int, ...], look: np.ndarray | None,
-                      typical_side: float, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf,
-                      agreeing: bool = False) -> bool:
+                      typical_side: float, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf) -> bool:
     """A die whose pip count differs from the CNN's face, or that has none, certain on the CNN's word: the
     CNN at least `alone_at` sure and the same at its second looks; not a side face or a part (off the
     outline's middle, low in it), not cut by the picture's edge, not a lone pip's box, not a box more than
     twice the frame's usual die, not a box only the learned finder saw unless it is `finder_sure` of it."""
-    if not wants_cnn_alone(c, v, alone_at, finder_sure, agreeing) or look is None or c.off_centre or c.low:
+    if not wants_cnn_alone(c, v, alone_at, finder_sure) or look is None or c.off_centre or c.low:
         return False
     if c.face is not None and cut_by_frame(c.face, shape):
         return False

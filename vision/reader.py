@@ -305,7 +305,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         parted = getattr(c.blob, "cut", False) or (background is not None and c.source == "detector")
         floor = CUT_FLOOR if parted else 0.0
         judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
-                               typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at, under)
+                               typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:

@@ -389,27 +389,6 @@ def test_under_the_tray_a_cnn_sure_at_its_own_level_is_trusted_alone():
     assert judge_pip_die(found, sure, 0.975, True, shape, _agreeing_looks(4), 48.0, True, FINDER_SURE, 0.975)[2] is False
 
 
-def test_under_the_tray_a_count_that_agrees_never_leaves_a_die_less_certain_than_one_that_differs():
-    """Trust the better judge (issue 31 #4): a die the CNN names surely enough to be certain on its word alone
-    where the pip count differs stayed a guess where the count agreed but the pip finder doubted its own count
-    (seed 43 frame 8: a white 2 at 0.9997, the finder's checks 0.15). Under the tray (`alone_agreeing`, which
-    the reader hands there) it is certain as the differing one is; from above the rule is as before, and the
-    CNN's own doubts (a second look naming another face, a level not reached) still leave it a guess."""
-    from vision.decide import judge_pip_die
-    from vision.finder import Candidate
-
-    shape, sure, looks = (240, 320, 3), _votes(4, 0.99, finder_conf=0.1), _agreeing_looks(4)
-    agreeing = Candidate((160.0, 120.0, 48.0, 48.0), "pips", pips=4)
-    differing = Candidate((160.0, 120.0, 48.0, 48.0), "pips", pips=3)
-    kw = dict(alone_at=0.975, alone_agreeing=True)
-    assert judge_pip_die(differing, sure, 0.995, True, shape, looks, 48.0, True, **kw)[2] is True
-    assert judge_pip_die(agreeing, sure, 0.995, True, shape, looks, 48.0, True, **kw) == (4, 0.99, True)
-    assert judge_pip_die(agreeing, sure, 0.995, True, shape, looks, 48.0, True, alone_at=0.975)[2] is False
-    assert judge_pip_die(agreeing, sure, 0.995, True, shape, _agreeing_looks(5), 48.0, True, **kw)[2] is False
-    assert judge_pip_die(agreeing, sure, 0.995, True, shape, looks, 48.0, True, alone_at=0.995,
-                         alone_agreeing=True)[2] is False
-
-
 def test_only_a_square_box_can_be_one_die_on_the_glass():
     """`decide.squarish`: a square on the glass turned any way has a square bounding box, so under the tray a
     reading's box much longer than wide (two touching dice: 95x59 px on test seed 2, frame 13, once read a
