@@ -18,9 +18,8 @@ frame read as empty) from one noisy frame. So:
   with the room found is kept (the room told it apart from a bright neighbour). A die only the read without the
   room found is dropped only if the frame there is the room itself (within the sensor's noise): a reflection;
   otherwise it is kept, unsure, unless the read with the room saw it and its touching neighbour as one blob,
-  or the frame there is plainly not the room (then it keeps its own certainty). A read without the room whose
-  box holds two dice the read with the room parted is never certain (one box over touching dice). A box that
-  never saw its tray still reads, as before.
+  or the frame there is plainly not the room (then it keeps its own certainty). A box that never saw its tray
+  still reads, as before.
 """
 
 from __future__ import annotations
@@ -151,8 +150,6 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
     pairs = [with_room[j] for j in used]   # blobs of touching dice the read with the room did not part
     floor = room.difference_floor(frame)
     for r in plain:
-        if r.certain and _holds_two(r, with_room):
-            r = replace(r, certain=False)   # a box over touching dice that the read with the room parted
         j = _nearest(r, with_room, used)
         if j is None:
             contrast = room.contrast(frame, r.box, floor)

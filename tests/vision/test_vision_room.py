@@ -174,19 +174,6 @@ def test_touching_dice_the_room_saw_as_one_blob_keep_their_own_certainty() -> No
     assert [(r.value, r.certain) for r in joined] == [(3, True), (5, True)]
 
 
-def test_a_roomless_box_over_two_dice_the_room_parted_is_not_certain() -> None:
-    """Issue 31 #3 the other way round: the read without the room boxes two touching dice as one (a pip
-    cluster over both, named a certain 4: table seed 116, throw 10, where a 4 and a 5 touch), the read with
-    the room parts them, unsure of each. The box over both is no die the game may count as certain; the two
-    dice stay, unsure, for the players to confirm."""
-    over_both = Reading(4, "4", "blue", 0.99, (208.0, 104.0), (180, 76, 56, 56), True)
-    left = Reading(4, "4", "blue", 0.5, (194.5, 108.8), (175, 89, 39, 39), False)
-    right = Reading(5, "5", "blue", 0.5, (226.8, 109.1), (204, 87, 45, 43), False)
-    frame = np.zeros((240, 320, 3), np.uint8)
-    joined = merge([over_both], [left, right], frame, Room())
-    assert len(joined) == 2 and not any(r.certain for r in joined)
-
-
 def test_a_die_only_the_roomless_read_saw_stays_a_guess_unless_plainly_unlike_the_room() -> None:
     """The other side of the rule above: a die only the read without the room found, where the read with the
     room saw nothing at all, is kept unsure when the frame there differs from the room only a little (it may be
