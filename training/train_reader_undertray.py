@@ -160,6 +160,34 @@ def fit_levels(logits: np.ndarray, y: np.ndarray, n_under: int, silent_aim: floa
     return temp, certain_at, figs
 
 
+def turns_level(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, temp: float, certain_at: float,
+                aim: float) -> float | None:
+    """The level of the mean of a die's four quarter turns (`vision.classify.Prediction.turns_sure`), fitted on
+    held-back dice from below: logits of the plain crops and of their three other turns, and the classes. A
+    die read at least `certain_at` surely is sure on that reading; one read less surely is sure where its
+    turns' mean names a face at least the level surely. The lowest level at which at most `aim` of the dice are
+    sure of a wrong face (a die the mean calls "not a die" is missed, not misread); None when none is, or with
+    fewer than `MIN_UNDER_DICE` dice."""
+    if len(y) < MIN_UNDER_DICE:
+        return None
+    p = softmax(plain / temp)
+    mean = (p + sum(softmax(t / temp) for t in turned)) / (1 + len(turned))
+    none = CLASSES.index("none")
+    plain_sure = p.max(1) >= certain_at
+    again = ~plain_sure & (p.argmax(1) != none) & (mean.argmax(1) != none)
+    face = np.where(plain_sure, p.argmax(1), mean.argmax(1))
+    for level in np.linspace(0.5, TOP, 400):
+        sure = plain_sure | (again & (mean.max(1) >= level))
+        if int((sure & (face != y) & (face != none)).sum()) <= aim * len(y):
+            return float(level)
+    return None
+
+
+def turned_crops(crops: np.ndarray) -> list[np.ndarray]:
+    """A crop stack's other three quarter turns, as `vision.classify.TURNS` reads them."""
+    return [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in (1, 2, 3)]
+
+
 def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float) -> None:
     """Fit a trained model's temperature and level again (`fit_levels`), without training it again, on the
     held-back real photos and every frame from below of `spec` it never trained on (`never_trained`; default:
@@ -180,11 +208,15 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
     logits = np.concatenate([_dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm)) for i in range(0, len(cx), 256)])
     temp, level, figs = fit_levels(logits, cy, n_under, silent_aim, under_aim)
+    under = slice(len(cy) - n_under, None)
+    turned = [_dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
+    figs["turns_level"] = turns_at = turns_level(logits[under], turned, cy[under], temp, level, under_aim)
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
-          f"{temp:.3f}, on {len(cy)} held-back dice ({n_under} from below, seeds {spec}): {figs}")
+          f"{temp:.3f}, turns' level {turns_at}, on {len(cy)} held-back dice ({n_under} from below, seeds {spec}): "
+          f"{figs}")
     meta.setdefault("calibration_trained", {"temperature": meta["temperature"], "certain_at": meta["certain_at"],
                                             **meta.get("calibration", {})})
-    meta |= {"temperature": temp, "certain_at": level,
+    meta |= {"temperature": temp, "certain_at": level, "turns_certain_at": turns_at,
              "calibration": {**figs, "seeds": spec, "silent_aim": silent_aim, "under_silent_aim": under_aim}}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
@@ -280,12 +312,17 @@ def main(argv: list[str] | None = None) -> int:
     x = normalise_batch(cx, s.norm)
     logits = logits_of(net, x)
     temp, certain_at, figs = fit_levels(logits, cy, n_under, args.silent_aim, args.under_silent_aim)
+    under = slice(len(cy) - n_under, None)
+    turned = [logits_of(net, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
+    figs["turns_level"] = turns_at = turns_level(logits[under], turned, cy[under], temp, certain_at,
+                                                 args.under_silent_aim)
     print(f"calibration on {len(cy)} held-back dice ({n_under} under the tray): T={temp:.2f} "
           f"certain_at={certain_at:.4f} {figs}", flush=True)
     seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True,
                                                                                     tables=args.tables)}
     meta = {"classes": CLASSES, "kind": "pips", "mount": "under", "size": s.size, "pad": s.pad, "norm": s.norm,
-            "temperature": temp, "certain_at": certain_at, "calibration": figs, "seed": args.seed,
+            "temperature": temp, "certain_at": certain_at, "turns_certain_at": turns_at, "calibration": figs,
+            "seed": args.seed,
             "epochs": s.epochs, "setup": repr(s),
             "trained_on": {"photos": list(PHOTO_SETS), "cubes": args.cubes, "render_frames": args.render_frames,
                            "undertray_frames": seen, "undertray_share": args.undertray_share,

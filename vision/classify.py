@@ -127,6 +127,7 @@ class Prediction:
     confidence: float    # calibrated probability of `label`
     second: float        # calibrated probability of the runner-up
     embedding: np.ndarray
+    turns_sure: bool = False   # the mean of its four quarter turns names the face at least `turns_certain_at`
 
 
 class FaceClassifier:
@@ -141,6 +142,8 @@ class FaceClassifier:
         self.channels = 1 if self.norm == "grey" else 3
         self.temperature = float(meta.get("temperature", 1.0))
         self.certain_at = float(meta.get("certain_at", 0.99))
+        turns_at = meta.get("turns_certain_at")
+        self.turns_certain_at = float(turns_at) if turns_at is not None else None
         self.meta = meta
         self._outs = self.net.getUnconnectedOutLayersNames()
 
@@ -176,16 +179,21 @@ class FaceClassifier:
         if mirror:
             crops = crops[:, :, ::-1]
         probs, emb = self.run(normalise_batch(crops, self.norm), allowed)
+        turns_sure = np.zeros(len(boxes), bool)
         if turns:
+            none = self.classes.index("none") if "none" in self.classes else -1
+            again = (probs.argmax(1) != none) & (probs.max(1) < self.certain_at)   # as `_joined_with_views`
             probs, conf = self._joined_with_views(crops, probs, allowed, TURNS, unsure_only=True)
+            if self.turns_certain_at is not None:
+                turns_sure = again & (probs.argmax(1) != none) & (probs.max(1) >= self.turns_certain_at)
         elif both_ways:
             probs, conf = self._joined_with_views(crops, probs, allowed, MIRRORED)
         else:
             conf = probs.max(1)
         out = []
-        for p, c, e in zip(probs, conf, emb, strict=True):
+        for p, c, e, t in zip(probs, conf, emb, turns_sure, strict=True):
             order = np.argsort(-p)
-            out.append(Prediction(self.classes[order[0]], int(order[0]), float(c), float(p[order[1]]), e))
+            out.append(Prediction(self.classes[order[0]], int(order[0]), float(c), float(p[order[1]]), e, bool(t)))
         return out
 
     def _joined_with_views(self, crops: np.ndarray, plain: np.ndarray, allowed: np.ndarray | None,

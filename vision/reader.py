@@ -16,7 +16,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .classify import FaceClassifier
+from .classify import FaceClassifier, Prediction
 from .classify import load as load_classifier
 from .decide import (
     CNN_ALONE_AT,
@@ -292,7 +292,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     alone_at = max(clf.certain_at, UNDER_ROOMLESS_FLOOR if roomless else UNDER_ALONE_FLOOR) if under else CNN_ALONE_AT
     sure_at = alone_at if roomless else clf.certain_at   # where a pip count agrees: without a room, the floor too
     votes = {i: PipVotes(int(clf.classes[preds[i].index]) if preds[i].index != none else None, preds[i].index,
-                         preds[i].confidence, pip_confidence(cands[i].face, lab, typical_round)
+                         _turns_lifted(preds[i], clf, background is not None and not _parted(cands[i], background)),
+                         pip_confidence(cands[i].face, lab, typical_round)
                          if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
     finder_sure = FINDER_SURE if mount == "under" else math.inf
     crop_at = UNDER_CROP_AGREES_AT if mount == "under" else CROP_AGREES_AT
@@ -301,9 +302,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
-        # a refitted outline was no cut; with the room a learned finder's box lies in a heap (`heap_candidates`)
-        parted = getattr(c.blob, "cut", False) or (background is not None and c.source == "detector")
-        floor = CUT_FLOOR if parted else 0.0
+        floor = CUT_FLOOR if _parted(c, background) else 0.0
         judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
                                typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
@@ -311,6 +310,18 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         if judged is not None:
             out.append(_pip_reading(img, ds, mount, c, *judged))
     return out
+
+
+def _parted(c: Candidate, background: np.ndarray | None) -> bool:
+    """A die cut out of a row of touching dice by measure, or boxed in a heap by the learned finder (with the
+    room: `find.heap_candidates`); a refitted outline was no cut."""
+    return getattr(c.blob, "cut", False) or (background is not None and c.source == "detector")
+
+
+def _turns_lifted(p: Prediction, clf: FaceClassifier, lift: bool) -> float:
+    """The CNN's confidence; with `lift`, one whose four turns' mean is sure (`Prediction.turns_sure`) at least
+    the network's own level."""
+    return max(p.confidence, clf.certain_at) if lift and p.turns_sure else p.confidence
 
 
 def _second_looks(img: np.ndarray, clf: FaceClassifier, cands: list[Candidate], preds: list, kept: list[int],

@@ -294,7 +294,7 @@ class _TurnSensitive(FaceClassifier):
 
     def __init__(self) -> None:   # no ONNX file: `run` is the network
         self.classes, self.size, self.pad, self.norm = ["1", "2", "3", "4", "5", "6", "none"], 32, 1.1, "rgb"
-        self.certain_at, self.batches = 0.9, []
+        self.certain_at, self.batches, self.turns_certain_at = 0.9, [], None
 
     def run(self, batch: np.ndarray, allowed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         self.batches.append(len(batch))
@@ -319,6 +319,32 @@ def test_a_die_read_in_four_turns_takes_the_mean_and_a_sure_die_is_not_read_agai
     assert clf.batches == [2, 3]     # both plain, then the doubtful one's three other turns in one batch
     (plain,) = _TurnSensitive().predict(img, [(50, 50, 24, 24)])
     assert (plain.label, plain.confidence) == ("2", pytest.approx(0.40))
+
+
+def test_a_die_whose_four_turns_agree_surely_is_turns_sure_and_the_reader_lifts_it_only_with_the_room():
+    """Trust the better judge (issue 31 #4): the mean of a doubted crop's four quarter turns, at least the
+    network's `turns_certain_at` (fitted on held-back dice from below as its `certain_at` is), marks the
+    prediction `turns_sure`; a crop read once (sure already) never is, and without the level nothing is. The
+    reader then takes such a die as sure as the network's level in the read with the room, not in a die cut
+    or boxed in a heap, nor in a frame read without the room (`reader._turns_lifted`)."""
+    from vision.reader import _turns_lifted
+
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[50:62, 50:62] = 255
+    img[38:50, 138:150] = 255
+    boxes = [(50, 50, 24, 24), (150, 50, 24, 24)]
+    clf = _TurnSensitive()
+    assert not any(p.turns_sure for p in clf.predict(img, boxes, turns=True))
+    clf.turns_certain_at = 0.45      # the doubtful crop's turns' mean is 0.5
+    doubtful, sure = clf.predict(img, boxes, turns=True)
+    assert (doubtful.turns_sure, sure.turns_sure) == (True, False)
+    clf.turns_certain_at = 0.55
+    assert not clf.predict(img, boxes, turns=True)[0].turns_sure
+    clf.turns_certain_at = 0.45
+    doubtful = clf.predict(img, boxes, turns=True)[0]
+    assert _turns_lifted(doubtful, clf, lift=True) == pytest.approx(clf.certain_at)
+    assert _turns_lifted(doubtful, clf, lift=False) == pytest.approx(doubtful.confidence)
+    assert doubtful.confidence < clf.certain_at
 
 
 def test_views_joined_keep_not_a_die_and_the_plain_confidence_where_they_agree():
