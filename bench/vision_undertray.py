@@ -209,7 +209,8 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
     right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
     also asks the pip counts or the templates). Each set by its own network; a set without one is left out.
     Dice Throne dice also by held-out / seen hero and printing (`hero_groups`)."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])   # dice, right, sure-right, sure-wrong
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])   # dice, right, sure-right, sure-wrong,
+    # and sure-right, sure-wrong where the turns' mean may make a die sure too (`Prediction.turns_sure`)
     for folder in folders:
         for row in read_rows(folder):
             img = camera_frame(folder, row)
@@ -220,18 +221,20 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
             turns = vision.reader.TURNS_UNDER and set_of(row).id == "d6"   # as the reader reads pip dice
             for d, p in zip(row["dice"], clf.predict(img, boxes, turns=turns), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
+                turned = sure or p.turns_sure
                 for g in ["all", *[h for h in hero_groups(d) if h in BRIEF]]:
                     c = counts[g]
                     c[0], c[1], c[2], c[3] = c[0] + 1, c[1] + ok, c[2] + (ok and sure), c[3] + (sure and not ok)
+                    c[4], c[5] = c[4] + (ok and turned), c[5] + (turned and not ok)
     lines = [_given_line(g, c) for g, c in sorted(counts.items(), key=lambda kv: kv[0] != "all")]
-    return "\n  ".join(lines or [_given_line("all", [0, 0, 0, 0])])
+    return "\n  ".join(lines or [_given_line("all", [0] * 6)])
 
 
 def _given_line(group: str, c: list[int]) -> str:
     pct = 100.0 / max(c[0], 1)
     head = "face network given the true boxes:" if group == "all" else f"{group}:"
     return (f"{head} dice {c[0]}  right {c[1] * pct:.2f}%  right and sure {c[2] * pct:.2f}%  "
-            f"wrong and sure {c[3] * pct:.2f}%")
+            f"wrong and sure {c[3] * pct:.2f}%;  with the turns' mean: {c[4] * pct:.2f}% / {c[5] * pct:.2f}%")
 
 
 def colour_set_line(folders: list[Path], set_id: str, m: Models) -> str:
