@@ -320,7 +320,11 @@ def _parted(c: Candidate, background: np.ndarray | None) -> bool:
 
 def _turns_lifted(p: Prediction, clf: FaceClassifier, lift: bool) -> float:
     """The CNN's confidence; with `lift`, one whose four turns' mean is sure (`Prediction.turns_sure`) at least
-    the network's own level."""
+    the network's own level. The reader lifts so only with the room and not a die cut from a row or boxed in a
+    heap: tried on every read, a translucent die cut out of a row passed the cut floor (table 105 throw 12) and
+    the LED ring's six mirrored spots read without a room became a certain 6. Where it lifts, as the watcher
+    reads: seeds 42-49 certain-right 55.49% -> 56.99%, tables 118-123 48.10% -> 49.37%, silent as before
+    (docs/dice-sets.md, "the four turns' mean")."""
     return max(p.confidence, clf.certain_at) if lift and p.turns_sure else p.confidence
 
 
