@@ -318,8 +318,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  args.under_silent_aim)
     print(f"calibration on {len(cy)} held-back dice ({n_under} under the tray): T={temp:.2f} "
           f"certain_at={certain_at:.4f} {figs}", flush=True)
-    seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True,
-                                                                                    tables=args.tables)}
+    folders = ud.folders(args.train_seeds, finished=True, tables=args.tables)
+    seen = {f.name: sum(1 for g, _ in rows if g == f) for f in folders}
     meta = {"classes": CLASSES, "kind": "pips", "mount": "under", "size": s.size, "pad": s.pad, "norm": s.norm,
             "temperature": temp, "certain_at": certain_at, "turns_certain_at": turns_at, "calibration": figs,
             "seed": args.seed,

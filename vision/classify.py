@@ -181,13 +181,12 @@ class FaceClassifier:
         probs, emb = self.run(normalise_batch(crops, self.norm), allowed)
         turns_sure = np.zeros(len(boxes), bool)
         if turns:
-            none = self.classes.index("none") if "none" in self.classes else -1
-            again = (probs.argmax(1) != none) & (probs.max(1) < self.certain_at)   # as `_joined_with_views`
-            probs, conf = self._joined_with_views(crops, probs, allowed, TURNS, unsure_only=True)
+            probs, conf, again = self._joined_with_views(crops, probs, allowed, TURNS, unsure_only=True)
             if self.turns_certain_at is not None:
-                turns_sure = again & (probs.argmax(1) != none) & (probs.max(1) >= self.turns_certain_at)
+                named = probs.argmax(1) != self.classes.index("none")
+                turns_sure = again & named & (probs.max(1) >= self.turns_certain_at)
         elif both_ways:
-            probs, conf = self._joined_with_views(crops, probs, allowed, MIRRORED)
+            probs, conf, _ = self._joined_with_views(crops, probs, allowed, MIRRORED)
         else:
             conf = probs.max(1)
         out = []
@@ -197,12 +196,12 @@ class FaceClassifier:
         return out
 
     def _joined_with_views(self, crops: np.ndarray, plain: np.ndarray, allowed: np.ndarray | None,
-                           views: tuple, unsure_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                           views: tuple, unsure_only: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """`join_views` of the plain readings with the crops read in `views` (functions of a crop stack), where
-        the other views can matter: a crop whose plain reading is "not a die" keeps it whatever they say, so
-        only the others are read again (a third of a photo's candidates are "not a die", on the speed bench's
-        photos); `unsure_only`: nor a crop read at least `certain_at` sure. The network reads each crop of a
-        batch alone: the answers are those of every view in one batch."""
+        the other views can matter, and which crops were read again: a crop whose plain reading is "not a die"
+        keeps it whatever they say, so only the others are read again (a third of a photo's candidates are "not
+        a die", on the speed bench's photos); `unsure_only`: nor a crop read at least `certain_at` sure. The
+        network reads each crop of a batch alone: the answers are those of every view in one batch."""
         none = self.classes.index("none") if "none" in self.classes else -1
         need = plain.argmax(1) != none
         if unsure_only:
@@ -213,7 +212,7 @@ class FaceClassifier:
             probs = self.run(normalise_batch(np.ascontiguousarray(seen), self.norm), allowed)[0]
             for k, part in enumerate(np.split(probs, len(views))):
                 others[k][need] = part
-        return join_views(plain, others, none)
+        return (*join_views(plain, others, none), need)
 
     def second_looks(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Probabilities (n, len(LOOKS), classes) of each box (cx, cy, w, h) seen again as `LOOKS` says, in one

@@ -715,8 +715,9 @@ def heap_candidates(img: np.ndarray, blobs: list[Blob], cands: list[Candidate], 
     Why: from below, given each die's true box, the face network was sure and right of 54.7% of touching dice
     (seeds 42-49), but read as the watcher reads only 37.5% were certain once rows were cut (`_chain_parts`;
     31.2% before): a heap of three or four dice (an L, a T, a square) parts into pieces no one die fills, and
-    the read without the room, which has the finder's boxes, judges them at its own higher level. Each box is a candidate like the finder's on a still frame
-    (`detector_candidates`); the run costs a small window, only where a heap lies."""
+    the read without the room, which has the finder's boxes, judges them at its own higher level. Each box is
+    a candidate like the finder's on a still frame (`detector_candidates`); the run costs a small window, only
+    where a heap lies."""
     out: list[Candidate] = []
     for heap in _heaps(blobs):
         x, y, w, h = heap.mask_box

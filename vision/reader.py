@@ -135,10 +135,11 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     # a symbol set's own network (kind "icons") joins its template reader; a pip CNN reads the pip path
     icons_net = classifier if classifier is not None and classifier.meta.get("kind") == "icons" else None
     clf = (classifier or classifier_for(ds, mount)) if not taught and icons_net is None else None
-    det = _learned_finder(detector, mount) if background is None else None
+    finder = _learned_finder(detector, mount)
+    det = finder if background is None else None
     if clf is not None:
         # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
-        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, _learned_finder(detector, mount))
+        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, finder)
         scale *= zoom
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
@@ -291,8 +292,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     roomless = under and background is None
     alone_at = max(clf.certain_at, UNDER_ROOMLESS_FLOOR if roomless else UNDER_ALONE_FLOOR) if under else CNN_ALONE_AT
     sure_at = alone_at if roomless else clf.certain_at   # where a pip count agrees: without a room, the floor too
+    parted = {i: _parted(cands[i], background) for i in kept}
     votes = {i: PipVotes(int(clf.classes[preds[i].index]) if preds[i].index != none else None, preds[i].index,
-                         _turns_lifted(preds[i], clf, background is not None and not _parted(cands[i], background)),
+                         _turns_lifted(preds[i], clf, background is not None and not parted[i]),
                          pip_confidence(cands[i].face, lab, typical_round)
                          if cands[i].face is not None and cands[i].pips else 0.0) for i in kept}
     finder_sure = FINDER_SURE if mount == "under" else math.inf
@@ -302,7 +304,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
-        floor = CUT_FLOOR if _parted(c, background) else 0.0
+        floor = CUT_FLOOR if parted[i] else 0.0
         judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
                                typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
@@ -320,9 +322,10 @@ def _parted(c: Candidate, background: np.ndarray | None) -> bool:
 
 def _turns_lifted(p: Prediction, clf: FaceClassifier, lift: bool) -> float:
     """The CNN's confidence; with `lift`, one whose four turns' mean is sure (`Prediction.turns_sure`) at least
-    the network's own level. The reader lifts so only with the room and not a die cut from a row or boxed in a
-    heap: tried on every read, a translucent die cut out of a row passed the cut floor (table 105 throw 12) and
-    the LED ring's six mirrored spots read without a room became a certain 6. Where it lifts, as the watcher
+    the network's own level. Only with the room and not for a die cut from a row or boxed in a heap (whose
+    floors stand above the level): lifted past the level on every read, a translucent die cut out of a row
+    passed the cut floor (table 105 throw 12) and the LED ring's six mirrored spots read without a room became
+    a certain 6. Where it lifts, as the watcher
     reads: seeds 42-49 certain-right 55.49% -> 56.99%, tables 118-123 48.10% -> 49.37%, silent as before
     (docs/dice-sets.md, "the four turns' mean")."""
     return max(p.confidence, clf.certain_at) if lift and p.turns_sure else p.confidence
