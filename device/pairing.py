@@ -73,9 +73,10 @@ class Pairing:
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = lambda: datetime.now(UTC),
                  asks_per_address: int = ASKS_PER_ADDRESS, ask_period_s: float = ASK_PERIOD_S,
-                 max_waiting: int = MAX_WAITING) -> None:
+                 max_waiting: int = MAX_WAITING, stale_s: float = STALE_S) -> None:
         self.path = path
         self.window_s = window_s
+        self.stale_s = stale_s
         self.asks_per_address = asks_per_address
         self.ask_period_s = ask_period_s
         self.max_waiting = max_waiting
@@ -329,7 +330,7 @@ class Pairing:
         """Seconds until `status()` changes by itself (a window closes, a warning ends); None if never."""
         with self._lock:
             now = self._clock()
-            ends = [min(w.asked + self.window_s, w.seen + STALE_S) for w in self._requests.values()]
+            ends = [min(w.asked + self.window_s, w.seen + self.stale_s) for w in self._requests.values()]
             if self._conflict_until > now:
                 ends.append(self._conflict_until)
             return max(0.0, max(ends) - now) if ends else None
@@ -337,7 +338,7 @@ class Pairing:
     # -- inside -----------------------------------------------------------------------------------
     def _expire(self, now: float) -> None:
         for request_id, waiting in list(self._requests.items()):
-            if now - waiting.asked > self.window_s or now - waiting.seen > STALE_S:
+            if now - waiting.asked > self.window_s or now - waiting.seen > self.stale_s:
                 del self._requests[request_id]
                 self._told[request_id] = "expired"
         for address, asks in list(self._asks.items()):
