@@ -50,6 +50,7 @@ from .outline import refitted
 from .pips import Face, lab_to_bgr, pip_dice
 from .reading import UNNAMED, Reading
 from .symbolnet import with_network
+from .window import windowed
 
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
 # its own threshold (0.3): on the enlarged photo it proposed many more boxes on busy floors and specks, which the
@@ -98,6 +99,15 @@ CUT_FLOOR = 0.975
 # reads). Chosen on tables 100-105 and seeds 1-3, 20-21, 42-49 (1,649 d6): 0.5 certain-right 747, silent 1; 0.8
 # 744 and 0; 0.9 742 and 0.
 UNDER_CROP_AGREES_AT = 0.8
+
+# Under the tray, with the room, a part of a die is read again in windows of the frame's usual die side
+# (`window.windowed`; issue 31). Why only with the room: read alone (no empty tray), the windows around specks and
+# touching dice made two dice certain and wrong on tables 100-117 (a window across two black speckled dice at 0.995,
+# a translucent white die at 0.9993), and higher floors for them left fewer dice certain than no windows, a window
+# outranking the part's own candidate (seeds 42-49 read alone, certain-right: 35.19% without windows; at a floor of
+# 0.999 33.98%, one of the two still certain; never certain 30.08%). With the room the parts are parts of real dice,
+# and a window reads as a parted die (`_parted`).
+WINDOWS_WITH_ROOM = True
 
 
 _READERS: dict[tuple[DiceSet, str, int], FaceReader] = {}
@@ -279,6 +289,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     if background is not None:
         extra, extra_preds = refitted(img, background, cands, preds, clf)
         cands, preds = cands + extra, list(preds) + list(extra_preds)
+    if mount == "under" and WINDOWS_WITH_ROOM and background is not None:
+        extra, extra_preds = windowed(img, cands, preds, clf, TURNS_UNDER)
+        cands, preds = cands + extra, list(preds) + list(extra_preds)
     boxes = [c.box for c in cands]
     none = clf.classes.index("none")
     too_wide = around_finder_dice(cands, preds, none) if mount == "under" else set()
@@ -315,9 +328,10 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
 
 
 def _parted(c: Candidate, background: np.ndarray | None) -> bool:
-    """A die cut out of a row of touching dice by measure, or boxed in a heap by the learned finder (with the
-    room: `find.heap_candidates`); a refitted outline was no cut."""
-    return getattr(c.blob, "cut", False) or (background is not None and c.source == "detector")
+    """A die cut out of a row of touching dice by measure, boxed in a heap by the learned finder (with the room:
+    `find.heap_candidates`) or in a window around a part of it (`window.windowed`): each square may hold a slice
+    of a neighbour. A refitted outline was no cut."""
+    return getattr(c.blob, "cut", False) or c.source == "window" or (background is not None and c.source == "detector")
 
 
 def _turns_lifted(p: Prediction, clf: FaceClassifier, lift: bool) -> float:
