@@ -30,6 +30,12 @@ GRID = 5
 # made certain are the same
 WINDOW_AT = 0.9
 
+# Two windows naming different faces that share more than this part of a window cannot both lie on their dice: both
+# are dropped. Why: in a heap of black dice over a dark patch of the room the windows slid across two dice, and one
+# read a 3 on the glass as a 5 at 0.984 (seed 46 frame 35; the windows on right dice of seeds 42-49 shared at most
+# a quarter with another outside that heap, the wrong ones 0.43 and more)
+CLASH = 0.4
+
 
 def usual_side(cands: list[Candidate], preds: list, clf: Any) -> float | None:
     """The frame's usual die side (px): the median longer side of the square boxes the network names a face in
@@ -52,7 +58,8 @@ def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, tur
              ) -> tuple[list[Candidate], list]:
     """Candidates (and the network's answers, read in their quarter turns with `turns`) for the best window
     around each part of a die the network does not name surely and no die-sized box named a face holds: the
-    position the network names a face in most surely, if it names one at any."""
+    position the network names a face in most surely, if it names one at WINDOW_AT, and no window naming another
+    face shares more than CLASH of it."""
     side = usual_side(cands, preds, clf)
     if side is None:
         return [], []
@@ -64,7 +71,9 @@ def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, tur
              and not any(_holds(whole, c.box) for whole in named_whole)]
     best = [b for b in (_best_window(img, c.box, side, clf, none) for c in parts) if b is not None]
     answers = clf.predict(img, best, turns=turns) if best else []
-    kept = [k for k, p in enumerate(answers) if p.index != none and p.confidence >= WINDOW_AT]
+    named = [k for k, p in enumerate(answers) if p.index != none and p.confidence >= WINDOW_AT]
+    kept = [k for k in named if not any(answers[j].index != answers[k].index and _shared(best[j], best[k]) > CLASH
+                                        for j in named)]
     return [Candidate(best[k], "window") for k in kept], [answers[k] for k in kept]
 
 
@@ -72,6 +81,13 @@ def _holds(whole: tuple, part: tuple) -> bool:
     """Whether a die-sized box holds a part's centre: the part's die has a box already (a refitted outline, say),
     and a window slid around a sliver at its edge would only move it off the die."""
     return abs(part[0] - whole[0]) <= whole[2] / 2 and abs(part[1] - whole[1]) <= whole[3] / 2
+
+
+def _shared(a: tuple, b: tuple) -> float:
+    """The part of the smaller of two boxes (cx, cy, w, h) that lies in the other."""
+    w = min(a[0] + a[2] / 2, b[0] + b[2] / 2) - max(a[0] - a[2] / 2, b[0] - b[2] / 2)
+    h = min(a[1] + a[3] / 2, b[1] + b[3] / 2) - max(a[1] - a[3] / 2, b[1] - b[3] / 2)
+    return max(w, 0.0) * max(h, 0.0) / min(a[2] * a[3], b[2] * b[3])
 
 
 def _best_window(img: np.ndarray, box: tuple, side: float, clf: Any, none: int) -> tuple | None:

@@ -8,14 +8,16 @@ white ceiling hides a white die: in-sample pictures, so they check the logic, no
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import vision.reader as reader
+from vision.classify import Prediction
 from vision.dicesets import get_set
 from vision.finder import Candidate
 from vision.reader import classifier_for, read_dice
 from vision.render import DieSpec, render_tray
-from vision.window import GRID, usual_side, windowed, windows_around
+from vision.window import GRID, _shared, usual_side, windowed, windows_around
 
 DICE = [DieSpec(150, 150, 60, 20, 3, colour="white"), DieSpec(480, 330, 60, 10, 5, colour="red"),
         DieSpec(300, 380, 60, 0, 2, colour="white"), DieSpec(400, 140, 60, 0, 6, colour="red")]
@@ -113,3 +115,40 @@ def test_a_part_inside_a_die_sized_box_named_a_face_gets_no_window():
     cands += [Candidate((136.0, 122.0, 24.0, 21.0), "outline"), Candidate((159.0, 122.0, 24.0, 21.0), "outline")]
     preds = clf.predict(frame, [c.box for c in cands])
     assert windowed(frame, cands, preds, clf, True) == ([], [])
+
+
+class FacesByPlace:
+    """A face network stand-in that names the face of the nearest of `dice` ((x, y, class index)) within 20 px of
+    a box's centre, the surer the nearer, and "not a die" elsewhere: the window step's rules without a network."""
+
+    classes = ["1", "2", "3", "4", "5", "6", "none"]
+    certain_at = 0.95
+
+    def __init__(self, dice: list[tuple[float, float, int]]):
+        self.dice = dice
+
+    def predict(self, img, boxes, **_):
+        return [self._name(b) for b in boxes]
+
+    def _name(self, box) -> Prediction:
+        near = [(abs(box[0] - x) + abs(box[1] - y), k) for x, y, k in self.dice
+                if abs(box[0] - x) < 20 and abs(box[1] - y) < 20]
+        dist, k = min(near) if near else (0.0, 6)
+        return Prediction(self.classes[k], k, 0.999 - dist / 1000, 0.0, np.zeros(1, np.float32))
+
+
+def test_windows_that_share_much_of_a_square_and_name_different_faces_are_both_dropped():
+    """In a heap the windows of two parts slid across two dice and one named a face the die does not show (Blender
+    seed 46 frame 35): two windows naming different faces that share more than CLASH of a square cannot both lie
+    on their dice. Apart, each is kept."""
+    img = np.zeros((240, 320, 3), np.uint8)
+    whole = [Candidate((40.0, 40.0, 60.0, 60.0), "outline"), Candidate((280.0, 200.0, 60.0, 60.0), "outline")]
+    # (part x, x where the network is surest of its face): beside each other, the best windows slide together
+    for (a, sure_a), (b, sure_b), kept in (((150.0, 165), (200.0, 185), 0), ((150.0, 150), (220.0, 220), 2)):
+        clf = FacesByPlace([(40, 40, 0), (280, 200, 1), (sure_a, 120, 2), (sure_b, 120, 4)])
+        cands = whole + [Candidate((a, 120.0, 20.0, 20.0), "outline"), Candidate((b, 120.0, 20.0, 20.0), "outline")]
+        preds = clf.predict(img, [c.box for c in whole]) + [Prediction("none", 6, 0.9, 0.1, np.zeros(1))] * 2
+        extra, _ = windowed(img, cands, preds, clf, False)
+        assert len(extra) == kept
+    assert _shared((0.0, 0.0, 60.0, 60.0), (30.0, 0.0, 60.0, 60.0)) == pytest.approx(0.5)
+    assert _shared((0.0, 0.0, 60.0, 60.0), (61.0, 0.0, 60.0, 60.0)) == 0.0
