@@ -103,10 +103,10 @@ UNDER_CROP_AGREES_AT = 0.8
 # Under the tray, with the room, a part of a die is read again in windows of the frame's usual die side
 # (`window.windowed`; issue 31). Why only with the room: read alone (no empty tray), the windows around specks and
 # touching dice made two dice certain and wrong on tables 100-117 (a window across two black speckled dice at 0.995,
-# a translucent white die at 0.9993), and higher floors for them left fewer dice certain than no windows, a window
-# outranking the part's own candidate (seeds 42-49 read alone, certain-right: 35.19% without windows; at a floor of
-# 0.999 33.98%, one of the two still certain; never certain 30.08%). With the room the parts are parts of real dice,
-# and a window reads as a parted die (`_parted`).
+# a translucent white die at 0.9993), and higher floors for them left fewer dice certain than no windows (a window
+# outranks its die's other candidates; seeds 42-49 read alone, certain-right: 35.19% without windows; at a floor
+# of 0.999 33.98%, one of the two still certain; never certain 30.08%). With the room the parts are parts of real
+# dice, and a window reads as a parted die (`_parted`).
 WINDOWS_WITH_ROOM = True
 
 

@@ -7,8 +7,9 @@ wrong face or "not a die". The window step places a square as large as the dice 
 same frame around each such part, at a grid of positions that keep the part inside, and keeps the position where
 the network names a face most surely: beside the part's own candidate, and the one reading per die keeps the
 better (`decide.candidate_order`, `finder.suppress`). A window reads as a parted die (`reader.CUT_FLOOR`), and
-only with the room (`reader.WINDOWS_WITH_ROOM`). On Blender's under-tray frames (seeds 42-49, with the room) the
-dice found only in part went from 26 of 61 named right to 58, about as many as at their true boxes
+only with the room (`reader.WINDOWS_WITH_ROOM`). In the analysis that led to it (Blender's under-tray seeds 42-49,
+with the room, the best window of every part) the 61 dice found only in part went from 26 named right to 58; as
+the watcher reads, the same seeds' certain-right dice went from 52.63% to 55.04%, none certain and wrong
 (docs/dice-sets.md, "Windows around a part").
 """
 
@@ -57,24 +58,30 @@ def windows_around(box: tuple[float, float, float, float], side: float) -> list[
 def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, turns: bool
              ) -> tuple[list[Candidate], list]:
     """Candidates (and the network's answers, read in their quarter turns with `turns`) for the best window
-    around each part of a die the network does not name surely and no die-sized box named a face holds: the
-    position the network names a face in most surely, if it names one at WINDOW_AT, and no window naming another
-    face shares more than CLASH of it."""
+    around each part of a die (`_parts`): the position the network names a face in most surely, if it names one
+    at WINDOW_AT, and no window naming another face shares more than CLASH of it."""
     side = usual_side(cands, preds, clf)
     if side is None:
         return [], []
     none = clf.classes.index("none")
-    named_whole = [c.box for c, p in zip(cands, preds, strict=True)
-                   if p.index != none and max(c.box[2:]) >= PART_OF_USUAL * side and squarish(c.box)]
-    parts = [c for c, p in zip(cands, preds, strict=True)
-             if max(c.box[2:]) < PART_OF_USUAL * side and (p.index == none or p.confidence < clf.certain_at)
-             and not any(_holds(whole, c.box) for whole in named_whole)]
-    best = [b for b in (_best_window(img, c.box, side, clf, none) for c in parts) if b is not None]
+    best = [b for b in (_best_window(img, c.box, side, clf, none) for c in _parts(cands, preds, clf, side))
+            if b is not None]
     answers = clf.predict(img, best, turns=turns) if best else []
     named = [k for k, p in enumerate(answers) if p.index != none and p.confidence >= WINDOW_AT]
     kept = [k for k in named if not any(answers[j].index != answers[k].index and _shared(best[j], best[k]) > CLASH
                                         for j in named)]
     return [Candidate(best[k], "window") for k in kept], [answers[k] for k in kept]
+
+
+def _parts(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:
+    """The candidates under PART_OF_USUAL of the usual side that the network does not name surely and whose
+    centre no die-sized square box named a face holds."""
+    none = clf.classes.index("none")
+    named_whole = [c.box for c, p in zip(cands, preds, strict=True)
+                   if p.index != none and max(c.box[2:]) >= PART_OF_USUAL * side and squarish(c.box)]
+    return [c for c, p in zip(cands, preds, strict=True)
+            if max(c.box[2:]) < PART_OF_USUAL * side and (p.index == none or p.confidence < clf.certain_at)
+            and not any(_holds(whole, c.box) for whole in named_whole)]
 
 
 def _holds(whole: tuple, part: tuple) -> bool:
