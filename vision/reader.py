@@ -50,7 +50,7 @@ from .outline import refitted
 from .pips import Face, lab_to_bgr, pip_dice
 from .reading import UNNAMED, Reading
 from .symbolnet import with_network
-from .window import windowed
+from .window import WINDOW_SURE, windowed
 
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
 # its own threshold (0.3): on the enlarged photo it proposed many more boxes on busy floors and specks, which the
@@ -106,7 +106,7 @@ UNDER_CROP_AGREES_AT = 0.8
 # a translucent white die at 0.9993), and higher floors for them left fewer dice certain than no windows (a window
 # outranks its die's other candidates; seeds 42-49 read alone, certain-right: 35.19% without windows; at a floor
 # of 0.999 33.98%, one of the two still certain; never certain 30.08%). With the room the parts are parts of real
-# dice, and a window reads as a parted die (`_parted`).
+# dice; a window is certain only from `window.WINDOW_SURE` and never lifted by the turns' mean (`_parted`).
 WINDOWS_WITH_ROOM = True
 
 
@@ -317,7 +317,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     out: list[Reading] = []
     for i in kept:
         c = cands[i]
-        floor = CUT_FLOOR if parted[i] else 0.0
+        floor = WINDOW_SURE if c.source == "window" else CUT_FLOOR if parted[i] else 0.0
         judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
                                typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
