@@ -152,3 +152,15 @@ def test_windows_that_share_much_of_a_square_and_name_different_faces_are_both_d
         assert len(extra) == kept
     assert _shared((0.0, 0.0, 60.0, 60.0), (30.0, 0.0, 60.0, 60.0)) == pytest.approx(0.5)
     assert _shared((0.0, 0.0, 60.0, 60.0), (61.0, 0.0, 60.0, 60.0)) == 0.0
+
+
+def test_a_window_is_certain_only_from_its_own_floor(monkeypatch):
+    """Windows across two dark dice on a dark room named faces no die showed at 0.984-0.986 (Blender table 104):
+    a window is certain only from `WINDOW_SURE`. The white 3's window (named at 0.9999) is certain; with the floor
+    above any answer it is read, unsure."""
+    frame, room = frame_and_hiding_room()
+    (three,) = [r for r in read_dice(frame, "d6", "under", background=room) if near(r, DICE[0])]
+    assert three.certain and three.value == 3
+    monkeypatch.setattr(reader, "WINDOW_SURE", 1.01)
+    (three,) = [r for r in read_dice(frame, "d6", "under", background=room) if near(r, DICE[0])]
+    assert not three.certain and three.value == 3
