@@ -238,7 +238,7 @@ def around_finder_dice(cands: list[Candidate], preds: list, none: int) -> set[in
     of 146 touching dice, the reader kept 101)."""
     dice = [c.box for c, p in zip(cands, preds, strict=True) if c.source == "detector" and p.index != none]
     return {i for i, c in enumerate(cands) if c.source != "detector" and
-            (any(_inside(d, c.box) and max(c.box[2:]) > WIDER_THAN_DIE * max(d[2:]) for d in dice)
+            (any(centre_inside(d, c.box) and max(c.box[2:]) > WIDER_THAN_DIE * max(d[2:]) for d in dice)
              or _between_two(c.box, dice))}
 
 
@@ -249,7 +249,8 @@ def _between_two(box: tuple, dice: list[tuple]) -> bool:
     return any(not same_die(a, b) for k, a in enumerate(near) for b in near[k + 1:])
 
 
-def _inside(inner: tuple, outer: tuple) -> bool:
+def centre_inside(inner: tuple, outer: tuple) -> bool:
+    """Whether the centre of box `inner` lies in box `outer` (both cx, cy, w, h)."""
     return abs(inner[0] - outer[0]) < outer[2] / 2 and abs(inner[1] - outer[1]) < outer[3] / 2
 
 

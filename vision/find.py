@@ -733,26 +733,30 @@ def heap_candidates(img: np.ndarray, blobs: list[Blob], cands: list[Candidate], 
 def _heaps(blobs: list[Blob]) -> list[Blob]:
     """The heaps of touching dice among the outline finder's blobs: each split blob whose parts are not all
     whole dice (once), and each blob left whole that is shaped like no one die, either way one that can hold
-    two dice (`_holds_dice`); and a square of dice shaped like one large die (`_square_of_dice`)."""
-    sides = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and _die_shaped(b.contour)]
+    two dice (`_holds_dice`); and any blob much wider than the frame's other dice (`_wider_than_the_others`)."""
+    shaped = [b for b in blobs if not b.cut and _die_shaped(b.contour)]
+    sides = [max(b.rect[1]) for b in shaped if b.whole is None]
     typical = float(np.median(sides)) if sides else 0.0
     heaps: dict[int, Blob] = {}
     for b in blobs:
         heap = b.whole if b.whole is not None else b
-        if not b.cut and ((not _die_shaped(b.contour) and _holds_dice(heap, typical)) or _square_of_dice(b, blobs)):
+        die_shaped = any(o is b for o in shaped)
+        others = [max(o.rect[1]) for o in shaped if o is not b]
+        if not b.cut and ((not die_shaped and _holds_dice(heap, typical)) or _wider_than_the_others(b, others)):
             heaps[id(heap)] = heap
     return list(heaps.values())
 
 
-def _square_of_dice(b: Blob, blobs: list[Blob]) -> bool:
-    """A die-shaped blob wider both ways than 1.5 times the median side of the frame's other die-shaped blobs
-    (at least two, parts of split blobs too): four touching dice, two by two. Why: such a square passed as one die,
-    no heap, and was read as one: a certain 5 across four red dice where none showed a 5 (Blender seed 42 frame
-    38, 1.8 sides of the frame's dice wide); searched by the learned finder, it is no certain phantom. As the
-    watcher reads seeds 42-49, 1-3, 20-21 (1,076 d6) and tables 100-123 (1,793): certain and right as before (568
-    and 825 dice), no certain phantom left, missed 59 -> 57 and 140 -> 141."""
-    others = [max(o.rect[1]) for o in blobs if o is not b and not o.cut and _die_shaped(o.contour)]
-    return len(others) >= 2 and min(b.rect[1]) >= 1.5 * float(np.median(others))
+def _wider_than_the_others(b: Blob, other_sides: list[float]) -> bool:
+    """A blob wider both ways than 1.5 times the median side of the frame's other die-shaped blobs (at least two,
+    parts of split blobs too), whatever its shape: four touching dice two by two are shaped like one die, so
+    `_holds_dice` never looks at them, and its usual die counts only whole blobs (the square's neighbours were
+    often parts). Why: such a square passed as one die, no heap, and was read as one: a certain 5 across four
+    red dice where none showed a 5 (Blender seed 42 frame 38, 1.8 sides of the frame's dice wide); searched by the
+    learned finder, it is no certain phantom. As the watcher reads seeds 42-49, 1-3, 20-21 (1,076 d6) and tables
+    100-123 (1,793): certain and right as before (568 and 825 dice), no certain phantom left, missed 59 -> 57 and
+    140 -> 141."""
+    return len(other_sides) >= 2 and min(b.rect[1]) >= 1.5 * float(np.median(other_sides))
 
 
 def _holds_dice(b: Blob, typical_side: float) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .decide import squarish
+from .decide import centre_inside, squarish
 from .finder import Candidate
 
 # A candidate whose box is under this share of the frame's usual die side is a part of a die
@@ -67,13 +67,16 @@ def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, tur
              ) -> tuple[list[Candidate], list]:
     """Candidates (and the network's answers, read in their quarter turns with `turns`) for the best window
     around each part of a die (`_parts`): the position the network names a face in most surely, if it names one
-    at WINDOW_AT, and no window naming another face shares more than CLASH of it."""
+    at WINDOW_AT, and no window naming another face shares more than CLASH of it. Every part's windows are read
+    in one batch."""
     side = usual_side(cands, preds, clf)
     if side is None:
         return [], []
     none = clf.classes.index("none")
-    best = [b for b in (_best_window(img, c.box, side, clf, none) for c in _parts(cands, preds, clf, side))
-            if b is not None]
+    around = [windows_around(c.box, side) for c in _parts(cands, preds, clf, side)]
+    answers = clf.predict(img, [w for wins in around for w in wins]) if around else []
+    best = [b for k, wins in enumerate(around)
+            if (b := _best_window(wins, answers[k * len(wins):(k + 1) * len(wins)], none)) is not None]
     answers = clf.predict(img, best, turns=turns) if best else []
     named = [k for k, p in enumerate(answers) if p.index != none and p.confidence >= WINDOW_AT]
     kept = [k for k in named if not any(answers[j].index != answers[k].index and _shared(best[j], best[k]) > CLASH
@@ -83,19 +86,14 @@ def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, tur
 
 def _parts(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:
     """The candidates under PART_OF_USUAL of the usual side that the network does not name surely and whose
-    centre no die-sized square box named a face holds."""
+    centre no die-sized square box named a face holds: such a part's die has a box already (a refitted outline,
+    say), and a window slid around a sliver at its edge would only move it off the die."""
     none = clf.classes.index("none")
     named_whole = [c.box for c, p in zip(cands, preds, strict=True)
                    if p.index != none and max(c.box[2:]) >= PART_OF_USUAL * side and squarish(c.box)]
     return [c for c, p in zip(cands, preds, strict=True)
             if max(c.box[2:]) < PART_OF_USUAL * side and (p.index == none or p.confidence < clf.certain_at)
-            and not any(_holds(whole, c.box) for whole in named_whole)]
-
-
-def _holds(whole: tuple, part: tuple) -> bool:
-    """Whether a die-sized box holds a part's centre: the part's die has a box already (a refitted outline, say),
-    and a window slid around a sliver at its edge would only move it off the die."""
-    return abs(part[0] - whole[0]) <= whole[2] / 2 and abs(part[1] - whole[1]) <= whole[3] / 2
+            and not any(centre_inside(c.box, whole) for whole in named_whole)]
 
 
 def _shared(a: tuple, b: tuple) -> float:
@@ -105,9 +103,8 @@ def _shared(a: tuple, b: tuple) -> float:
     return max(w, 0.0) * max(h, 0.0) / min(a[2] * a[3], b[2] * b[3])
 
 
-def _best_window(img: np.ndarray, box: tuple, side: float, clf: Any, none: int) -> tuple | None:
-    """The window around `box` whose face the network names most surely; None if it names none."""
-    wins = windows_around(box, side)
-    scores = [p.confidence if p.index != none else 0.0 for p in clf.predict(img, wins)]
+def _best_window(wins: list[tuple], answers: list, none: int) -> tuple | None:
+    """The window whose face the network names most surely; None if it names none."""
+    scores = [p.confidence if p.index != none else 0.0 for p in answers]
     k = int(np.argmax(scores))
     return wins[k] if scores[k] > 0.0 else None

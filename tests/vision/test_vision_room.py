@@ -255,7 +255,7 @@ def test_a_square_of_four_touching_dice_is_searched_as_a_heap() -> None:
     """Issue 31 #3 with the room: four dice two by two make one square blob, shaped like one die, so it was no heap
     and read as one die or none (Blender seed 42 frame 38: a certain 5 across four red dice, none of them a 5).
     A die-shaped blob 1.5 times as wide both ways as the frame's other die-shaped blobs is searched by the learned
-    finder (`find._square_of_dice`): its four dice are read. Without two other dice to compare with it stays whole."""
+    finder (`find._wider_than_the_others`): its four dice are read. Without two other dice to compare with it stays whole."""
     from vision.find import _heaps, find_dice
     square = [DieSpec(250, 200, 60, 0, 5), DieSpec(311, 200, 60, 0, 2), DieSpec(250, 261, 60, 0, 6),
               DieSpec(311, 261, 60, 0, 1)]
