@@ -11,6 +11,11 @@ only with the room (`reader.WINDOWS_WITH_ROOM`). In the analysis that led to it 
 with the room, the best window of every part) the 61 dice found only in part went from 26 named right to 58; as
 the watcher reads, the same seeds' certain-right dice went from 52.63% to 54.59%, none certain and wrong
 (docs/dice-sets.md, "Windows around a part").
+
+A whole die whose face the network names without being sure of it is nudged the same way (`nudged`): its box
+read again at a grid of small shifts, the best kept only where the network is sure of it there (WINDOW_SURE),
+since a box a few px off a die costs the network its certainty more than a box of the wrong size
+(docs/dice-sets.md, "Nudged boxes").
 """
 
 from __future__ import annotations
@@ -45,6 +50,13 @@ WINDOW_SURE = 0.99
 # a quarter with another outside that heap, the wrong ones 0.43 and more)
 CLASH = 0.4
 
+# A whole die the network names a face in without being sure of it is read again in GRID x GRID squares of its own
+# side, their centres up to this share of the side off its box's centre, and the best one is kept only where the
+# network names its face there at least WINDOW_SURE (so a nudged box only ever adds a certain die). Why: at the
+# outline boxes of the read with the room the network is sure and right of fewer dice than at their true boxes
+# (seeds 42-49: 60.8% against 67.7%), and no scale of the box closes it: it is where the box sits
+NUDGE = 0.1
+
 
 def usual_side(cands: list[Candidate], preds: list, clf: Any) -> float | None:
     """The frame's usual die side (px): the median longer side of the square boxes the network names a face in
@@ -58,7 +70,18 @@ def usual_side(cands: list[Candidate], preds: list, clf: Any) -> float | None:
 def windows_around(box: tuple[float, float, float, float], side: float) -> list[tuple[float, float, float, float]]:
     """The GRID x GRID square boxes of `side` that hold `box` (cx, cy, w, h) whole, corner to corner."""
     cx, cy, w, h = box
-    reach_x, reach_y = max(0.0, (side - w) / 2), max(0.0, (side - h) / 2)
+    return _grid(cx, cy, side, max(0.0, (side - w) / 2), max(0.0, (side - h) / 2))
+
+
+def nudged(box: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
+    """The GRID x GRID squares of `box`'s longer side whose centres lie up to NUDGE of it off the box's centre."""
+    cx, cy, w, h = box
+    side = max(w, h)
+    return _grid(cx, cy, side, NUDGE * side, NUDGE * side)
+
+
+def _grid(cx: float, cy: float, side: float, reach_x: float, reach_y: float) -> list[tuple[float, float, float, float]]:
+    """GRID x GRID squares of `side`, their centres spread evenly up to `reach_x`, `reach_y` off (cx, cy)."""
     return [(float(cx + u), float(cy + v), side, side) for v in np.linspace(-reach_y, reach_y, GRID)
             for u in np.linspace(-reach_x, reach_x, GRID)]
 
@@ -74,14 +97,27 @@ def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, tur
         return [], []
     none = clf.classes.index("none")
     around = [windows_around(c.box, side) for c in _parts(cands, preds, clf, side)]
+    parts = len(around)
+    around += [nudged(c.box) for c in _unsure_wholes(cands, preds, clf, side)]
     answers = clf.predict(img, [w for wins in around for w in wins]) if around else []
-    best = [b for k, wins in enumerate(around)
-            if (b := _best_window(wins, answers[k * len(wins):(k + 1) * len(wins)], none)) is not None]
+    found = [(k, b) for k, wins in enumerate(around)
+             if (b := _best_window(wins, answers[k * len(wins):(k + 1) * len(wins)], none)) is not None]
+    best = [b for _, b in found]
     answers = clf.predict(img, best, turns=turns) if best else []
-    named = [k for k, p in enumerate(answers) if p.index != none and p.confidence >= WINDOW_AT]
+    named = [k for k, p in enumerate(answers) if p.index != none
+             and p.confidence >= (WINDOW_AT if found[k][0] < parts else WINDOW_SURE)]
     kept = [k for k in named if not any(answers[j].index != answers[k].index and _shared(best[j], best[k]) > CLASH
                                         for j in named)]
     return [Candidate(best[k], "window") for k in kept], [answers[k] for k in kept]
+
+
+def _unsure_wholes(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:
+    """The square candidates of at least PART_OF_USUAL of the usual side whose face the network names below its
+    own level (nor its four turns' mean surely): whole dice, or boxes a little off them."""
+    none = clf.classes.index("none")
+    return [c for c, p in zip(cands, preds, strict=True)
+            if max(c.box[2:]) >= PART_OF_USUAL * side and squarish(c.box) and p.index != none
+            and p.confidence < clf.certain_at and not p.turns_sure]
 
 
 def _parts(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:
