@@ -56,6 +56,10 @@ CLASH = 0.4
 # outline boxes of the read with the room the network is sure and right of fewer dice than at their true boxes
 # (seeds 42-49: 60.8% against 67.7%), and no scale of the box closes it: it is where the box sits
 NUDGE = 0.1
+# ... and only a box at most this many usual sides long: a wider one holds more than a die (on vision/render.py's
+# Regidice frames a 131 px box round a 95 px black die and its shadow was nudged into a certain 4 whose centre lay
+# 36 px off the die's); on Blender's seeds no die was nudged from a box that wide
+WHOLE_AT_MOST = 1.5
 
 
 def usual_side(cands: list[Candidate], preds: list, clf: Any) -> float | None:
@@ -86,18 +90,19 @@ def _grid(cx: float, cy: float, side: float, reach_x: float, reach_y: float) -> 
             for u in np.linspace(-reach_x, reach_x, GRID)]
 
 
-def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, turns: bool
+def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, turns: bool, parts: bool = True
              ) -> tuple[list[Candidate], list]:
     """Candidates (and the network's answers, read in their quarter turns with `turns`) for the best window
-    around each part of a die (`_parts`): the position the network names a face in most surely, if it names one
-    at WINDOW_AT, and no window naming another face shares more than CLASH of it. Every part's windows are read
-    in one batch."""
+    around each part of a die (`_parts`; only with `parts`): the position the network names a face in most surely,
+    if it names one at WINDOW_AT, and no window naming another face shares more than CLASH of it; and for the best
+    nudged square of each whole die named unsurely (`_unsure_wholes`), if named at WINDOW_SURE. Every window is
+    read in one batch."""
     side = usual_side(cands, preds, clf)
     if side is None:
         return [], []
     none = clf.classes.index("none")
-    around = [windows_around(c.box, side) for c in _parts(cands, preds, clf, side)]
-    parts = len(around)
+    around = [windows_around(c.box, side) for c in _parts(cands, preds, clf, side)] if parts else []
+    n_parts = len(around)
     around += [nudged(c.box) for c in _unsure_wholes(cands, preds, clf, side)]
     answers = clf.predict(img, [w for wins in around for w in wins]) if around else []
     found = [(k, b) for k, wins in enumerate(around)
@@ -105,19 +110,19 @@ def windowed(img: np.ndarray, cands: list[Candidate], preds: list, clf: Any, tur
     best = [b for _, b in found]
     answers = clf.predict(img, best, turns=turns) if best else []
     named = [k for k, p in enumerate(answers) if p.index != none
-             and p.confidence >= (WINDOW_AT if found[k][0] < parts else WINDOW_SURE)]
+             and p.confidence >= (WINDOW_AT if found[k][0] < n_parts else WINDOW_SURE)]
     kept = [k for k in named if not any(answers[j].index != answers[k].index and _shared(best[j], best[k]) > CLASH
                                         for j in named)]
     return [Candidate(best[k], "window") for k in kept], [answers[k] for k in kept]
 
 
 def _unsure_wholes(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:
-    """The square candidates of at least PART_OF_USUAL of the usual side whose face the network names below its
-    own level (nor its four turns' mean surely): whole dice, or boxes a little off them."""
+    """The square candidates of PART_OF_USUAL to WHOLE_AT_MOST of the usual side whose face the network names below
+    its own level (nor its four turns' mean surely): whole dice, or boxes a little off them."""
     none = clf.classes.index("none")
     return [c for c, p in zip(cands, preds, strict=True)
             if max(c.box[2:]) >= PART_OF_USUAL * side and squarish(c.box) and p.index != none
-            and p.confidence < clf.certain_at and not p.turns_sure]
+            and p.confidence < clf.certain_at and not p.turns_sure and max(c.box[2:]) <= WHOLE_AT_MOST * side]
 
 
 def _parts(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:

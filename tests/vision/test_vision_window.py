@@ -95,15 +95,27 @@ def test_a_die_the_room_sees_only_in_part_is_read_with_the_windows_and_missed_wi
     assert not any(near(r, DICE[0]) and r.value == 3 for r in without)
 
 
-def test_without_the_room_no_window_is_read(monkeypatch):
-    """Read alone (no empty tray) windows made dice certain and wrong on Blender's tables: they are not read."""
+def test_without_the_room_no_part_is_windowed_but_unsure_dice_are_nudged(monkeypatch):
+    """Read alone (no empty tray) the windows around parts made dice certain and wrong on Blender's tables: only
+    the nudges of whole dice are read there. With the room, both."""
     frame, _ = frame_and_hiding_room()
     calls = []
-    monkeypatch.setattr(reader, "windowed", lambda *a: calls.append(a) or ([], []))
+    monkeypatch.setattr(reader, "windowed", lambda *a, parts: calls.append(parts) or ([], []))
     read_dice(frame, "d6", "under")
-    assert calls == []
+    assert calls == [False]
     read_dice(frame, "d6", "under", background=render_tray([], noise=2.0, seed=1))
-    assert len(calls) == 1
+    assert calls == [False, True]
+
+
+def test_parts_are_not_windowed_when_told_not_to():
+    """`windowed(..., parts=False)`: the strip's parts get no window (the read without the room)."""
+    frame, _ = frame_and_hiding_room()
+    clf = classifier_for(get_set("d6"), "under")
+    cands = [Candidate((d.x, d.y, 68.0, 68.0), "outline") for d in DICE[1:]]
+    cands += [Candidate((136.0, 122.0, 24.0, 21.0), "outline"), Candidate((159.0, 122.0, 24.0, 21.0), "outline")]
+    preds = clf.predict(frame, [c.box for c in cands])
+    assert len(windowed(frame, cands, preds, clf, True)[0]) == 2
+    assert windowed(frame, cands, preds, clf, True, parts=False) == ([], [])
 
 
 def test_a_part_inside_a_die_sized_box_named_a_face_gets_no_window():
@@ -196,8 +208,8 @@ def test_an_unsure_whole_die_is_read_again_nudged_and_kept_only_where_named_sure
 
 
 def test_a_whole_die_named_surely_or_not_named_is_not_nudged():
-    """Only a face named below the network's level is read again: a sure one needs no better box, and a box the
-    network calls "not a die" is left to the parts' windows (nudged too, on Blender's seeds 42-43 and tables
+    """Only a die-sized face named below the network's level is read again: a sure one needs no better box, and a
+    box the network calls "not a die" is left to the parts' windows (nudged too, on Blender's seeds 42-43 and tables
     118-119, they made no die certain)."""
     img = np.zeros((240, 320, 3), np.uint8)
     clf = FacesByPlace([(40, 40, 0), (280, 200, 1), (160, 120, 3)], per_px=0.01)
@@ -206,3 +218,7 @@ def test_a_whole_die_named_surely_or_not_named_is_not_nudged():
     for third in (Prediction("4", 3, 0.97, 0.01, np.zeros(1)), Prediction("none", 6, 0.6, 0.3, np.zeros(1))):
         preds = clf.predict(img, [c.box for c in cands[:2]]) + [third]
         assert windowed(img, cands, preds, clf, False) == ([], [])
+    # nor a box more than WHOLE_AT_MOST of the usual side: it holds more than a die
+    wide = cands[:2] + [Candidate((160.0, 120.0, 92.0, 92.0), "outline")]
+    preds = clf.predict(img, [c.box for c in cands[:2]]) + [Prediction("4", 3, 0.6, 0.3, np.zeros(1))]
+    assert windowed(img, wide, preds, clf, False) == ([], [])
