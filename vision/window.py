@@ -14,8 +14,8 @@ the watcher reads, the same seeds' certain-right dice went from 52.63% to 54.59%
 
 A whole die whose face the network names without being sure of it is nudged the same way (`nudged`): its box
 read again at a grid of small shifts, the best kept only where the network is sure of it there (WINDOW_SURE),
-since a box a few px off a die costs the network its certainty more than a box of the wrong size
-(docs/dice-sets.md, "Nudged boxes").
+since a box a few px off a die costs the network its certainty more than a box of the wrong size. Nudges are read
+with the room and without it (docs/dice-sets.md, "Nudged boxes").
 """
 
 from __future__ import annotations
