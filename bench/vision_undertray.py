@@ -39,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 import vision.reader  # noqa: E402
 from device.dice_sets import spec  # noqa: E402
@@ -140,18 +141,31 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:
     """Per die a Score (so each can count in its groups) and the frame's phantoms, a hardness figure, and the
     certain readings near no die (a certain phantom is a die the game would count that is not there)."""
-    img = camera_frame(folder, row)
+    img = enlarged(camera_frame(folder, row))
     if img is None or row.get("cut"):
         return None
-    empty = camera_frame(folder, row, empty=True) if mode != "alone" else None
+    empty = enlarged(camera_frame(folder, row, empty=True)) if mode != "alone" else None
     ds = set_of(row)
-    readings = read_frame(img, empty, mode, m, ds)
+    readings = [vision.reader._unscaled(r, SCALE) for r in read_frame(img, empty, mode, m, ds)]
     radius = radius_of(row)
     whole = score([truth_of(d, ds) for d in row["dice"]], readings, radius)
     per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d, radius)], radius) for d in row["dice"]]
     bad = whole.dice - whole.correct + whole.phantom
     sure_phantoms = sum(1 for r in readings if r.certain and not any(_near(r, d, radius) for d in row["dice"]))
     return per_die, whole, bad, sure_phantoms
+
+
+# `--scale`: every frame and its empty tray enlarged this many times before it is read (the readings moved back), as a
+# camera with more pixels a die would give it: the Pi camera's 1296x972 frames, read at `reader.WORKING_SIDE`, are
+# three times these renders' 320x240 if it sees the same tray
+SCALE = 1.0
+
+
+def enlarged(img: np.ndarray | None) -> np.ndarray | None:
+    """The frame at SCALE (bicubic: more pixels, no more detail)."""
+    if img is None or SCALE == 1.0:
+        return img
+    return cv2.resize(img, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_CUBIC)
 
 
 def _near(r, die: dict, radius: float) -> bool:
@@ -345,10 +359,16 @@ def main() -> int:
                     "tray (the reader before `reader.UNDER_ALONE`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
+    ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
+                    "rendered at three times the pixels, `blender_undertray.py --scale 3`)")
+    ap.add_argument("--scale", type=float, default=1.0, help="read every frame enlarged this many times (a camera "
+                    "with more pixels a die; the given-boxes line is at the renders' own size)")
     args = ap.parse_args()
+    global SCALE
+    SCALE = args.scale
     vision.reader.TURNS_UNDER = not args.one_turn
     vision.reader.UNDER_ALONE = not args.no_cnn_alone
-    folders = [FRAMES / f"s{s}" for s in seed_list(args.seeds) if (FRAMES / f"s{s}" / "labels.jsonl").exists()]
+    folders = [args.root / f"s{s}" for s in seed_list(args.seeds) if (args.root / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
     m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,
                DieDetector(args.finder, meta_of(args.finder)) if args.finder else None,

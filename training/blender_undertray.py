@@ -580,8 +580,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", type=int, default=12)
+    ap.add_argument("--scale", type=int, default=0, help="frames this many times 320x240 (default: by seed, "
+                    "`frame_scale`); e.g. 3 for the Pi camera's pixels a die, into a folder of its own")
     args = ap.parse_args(argv)
-    set_scale(fx.frame_scale(args.seed))
+    scale = args.scale or fx.frame_scale(args.seed)
+    set_scale(scale)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.seed >= fx.SYMBOL_SEEDS and not (args.out / "atlas").is_dir():
         raise SystemExit(f"{args.out}/atlas is missing: symbol seeds (>= {fx.SYMBOL_SEEDS}) are rendered through "
@@ -596,7 +599,7 @@ def main(argv: list[str]) -> int:
             fh.flush()
             print(f"frame {i}/{args.frames} ({time.time() - t0:.0f} s)", flush=True)
     (args.out / "done").write_text(json.dumps({"frames": args.frames, "seed": args.seed, "samples": args.samples,
-                                               "scale": fx.frame_scale(args.seed), "blender": bpy.app.version_string,
+                                               "scale": scale, "blender": bpy.app.version_string,
                                                "script_sha256": hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}),
                                    encoding="utf-8")
     return 0
