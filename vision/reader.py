@@ -49,7 +49,7 @@ from .name import top_face
 from .outline import refitted
 from .pips import Face, lab_to_bgr, pip_dice
 from .reading import UNNAMED, Reading
-from .symbolnet import with_network
+from .symbolnet import network_for, with_network
 from .window import WINDOW_SURE, windowed
 
 # the learned finder's heatmap peak that proposes a die in the enlarged second read of a still photo. Why above
@@ -147,9 +147,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     # a symbol set's own network (kind "icons") joins its template reader; a pip CNN reads the pip path
     icons_net = classifier if classifier is not None and classifier.meta.get("kind") == "icons" else None
     clf = (classifier or classifier_for(ds, mount)) if not taught and icons_net is None else None
-    side = UNDER_CAMERA_SIDE if mount == "under" and clf is not None and max(frame_bgr.shape[:2]) > CAMERA_FRAME \
-        else WORKING_SIDE
-    img, background, scale = _working_size(frame_bgr, background, side)
+    img, background, scale = _working_size(frame_bgr, background, _working_side(frame_bgr, ds, mount, clf, icons_net))
     finder = _learned_finder(detector, mount)
     det = finder if background is None else None
     if clf is not None:
@@ -188,15 +186,28 @@ def _learned_finder(detector: DieDetector | str | None, mount: str) -> DieDetect
 
 WORKING_SIDE = 960  # px: a larger frame is shrunk to this (its longer side) before it is read
 # Under the tray a camera's frame (longer side above CAMERA_FRAME px: the Pi camera's 1296x972) of a pip set read by
-# the CNN is read at UNDER_CAMERA_SIDE instead. Why: the reader was built and its networks trained on the box's view
+# the CNN, or of King of Tokyo (its network), is read at UNDER_CAMERA_SIDE instead (`_working_side`). Why: the reader was built and its networks trained on the box's view
 # rendered at 320x240 (dice 43-75 px) and 640x480 (the demo tray, dice 64 px); the same tray at the camera's pixels,
 # read at 960 px, gives dice three times that, where the hand-made cues find dice in the grain and lose real ones.
 # Blender's seed 42 rendered at 960x720 (20 frames, 47 d6; docs/dice-sets.md, "The box's camera gives dice more
 # pixels"), merged certain-right / alone certain-right, read at 960 / 640 / 480 / 320 px: 46.81 / 68.09 / 72.34 /
-# 61.70% and 6.38 / 36.17 / 53.19 / 46.81%, silent 0 at each. This holds for a box that sees the tray as the renders
+# 61.70% and 6.38 / 36.17 / 53.19 / 46.81%, silent 0 at each; King of Tokyo's test seeds at 960x720 (12 frames, 29
+# dice) merged right 44.83% at 960, 82.76% at 480. This holds for a box that sees the tray as the renders
 # do; a box whose camera sees its dice at another size needs the reader to learn that size (not done yet).
 CAMERA_FRAME = 640
 UNDER_CAMERA_SIDE = 480
+
+
+def _working_side(frame: np.ndarray, ds: DiceSet, mount: str, clf: FaceClassifier | None,
+                  icons_net: FaceClassifier | None) -> int:
+    """The longer side a frame is read at: UNDER_CAMERA_SIDE for a camera's frame under the tray of a set read by a
+    network trained on the box's view at 320x240 (the pip CNN, King of Tokyo's), WORKING_SIDE otherwise (Dice
+    Throne's renders are 640x480, and no network of it ships)."""
+    if mount != "under" or not max(frame.shape[:2]) > CAMERA_FRAME:
+        return WORKING_SIDE
+    symbols = icons_net or network_for(ds, mount)
+    learnt_at_320 = clf is not None or (symbols is not None and not symbols.meta.get("family"))
+    return UNDER_CAMERA_SIDE if learnt_at_320 else WORKING_SIDE
 
 
 def _working_size(frame: np.ndarray, background: np.ndarray | None, side: int = WORKING_SIDE

@@ -226,27 +226,29 @@ def test_a_die_on_the_lenss_own_reflection_is_read_but_never_certain():
 
 
 def test_a_camera_frame_under_the_tray_is_read_at_the_size_the_reader_was_built_at(monkeypatch):
-    """The Pi camera's 1296x972 frame of a pip set under the tray is read at `UNDER_CAMERA_SIDE` px (its dice three
-    times the renders' pixels lost the reader most of them at 960: docs/dice-sets.md), its readings given in the
-    frame's own pixels; a frame no larger than `CAMERA_FRAME` (the demo tray, the renders), a photo from above and
-    a symbol set are read as before."""
+    """The Pi camera's 1296x972 frame under the tray, of a pip set or of King of Tokyo (sets read by networks trained on
+    the box's view at 320x240), is read at `UNDER_CAMERA_SIDE` px (its dice three times the renders' pixels lost the
+    reader most of them at 960: docs/dice-sets.md), its readings given in the frame's own pixels; a frame no larger
+    than `CAMERA_FRAME` (the demo tray, the renders), a photo from above and Dice Throne are read as before."""
     import vision.reader as reader
-    sizes = []
-    real = reader._read_by_cnn
+    sides = []
+    real = reader._working_size
 
-    def spy(img, *a, **kw):
-        sizes.append(max(img.shape[:2]))
-        return real(img, *a, **kw)
+    def spy(frame, background, side=reader.WORKING_SIDE):
+        sides.append(side)
+        return real(frame, background, side)
 
-    monkeypatch.setattr(reader, "_read_by_cnn", spy)
+    monkeypatch.setattr(reader, "_working_size", spy)
     dice = [DieSpec(400, 300, 190, 10, 5, colour="white"), DieSpec(900, 650, 190, 30, 2, colour="red")]
     frame = render_tray(dice, width=1296, height=972, noise=2.0, seed=4)
     found = read_dice(frame, "d6", "under")
-    assert sizes == [reader.UNDER_CAMERA_SIDE]
+    assert sides == [reader.UNDER_CAMERA_SIDE] and reader.UNDER_CAMERA_SIDE < 960
     assert sorted(r.value for r in found) == [2, 5]
     for r in found:
         die = min(dice, key=lambda d: math.hypot(d.x - r.center[0], d.y - r.center[1]))
         assert math.hypot(die.x - r.center[0], die.y - r.center[1]) < 20
+    read_dice(frame, spec("kingoftokyo"), "under")
     read_dice(render_tray(dice[:1], width=640, height=480, noise=2.0, seed=4), "d6", "under")
     read_dice(frame, "d6", "over")
-    assert sizes[1:] == [640, reader.WORKING_SIDE]
+    read_dice(frame, spec("dicethrone:barbarian"), "under")
+    assert sides[1:] == [reader.UNDER_CAMERA_SIDE, reader.WORKING_SIDE, reader.WORKING_SIDE, reader.WORKING_SIDE]
