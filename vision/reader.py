@@ -186,9 +186,10 @@ def _learned_finder(detector: DieDetector | str | None, mount: str) -> DieDetect
 
 WORKING_SIDE = 960  # px: a larger frame is shrunk to this (its longer side) before it is read
 # Under the tray a camera's frame (longer side above CAMERA_FRAME px: the Pi camera's 1296x972) of a pip set read by
-# the CNN, or of King of Tokyo (its network), is read at UNDER_CAMERA_SIDE instead (`_working_side`). Why: the reader was built and its networks trained on the box's view
-# rendered at 320x240 (dice 43-75 px) and 640x480 (the demo tray, dice 64 px); the same tray at the camera's pixels,
-# read at 960 px, gives dice three times that, where the hand-made cues find dice in the grain and lose real ones.
+# the CNN, or of King of Tokyo (its network), is read at UNDER_CAMERA_SIDE instead (`_working_side`). Why: the reader
+# was built and its networks trained on the box's view rendered at 320x240 (dice 43-75 px) and 640x480 (the demo
+# tray, dice 64 px); the same tray at the camera's pixels, read at 960 px, gives dice three times that, where the
+# hand-made cues find dice in the grain and lose real ones.
 # Blender's seed 42 rendered at 960x720 (20 frames, 47 d6; docs/dice-sets.md, "The box's camera gives dice more
 # pixels"), merged certain-right / alone certain-right, read at 960 / 640 / 480 / 320 px: 46.81 / 68.09 / 72.34 /
 # 61.70% and 6.38 / 36.17 / 53.19 / 46.81%, silent 0 at each; King of Tokyo's test seeds at 960x720 (12 frames, 29
