@@ -121,8 +121,8 @@ def _unsure_wholes(cands: list[Candidate], preds: list, clf: Any, side: float) -
     its own level (nor its four turns' mean surely): whole dice, or boxes a little off them."""
     none = clf.classes.index("none")
     return [c for c, p in zip(cands, preds, strict=True)
-            if max(c.box[2:]) >= PART_OF_USUAL * side and squarish(c.box) and p.index != none
-            and p.confidence < clf.certain_at and not p.turns_sure and max(c.box[2:]) <= WHOLE_AT_MOST * side]
+            if PART_OF_USUAL * side <= max(c.box[2:]) <= WHOLE_AT_MOST * side and squarish(c.box)
+            and p.index != none and p.confidence < clf.certain_at and not p.turns_sure]
 
 
 def _parts(cands: list[Candidate], preds: list, clf: Any, side: float) -> list[Candidate]:
