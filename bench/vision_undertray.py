@@ -42,6 +42,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import vision.reader  # noqa: E402
+import vision.readsize  # noqa: E402
 from device.dice_sets import spec  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
@@ -146,7 +147,7 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
         return None
     empty = enlarged(camera_frame(folder, row, empty=True)) if mode != "alone" else None
     ds = set_of(row)
-    readings = [vision.reader._unscaled(r, SCALE) for r in read_frame(img, empty, mode, m, ds)]
+    readings = [vision.readsize.unscaled(r, SCALE) for r in read_frame(img, empty, mode, m, ds)]
     radius = radius_of(row)
     whole = score([truth_of(d, ds) for d in row["dice"]], readings, radius)
     per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d, radius)], radius) for d in row["dice"]]
@@ -156,7 +157,7 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
 
 
 # `--scale`: every frame and its empty tray enlarged this many times before it is read (the readings moved back), as a
-# camera with more pixels a die would give it: the Pi camera's 1296x972 frames, read at `reader.WORKING_SIDE`, are
+# camera with more pixels a die would give it: the Pi camera's 1296x972 frames, read at `readsize.WORKING_SIDE`, are
 # three times these renders' 320x240 if it sees the same tray
 SCALE = 1.0
 

@@ -1,8 +1,9 @@
 """Read the dice in one settled frame: find each die, read its face, name it, and decide how sure we are.
 
 `read_dice` runs the stages (docs/architecture.md, "The reader's stages"), each a module of its own:
-find (`vision/find.py`: whole-die blobs and candidates) -> outline (`vision/outline.py`: the face found whole
-around a blob) -> face (`vision/faces.py`: the crop, its ink, pips, templates, the CNNs in `classify.py` and
+size (`vision/readsize.py`: the frame shrunk, or read again where its dice are the networks' size) -> find
+(`vision/find.py`: whole-die blobs and candidates) -> outline (`vision/outline.py`: the face found whole around a
+blob) -> face (`vision/faces.py`: the crop, its ink, pips, templates, the CNNs in `classify.py` and
 `numerals.py`) -> name (`vision/name.py`: the set's face, the opposite map) -> decide (`vision/decide.py`: one
 confidence, certain or not). This module chooses the path by the dice set (a pip set with its CNN, a pip set
 without one, icon and numeral dice) and the frame (a still photo, or the box's frame with its learned room).
@@ -16,6 +17,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from . import readsize
 from .classify import FaceClassifier, Prediction
 from .classify import load as load_classifier
 from .decide import (
@@ -147,8 +149,27 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
     # a symbol set's own network (kind "icons") joins its template reader; a pip CNN reads the pip path
     icons_net = classifier if classifier is not None and classifier.meta.get("kind") == "icons" else None
     clf = (classifier or classifier_for(ds, mount)) if not taught and icons_net is None else None
-    img, background, scale = _working_size(frame_bgr, background, _working_side(frame_bgr, ds, mount, clf, icons_net))
     finder = _learned_finder(detector, mount)
+    under_at_320 = _under_at_320(ds, mount, clf, icons_net)
+    side = readsize.camera_side(frame_bgr, under_at_320)
+    out = _read_at(frame_bgr, side, ds, mount, background, taught, clf, icons_net, finder, memory)
+    if under_at_320 and out:
+        # dice read far from the size the networks learnt: read again where they are that size (a frame where
+        # nothing was read, an empty tray, is not measured: the box reads many)
+        better = readsize.better_side(frame_bgr, side, [max(r.box[2:]) for r in out if r.certain], finder)
+        if better != side:
+            out = _read_at(frame_bgr, better, ds, mount, background, taught, clf, icons_net, finder, memory)
+    if mount == "under":
+        out = [off_lens(r, frame_bgr.shape) for r in out]
+    out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return out
+
+
+def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, background: np.ndarray | None,
+             taught: dict | None, clf: FaceClassifier | None, icons_net: FaceClassifier | None,
+             finder: DieDetector | None, memory: Memory | None) -> list[Reading]:
+    """The frame's readings read with its longer side `side` (`readsize.at_read_size`), in the frame's pixels."""
+    img, background, scale = readsize.at_read_size(frame_bgr, background, side)
     det = finder if background is None else None
     if clf is not None:
         # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
@@ -162,11 +183,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
                                 icons_net)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
-    out = [colour_sure(_unscaled(r, scale), ds) for r in readings]
-    if mount == "under":
-        out = [off_lens(r, frame_bgr.shape) for r in out]
-    out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return out
+    return [colour_sure(readsize.unscaled(r, scale), ds) for r in readings]
 
 
 def _check(frame: np.ndarray, mount: str) -> None:
@@ -184,56 +201,14 @@ def _learned_finder(detector: DieDetector | str | None, mount: str) -> DieDetect
     return det
 
 
-WORKING_SIDE = 960  # px: a larger frame is shrunk to this (its longer side) before it is read
-# Under the tray a camera's frame (longer side above CAMERA_FRAME px: the Pi camera's 1296x972) of a pip set read by
-# the CNN, or of King of Tokyo (its network), is read at UNDER_CAMERA_SIDE instead (`_working_side`). Why: the reader
-# was built and its networks trained on the box's view rendered at 320x240 (dice 43-75 px) and 640x480 (the demo
-# tray, dice 64 px); the same tray at the camera's pixels, read at 960 px, gives dice three times that, where the
-# hand-made cues find dice in the grain and lose real ones.
-# Blender's seed 42 rendered at 960x720 (20 frames, 47 d6; docs/dice-sets.md, "The box's camera gives dice more
-# pixels"), merged certain-right / alone certain-right, read at 960 / 640 / 480 / 320 px: 46.81 / 68.09 / 72.34 /
-# 61.70% and 6.38 / 36.17 / 53.19 / 46.81%, silent 0 at each; King of Tokyo's test seeds at 960x720 (12 frames, 29
-# dice) merged right 44.83% at 960, 82.76% at 480; test seeds 1, 2, 20, 21 at 960x720 (113 d6) merged certain-right
-# 64.60% at 960 (silent 0.88%) and 77.88% at 480 (silent 0). This holds for a box that sees the tray as the renders
-# do; a box whose camera sees its dice at another size needs the reader to learn that size (not done yet).
-CAMERA_FRAME = 640
-UNDER_CAMERA_SIDE = 480
-
-
-def _working_side(frame: np.ndarray, ds: DiceSet, mount: str, clf: FaceClassifier | None,
-                  icons_net: FaceClassifier | None) -> int:
-    """The longer side a frame is read at: UNDER_CAMERA_SIDE for a camera's frame under the tray of a set read by a
-    network trained on the box's view at 320x240 (the pip CNN, King of Tokyo's), WORKING_SIDE otherwise (Dice
-    Throne's renders are 640x480, and no network of it ships)."""
-    if mount != "under" or not max(frame.shape[:2]) > CAMERA_FRAME:
-        return WORKING_SIDE
+def _under_at_320(ds: DiceSet, mount: str, clf: FaceClassifier | None, icons_net: FaceClassifier | None) -> bool:
+    """Whether a frame under the tray of this set is read by a network trained on the box's view rendered at
+    320x240 (`readsize.camera_side`): the pip CNN, or a symbol set's own network (King of Tokyo's; Dice Throne's
+    family network learnt 640x480 renders, and its corner numbers need their detail)."""
+    if mount != "under":
+        return False
     symbols = icons_net or network_for(ds, mount)
-    learnt_at_320 = clf is not None or (symbols is not None and not symbols.meta.get("family"))
-    return UNDER_CAMERA_SIDE if learnt_at_320 else WORKING_SIDE
-
-
-def _working_size(frame: np.ndarray, background: np.ndarray | None, side: int = WORKING_SIDE
-                  ) -> tuple[np.ndarray, np.ndarray | None, float]:
-    """The frame (and its background) at the size it is read at (its longer side at most `side`), and the scale
-    from the frame given."""
-    h, w = frame.shape[:2]
-    if not max(h, w) > side:
-        return frame, background, 1.0
-    scale = float(side) / max(h, w)
-    img = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
-    if background is not None:
-        background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
-    return img, background, scale
-
-
-def _unscaled(r: Reading, scale: float) -> Reading:
-    """A reading moved back to the frame as given (it was read at `scale`)."""
-    if scale == 1.0:
-        return r
-    cx, cy = r.center
-    bx, by, bw, bh = r.box
-    return Reading(r.value, r.face, r.colour, r.confidence, (cx / scale, cy / scale),
-                   (int(bx / scale), int(by / scale), int(bw / scale), int(bh / scale)), r.certain)
+    return clf is not None or (symbols is not None and not symbols.meta.get("family"))
 
 
 def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None, clf: FaceClassifier,

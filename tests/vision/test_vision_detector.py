@@ -130,7 +130,8 @@ def test_bad_frames_give_no_boxes_and_no_error(frame):
 
 def test_the_box_under_the_tray_with_its_background_runs_no_detector(monkeypatch):
     # the box's own read (a learned empty-tray background) keeps its hand-made finder: the detector is
-    # not run there (it would cost more than the whole read)
+    # not run on an empty tray there (it would cost more than the whole read; it measures only dice read
+    # far from the networks' size, `readsize.better_side`)
     def refuse(*_a, **_k):
         raise AssertionError("detector ran")
     monkeypatch.setattr(detector.DieDetector, "detect", refuse)
