@@ -85,21 +85,13 @@ def probed_die_side(frame: np.ndarray, finder: DieDetector) -> float | None:
     (the first look sure enough ends them); None where it sees no die."""
     best: tuple[float, float] | None = None   # (the look's surest die, its median side)
     for side in PROBE_SIDES:
-        k = min(1.0, side / max(frame.shape[:2]))
-        found = [d for d in finder.detect(shrunk(frame, k)) if d.score >= PROBE_AT]
+        small, _, k = at_read_size(frame, None, min(side, max(frame.shape[:2])))
+        found = [d for d in finder.detect(small) if d.score >= PROBE_AT]
         if found and (best is None or found[0].score > best[0]):
             best = (found[0].score, float(np.median([max(d.box[2:]) for d in found])) / k)
         if k == 1.0 or (best is not None and best[0] >= PROBE_SURE):
             break
     return None if best is None else best[1]
-
-
-def shrunk(frame: np.ndarray, k: float) -> np.ndarray:
-    """The frame `k` times its size (k <= 1)."""
-    if k >= 1.0:
-        return frame
-    h, w = frame.shape[:2]
-    return cv2.resize(frame, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
 
 
 def at_read_size(frame: np.ndarray, background: np.ndarray | None, side: int
