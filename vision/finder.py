@@ -204,19 +204,40 @@ def body_colour(img: np.ndarray, box: tuple[float, float, float, float]) -> np.n
     return np.array([_median_u8(roi, c) for c in range(3)])
 
 
-def blue_cast(img: np.ndarray, box: tuple[float, float, float, float]) -> float:
-    """How much bluer than grey the bluest quarter of the box's middle is: the 75th percentile of each pixel's
-    blue less the mean of its green and red (0-255). Why: from below, a dark blue die's body median is grey
-    enough to be named black (its blue shows in the lit part of the grain, not in the median), and a black
-    die's pips and body are grey either way (`reader`'s use: a die named black is not certain with a cast)."""
+def blue_cast(img: np.ndarray, box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """How much bluer than grey the bluest quarter of the box's middle is (the 75th percentile of each pixel's
+    blue less the mean of its green and red, 0-255): as the camera saw it, and white-balanced on the die's own
+    pips (`_pip_balanced`). Why: from below, a dark blue die's body median is grey enough to be named black (its
+    blue shows in the lit part of the grain, not in the median), and a black die's pips and body are grey either
+    way (`reader`'s use: a die named black is not certain with a cast). Under warm LEDs the whole frame loses its
+    blue, a blue die's grain with it; its white pips lose the same, so against them the grain is blue again."""
     cx, cy, w, h = box
     H, W = img.shape[:2]
     x0, x1 = int(max(0, cx - 0.3 * w)), int(min(W, cx + 0.3 * w + 1))
     y0, y1 = int(max(0, cy - 0.3 * h)), int(min(H, cy + 0.3 * h + 1))
     if x1 <= x0 or y1 <= y0:
-        return 0.0
+        return 0.0, 0.0
     roi = img[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
-    return float(np.percentile(roi[:, 0] - 0.5 * (roi[:, 1] + roi[:, 2]), 75))
+    return _bluest_quarter(roi), _bluest_quarter(_pip_balanced(roi))
+
+
+def _bluest_quarter(bgr: np.ndarray) -> float:
+    return float(np.percentile(bgr[:, 0] - 0.5 * (bgr[:, 1] + bgr[:, 2]), 75))
+
+
+PIP_SHARE = 0.15  # the brightest share of a die's middle taken for its white pips (`_pip_balanced`)
+
+
+def _pip_balanced(bgr: np.ndarray) -> np.ndarray:
+    """Pixels (n, 3) scaled per channel so that the brightest PIP_SHARE of them come out grey: white balance on
+    the die's own white pips, as a photographer balances on a grey card. Where the middle holds no pip, the
+    brightest pixels are the body's own lit grain and balancing on them takes its colour away: the reader
+    doubts a die when either cast is high, so this can only add doubt."""
+    if len(bgr) < 20:
+        return bgr
+    v = bgr.sum(1)
+    pips = bgr[v >= np.quantile(v, 1.0 - PIP_SHARE)].mean(0) + 1.0
+    return bgr * np.clip(pips.mean() / pips, 0.5, 2.0)
 
 
 def _median_u8(img: np.ndarray, channel: int) -> float:

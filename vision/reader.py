@@ -401,6 +401,11 @@ def off_lens(r: Reading, shape: tuple[int, ...]) -> Reading:
 # blue die: in a set with blue dice its colour is not certain. Chosen on under-tray seeds 1-3, 20-21, 25-29 and 33
 # (dice of those colours named black and clear by `colour_is_clear`): at 10, 5 of 7 blue dice and 5 of 72 black.
 BLUE_CAST = 10.0
+# ...or this much bluer once white-balanced on its own pips. Why: under warm LEDs (table 113) 49 blue speckled and
+# translucent dice were named black, certain, with casts of -10 to 11.5 as seen; against their pips 5.6 to 29.7.
+# Black dice named black (106 on tables 100-123 and seeds 1-3, 20-21, 42-49 at 320x240, 17 at 960x720, and
+# render.py's black Regidice dice) reach 7.1 against their pips, but for two BLUE_CAST doubts already (9.8, 8.6).
+PIP_BALANCED_BLUE_CAST = 8.0
 
 
 def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str, ds: DiceSet) -> bool:
@@ -408,7 +413,10 @@ def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str, 
     line between two names (`colour_is_clear`), and not black with a blue cast where the set has blue dice."""
     if not colour_is_clear(body):
         return False
-    return not (colour == "black" and "blue" in ds.colours and blue_cast(img, box) >= BLUE_CAST)
+    if colour != "black" or "blue" not in ds.colours:
+        return True
+    seen, balanced = blue_cast(img, box)
+    return seen < BLUE_CAST and balanced < PIP_BALANCED_BLUE_CAST
 
 
 def _read_pip_set(lab: np.ndarray, ds: DiceSet, mount: str) -> list[Reading]:
