@@ -48,6 +48,8 @@ class Blob:
     mask_box: tuple[int, int, int, int]
     whole: Blob | None = None  # the blob this one is a part of, when the touching-dice split parted it
     cut: bool = False          # cut out of a row of dice by measure (`_chain_parts`), not by its own outline
+    density: float = 1.0       # the share of its bounding box the foreground mask covers (before the mask was
+                               # opened and closed): a dark die on a dark floor is a few pips and noise
 
 
 @lru_cache(maxsize=4)
@@ -223,7 +225,9 @@ def _blobs(mask: np.ndarray, min_side: float, deep: bool = False) -> list[Blob]:
             continue
         hull = cv2.convexHull(c)
         ha = max(cv2.contourArea(hull), 1.0)
-        out.append(Blob(c, cv2.minAreaRect(c), area, area / ha, cv2.boundingRect(c)))
+        x, y, w, h = cv2.boundingRect(c)
+        density = float(np.count_nonzero(mask[y:y + h, x:x + w])) / max(w * h, 1)
+        out.append(Blob(c, cv2.minAreaRect(c), area, area / ha, (x, y, w, h), density=density))
     return out
 
 
@@ -449,7 +453,7 @@ def _scaled(b: Blob, k: int) -> Blob:
     # a pixel i of the small frame covers pixels k*i .. k*i+k-1: centres move by (k-1)/2, sizes grow by k
     off = (k - 1) / 2.0
     return Blob(c, ((cx * k + off, cy * k + off), (rw * k, rh * k), ang), b.area * k * k, b.solidity,
-                (x * k, y * k, w * k, h * k))
+                (x * k, y * k, w * k, h * k), density=b.density)
 
 
 def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | None = None,
@@ -539,7 +543,7 @@ def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float)
             continue
         hull = cv2.convexHull(c)
         out.append(Blob(c, cv2.minAreaRect(c), area, area / max(cv2.contourArea(hull), 1.0),
-                        cv2.boundingRect(c), b if c is not b.contour else None, bool(chain)))
+                        cv2.boundingRect(c), b if c is not b.contour else None, bool(chain), b.density))
     return out
 
 

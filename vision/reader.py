@@ -95,6 +95,16 @@ UNDER_ROOMLESS_FLOOR = 0.985
 # read wrong at 0.9997, table 109); on tables 112-117 (427 d6, rendered after) 0.985 57.61%, 0.975 57.85%, silent
 # 0 both.
 CUT_FLOOR = 0.975
+# ... and so for an outline the room hardly tells from the tray: where the foreground mask covers under SPARSE_MASK
+# of its blob's box (`find.Blob.density`), the CNN must be SPARSE_FLOOR sure. Why: a black die on a dark floor
+# differs from the empty tray by its pips and the sensor's noise, so its outline may be a piece of the die, and its
+# box held one or three of the die's pips: certain and wrong at 0.988 (a speckled black 1 read as a 4, table 104
+# throw 29) and 0.981 (a translucent black 5 read as a 6, table 121 throw 23), two of the three silent dice of
+# tables 100-125 as the watcher reads (the mask covers 0.27-0.35 of their boxes; a die the room sees, 0.7-0.9).
+# There (1,630 d6) certain-right 758 -> 755 dice, silent 3 -> 1; seeds 1-3, 20-21, 42-49 and King of Tokyo's
+# 200-201, 217-221 (1,613 dice) 670 -> 667, silent 1 -> 1; their 960x720 frames unchanged.
+SPARSE_MASK = 0.36
+SPARSE_FLOOR = 0.99
 # Under the tray a crop count agreeing with the CNN makes a square die certain only with the CNN at least this sure
 # (from above: `decide.CROP_AGREES_AT`, 0.5). Why: a translucent yellow die's glass 4 read as a 5 by both, the count
 # taking a pip seen through its body, the CNN at 0.70 (table seed 101, throw 6: certain and wrong as the watcher
@@ -323,6 +333,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
     for i in kept:
         c = cands[i]
         floor = WINDOW_SURE if c.source == "window" else CUT_FLOOR if parted[i] else 0.0
+        if _sparse(c, background):
+            floor = max(floor, SPARSE_FLOOR)
         judged = judge_pip_die(c, votes[i], max(sure_at, floor), background is not None, img.shape, looks.get(i),
                                typical_side, cnn_alone, finder_sure, max(alone_at, floor), crop_at)
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
@@ -337,6 +349,11 @@ def _parted(c: Candidate, background: np.ndarray | None) -> bool:
     `find.heap_candidates`) or in a window around a part of it (`window.windowed`): each square may hold a slice
     of a neighbour. A refitted outline was no cut."""
     return getattr(c.blob, "cut", False) or c.source == "window" or (background is not None and c.source == "detector")
+
+
+def _sparse(c: Candidate, background: np.ndarray | None) -> bool:
+    """An outline found with the room whose mask hardly fills its box (`SPARSE_MASK`): maybe a piece of a dark die."""
+    return background is not None and c.blob is not None and getattr(c.blob, "density", 1.0) < SPARSE_MASK
 
 
 def _turns_lifted(p: Prediction, clf: FaceClassifier, lift: bool) -> float:
