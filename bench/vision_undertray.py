@@ -18,7 +18,8 @@ dice: certain with a wrong colour casts the wrong spell). The header names the m
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads now (`vision.room`: the room learned from the
-empty tray, the frame read with and without it, the two reads merged). Figures by material, colour, touching/tilted, build option, plate, LED ring and room, each line a
+empty tray, the frame read with and without it, the two reads merged). `--modes watcher` reads each throw as the
+tray watcher does, three settled frames with their own sensor noise, voted die by die (`watched`). Figures by material, colour, touching/tilted, build option, plate, LED ring and room, each line a
 factor group held out in the sense that the shipped reader never saw any of these renders. Columns as
 bench/vision_accuracy.py: acc (right top value, certain or not), certain-right, uncertain, silent (wrong but
 certain), missed, phantom (readings near no die). Prints; asserts nothing.
@@ -56,6 +57,7 @@ from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 from vision.symbolnet import network_for  # noqa: E402
+from vision.watcher import VOTES, vote  # noqa: E402
 
 RADIUS = 25.0   # px at 320x240: a reading this near a die's centre is its reading (dice are 30-60 px across)
 
@@ -111,7 +113,8 @@ def hero_groups(die: dict) -> list[str]:
 BRIEF = ("touching", "apart", "heroes held out", "heroes seen", "printing held out", "printings seen")
 
 
-MODES = {"alone": "", "room": " + room (as the old watcher)", "merged": " + room merged (vision.room, the watcher now)"}
+MODES = {"alone": "", "room": " + room (as the old watcher)", "merged": " + room merged (vision.room, one frame)",
+         "watcher": f" + room merged, {VOTES} frames voted (vision.watcher)"}
 
 
 @dataclass
@@ -139,15 +142,38 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
                  read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
 
 
+def watched(folder: Path, row: dict, m: Models, ds: DiceSet) -> list | None:
+    """The row read as the tray watcher reads a settled throw: VOTES frames of the still tray, each with its own
+    sensor noise and JPEG (`camera_frame`'s looks), each read with and without the room learned from as many
+    frames of the empty tray, and their readings voted (`vision.watcher.vote`: certain only where every frame
+    was certain of the same face). Why: one frame's figures are not the box's; a die near a line may come out
+    certain in one draw of the noise and not in the next."""
+    imgs = [enlarged(camera_frame(folder, row, look=k)) for k in range(VOTES)]
+    empties = [enlarged(camera_frame(folder, row, empty=True, look=k)) for k in range(VOTES)]
+    if any(x is None for x in imgs + empties):
+        return None
+    room = Room()
+    room.add_empty(empties)
+    clf = m.clf if ds.id == "d6" else m.symbols
+    return vote([merge(read_dice(img, ds, "under", classifier=clf, detector=m.det),
+                       read_dice(img, ds, "under", background=room.image, classifier=clf), img, room) for img in imgs])
+
+
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:
     """Per die a Score (so each can count in its groups) and the frame's phantoms, a hardness figure, and the
     certain readings near no die (a certain phantom is a die the game would count that is not there)."""
     img = enlarged(camera_frame(folder, row))
     if img is None or row.get("cut"):
         return None
-    empty = enlarged(camera_frame(folder, row, empty=True)) if mode != "alone" else None
     ds = set_of(row)
-    readings = [vision.readsize.unscaled(r, SCALE) for r in read_frame(img, empty, mode, m, ds)]
+    if mode == "watcher":
+        got = watched(folder, row, m, ds)
+    else:
+        empty = enlarged(camera_frame(folder, row, empty=True)) if mode != "alone" else None
+        got = read_frame(img, empty, mode, m, ds)
+    if got is None:
+        return None
+    readings = [vision.readsize.unscaled(r, SCALE) for r in got]
     radius = radius_of(row)
     whole = score([truth_of(d, ds) for d in row["dice"]], readings, radius)
     per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d, radius)], radius) for d in row["dice"]]
@@ -352,7 +378,8 @@ def main() -> int:
     ap.add_argument("--symbols", type=Path, default=None, help="a symbol set's network (.onnx beside its .json)")
     ap.add_argument("--finder", type=Path, default=None, help="a learned finder file (.onnx beside its .json)")
     ap.add_argument("--hold-out", default="", help="read only the frames with this factor (KEY=PREFIX)")
-    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
+    ap.add_argument("--modes", default="alone,room,merged", help="comma-separated: " + ", ".join(MODES) +
+                    " (watcher: three reads a frame, so asked for by name)")
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
     ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
                     "`reader.TURNS_UNDER`)")

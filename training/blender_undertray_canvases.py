@@ -38,13 +38,18 @@ def camera_faults(img: np.ndarray, draws: dict, seed: int) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
 
 
-def camera_frame(folder: Path, row: dict, empty: bool = False) -> np.ndarray | None:
-    """A row's frame (or its empty tray) with the camera's faults; None when the picture is missing."""
+def camera_frame(folder: Path, row: dict, empty: bool = False, look: int = 0) -> np.ndarray | None:
+    """A row's frame (or its empty tray) with the camera's faults; None when the picture is missing. `look`: the
+    same scene with another draw of the sensor's noise and the JPEG (a later frame of a still tray; look 0 is the
+    frame every trainer and bench has read)."""
     name = row["empty"] if empty else row["image"]
     img = cv2.imread(str(folder / name)) if name else None
     if img is None:
         return None
-    return camera_faults(img, row["draws"], row["seed"] * 1_000 + row["index"] * 2 + int(empty))
+    return camera_faults(img, row["draws"], row["seed"] * 1_000 + row["index"] * 2 + int(empty) + LOOK_SEEDS * look)
+
+
+LOOK_SEEDS = 100_000  # apart from every frame's own noise seed (seed * 1000 + index * 2 + empty)
 
 
 def undertray_canvases(folders: list[Path], side: int) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,7 @@ from .reading import UNNAMED, Reading
 from .room import Room, merge
 
 SMALL_W = 80
+VOTES = 3   # settled frames read and voted die by die (`vote`): a die certain in every one of them is certain
 
 
 @dataclass
@@ -124,7 +125,7 @@ class TrayWatcher:
         self,
         read: Callable[..., list[Reading]] | None = None,
         settle_s: float = 0.3,
-        votes: int = 3,
+        votes: int = VOTES,
         *,
         dice_set: Any = "d6",  # a DiceSetSpec dict, a DiceSet, or "d6"
         mount: str = "under",

@@ -96,6 +96,10 @@ def test_camera_faults_are_seeded_and_the_canvases_are_the_glass_faces(tmp_path)
     (tmp_path / "labels.jsonl").write_text(json.dumps(row) + "\n")
     a, b = uc.camera_frame(tmp_path, row), uc.camera_frame(tmp_path, row)
     assert np.array_equal(a, b) and a.shape == img.shape
+    # a later look at the still tray (the watcher's votes): the same scene, its own noise, as seeded
+    later = uc.camera_frame(tmp_path, row, look=1)
+    assert np.array_equal(later, uc.camera_frame(tmp_path, row, look=1)) and not np.array_equal(a, later)
+    assert np.abs(later.astype(int) - a.astype(int)).mean() < 3 * row["draws"]["noise"]
     assert uc.camera_frame(tmp_path, row, empty=True) is None
     x, y = uc.undertray_canvases([tmp_path], 48)
     assert x.shape == (len(f.dice), 48, 48, 3) and y.tolist() == [d.glass - 1 for d in f.dice]
