@@ -57,7 +57,7 @@ from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 from vision.symbolnet import network_for  # noqa: E402
-from vision.watcher import VOTES, vote  # noqa: E402
+from vision.watcher import VOTES, mean_frame, vote  # noqa: E402
 
 RADIUS = 25.0   # px at 320x240: a reading this near a die's centre is its reading (dice are 30-60 px across)
 
@@ -145,8 +145,7 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
 def watched(folder: Path, row: dict, m: Models, ds: DiceSet) -> list | None:
     """The row read as the tray watcher reads a settled throw: VOTES frames of the still tray, each with its own
     sensor noise and JPEG (`camera_frame`'s looks), each read with and without the room learned from as many
-    frames of the empty tray, and their readings voted (`vision.watcher.vote`: certain only where every frame
-    was certain of the same face). Why: one frame's figures are not the box's; a die near a line may come out
+    frames of the empty tray, and their readings voted with the read of their mean (`vision.watcher.vote`). Why: one frame's figures are not the box's; a die near a line may come out
     certain in one draw of the noise and not in the next."""
     imgs = [enlarged(camera_frame(folder, row, look=k)) for k in range(VOTES)]
     empties = [enlarged(camera_frame(folder, row, empty=True, look=k)) for k in range(VOTES)]
@@ -155,8 +154,12 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet) -> list | None:
     room = Room()
     room.add_empty(empties)
     clf = m.clf if ds.id == "d6" else m.symbols
-    return vote([merge(read_dice(img, ds, "under", classifier=clf, detector=m.det),
-                       read_dice(img, ds, "under", background=room.image, classifier=clf), img, room) for img in imgs])
+
+    def merged(img: np.ndarray) -> list:
+        return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det),
+                     read_dice(img, ds, "under", background=room.image, classifier=clf), img, room)
+
+    return vote([merged(img) for img in imgs], lambda: merged(mean_frame(imgs)))
 
 
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:

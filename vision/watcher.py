@@ -3,7 +3,7 @@
 `TrayWatcher.feed(frame, t)` is called for every camera frame with the frame's own (monotonic) timestamp;
 it never looks at the wall clock. The full reader runs only once the tray has been still for `settle_s`,
 on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
-uncertain. A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise
+uncertain; one they agree on is certain when all were certain, or most and the read of their mean (`vote`). A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise
 alone does not (lone changed pixels are not motion: `motion_between`).
 Every settle teaches the room (`vision.room.Room`: the empty tray learned from what stays still across
 settles); once it can be trusted the reader reads each frame both with it and without it and keeps the better
@@ -65,11 +65,24 @@ def motion_between(a: np.ndarray, b: np.ndarray, level: int = 10) -> float:
     return float(np.count_nonzero(cv2.morphologyEx(changed, cv2.MORPH_OPEN, _SPECK))) / d.size
 
 
-def vote(frames: list[list[Reading]]) -> list[Reading]:
-    """Combine readings of several settled frames die by die (matched by position)."""
+def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] | None = None) -> list[Reading]:
+    """Combine readings of several settled frames die by die (matched by position). A die is certain where every
+    frame was certain of the same face; or where every frame named that face, most of them certain, and the read
+    of the frames' mean (`mean_frame`; `mean` reads it, asked only for such a die) is certain of it too. Why: each frame has
+    its own sensor noise, and a die near the reader's level comes out certain in one draw of it and not in the
+    next (Blender's under-tray throws, three looks each, bench/vision_undertray.py --modes watcher: tables
+    100-129 certain-right 41.40% -> 43.52%, seeds 1-3, 20-21, 42-49 and King of Tokyo's 200-201, 217-221
+    37.26% -> 39.99%, silent 1 -> 1 both; docs/dice-sets.md)."""
     if not frames:
         return []
     n = len(frames)
+    mean_read: list[list[Reading] | None] = []   # the mean's readings, once asked for
+
+    def mean_readings() -> list[Reading] | None:
+        if mean is not None and not mean_read:
+            mean_read.append(mean())
+        return mean_read[0] if mean_read else None
+
     # clusters seeded by every reading, matched by distance relative to die size
     clusters: list[list[Reading]] = []
     for rs in frames:
@@ -96,7 +109,8 @@ def vote(frames: list[list[Reading]]) -> list[Reading]:
         agree = len(group) / n
         conf = float(np.mean([x.confidence for x in group])) * agree
         # (a face read: symbols with no number, King of Tokyo's heart, have no value and may be certain)
-        certain = agree >= 0.99 and all(x.certain for x in group) and key[1] != UNNAMED
+        certain = agree >= 0.99 and key[1] != UNNAMED and (all(x.certain for x in group) or
+                                                           _backed_by_mean(group, mean_readings, n, key))
         cols: dict[str, int] = {}
         for r in c:
             cols[r.colour] = cols.get(r.colour, 0) + 1
@@ -105,6 +119,28 @@ def vote(frames: list[list[Reading]]) -> list[Reading]:
         out.append(Reading(key[0], key[1], colour, conf, ref.center, ref.box, certain, key[2]))
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
+
+
+def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Reading] | None], n: int,
+                    key: tuple) -> bool:
+    """Whether most of a die's `n` frames were certain of its face and the read of their mean is certain of it."""
+    if 2 * sum(1 for x in group if x.certain) <= n:
+        return False
+    mean = mean_readings()
+    if mean is None:
+        return False
+    ref = group[0]
+    size = max(ref.box[2], ref.box[3], 8)
+    return any(m.certain and (m.value, m.face, m.set) == key and
+               math.hypot(m.center[0] - ref.center[0], m.center[1] - ref.center[1]) < 0.45 * size for m in mean)
+
+
+def mean_frame(frames: list[np.ndarray]) -> np.ndarray | None:
+    """The per-pixel mean of still frames of one size (None for fewer than two, or sizes that differ): the
+    sensor's noise averaged away, the dice where they lie."""
+    if len(frames) < 2 or any(f.shape != frames[0].shape for f in frames):
+        return None
+    return (np.mean(np.stack(frames), 0, dtype=np.float32) + 0.5).astype(np.uint8)
 
 
 def _same_roll(a: list[Reading], b: list[Reading]) -> bool:
@@ -193,10 +229,19 @@ class TrayWatcher:
     # ------------------------------------------------------------- frames
     def _do_read(self, frame: np.ndarray) -> list[Reading]:
         self._still.append(frame)
+        return self._read_frame(frame)
+
+    def _read_frame(self, frame: np.ndarray) -> list[Reading]:
+        """One frame read as the watcher reads: with the room and without it, merged, once the room is trusted."""
         plain = list(self.read(frame))
         if not self._read_takes_bg or not self.room.ready:
             return plain
         return merge(plain, list(self.read(frame, background=self.room.image)), frame, self.room)
+
+    def _mean_read(self) -> list[Reading] | None:
+        """The read of the settled frames' mean (`vote` asks for it only for a die most frames were certain of)."""
+        mean = mean_frame(self._still[-self.votes:])
+        return self._read_frame(mean) if mean is not None else None
 
     def _learn_room(self, verdict: list[Reading]) -> None:
         """Every settle teaches the room: an empty one with all its frames, one with dice around them."""
@@ -235,7 +280,7 @@ class TrayWatcher:
             self._collected.append(self._do_read(frame_bgr))
             if len(self._collected) < self.votes:
                 return TrayStatus("settling", [], False, motion, t)
-            self._verdict = vote(self._collected)
+            self._verdict = vote(self._collected, self._mean_read)
             self._learn_room(self._verdict)
         if not self._verdict:
             self._state = "empty"

@@ -9,7 +9,7 @@ import pytest
 
 from vision.reading import Reading
 from vision.render import DieSpec, Hand, render_tray
-from vision.watcher import TrayWatcher, motion_between, small_grey, vote
+from vision.watcher import TrayWatcher, mean_frame, motion_between, small_grey, vote
 
 FPS = 20.0
 FINAL = [DieSpec(200, 200, 60, 20, 3, colour="white"), DieSpec(380, 260, 60, 70, 5, colour="red"),
@@ -105,6 +105,63 @@ def test_votes_flag_a_die_that_flickers_between_values():
     first = min(out, key=lambda r: r.center[0])
     assert first.value == 3 and not first.certain
     assert max(out, key=lambda r: r.center[0]).certain
+
+
+def _four(certain: bool, value: int = 4, x: float = 100.0) -> Reading:
+    return Reading(value, str(value), "white", 0.97, (x, 100.0), (int(x) - 20, 80, 40, 40), certain)
+
+
+def test_a_die_most_frames_are_sure_of_is_certain_when_their_mean_is_read_certain_too():
+    """Issue 31: each settled frame has its own sensor noise, and a die near the reader's level is certain in one
+    draw of it and not the next. A die every frame names alike, most of them certain, is certain when the read
+    of the frames' mean is certain of the same face; not when the mean is unsure or names another face, and not
+    when only one frame of three was certain. The mean is read only when such a die asks for it."""
+    asked = []
+
+    def mean_of(*readings: Reading):
+        def read() -> list[Reading]:
+            asked.append(1)
+            return list(readings)
+        return read
+
+    frames = [[_four(True)], [_four(False)], [_four(True)]]
+    assert vote(frames, mean_of(_four(True)))[0].certain
+    assert not vote(frames, mean_of(_four(False)))[0].certain
+    assert not vote(frames, mean_of(_four(True, value=5)))[0].certain
+    assert not vote(frames, mean_of(_four(True, x=160.0)))[0].certain    # the mean's die is elsewhere
+    assert not vote(frames)[0].certain                                    # no mean: every frame must be sure
+    asked.clear()
+    assert not vote([[_four(True)], [_four(False)], [_four(False)]], mean_of(_four(True)))[0].certain
+    assert vote([[_four(True)]] * 3, mean_of(_four(False)))[0].certain   # every frame sure: the mean unasked
+    assert asked == []
+
+
+def test_the_mean_of_still_frames_averages_their_noise():
+    rng = np.random.default_rng(0)
+    scene_ = np.full((40, 60, 3), 100.0)
+    frames = [np.clip(scene_ + rng.normal(0, 8, scene_.shape), 0, 255).astype(np.uint8) for _ in range(3)]
+    mean = mean_frame(frames)
+    assert mean.dtype == np.uint8 and mean.shape == frames[0].shape
+    assert np.abs(mean.astype(float) - 100).std() < 0.7 * np.abs(frames[0].astype(float) - 100).std()
+    assert mean_frame(frames[:1]) is None and mean_frame([frames[0], frames[1][:20]]) is None
+
+
+def test_the_watcher_reads_the_mean_of_its_settled_frames_for_a_die_they_half_doubt():
+    """The watcher's own path: three settled frames, the second read unsure; the fourth read is of their mean
+    (no frame the camera gave), certain, so the roll is certain."""
+    seen = []
+
+    def flaky_read(frame):
+        seen.append(frame)
+        return [_four(len(seen) != 2, x=300.0)]
+
+    w = TrayWatcher(read=flaky_read, settle_s=0.3, votes=3)
+    still = render_tray([DieSpec(300, 100, 60, 0, 4)], mount="over", seed=0)
+    status = None
+    for t in (20.0, 20.5, 20.6, 20.7, 20.8):
+        status = w.feed(still, t)
+    assert len(seen) == 4 and status.readings[0].certain
+    assert seen[3] is not still and np.array_equal(seen[3], still)     # the mean of three equal frames
 
 
 def test_a_flicker_seen_once_is_not_a_die():
