@@ -17,10 +17,11 @@ face network's given-boxes line too); `--no-cnn-alone`: no die certain on the CN
 dice: certain with a wrong colour casts the wrong spell). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
-to the reader as the old watcher did; and as the watcher reads now (`vision.room`: the room learned from the
-empty tray, the frame read with and without it, the two reads merged). `--modes watcher` reads each throw as the
-tray watcher does, three settled frames with their own sensor noise, voted die by die (`watched`). Figures by material, colour, touching/tilted, build option, plate, LED ring and room, each line a
-factor group held out in the sense that the shipped reader never saw any of these renders. Columns as
+to the reader as the old watcher did; and as the watcher reads one frame (`vision.room`: the room learned from
+the empty tray, the frame read with and without it, the two reads merged). `--modes watcher` reads each throw as
+the tray watcher does, three settled frames with their own sensor noise, voted die by die (`watched`). Figures
+by material, colour, touching/tilted, build option, plate, LED ring and room, each line a factor group held out
+in the sense that the shipped reader never saw any of these renders. Columns as
 bench/vision_accuracy.py: acc (right top value, certain or not), certain-right, uncertain, silent (wrong but
 certain), missed, phantom (readings near no die). Prints; asserts nothing.
 """
@@ -145,8 +146,9 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
 def watched(folder: Path, row: dict, m: Models, ds: DiceSet) -> list | None:
     """The row read as the tray watcher reads a settled throw: VOTES frames of the still tray, each with its own
     sensor noise and JPEG (`camera_frame`'s looks), each read with and without the room learned from as many
-    frames of the empty tray, and their readings voted with the read of their mean (`vision.watcher.vote`). Why: one frame's figures are not the box's; a die near a line may come out
-    certain in one draw of the noise and not in the next."""
+    frames of the empty tray, and their readings voted with the read of their mean (`vision.watcher.vote`).
+    Why: one frame's figures are not the box's; a die near a line may come out certain in one draw of the noise
+    and not in the next."""
     imgs = [enlarged(camera_frame(folder, row, look=k)) for k in range(VOTES)]
     empties = [enlarged(camera_frame(folder, row, empty=True, look=k)) for k in range(VOTES)]
     if any(x is None for x in imgs + empties):

@@ -100,7 +100,7 @@ CUT_FLOOR = 0.975
 # differs from the empty tray by its pips and the sensor's noise, so its outline may be a piece of the die, and its
 # box held one or three of the die's pips: certain and wrong at 0.988 (a speckled black 1 read as a 4, table 104
 # throw 29) and 0.981 (a translucent black 5 read as a 6, table 121 throw 23), two of the three silent dice of
-# tables 100-125 as the watcher reads (the mask covers 0.27-0.35 of their boxes; a die the room sees, 0.7-0.9).
+# tables 100-125 as one frame is read (the mask covers 0.27-0.35 of their boxes; a die the room sees, 0.7-0.9).
 # There (1,630 d6) certain-right 758 -> 755 dice, silent 3 -> 1; seeds 1-3, 20-21, 42-49 and King of Tokyo's
 # 200-201, 217-221 (1,613 dice) 670 -> 667, silent 1 -> 1; their 960x720 frames unchanged.
 SPARSE_MASK = 0.36

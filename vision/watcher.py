@@ -3,8 +3,9 @@
 `TrayWatcher.feed(frame, t)` is called for every camera frame with the frame's own (monotonic) timestamp;
 it never looks at the wall clock. The full reader runs only once the tray has been still for `settle_s`,
 on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
-uncertain; one they agree on is certain when all were certain, or most and the read of their mean (`vote`). A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise
-alone does not (lone changed pixels are not motion: `motion_between`).
+uncertain; one they agree on is certain when all were certain, or most were and the read of their mean is
+(`vote`). A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise alone
+does not (lone changed pixels are not motion: `motion_between`).
 Every settle teaches the room (`vision.room.Room`: the empty tray learned from what stays still across
 settles); once it can be trusted the reader reads each frame both with it and without it and keeps the better
 of the two (`vision.room.merge`), so a room never makes a reading worse.
@@ -26,7 +27,7 @@ from .reading import UNNAMED, Reading
 from .room import Room, merge
 
 SMALL_W = 80
-VOTES = 3   # settled frames read and voted die by die (`vote`): a die certain in every one of them is certain
+VOTES = 3   # settled frames read and voted die by die (`vote`)
 
 
 @dataclass
@@ -67,12 +68,12 @@ def motion_between(a: np.ndarray, b: np.ndarray, level: int = 10) -> float:
 
 def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] | None = None) -> list[Reading]:
     """Combine readings of several settled frames die by die (matched by position). A die is certain where every
-    frame was certain of the same face; or where every frame named that face, most of them certain, and the read
-    of the frames' mean (`mean_frame`; `mean` reads it, asked only for such a die) is certain of it too. Why: each frame has
-    its own sensor noise, and a die near the reader's level comes out certain in one draw of it and not in the
-    next (Blender's under-tray throws, three looks each, bench/vision_undertray.py --modes watcher: tables
-    100-129 certain-right 41.40% -> 43.52%, seeds 1-3, 20-21, 42-49 and King of Tokyo's 200-201, 217-221
-    37.26% -> 39.99%, silent 1 -> 1 both; docs/dice-sets.md)."""
+    frame was certain of the same face; or where every frame named that face, most of them certain, and the
+    read of the frames' mean (`mean_frame`; `mean` reads it, asked only for such a die) is certain of it too.
+    Why: each frame has its own sensor noise, and a die near the reader's level comes out certain in one draw
+    of it and not in the next (Blender's under-tray throws, three looks each, `bench/vision_undertray.py
+    --modes watcher`: tables 100-129 certain-right 41.07% -> 44.04%, seeds 1-3, 20-21, 42-49 and King of
+    Tokyo's 200-201, 217-221 37.26% -> 40.42%, silent 1 -> 1 on both; docs/dice-sets.md)."""
     if not frames:
         return []
     n = len(frames)
