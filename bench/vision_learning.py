@@ -3,7 +3,7 @@
     .venv/bin/python bench/vision_learning.py [--dataset rune55-colour] [--mount over] [--test 40] [--taught 0 5 10 25]
         [--order name|shuffled]
     .venv/bin/python bench/vision_learning.py --undertray 100-111 [--taught 0 5 10 15] [--test-from 15]
-        [--modes merged,alone]
+        [--modes merged,alone,watcher]
 
 The dataset's photos in time order where their names carry the time (rune55-colour: a phone's PXL_<time>
 names, the same table, later throws), else in a fixed shuffle (seed 0: translucent-crops and dicefinder-pi
@@ -18,7 +18,8 @@ each dataset's attribution (its README and LICENSE) when quoting these figures.
 (one box, one set of six dice, a new throw each frame: `training/blender_undertray_factors.table_frame`),
 never trained or calibrated on. The dice of its first K throws are confirmed (each labelled die's crop, cut as
 the box cuts a die it read, with its top face), and its throws from `--test-from` on are read as the watcher
-reads them (merged: with and without the room learned from the empty tray) or without a room (alone).
+reads one frame (merged: with and without the room learned from the empty tray), without a room (alone), or as
+the watcher reads a settled throw (watcher: three frames voted, `bench.vision_undertray.watched`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.vision_undertray import Models, radius_of, read_frame, set_of, truth_of  # noqa: E402
+from bench.vision_undertray import Models, radius_of, read_frame, set_of, truth_of, watched  # noqa: E402
 from device.learnt import MAX_PER_FACE  # noqa: E402
 from device.teach_photos import IMAGE_SUFFIXES, confirmed_in, labelled_dice  # noqa: E402
 from training.blender_undertray_canvases import camera_frame  # noqa: E402
@@ -114,9 +115,12 @@ def read_throws(folder: Path, throws: list[dict], mode: str, memory: Memory | No
     for row in throws:
         if row.get("cut"):
             continue
-        img, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
         ds = set_of(row)
-        readings = read_frame(img, empty, mode, models, ds, memory)
+        if mode == "watcher":
+            readings = watched(folder, row, models, ds, memory) or []
+        else:
+            readings = read_frame(camera_frame(folder, row), camera_frame(folder, row, empty=True), mode, models, ds,
+                                  memory)
         total.add(score([truth_of(d, ds) for d in row["dice"]], readings, radius_of(row), f"{folder.name}/{row['index']}"))
     return total
 
@@ -160,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--undertray", default="", help="table seeds (100-199) to read from below instead of photos")
     ap.add_argument("--test-from", type=int, default=15, help="--undertray: the throws from this index on are read "
                     "(a table has 30)")
-    ap.add_argument("--modes", default="merged", help="--undertray: merged (the watcher) and/or alone (no room)")
+    ap.add_argument("--modes", default="merged", help="--undertray: merged (one frame with the room), alone (no "
+                    "room) and/or watcher (three settled frames voted, as the box reads)")
     args = ap.parse_args(argv)
     if args.undertray:
         undertray_curve(args.undertray, args.taught or [0, 5, 10, 15], args.test_from, args.modes.split(","))

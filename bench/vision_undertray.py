@@ -143,7 +143,7 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
                  read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
 
 
-def watched(folder: Path, row: dict, m: Models, ds: DiceSet) -> list | None:
+def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | None = None) -> list | None:
     """The row read as the tray watcher reads a settled throw: VOTES frames of the still tray, each with its own
     sensor noise and JPEG (`camera_frame`'s looks), each read with and without the room learned from as many
     frames of the empty tray, and their readings voted with the read of their mean (`vision.watcher.vote`).
@@ -158,8 +158,8 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet) -> list | None:
     clf = m.clf if ds.id == "d6" else m.symbols
 
     def merged(img: np.ndarray) -> list:
-        return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det),
-                     read_dice(img, ds, "under", background=room.image, classifier=clf), img, room)
+        return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory),
+                     read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
 
     return vote([merged(img) for img in imgs], lambda: merged(mean_frame(imgs)))
 
