@@ -212,7 +212,7 @@ def test_the_blue_cast_against_a_dies_own_pips_undoes_a_warm_light():
 def test_a_blue_die_under_warm_leds_is_not_certain_black_where_the_set_has_blue_dice(monkeypatch):
     """Issue 31 (a wrong colour casts the wrong spell): under a warm LED ring the whole frame loses its blue, a blue
     die's grain with it. A Blender frame from below (table seed 113, frame 16, rendered by
-    training/blender_undertray.py; stored losslessly, with its empty tray) holds four blue dice and a red one; read
+    training/blender_undertray.py, without the camera's faults; stored losslessly, with its empty tray) holds four blue dice and a red one; read
     as Regidice with the room, the translucent blue 1 was certain and black: its cast as seen is under
     `reader.BLUE_CAST`. White-balanced on its own pips (`finder.blue_cast`'s second figure) it is blue, and the die
     is asked about; without that second look it is certain black again (the rule, not the frame, decides)."""
