@@ -139,6 +139,12 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
         return read_dice(img, ds, "under", background=empty, classifier=clf, memory=memory)
     room = Room()
     room.add_empty([empty])
+    return merged(img, room, m, ds, memory)
+
+
+def merged(img: np.ndarray, room: Room, m: Models, ds: DiceSet, memory: Memory | None = None) -> list:
+    """One frame read as the watcher reads it: without the room and with it, the two reads merged (`vision.room`)."""
+    clf = m.clf if ds.id == "d6" else m.symbols
     return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory),
                  read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
 
@@ -155,13 +161,8 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | No
         return None
     room = Room()
     room.add_empty(empties)
-    clf = m.clf if ds.id == "d6" else m.symbols
-
-    def merged(img: np.ndarray) -> list:
-        return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory),
-                     read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
-
-    return vote([merged(img) for img in imgs], lambda: merged(mean_frame(imgs)))
+    frames = [merged(img, room, m, ds, memory) for img in imgs]
+    return vote(frames, lambda: merged(mean_frame(imgs), room, m, ds, memory))
 
 
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:

@@ -13,6 +13,7 @@ of the two (`vision.room.merge`), so a room never makes a reading worse.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from collections.abc import Callable
@@ -77,12 +78,7 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
     if not frames:
         return []
     n = len(frames)
-    mean_read: list[list[Reading] | None] = []   # the mean's readings, once asked for
-
-    def mean_readings() -> list[Reading] | None:
-        if mean is not None and not mean_read:
-            mean_read.append(mean())
-        return mean_read[0] if mean_read else None
+    mean_readings = functools.cache(mean) if mean is not None else lambda: None   # read once, when first asked
 
     # clusters seeded by every reading, matched by distance relative to die size
     clusters: list[list[Reading]] = []
