@@ -25,6 +25,7 @@ import logging
 import random
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,13 +48,16 @@ MAX_PER_FACE = 200  # crops kept per face of a set (was 12: full after 10 photos
 
 @dataclass(frozen=True)
 class Confirmed:
-    """One die of a confirmed roll: its crop as the tray cut it, its set, and the top face index players gave;
-    `glass`: under the tray, the face the reader saw on the glass when it was sure of it (device.opposites)."""
+    """One die of a confirmed roll: its crop as the tray cut it, its set, and the top face index players gave
+    (None: a game that hides its faces teaches only the colour); `glass`: under the tray, the face the reader saw
+    on the glass when it was sure of it (device.opposites); `colour`: the body colour players gave, in a set
+    that tells dice apart by colour (vision.learnt_colours)."""
 
     set_id: str
     crop: np.ndarray
-    face: int
+    face: int | None
     glass: int | None = None
+    colour: str | None = None
 
 
 def face_index(ds: DiceSet, die: Any) -> int | None:
@@ -122,11 +126,11 @@ class LearntDice:
     def _load_crop(self, set_id: str, p: Path) -> None:
         """One kept crop back into the memory; a damaged file is skipped and logged."""
         try:
-            face = int(p.stem.split("-")[0])
+            face, colour = _face_and_colour(p)
             img = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
             if img is None:
                 raise ValueError("not a readable PNG")
-            key = self.memory.add(set_id, img, face)
+            key = self.memory.add(set_id, img, face or None, colour)
         except (OSError, ValueError) as err:
             log.warning("learnt dice: skipped the damaged crop %s (%s)", p, err)
             return
@@ -146,17 +150,17 @@ class LearntDice:
                 ok, buf = cv2.imencode(".png", die.crop)
                 if not ok:
                     continue
-                path = d / f"{die.face}-{time.time_ns()}.png"
+                path = d / _file_name(die.face, time.time_ns(), die.colour)
                 _write_atomic(path, buf.tobytes())
-                key = self.memory.add(die.set_id, die.crop, die.face)
-                files = self._files.setdefault(die.set_id, {}).setdefault(die.face, [])
+                key = self.memory.add(die.set_id, die.crop, die.face, die.colour)
+                files = self._files.setdefault(die.set_id, {}).setdefault(die.face or 0, [])
                 files.append((path, key))
                 kept += 1
                 while len(files) > self.max_per_face:
                     self._drop_one(die.set_id, files)
             for set_id in {d.set_id for d in dice}:
                 self.opposites.record(set_id, [(d.glass, d.face) for d in dice
-                                               if d.set_id == set_id and d.glass is not None])
+                                               if d.set_id == set_id and d.glass is not None and d.face is not None])
         for set_id in {d.set_id for d in dice}:
             self.memory.head(set_id)  # fitted here, on the phone's request, not on the camera's next read
         return kept
@@ -185,16 +189,22 @@ class LearntDice:
         with self._lock:
             out = {}
             for set_id, faces in sorted(self._files.items()):
-                per = {str(f): len(files) for f, files in sorted(faces.items()) if files}
-                if per:
-                    out[set_id] = {"dice": sum(per.values()), "faces": per}
+                per = {str(f): len(files) for f, files in sorted(faces.items()) if files and f}
+                dice = sum(len(files) for files in faces.values())
+                if dice:
+                    out[set_id] = {"dice": dice, "faces": per}
+                    colours = Counter(c for files in faces.values() for p, _ in files if (c := _face_and_colour(p)[1]))
+                    if colours:
+                        out[set_id]["colours"] = dict(sorted(colours.items()))
             return out
 
 
 def confirmed_dice(crops: list[tuple[Any, ...] | None], dice: list[Any],
-                   picks: list[int | None]) -> list[Confirmed]:
+                   picks: list[int | None], faces: bool = True) -> list[Confirmed]:
     """The dice of a confirmed roll that can be learnt: `dice[i]` (what the players confirmed) came from the
-    tray die `picks[i]` (None: a die entered by hand), whose (set id, crop[, glass face]) is `crops[picks[i]]`."""
+    tray die `picks[i]` (None: a die entered by hand), whose (set id, crop[, glass face]) is `crops[picks[i]]`.
+    Each with its colour where the set tells dice apart by colour (`colour_of`); without `faces` (a game that
+    hides its rolls) only those, and only their colours."""
     out = []
     for die, k in zip(dice, picks, strict=False):
         if k is None or not 0 <= k < len(crops) or crops[k] is None:
@@ -204,10 +214,31 @@ def confirmed_dice(crops: list[tuple[Any, ...] | None], dice: list[Any],
             ds = get_set(spec(set_id))
         except KeyError:
             continue
-        face = face_index(ds, die)
-        if face is not None:
-            out.append(Confirmed(ds.id, crop, face, glass[0] if glass else None))
+        face, colour = face_index(ds, die) if faces else None, colour_of(ds, die)
+        if face is not None or colour is not None:
+            out.append(Confirmed(ds.id, crop, face, glass[0] if glass and face is not None else None, colour))
     return out
+
+
+def colour_of(ds: DiceSet, die: Any) -> str | None:
+    """The body colour a confirmed die names, where its set tells dice apart by colour and has that one."""
+    colour = die.get("colour") if isinstance(die, dict) else None
+    return colour if isinstance(colour, str) and colour in ds.colours else None
+
+
+def _file_name(face: int | None, stamp: int, colour: str | None) -> str:
+    """A kept crop's file name: `<face>-<stamp>[-<colour>].png`, face 0 for a die kept for its colour only."""
+    return f"{face or 0}-{stamp}" + (f"-{colour}" if colour else "") + ".png"
+
+
+def _face_and_colour(p: Path) -> tuple[int, str | None]:
+    """The face (0: none) and colour a kept crop's file name (`_file_name`) gives; ValueError if it gives none."""
+    parts = p.stem.split("-")
+    face = int(parts[0])
+    colour = parts[2] if len(parts) > 2 and parts[2].isalpha() else None
+    if face < 0 or (face == 0 and colour is None):
+        raise ValueError(f"{p.name} names no face and no colour")
+    return face, colour
 
 
 def _stamp(p: Path) -> int:

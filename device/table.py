@@ -205,17 +205,15 @@ class Table:
         throw, "dice": [index of the tray die each die of the roll is, or null for one entered by hand]}`)."""
         if self.learnt is None or not isinstance(link, dict):
             return []
-        if self.hides():
-            # a game that hides rolls (Regidice): the page's counts per face would tell every phone the faces
-            # of a throw before its reveal, so its throws teach nothing
-            return []
         roll, picks = link.get("roll"), link.get("dice")
         if not isinstance(roll, int) or not isinstance(picks, list) or len(picks) != len(dice) or not all(
                 p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in picks):
             return []
         if len({p for p in picks if p is not None}) != sum(p is not None for p in picks):
             return []  # one tray die named twice: not a confirmation the box can trust
-        return confirmed_dice(self.tray.take_crops(roll), dice, picks)
+        # a game that hides rolls (Regidice): the page's counts per face would tell every phone the faces of a
+        # throw before its reveal, so its throws teach only their dice's colours (which its hidden rolls show)
+        return confirmed_dice(self.tray.take_crops(roll), dice, picks, faces=not self.hides())
 
     def _learn(self, confirmed: list[Confirmed]) -> dict:
         """Keep the crops of confirmed dice; the new snapshot. The roll is already stored: nothing here may

@@ -26,7 +26,7 @@ from vision.teach import seen_faces
 
 from .dice_file import DiceFileError, is_file_name, load
 from .dice_sets import spec, use_files
-from .learnt import Confirmed, LearntDice, face_index
+from .learnt import Confirmed, LearntDice, colour_of, face_index
 
 Emit = Callable[[dict[str, Any]], None]
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -44,17 +44,18 @@ def labelled_dice(photo: Path, labels: Path) -> list[dict[str, Any]] | None:
 
 def confirmed_in(photo: Path, dice: list[dict[str, Any]], set_id: str, mount: str = "over") -> list[Confirmed]:
     """The photo's labelled dice as confirmed dice of `set_id` (a die naming no face of the set is skipped);
-    under the tray each with the face seen on the glass, where the reader is sure of it."""
+    under the tray each with the face seen on the glass, where the reader is sure of it; each with its labelled
+    `colour` where the set tells dice apart by colour and has that one."""
     frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
     if frame is None:
         return []
     ds = get_set(spec(set_id))
-    kept = [k for k in (_labelled(d, ds) for d in dice) if k is not None]
-    glass = seen_faces(frame, ds, [(cx, cy, max(w, h) / 2) for _, (cx, cy, w, h) in kept]) \
+    kept = [(k, colour_of(ds, d)) for d in dice if (k := _labelled(d, ds)) is not None]
+    glass = seen_faces(frame, ds, [(cx, cy, max(w, h) / 2) for (_, (cx, cy, w, h)), _ in kept]) \
         if mount == "under" and kept else [None] * len(kept)
     return [Confirmed(set_id, crop_die(frame, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h))),
-                      face, seen)
-            for (face, (cx, cy, w, h)), seen in zip(kept, glass, strict=True)]
+                      face, seen, colour)
+            for ((face, (cx, cy, w, h)), colour), seen in zip(kept, glass, strict=True)]
 
 
 def _labelled(d: dict[str, Any], ds: DiceSet) -> tuple[int, tuple[float, float, float, float]] | None:
@@ -101,6 +102,7 @@ def run(set_id: str, photos: Path, labels: Path, state_dir: Path, mount: str, em
         taught += learnt.keep(confirmed)
     counts = learnt.counts().get(set_id, {})
     emit({"event": "taught", "set": set_id, "mount": mount, "dice": taught, "photos_without_labels": skipped,
-          "faces": counts.get("faces", {}), "state_dir": str(state_dir),
+          "faces": counts.get("faces", {}), **({"colours": counts["colours"]} if "colours" in counts else {}),
+          "state_dir": str(state_dir),
           **({"opposite": learnt.opposites.report(get_set(spec(set_id)))} if mount == "under" else {})})
     return 0 if taught else 1

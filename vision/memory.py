@@ -22,6 +22,10 @@ Two ways of remembering, chosen by the set:
   the face found in the crop, warped upright to 48x48 grey, slightly blurred, zero-mean, unit length, kept at
   its four quarter turns; a die's similarity to an example is their correlation at the best quarter turn.
 
+- **Colours (sets told apart by colour, e.g. Regidice): tints.** A confirmed die whose players named its body
+  colour also keeps that colour and its tint (`vision.learnt_colours`), with or without its face (a game that
+  hides its rolls teaches colours only); the reader names a die's colour by what was learnt (`colour_of`).
+
 How it combines with the reader (certain must stay right):
 - the examples vote: a picture vote is clear when its closest example is close (similarity >= `close`) and
   every other face is `clear` times further (distance = 1 - similarity: a Dice Throne face's corner number
@@ -52,6 +56,7 @@ import cv2
 import numpy as np
 
 from .classify import crop_patch, normalise_batch
+from .learnt_colours import ColourModel, LearntColour, tint
 
 if TYPE_CHECKING:
     from .classify import FaceClassifier
@@ -260,6 +265,14 @@ class _Example:
 
 
 @dataclass
+class _Tint:
+    """A confirmed die's body colour and its tint (`learnt_colours.tint`); its key is its face example's, if any."""
+    colour: str
+    tint: np.ndarray
+    key: int
+
+
+@dataclass
 class _Head:
     """A set's fitted head: weights, bias, the pull back to the network it was fitted with, and how much more
     often than the network it named held-out examples right (`choose_prior`)."""
@@ -283,6 +296,8 @@ class Memory:
     _examples: dict[str, list[_Example]] = field(default_factory=dict)
     _stacked: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     _heads: dict[str, _Head] = field(default_factory=dict)
+    _tints: dict[str, list[_Tint]] = field(default_factory=dict)
+    _colours: dict[str, ColourModel | None] = field(default_factory=dict)
     _nets: dict[str, FaceClassifier | None] = field(default_factory=dict)
     _next: int = 0
     # the box adds examples from a phone's request while its camera thread reads: one lock for both
@@ -318,22 +333,28 @@ class Memory:
         head = self.head(set_id)
         return head is not None and head.gain >= HEAD_GAIN
 
-    def add(self, set_id: str, crop: np.ndarray, face: int) -> int:
-        """Remember that `crop` (a BGR image of one die, as the reader boxed it) shows top face `face`; the
-        example's key (for `remove`)."""
+    def add(self, set_id: str, crop: np.ndarray, face: int | None, colour: str | None = None) -> int:
+        """Remember that `crop` (a BGR image of one die, as the reader boxed it) shows top face `face`, on a body
+        of `colour` where the players named one (`face` None: only its colour, from a game that hides its
+        faces); the example's key (for `remove`)."""
         if crop is None or crop.ndim != 3 or crop.shape[2] != 3 or min(crop.shape[:2]) < 4:
             raise ValueError("a crop must be a BGR image of one die, at least 4x4 px")
-        if not isinstance(face, int) or isinstance(face, bool) or face < 1:
+        if face is None and not colour:
+            raise ValueError("a die learnt without its face needs its colour")
+        if face is not None and (not isinstance(face, int) or isinstance(face, bool) or face < 1):
             raise ValueError("face must be the top face's index (1..n)")
-        net = self.network(set_id)
+        net = self.network(set_id) if face is not None else None
         feature = network_features(net, [crop])[0] if net is not None else None
-        turns = _picture_turns(crop)
+        turns = _picture_turns(crop) if face is not None else None
         with self._lock:
             self._next += 1
-            examples = self._examples.setdefault(set_id, [])
-            examples.append(_Example(face, turns, feature, self._next))
-            if turns is not None:
-                _keep_newest_pictures(examples, face)
+            if face is not None:
+                examples = self._examples.setdefault(set_id, [])
+                examples.append(_Example(face, turns, feature, self._next))
+                if turns is not None:
+                    _keep_newest_pictures(examples, face)
+            if colour:
+                self._tints.setdefault(set_id, []).append(_Tint(colour, tint(crop, CROP_PAD), self._next))
             self._changed(set_id)
             return self._next
 
@@ -341,15 +362,34 @@ class Memory:
         """Forget one example (the box dropped its crop from the card)."""
         with self._lock:
             self._examples[set_id] = [e for e in self._examples.get(set_id, []) if e.key != key]
+            self._tints[set_id] = [t for t in self._tints.get(set_id, []) if t.key != key]
             self._changed(set_id)
 
     def _changed(self, set_id: str) -> None:
         self._stacked.pop(set_id, None)
         self._heads.pop(set_id, None)
+        self._colours.pop(set_id, None)
+
+    def colour_model(self, set_id: str) -> ColourModel | None:
+        """The colours learnt of a set's dice (`learnt_colours`), fitted once per change; None before any."""
+        with self._lock:
+            if set_id not in self._colours:
+                got = self._tints.get(set_id)
+                self._colours[set_id] = ColourModel.fit([t.colour for t in got], np.stack([t.tint for t in got])) \
+                    if got else None
+            return self._colours[set_id]
+
+    def colour_of(self, set_id: str, frame: np.ndarray, center: tuple[float, float], box: tuple[int, int, int, int],
+                  set_colours: tuple[str, ...]) -> LearntColour | None:
+        """The learnt colour of a die the reader boxed in `frame` (cut as `crop_die` cuts it), or None when no
+        colour of the set was learnt (then nothing is cut)."""
+        model = self.colour_model(set_id)
+        return model.name(tint(crop_die(frame, center, box), CROP_PAD), set_colours) if model is not None else None
 
     def forget(self, set_id: str) -> None:
         with self._lock:
             self._examples.pop(set_id, None)
+            self._tints.pop(set_id, None)
             self._changed(set_id)
 
     def counts(self, set_id: str) -> dict[int, int]:

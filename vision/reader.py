@@ -183,7 +183,7 @@ def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, backgrou
     det = finder if background is None else None
     if clf is not None:
         # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
-        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, finder)
+        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, finder, learnt_by(memory, mount))
         scale *= zoom
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
@@ -222,21 +222,22 @@ def _under_at_320(ds: DiceSet, mount: str, clf: FaceClassifier | None, icons_net
 
 
 def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None, clf: FaceClassifier,
-                 det: DieDetector | None) -> tuple[np.ndarray, float, list[Reading]]:
+                 det: DieDetector | None, learnt: Memory | None = None) -> tuple[np.ndarray, float, list[Reading]]:
     """A pip set with its CNN: (the frame the readings are in, its zoom against `img`, the readings). A still
     photo of small dice is read again enlarged (`closer_look`), and the read sure of more dice is kept (photo
     bench, roboflow-d6 unseen: see docs/dice-sets.md); the learned finder proposes there only the boxes it is
     surer of (`ENLARGED_AT`). With a learned background the classified read needs no Lab frame (the finder
-    works on a smaller one, the pip finder does not search the whole frame)."""
+    works on a smaller one, the pip finder does not search the whole frame). `learnt`: the box's memory where
+    it learnt the colours of its dice (`learnt_by`)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
-    readings = _read_classified(img, lab, ds, mount, background, clf, det)
+    readings = _read_classified(img, lab, ds, mount, background, clf, det, learnt=learnt)
     zoom = closer_look(readings, img.shape) if background is None else 1.0
     if not zoom > 1.0:
         return img, 1.0, readings
     big = cv2.resize(img, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     again = _read_classified(big, cv2.cvtColor(big, cv2.COLOR_BGR2Lab), ds, mount, None, clf,
                              det.detect(big, max(det.threshold, ENLARGED_AT)) if det is not None else None,
-                             enlarged=True)
+                             enlarged=True, learnt=learnt)
     if not sure_count(again) > sure_count(readings):
         return img, 1.0, readings
     return big, zoom, same_at_both_scales(again, readings, zoom) + missed_when_enlarged(readings, again, zoom)
@@ -284,7 +285,7 @@ def classifier_for(ds: DiceSet, mount: str = "over") -> FaceClassifier | None:
 
 def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount: str, background: np.ndarray | None,
                      clf: FaceClassifier, detector: DieDetector | list[Detection] | None = None,
-                     enlarged: bool = False) -> list[Reading]:
+                     enlarged: bool = False, learnt: Memory | None = None) -> list[Reading]:
     """Finder candidates (outlines and pip clusters) -> CNN over every candidate box -> one reading per die.
 
     Two readers look at each die: the CNN and the pip finder (which counts pips and has its own checks of
@@ -340,7 +341,7 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
-            out.append(_pip_reading(img, ds, mount, c, *judged))
+            out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt))
     return out
 
 
@@ -383,14 +384,40 @@ def _second_looks(img: np.ndarray, clf: FaceClassifier, cands: list[Candidate], 
 
 
 def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: int, conf: float,
-                 certain: bool) -> Reading:
-    """A candidate's reading: its face named, its colour from the pip finder's face or the box's body."""
+                 certain: bool, learnt: Memory | None = None) -> Reading:
+    """A candidate's reading: its face named, its colour from the pip finder's face or the box's body (or as the
+    box learnt its dice's colours: `die_colour`)."""
     f = top_face(ds, seen, mount)
     body = lab_to_bgr(c.face.lab) if c.face is not None else body_colour(img, c.box)
-    colour = classify_colour(body)
-    if certain and ds.colours and mount == "under" and not _colour_certain(img, c.box, body, colour, ds):
+    colour, colour_sure = die_colour(img, c.box, body, ds, mount, learnt)
+    if certain and not colour_sure:
         certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask
     return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
+
+
+def learnt_by(memory: Memory | None, mount: str) -> Memory | None:
+    """The memory, where it learnt dice of this mount (None: the set's colours are named as every box names them)."""
+    return memory if memory is not None and memory.mount == mount else None
+
+
+def die_colour(img: np.ndarray, box: tuple, body: np.ndarray, ds: DiceSet, mount: str, learnt: Memory | None
+               ) -> tuple[str, bool]:
+    """A die's colour and whether it is sure. A set that does not tell dice apart by colour: named from its body
+    (`classify_colour`), always sure. Else, where the box learnt the set's colours (`vision.learnt_colours`) and
+    the die lies near one of them: that colour, sure when it is clearly that one and every colour of the set was
+    learnt or the body's name agrees, and from below no blue shows in a die named black (`_blue_doubt`). Where every colour
+    was learnt and the die is near none: unsure. Else as every box names it (from below unsure near a line
+    between two names, `_colour_certain`)."""
+    named = classify_colour(body)
+    if not ds.colours:
+        return named, True
+    known = learnt.colour_of(ds.id, img, box[:2], to_int_box(box), ds.colours) if learnt is not None else None
+    if known is not None and known.near:
+        agreed = known.covers or known.colour == named
+        return known.colour, known.clear and agreed and not (mount == "under" and _blue_doubt(img, box, known.colour, ds))
+    if known is not None and known.covers:
+        return named, False
+    return named, mount != "under" or _colour_certain(img, box, body, named, ds)
 
 
 # Under the tray the plate mirrors the camera's own lens (a bright ring round a dark spot) and the LED ring around
@@ -428,12 +455,15 @@ PIP_BALANCED_BLUE_CAST = 8.0
 def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str, ds: DiceSet) -> bool:
     """Whether a die's colour from below may be certain in a set that tells dice apart by colour: not near a
     line between two names (`colour_is_clear`), and not black with a blue cast where the set has blue dice."""
-    if not colour_is_clear(body):
-        return False
+    return colour_is_clear(body) and not _blue_doubt(img, box, colour, ds)
+
+
+def _blue_doubt(img: np.ndarray, box: tuple, colour: str, ds: DiceSet) -> bool:
+    """A die named black that may be a dark blue one (`BLUE_CAST`, `PIP_BALANCED_BLUE_CAST`), in a set with blue."""
     if colour != "black" or "blue" not in ds.colours:
-        return True
+        return False
     seen, balanced = blue_cast(img, box)
-    return seen < BLUE_CAST and balanced < PIP_BALANCED_BLUE_CAST
+    return seen >= BLUE_CAST or balanced >= PIP_BALANCED_BLUE_CAST
 
 
 def _read_pip_set(lab: np.ndarray, ds: DiceSet, mount: str) -> list[Reading]:

@@ -322,9 +322,10 @@ def test_dicesight_teach_waits_for_the_phone_on_every_throw_and_keeps_what_it_co
     assert LearntDice(state, "under").counts()[SET]["dice"] == learnt["dice"]  # `dicesight run` finds them
 
 
-def test_a_game_that_hides_rolls_teaches_nothing(tmp_path: Path) -> None:
+def test_a_game_that_hides_rolls_teaches_only_its_dice_colours(tmp_path: Path) -> None:
     """DESIGN: hidden dice reach no other phone until the reveal. The learnt counts per face are in every
-    phone's snapshot, so a Regidice throw (hidden) must not move them."""
+    phone's snapshot, so a Regidice throw (hidden) must not move them; its dice's colours, which a hidden roll
+    shows every phone, are learnt (vision.learnt_colours), and kept without a face."""
     camera = Throws()
     table = Table(Store(tmp_path / "state"), camera=camera, dice_set=SET, settle_s=0.2)
     try:
@@ -340,7 +341,14 @@ def test_a_game_that_hides_rolls_teaches_nothing(tmp_path: Path) -> None:
         snap = table.submit({"type": "roll", "player": wanted["player"], "dice": dice, "source": "manual",
                              "tray": {"roll": tray["roll"], "dice": [0] + [None] * (len(dice) - 1)}})
         assert snap["seq"] == 1  # the roll counts
-        assert table.snapshot()["learnt"] == {} and not (tmp_path / "state" / "learnt").exists()
+        learnt = {"dice": 1, "faces": {}, "colours": {wanted["colours"][0]: 1}}
+        assert list(table.snapshot()["learnt"]) == ["regidice"]
+        assert {k: table.snapshot()["learnt"]["regidice"][k] for k in learnt} == learnt
+        kept = list((tmp_path / "state" / "learnt").rglob("*.png"))
+        assert [p.name.split("-")[0] for p in kept] == ["0"]   # no face on the card either
+        again = LearntDice(tmp_path / "state", "under")   # a restart reads it back, its colour only
+        assert again.counts() == {"regidice": learnt} and again.memory.counts("regidice") == {}
+        assert again.memory.colour_model("regidice") is None   # one die: under MIN_PER_COLOUR, nothing named yet
     finally:
         table.close()
 

@@ -41,6 +41,31 @@ def test_labelled_photos_teach_the_box_and_read_uses_it(tmp_path: Path) -> None:
     assert code == 0 and sorted(d["value"] for d in read["dice"]) == [2, 5]
 
 
+def test_labelled_colours_teach_the_box_its_dice_colours_under_its_own_light(tmp_path: Path) -> None:
+    """Regidice dice from below under a green LED ring (vision.learnt_colours): labelled with their colours, three
+    throws teach the box what its yellow and black dice look like there; a new throw reads every colour right."""
+    from tests.vision.test_learnt_colours import throw
+    photos, labels = tmp_path / "images", tmp_path / "labels"
+    photos.mkdir()
+    labels.mkdir()
+    for seed in range(1, 4):
+        img, dice = throw(seed)
+        cv2.imwrite(str(photos / f"throw{seed}.png"), img)
+        (labels / f"throw{seed}.json").write_text(json.dumps({"dice": [
+            {"value": d.value, "colour": d.colour, "cx": d.x, "cy": d.y, "w": 64, "h": 64} for d in dice]}))
+    state = tmp_path / "state"
+    code, (taught,) = dicesight("teach", "regidice", "--photos", str(photos), "--labels", str(labels),
+                                "--state-dir", str(state), "--mount", "under")
+    assert code == 0 and taught["colours"] == {c: 6 for c in ("black", "blue", "red", "yellow")}
+    img, dice = throw(10)
+    cv2.imwrite(str(tmp_path / "new.png"), img)
+    code, (before,) = dicesight("read", str(tmp_path / "new.png"), "--dice", "regidice", "--mount", "under")
+    code, (read,) = dicesight("read", str(tmp_path / "new.png"), "--dice", "regidice", "--mount", "under",
+                              "--state-dir", str(state))
+    assert code == 0 and sorted(d["colour"] for d in read["dice"]) == sorted(d.colour for d in dice)
+    assert sorted(d["colour"] for d in before["dice"]) != sorted(d.colour for d in dice)
+
+
 def test_photos_without_labels_is_a_clear_message(tmp_path: Path) -> None:
     code, (out,) = dicesight("teach", "d6", "--photos", str(tmp_path), "--state-dir", str(tmp_path))
     assert code == 2 and out["error"]["code"] == "no_photos"
