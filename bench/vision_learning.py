@@ -27,19 +27,21 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.vision_undertray import Models, radius_of, read_frame, set_of, truth_of, watched  # noqa: E402
+from bench.vision_undertray import ColourScore, Models, radius_of, read_frame, set_of, truth_of, watched  # noqa: E402
+from device.dice_sets import spec  # noqa: E402
 from device.learnt import MAX_PER_FACE  # noqa: E402
 from device.teach_photos import IMAGE_SUFFIXES, confirmed_in, labelled_dice  # noqa: E402
 from training.blender_undertray_canvases import camera_frame  # noqa: E402
 from training.blender_undertray_factors import read_rows  # noqa: E402
 from training.undertray_data import folders, is_table  # noqa: E402
-from vision.dicesets import get_set  # noqa: E402
+from vision.dicesets import DiceSet, get_set  # noqa: E402
 from vision.memory import Memory, crop_die  # noqa: E402
 from vision.reader import classifier_for, read_dice  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
@@ -94,39 +96,58 @@ def throws_of(folder: Path) -> list[dict]:
     return sorted(read_rows(folder), key=lambda row: row["index"])
 
 
-def table_memory(folder: Path, throws: list[dict]) -> Memory:
+def table_memory(folder: Path, throws: list[dict], as_set: DiceSet | None = None) -> Memory:
     """The memory after confirming every die of `throws`: its crop cut from the frame the camera gave, as
-    the box cuts a die it read (`crop_die`), kept with its top face."""
+    the box cuts a die it read (`crop_die`), kept with its top face (and, read as a colour set `as_set`, with
+    its colour where the set has it)."""
     memory = Memory(mount="under")
     for row in throws:
         img = camera_frame(folder, row)
+        ds = as_set or set_of(row)
         for die in row["dice"]:
             cx, cy, w, h = die["box"]
             crop = crop_die(img, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h)))
-            memory.add(set_of(row).id, crop, int(die["top"]))
+            memory.add(ds.id, crop, int(die["top"]), die["colour"] if die["colour"] in ds.colours else None)
     return memory
 
 
-def read_throws(folder: Path, throws: list[dict], mode: str, memory: Memory | None) -> Score:
-    """The throws read as the box reads them (`bench.vision_undertray.read_frame`), scored; throws with a die
-    cut by the frame's edge are left out, as the under-tray bench leaves them."""
-    total = Score()
+def read_throws(folder: Path, throws: list[dict], mode: str, memory: Memory | None,
+                as_set: DiceSet | None = None) -> tuple[Score, ColourScore]:
+    """The throws read as the box reads them (`bench.vision_undertray.read_frame`), scored, and as the colour
+    set `as_set` if given (its `ColourScore`, else an empty one); throws with a die cut by the frame's edge are
+    left out, as the under-tray bench leaves them."""
+    total, colours = Score(), ColourScore()
     models = Models()
     for row in throws:
         if row.get("cut"):
             continue
-        ds = set_of(row)
+        ds = as_set or set_of(row)
         if mode == "watcher":
             readings = watched(folder, row, models, ds, memory) or []
         else:
             readings = read_frame(camera_frame(folder, row), camera_frame(folder, row, empty=True), mode, models, ds,
                                   memory)
         total.add(score([truth_of(d, ds) for d in row["dice"]], readings, radius_of(row), f"{folder.name}/{row['index']}"))
-    return total
+        if as_set is not None:
+            colours.add(row, readings, as_set)
+    return total, colours
 
 
-def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[str]) -> None:
-    """The learning curve from below: per table and over all tables, the later throws read after K taught."""
+def table_set(colour_set: str, own: bool, throws: list[dict]) -> DiceSet | None:
+    """The set a table is read as: `colour_set` (none: its own d6), with only the colours of the table's dice where
+    `own` (a game played with those dice: every colour it has can be learnt)."""
+    if not colour_set:
+        return None
+    ds = get_set(spec(colour_set))
+    if own:
+        ds = replace(ds, colours=tuple(c for c in ds.colours if any(d["colour"] == c for r in throws for d in r["dice"])))
+    return ds
+
+
+def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[str], colour_set: str = "",
+                    own_colours: bool = False) -> None:
+    """The learning curve from below: per table and over all tables, the later throws read after K taught (as
+    the colour set `colour_set`, if given: `table_set`)."""
     if max(taught) > test_from:
         raise SystemExit(f"--taught {max(taught)} overlaps the throws read (from {test_from} on)")
     tables = [f for f in folders(seeds, finished=True, tables=True) if is_table(int(f.name[1:]))]
@@ -138,19 +159,27 @@ def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[s
                          "a table it learnt before any throw was taught measures nothing")
     for mode in modes:
         totals = {k: Score() for k in taught}
+        colour_totals = {k: ColourScore() for k in taught}
         for folder in tables:
             throws = throws_of(folder)
             test = [row for row in throws if row["index"] >= test_from]
+            as_set = table_set(colour_set, own_colours, throws)
             f = throws[0]["factors"]
             print(f"== {folder.name} ({mode}): {f['plate']}, leds {f['leds']}, {f['room']}, {f['pips']} pips, "
                   f"build {f['build']}; dice {', '.join(sorted({d['colour'] + ' ' + d['material'] for r in throws for d in r['dice']}))}")
             for k in taught:
-                got = read_throws(folder, test, mode, table_memory(folder, throws[:k]) if k else None)
+                got, colours = read_throws(folder, test, mode, table_memory(folder, throws[:k], as_set) if k else None,
+                                           as_set)
                 totals[k].add(got)
+                colour_totals[k].merge(colours)
                 print(got.line(f"taught {k:3d} throws"))
+                if as_set is not None:
+                    print(colours.line(f"    as {as_set.id} ({', '.join(as_set.colours)})"))
         print(f"== all {len(tables)} tables ({mode})")
         for k in taught:
             print(totals[k].line(f"taught {k:3d} throws"))
+            if colour_set:
+                print(colour_totals[k].line(f"    as {colour_set}{' (each table its own colours)' if own_colours else ''}"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,11 +193,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--undertray", default="", help="table seeds (100-199) to read from below instead of photos")
     ap.add_argument("--test-from", type=int, default=15, help="--undertray: the throws from this index on are read "
                     "(a table has 30)")
+    ap.add_argument("--colour-set", default="", help="--undertray: read the tables as this set too (e.g. regidice), "
+                    "its dice taught with their colours, and score its colours")
+    ap.add_argument("--own-colours", action="store_true", help="--colour-set: each table's set has only the colours "
+                    "of its own dice")
     ap.add_argument("--modes", default="merged", help="--undertray: merged (one frame with the room), alone (no "
                     "room) and/or watcher (three settled frames voted, as the box reads)")
     args = ap.parse_args(argv)
     if args.undertray:
-        undertray_curve(args.undertray, args.taught or [0, 5, 10, 15], args.test_from, args.modes.split(","))
+        undertray_curve(args.undertray, args.taught or [0, 5, 10, 15], args.test_from, args.modes.split(","),
+                        args.colour_set, args.own_colours)
         return 0
     args.taught = args.taught if args.taught is not None else [0, 5, 10, 25]
     photos = ordered(photos_of(DATASETS / args.dataset), args.dataset, args.order)

@@ -285,33 +285,55 @@ def _given_line(group: str, c: list[int]) -> str:
 
 
 def colour_set_line(folders: list[Path], set_id: str, m: Models) -> str:
-    """The d6 frames read as `set_id` (a set that tells dice apart by colour, e.g. regidice) as the watcher
-    reads, over the dice of that set's colours: certain with the right value and colour, certain with a wrong
-    value, certain with the right value and a wrong colour (a wrong spell), and the colour named right."""
+    """The d6 frames read as `set_id` (a set that tells dice apart by colour, e.g. regidice) as one frame is read
+    with the room (merged), over the dice of that set's colours (`ColourScore`)."""
     ds = get_set(spec(set_id))
-    n = right = wrong_value = wrong_colour = colour_ok = 0
+    total = ColourScore()
     for folder in folders:
         for row in read_rows(folder):
             img = camera_frame(folder, row)
             if img is None or row.get("cut") or set_of(row).id != "d6":
                 continue
-            readings = read_frame(img, camera_frame(folder, row, empty=True), "merged", m, ds)
-            for d in row["dice"]:
-                if d["colour"] not in ds.colours:
-                    continue
-                n += 1
-                near = [r for r in readings if _near(r, d, radius_of(row))]
-                if not near:
-                    continue
-                r = min(near, key=lambda r: math.dist(r.center, d["center"]))
-                colour_ok += r.colour == d["colour"]
-                if r.certain:
-                    wrong_value += r.value != d["top"]
-                    wrong_colour += r.value == d["top"] and r.colour != d["colour"]
-                    right += r.value == d["top"] and r.colour == d["colour"]
-    pct = 100.0 / max(n, 1)
-    return (f"read as {set_id}, dice of its colours {n}: certain-right (value and colour) {right * pct:.2f}%  "
-            f"certain, wrong value {wrong_value}  certain, wrong colour {wrong_colour}  colour right {colour_ok * pct:.2f}%")
+            total.add(row, read_frame(img, camera_frame(folder, row, empty=True), "merged", m, ds), ds)
+    return total.line(f"read as {set_id}")
+
+
+@dataclass
+class ColourScore:
+    """Dice of a colour set's colours read: certain with the right value and colour, certain with a wrong value,
+    certain with the right value and a wrong colour (in Regidice a wrong spell), and the colour named right."""
+
+    dice: int = 0
+    right: int = 0
+    wrong_value: int = 0
+    wrong_colour: int = 0
+    colour_right: int = 0
+
+    def add(self, row: dict, readings: list, ds: DiceSet) -> None:
+        """One frame's labelled dice of `ds`'s colours against its readings (the nearest within a die's radius)."""
+        for d in row["dice"]:
+            if d["colour"] not in ds.colours:
+                continue
+            self.dice += 1
+            near = [r for r in readings if _near(r, d, radius_of(row))]
+            if not near:
+                continue
+            r = min(near, key=lambda r: math.dist(r.center, d["center"]))
+            self.colour_right += r.colour == d["colour"]
+            if r.certain:
+                self.wrong_value += r.value != d["top"]
+                self.wrong_colour += r.value == d["top"] and r.colour != d["colour"]
+                self.right += r.value == d["top"] and r.colour == d["colour"]
+
+    def merge(self, other: ColourScore) -> None:
+        for k in ("dice", "right", "wrong_value", "wrong_colour", "colour_right"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+
+    def line(self, head: str) -> str:
+        pct = 100.0 / max(self.dice, 1)
+        return (f"{head}, dice of its colours {self.dice}: certain-right (value and colour) {self.right * pct:.2f}%  "
+                f"certain, wrong value {self.wrong_value}  certain, wrong colour {self.wrong_colour}  "
+                f"colour right {self.colour_right * pct:.2f}%")
 
 
 def network_of(ds: DiceSet, m: Models) -> FaceClassifier | None:
