@@ -178,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--size", type=int, default=None, help="the network's input side (px; default by set: RECIPES)")
     ap.add_argument("--convs", default="", help="the convolutions' widths, e.g. 32,64,96 (default by set: RECIPES)")
+    ap.add_argument("--separable", action=argparse.BooleanOptionalAction, default=None,
+                    help="every conv after the first split into a per-channel 3x3 and a 1x1 (Setup.separable; "
+                         "default by set: RECIPES)")
     ap.add_argument("--render-frames", type=int, default=400, help="frames of the set drawn by vision/render.py")
     ap.add_argument("--train-seeds", default=None,
                     help=f"default {ud.SYMBOL_TRAIN_SEEDS} ({ud.DT_TRAIN_SEEDS} for dicethrone)")
@@ -195,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     recipe["size"] = args.size or recipe["size"]
     if args.convs:
         recipe["convs"] = tuple(int(c) for c in args.convs.split(","))
+    if args.separable is not None:
+        recipe["separable"] = args.separable
     args.train_seeds = args.train_seeds or (FAMILIES[args.set][2] if args.set in FAMILIES else ud.SYMBOL_TRAIN_SEEDS)
     if set(ud.folders(args.train_seeds)) & set(ud.folders(test_seeds(args.set))):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {test_seeds(args.set)}")
