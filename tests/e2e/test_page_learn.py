@@ -19,6 +19,7 @@ from realbox import make_table
 
 from device.camera.base import Frame
 from device.dice_sets import spec
+from device.learnt import Confirmed
 from vision.dicesets import get_set
 from vision.render import DieSpec, render_tray
 
@@ -200,3 +201,28 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     expect(page.locator("#learntcard")).to_be_hidden()
     assert not table.tray.memory.knows(SET)
     assert page.js_errors == [] and zh.js_errors == [] and ko.js_errors == []
+
+
+def test_a_game_that_hides_its_rolls_shows_the_colours_it_learnt_not_faces(tmp_path, serve_table, phone):
+    """A Regidice table (its rolls hidden: it teaches its dice's colours only, vision.learnt_colours): the card of
+    learnt dice lists a die of each colour learnt and how many, named by the game's own word for it, and no face
+    to throw for."""
+    table = make_table(tmp_path, game="regidice", setup={"players": [{"name": "Ann"}, {"name": "Bo"}]})
+    try:
+        bodies = {"red": (40, 40, 200), "blue": (200, 60, 40), "yellow": (40, 200, 220)}
+        table.learnt.keep([Confirmed("regidice", np.full((64, 64, 3), bgr, np.uint8), None, None, colour)
+                           for colour, bgr in bodies.items() for _ in range(3)])
+        table.publish()
+        page = phone("zh-TW")
+        page.goto(serve_table(table))
+        page.locator("#live.on").wait_for()
+        card = page.locator("#learnt li[data-set='regidice']")
+        expect(card.locator(".learntn")).to_have_text("已學會 9 顆骰子")
+        expect(card.locator(".learntface")).to_have_count(0)
+        expect(card.locator(".learntcolour")).to_have_count(3)
+        expect(card.locator(".learntcolour[data-colour='red']")).to_have_attribute("data-n", "3")
+        assert card.locator(".learntcolour[data-colour='red'] .die").get_attribute("aria-label") == "紅色 ×3"
+        shot(page, "64-learn-colours-zh", at="#learntcard")
+        assert page.js_errors == []
+    finally:
+        table.close()

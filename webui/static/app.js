@@ -502,14 +502,32 @@ function renderLearnt(snap) {
           S.forgetArmed = null;
           api("POST", "/api/learnt/forget", { set: id }).then((s) => s && apply(s)).catch(() => {});
         } }, S.forgetArmed === id ? t("forget_sure") : t("forget")) : null),
-    // every face of the set (those not learnt yet dimmed, so a player teaching the set sees what to throw)
-    h("div", { class: "dice small" }, Object.keys(v.shown && Object.keys(v.shown).length ? v.shown : v.faces || {}).map((f) => {
-      const shown = (v.shown || {})[f] || {};
-      const n = (v.faces || {})[f] || 0;
-      return h("span", { class: "learntface" + (n ? "" : " none"), data: { face: f, n: String(n) } },
-        dieElement(shown.value ?? Number(f), { face: shown.face, glyph: shown.glyph, label: `${t("die_value", { v: shown.value ?? f })} ×${n}` }),
-        h("small", { text: `×${n}` }));
-    })))));
+    learntFaces(v), learntColours(v))));
+}
+
+// Every face of a learnt set (those not learnt yet dimmed, so a player teaching the set sees what to throw); none
+// for a set learnt only by its colours (a game that hides its rolls teaches no face: nothing to throw for).
+function learntFaces(v) {
+  const colourOnly = v.colours && !Object.values(v.faces || {}).some(Boolean);
+  if (colourOnly) return null;
+  return h("div", { class: "dice small" }, Object.keys(v.shown && Object.keys(v.shown).length ? v.shown : v.faces || {}).map((f) => {
+    const shown = (v.shown || {})[f] || {};
+    const n = (v.faces || {})[f] || 0;
+    return h("span", { class: "learntface" + (n ? "" : " none"), data: { face: f, n: String(n) } },
+      dieElement(shown.value ?? Number(f), { face: shown.face, glyph: shown.glyph, label: `${t("die_value", { v: shown.value ?? f })} ×${n}` }),
+      h("small", { text: `×${n}` }));
+  }));
+}
+
+// The body colours learnt of a set told apart by colour: a die of each colour (named by the game's own word for it,
+// where the game on the table has one) and how many dice of it the box learnt.
+function learntColours(v) {
+  const colours = Object.entries(v.colours || {});
+  if (!colours.length) return null;
+  return h("div", { class: "dice small learntcolours" }, colours.map(([c, n]) =>
+    h("span", { class: "learntcolour", data: { colour: c, n: String(n) } },
+      dieElement(null, { colour: c, label: `${gameText("colour." + c) ?? c} ×${n}` }),
+      h("small", { text: `×${n}` }))));
 }
 
 const hiddenOption = (o) => hook("hideOption", o, S.snap, ctx) === true;
