@@ -149,6 +149,8 @@ def test_a_damaged_crop_is_skipped_with_a_message(tmp_path: Path, caplog) -> Non
     kept.keep([Confirmed(SET, crop(0), 1), Confirmed(SET, crop(1), 2)])
     bad = sorted((tmp_path / "learnt").rglob("2-*.png"))[0]
     bad.write_bytes(b"\x89PNG half a file")
+    (bad.parent / "0-17.png").write_bytes((bad.parent / sorted(p.name for p in bad.parent.glob("1-*.png"))[0])
+                                          .read_bytes())   # a name with neither a face nor a colour
     (tmp_path / "learnt" / "junk").mkdir()  # a folder with no set.txt
     with caplog.at_level(logging.WARNING, logger="dicesight.learnt"):
         again = LearntDice(tmp_path, "under")
