@@ -2,7 +2,8 @@
 
 Every roll a phone confirms or corrects hands the tray's crops of its dice, with the faces the players
 confirmed, to `LearntDice.keep`; each crop is written as a small PNG under
-`STATE_DIR/learnt/<set>/<mount>/<top face index>-<stamp>.png` (written under a temporary name, fsync'd,
+`STATE_DIR/learnt/<set>/<mount>/<top face index>-<stamp>[-<colour>].png` (face 0: a die of a game that hides its
+rolls, kept for its colour only; vision.learnt_colours) (written under a temporary name, fsync'd,
 then renamed: a power cut leaves a whole file or none) and added to the `vision.memory.Memory` the reader
 consults from the next roll on. At start the files are read back into the memory, so what the box learnt
 survives a restart; a file that cannot be read is skipped with a logged message, never a crash.
