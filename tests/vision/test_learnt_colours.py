@@ -121,3 +121,30 @@ def test_confirmed_dice_carry_the_colour_players_gave_where_the_set_has_it(tmp_p
     again = LearntDice(tmp_path, "under")   # after a restart, from the card
     assert again.counts()["regidice"] == {"dice": 3, "faces": {"3": 3}, "colours": {"red": 3}}
     assert again.memory.colour_model("regidice").names == ("red",)
+
+
+def _memory_of(tints: dict[str, tuple[int, int, int]]) -> Memory:
+    """A memory taught MIN_PER_COLOUR dice of each colour, each a plain crop of that BGR body."""
+    memory = Memory(mount="under")
+    for colour, bgr in tints.items():
+        for _ in range(MIN_PER_COLOUR):
+            memory.add("regidice", np.full((64, 64, 3), bgr, np.uint8), None, colour)
+    return memory
+
+
+@pytest.mark.parametrize(("taught_colours", "body", "want"), [
+    # every colour of the set learnt, the die clearly one of them: its colour, sure (whatever the hue's name)
+    ({"red": (40, 40, 200), "blue": (200, 60, 40), "yellow": (60, 160, 40), "black": (30, 30, 30)}, (60, 160, 40),
+     ("yellow", True)),
+    # yellow learnt under a green light; red and blue too, not black: sure only where the hue's name agrees
+    ({"red": (40, 40, 200), "blue": (200, 60, 40), "yellow": (60, 160, 40)}, (60, 160, 40), ("yellow", False)),
+    ({"red": (40, 40, 200), "blue": (200, 60, 40), "yellow": (40, 200, 220)}, (40, 200, 220), ("yellow", True)),
+    # every colour learnt and the die near none of them (a purple die): its colour is asked about
+    ({"red": (40, 40, 200), "blue": (200, 60, 40), "yellow": (40, 200, 220), "black": (30, 30, 30)},
+     (200, 40, 200), ("purple", False)),
+])
+def test_a_die_s_colour_as_the_box_learnt_it(taught_colours, body, want) -> None:
+    from vision.reader import die_colour
+    img = np.full((120, 120, 3), body, np.uint8)
+    got = die_colour(img, (60.0, 60.0, 50.0, 50.0), np.array(body, float), REGIDICE, "under", _memory_of(taught_colours))
+    assert got == want
