@@ -97,8 +97,8 @@ class LearntDice:
         self.opposites = Opposites(root)
         self._lock = threading.Lock()
         self._rng = random.Random()
-        # set id -> face -> (file, the memory's key of its example), oldest first
-        self._files: dict[str, dict[int, list[tuple[Path, int]]]] = {}
+        # set id -> face (0: none) -> (file, the memory's key of its example, its colour), oldest first
+        self._files: dict[str, dict[int, list[tuple[Path, int, str | None]]]] = {}
         self._names: dict[str, str] = {}  # folder name -> set id (set.txt in each folder)
         self._load()
 
@@ -135,7 +135,7 @@ class LearntDice:
         except (OSError, ValueError) as err:
             log.warning("learnt dice: skipped the damaged crop %s (%s)", p, err)
             return
-        self._files.setdefault(set_id, {}).setdefault(face, []).append((p, key))
+        self._files.setdefault(set_id, {}).setdefault(face, []).append((p, key, colour))
 
     def keep(self, dice: list[Confirmed]) -> int:
         """Keep the crops of confirmed dice and add them to the memory; how many were kept. OSError (a full
@@ -155,7 +155,7 @@ class LearntDice:
                 _write_atomic(path, buf.tobytes())
                 key = self.memory.add(die.set_id, die.crop, die.face, die.colour)
                 files = self._files.setdefault(die.set_id, {}).setdefault(die.face or 0, [])
-                files.append((path, key))
+                files.append((path, key, die.colour))
                 kept += 1
                 while len(files) > self.max_per_face:
                     self._drop_one(die.set_id, files)
@@ -166,10 +166,10 @@ class LearntDice:
             self.memory.head(set_id)  # fitted here, on the phone's request, not on the camera's next read
         return kept
 
-    def _drop_one(self, set_id: str, files: list[tuple[Path, int]]) -> None:
+    def _drop_one(self, set_id: str, files: list[tuple[Path, int, str | None]]) -> None:
         """Drop one crop of a face over the bound, from the card and the memory: one at random from the older
         half (the module doc says why)."""
-        path, key = files.pop(self._rng.randrange(max(1, len(files) // 2)))
+        path, key, _ = files.pop(self._rng.randrange(max(1, len(files) // 2)))
         path.unlink(missing_ok=True)
         self.memory.remove(set_id, key)
 
@@ -180,7 +180,7 @@ class LearntDice:
             self.memory.forget(set_id)
             n = 0
             for files in faces.values():
-                for p, _ in files:
+                for p, *_ in files:
                     p.unlink(missing_ok=True)
                     n += 1
             return n
@@ -194,7 +194,7 @@ class LearntDice:
                 dice = sum(len(files) for files in faces.values())
                 if dice:
                     out[set_id] = {"dice": dice, "faces": per}
-                    colours = Counter(c for files in faces.values() for p, _ in files if (c := _face_and_colour(p)[1]))
+                    colours = Counter(c for files in faces.values() for *_, c in files if c)
                     if colours:
                         out[set_id]["colours"] = dict(sorted(colours.items()))
             return out

@@ -183,7 +183,7 @@ def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, backgrou
     det = finder if background is None else None
     if clf is not None:
         # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
-        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, finder, learnt_by(memory, mount))
+        img, zoom, readings = _read_by_cnn(img, ds, mount, background, clf, finder, _learnt_by(memory, mount))
         scale *= zoom
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
@@ -228,7 +228,7 @@ def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarra
     bench, roboflow-d6 unseen: see docs/dice-sets.md); the learned finder proposes there only the boxes it is
     surer of (`ENLARGED_AT`). With a learned background the classified read needs no Lab frame (the finder
     works on a smaller one, the pip finder does not search the whole frame). `learnt`: the box's memory where
-    it learnt the colours of its dice (`learnt_by`)."""
+    it learnt the colours of its dice (`_learnt_by`)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
     readings = _read_classified(img, lab, ds, mount, background, clf, det, learnt=learnt)
     zoom = closer_look(readings, img.shape) if background is None else 1.0
@@ -395,7 +395,7 @@ def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: i
     return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
 
 
-def learnt_by(memory: Memory | None, mount: str) -> Memory | None:
+def _learnt_by(memory: Memory | None, mount: str) -> Memory | None:
     """The memory, where it learnt dice of this mount (None: the set's colours are named as every box names them)."""
     return memory if memory is not None and memory.mount == mount else None
 

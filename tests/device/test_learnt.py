@@ -133,10 +133,10 @@ def test_past_the_bound_the_newer_half_of_a_face_always_stays(tmp_path: Path) ->
     kept = LearntDice(tmp_path, "under", max_per_face=10)
     first = [Confirmed(SET, crop(k), 1) for k in range(10)]
     kept.keep(first)
-    firsts = {p for p, _ in kept._files[SET][1]}
+    firsts = {p for p, *_ in kept._files[SET][1]}
     for k in range(10):
         kept.keep([Confirmed(SET, crop(100 + k), 1)])
-    files = [p for p, _ in kept._files[SET][1]]
+    files = [p for p, *_ in kept._files[SET][1]]
     assert len(files) == 10 and kept.memory.counts(SET) == {1: 10}
     assert len(set(sorted((tmp_path / "learnt").rglob("1-*.png")))) == 10
     newest = files[-5:]

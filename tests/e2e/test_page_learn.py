@@ -213,16 +213,19 @@ def test_a_game_that_hides_its_rolls_shows_the_colours_it_learnt_not_faces(tmp_p
         table.learnt.keep([Confirmed("regidice", np.full((64, 64, 3), bgr, np.uint8), None, None, colour)
                            for colour, bgr in bodies.items() for _ in range(3)])
         table.publish()
-        page = phone("zh-TW")
-        page.goto(serve_table(table))
-        page.locator("#live.on").wait_for()
-        card = page.locator("#learnt li[data-set='regidice']")
-        expect(card.locator(".learntn")).to_have_text("已學會 9 顆骰子")
-        expect(card.locator(".learntface")).to_have_count(0)
-        expect(card.locator(".learntcolour")).to_have_count(3)
-        expect(card.locator(".learntcolour[data-colour='red']")).to_have_attribute("data-n", "3")
-        assert card.locator(".learntcolour[data-colour='red'] .die").get_attribute("aria-label") == "紅色 ×3"
-        shot(page, "64-learn-colours-zh", at="#learntcard")
-        assert page.js_errors == []
+        url = serve_table(table)
+        for lang, learnt, red, tag in (("en-US", "9 dice learnt", "red", "en"), ("zh-TW", "已學會 9 顆骰子", "紅色", "zh"),
+                                       ("ko-KR", "주사위 9개 배움", "빨강", "ko")):
+            page = phone(lang)
+            page.goto(url)
+            page.locator("#live.on").wait_for()
+            card = page.locator("#learnt li[data-set='regidice']")
+            expect(card.locator(".learntn")).to_have_text(learnt)
+            expect(card.locator(".learntface")).to_have_count(0)
+            expect(card.locator(".learntcolour")).to_have_count(3)
+            expect(card.locator(".learntcolour[data-colour='red']")).to_have_attribute("data-n", "3")
+            assert card.locator(".learntcolour[data-colour='red'] .die").get_attribute("aria-label") == f"{red} ×3"
+            shot(page, f"64-learn-colours-{tag}", at="#learntcard")
+            assert page.js_errors == []
     finally:
         table.close()
