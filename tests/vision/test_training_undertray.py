@@ -124,6 +124,9 @@ def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     from training import undertray_data as ud
     from training.blender_canvases import seed_list
     assert not set(seed_list(ud.TEST_SEEDS)) & set(seed_list(ud.TRAIN_SEEDS))
+    # King of Tokyo's test and measure seeds: neither trained nor refitted on by default
+    kept_out = set(seed_list(ud.SYMBOL_TEST_SEEDS)) | set(seed_list(ud.SYMBOL_MEASURE_SEEDS))
+    assert not kept_out & set(seed_list(ud.SYMBOL_TRAIN_SEEDS))
     assert 0 < sum(ud.is_calibration({"index": i}) for i in range(20)) < 20
 
 

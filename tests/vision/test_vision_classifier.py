@@ -218,7 +218,7 @@ def test_the_enlarged_read_is_certain_only_where_the_first_read_agrees():
     assert [r.value for r in out] == [3, 2, 6] and out[1].confidence <= 0.5
 
 
-@pytest.mark.parametrize("name", ["pips", "pips-under"])
+@pytest.mark.parametrize("name", ["pips", "pips-under", "kingoftokyo-under"])
 def test_shipped_model_reads_as_it_was_trained(name):
     """The ONNX file run by cv2.dnn gives the logits torch gave at training for a few stored held-back crops
     (`training/train_reader.py` and `train_reader_undertray.py` write them with the model): the export (batch
