@@ -14,9 +14,10 @@ printing it knows too. Training turns, flips (a face seen through the glass is m
 the colour channels (`torch_net.augment`), so neither ink nor body colour is what it learns.
 
 Held out, never trained or calibrated on: seeds `undertray_data.SYMBOL_TEST_SEEDS` (200-201), read by
-bench/vision_undertray.py --seeds 200-201; King of Tokyo's measure seeds `SYMBOL_MEASURE_SEEDS` (223-231) are left
-out of the default training and recalibration seeds too. `--hold-out KEY=PREFIX` (e.g. `printings=red-white`) also leaves out
-every training frame with that factor, for the bench's held-out-printing lines.
+bench/vision_undertray.py --seeds 200-201; King of Tokyo's measure seeds `SYMBOL_MEASURE_SEEDS` (223-231) are
+left out of the default training and recalibration seeds too. `--hold-out KEY=PREFIX` (e.g.
+`printings=red-white`) also leaves out every training frame with that factor, for the bench's held-out-printing
+lines.
 
 `--set dicethrone` is a family, not a set: ONE network for every hero (`FAMILIES`). Every Dice Throne face is an
 icon and its corner number 1-6, and the face index is that number, so classes "1".."6" name the face of any hero,
