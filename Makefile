@@ -117,7 +117,7 @@ recalibrate-undertray: venv
 # seeds' renders (202 and up; 200-201 are the test seeds, 223-231 kept out to measure on);
 # SYMBOL_HOLD_OUT=printings=red-white trains without a printing, into build/symbol-models/. Seeded, CPU torch on
 # one thread; never in CI. The shipped one (2026-11-27): seeds 202-222 and 232-234, 45 minutes on one core, then
-# `make recalibrate-undertray` once seeds 235-252 were rendered.
+# refitted once seeds 235-252 were rendered (`train_symbols_undertray --recalibrate`, its default seeds).
 SYMBOL_TRAIN_SEEDS ?= 202-222,232-399
 SYMBOL_HOLD_OUT ?=
 train-symbols-undertray: venv
