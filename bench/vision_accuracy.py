@@ -126,7 +126,7 @@ def renders(set_id: str, mount: str, frames: int, seed: int = 1, learned: bool =
     total = Score()
     for i in range(frames):
         n = int(rng.integers(1, 7))
-        # dice of the colours the set's game tells apart (King of Tokyo's black and green, Regidice's four),
+        # dice of the colours the set's game tells apart (Regidice's four),
         # else any colour: a die of a colour the game does not know is never certain (vision/reader.py)
         dice = random_dice(rng, n, dice_set=dice_set, size=size, colours=dice_set.get("colours") or None)
         bg = BACKGROUNDS[i % len(BACKGROUNDS)] if mount == "over" else None

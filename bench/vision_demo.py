@@ -29,8 +29,8 @@ def run_set(set_id: str, throws: int, seed: int, own_colours: bool = False) -> d
     ds_spec = spec(set_id)
     ds = get_set(ds_spec)
     # the box's demo tray throws the colours the game waits for (Table.tray_colours); a set whose game tells
-    # colours apart (King of Tokyo's black and green) is never certain in white: `own_colours` (the default)
-    # throws the set's own colours, `--white` white dice
+    # colours apart (Regidice's four) is never certain in white: `own_colours` (the default) throws the set's
+    # own colours, `--white` white dice
     colours = tuple(ds_spec.get("colours") or ()) if own_colours else ()
     tray = DemoTray(seed=seed, realtime=False, mount="under", **({"colours": colours} if colours else {}))
     tray.follow = lambda: (set_id, 5)

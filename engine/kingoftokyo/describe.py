@@ -1,11 +1,18 @@
 """How King of Tokyo describes itself to the box: modes (City; City and Bay), the setup form (a monster per
-seat, each monster once), phases with their panel LEDs, the `kingoftokyo` dice set (black and green dice),
-and the catalogue of monsters, power cards and tokens with their rule text, in en/zh-TW/ko.
+seat, each monster once), phases with their panel LEDs, the `kingoftokyo` dice set, and the catalogue of
+monsters, power cards and tokens with their rule text, in en/zh-TW/ko.
 
 Opposite faces: the rulebooks do not print the layout of the dice, so the set takes the same assumption as
 vision's own `kingoftokyo` set (docs/dice-sets.md): "1" opposite "energy", "2" opposite "claw", "3" opposite
 "heart" (sides 1-5, 2-6, 3-4 in this set's order). A documented choice, not a measured fact: a box whose
 dice differ teaches its faces from below (DESIGN.md).
+
+Colours: the set names none. The green dice carry the same six faces as the black ones and only count when a
+card grants an extra die (reference section 1, "Components"), so no rule reads a die's colour. A set that
+names colours makes the reader unsure of every die whose colour it does not find among them
+(`vision.decide.colour_sure`): from below that made 101 of 278 dice unsure whose face was read right and sure
+(docs/dice-sets.md, thirteenth session).
+The game still asks the demo tray for black dice (`view.py`, the decision's "colours").
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ def dice_set(texts: dict[str, Text]) -> DiceSetSpec:
         faces.append({"index": i, "name": face, "value": int(face) if face.isdigit() else None,
                       "glyph": GLYPHS[face], "label": texts[f"face.{face}"]})
     return {"id": "kingoftokyo", "name": dict(game_json()["title"]), "faces": faces,
-            "opposite": dict(OPPOSITE), "kind": "icons", "shape": "square", "colours": ["black", "green"]}
+            "opposite": dict(OPPOSITE), "kind": "icons", "shape": "square"}
 
 
 def _cards() -> list[dict[str, Any]]:
