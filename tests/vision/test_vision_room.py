@@ -174,20 +174,21 @@ def test_touching_dice_the_room_saw_as_one_blob_keep_their_own_certainty() -> No
     assert [(r.value, r.certain) for r in joined] == [(3, True), (5, True)]
 
 
-def test_a_die_only_the_roomless_read_saw_stays_a_guess_unless_plainly_unlike_the_room() -> None:
+def test_a_die_only_the_roomless_read_saw_keeps_its_certainty_unless_it_is_the_room() -> None:
     """The other side of the rule above: a die only the read without the room found, where the read with the
-    room saw nothing at all, is kept unsure when the frame there differs from the room only a little (it may be
-    a reflection or glare the room does not quite match); where the frame is plainly not the room
-    (`Room.contrast` past `room.PLAINLY`) it keeps its own certainty (the read with the room missed a die: under-tray test
-    seeds, 10 of 478 d6 certain and right alone were made guesses so)."""
+    room saw nothing at all, is dropped where the frame there is the room itself (`Room.matches`: a reflection
+    the room holds) and keeps its own certainty wherever else the frame differs from the room (the read with
+    the room missed a die: `room.ALONE_KEEP_CERTAIN`; under the tray every such certain reading was right, 230
+    of 230, docs/dice-sets.md). Without a room to compare with it is a guess."""
     lone = Reading(4, "4", "white", 0.99, (100.0, 100.0), (70, 70, 60, 60), True)
     room = Room()
     room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
-    for level, certain in ((12, False), (220, True)):   # the room's own level here is 8 (`Room.contrast`'s unit)
+    for level, kept in ((6, []), (12, [(4, True)]), (220, [(4, True)])):   # the room's own level is 8 here
         frame = np.zeros((240, 320, 3), np.uint8)
         frame[70:130, 70:130] = level
-        (joined,) = merge([lone], [], frame, room)
-        assert (joined.value, joined.certain) == (4, certain)
+        assert [(r.value, r.certain) for r in merge([lone], [], frame, room)] == kept, level
+    (guess,) = merge([lone], [], frame, Room())
+    assert (guess.value, guess.certain) == (4, False)
 
 
 def test_a_die_filling_part_of_its_box_on_a_grainy_frame_is_not_the_room() -> None:
