@@ -199,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the error rate the held-back dice must vouch for at the certainty level (rule of three)")
     ap.add_argument("--recalibrate", type=Path, default=None, help="fit this model's level again, no training")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--frame", type=float, nargs=2, default=Setup.frame, metavar=("LO", "HI"),
+                    help="the range the box's scale is drawn from in training (the reader's boxes are 0.75-1.3 "
+                         "of a die's face)")
     ap.add_argument("--name", default="")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
@@ -224,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
     data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed, canvas_side(recipe["size"]))
-    s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data), **recipe)
+    s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data), frame=tuple(args.frame), **recipe)
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, args.seed)
