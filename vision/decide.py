@@ -394,30 +394,6 @@ def _agreement_certain(c: Candidate, v: PipVotes, certain_at: float, square: boo
     return certain
 
 
-# A reading whose box's longer side is more than this many times the median of its frame's readings' (three
-# or more) is not certain: one die's face is never that much bigger than its neighbours'. Why: as the watcher
-# read King of Tokyo's test seed 201 frame 12, the room's outline took a die with the white sheet it lay on
-# (seen through the plate) as one 104 px die beside dice of 58-65 px, and the network read that box as a "3",
-# sure (the die showed energy). Under the tray with the rule, merged and as the watcher reads: King of Tokyo
-# seeds 200-201, 223-231 silent 0.22% -> 0.11% (that die), certain-right unchanged (29.50%); d6 seeds 1-3,
-# 20-21, 42-49 and tables 100-129 unchanged (54.09% / 52.88%; 45.81%). Over 1,229 certain readings read alone
-# or with the room on those KoT and d6 seeds, 1.6 made 11 right ones unsure (1.3: 39). Not from above: on the
-# photos never trained on (bench/vision_accuracy.py --photos-only --unseen-only) certain-right fell 25.27% ->
-# 23.96% (rune55-grey 38.91% -> 36.77%), where a photo's dice and phantoms come in many sizes.
-OUTSIZED = 1.6
-
-
-def outsized_unsure(readings: list[Reading]) -> list[Reading]:
-    """A frame's readings from below, a certain one unsure where its box is far bigger than the others'
-    (`OUTSIZED`)."""
-    if len(readings) < 3:
-        return readings
-    sides = [max(r.box[2:]) for r in readings]
-    limit = OUTSIZED * float(np.median(sides))
-    return [replace(r, certain=False, confidence=min(r.confidence, 0.5)) if r.certain and side > limit else r
-            for r, side in zip(readings, sides, strict=True)]
-
-
 def colour_sure(r: Reading, ds: DiceSet) -> Reading:
     """A game that tells dice apart by colour (Regidice) gets a certain colour or an unsure die."""
     if ds.colours and r.certain and r.colour not in ds.colours:

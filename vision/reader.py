@@ -32,7 +32,6 @@ from .decide import (
     judge_pip_die,
     missed_when_enlarged,
     one_reading_per_die,
-    outsized_unsure,
     pip_confidence,
     same_at_both_scales,
     squarish,
@@ -171,7 +170,7 @@ def read_dice(frame_bgr: np.ndarray, dice_set: DiceSetLike = "d6", mount: str = 
         if better != side:
             out = _read_at(frame_bgr, better, ds, mount, background, taught, clf, icons_net, finder, memory)
     if mount == "under":
-        out = [off_lens(r, frame_bgr.shape) for r in outsized_unsure(out)]
+        out = [off_lens(r, frame_bgr.shape) for r in out]
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
 

@@ -306,35 +306,6 @@ def test_a_die_on_the_lenss_own_reflection_is_read_but_never_certain():
 
 
 
-def test_a_box_far_bigger_than_its_neighbours_is_never_certain_from_below():
-    """Issue 31 (certain means right): one die's face is never much bigger than its neighbours'; the room's
-    outline once took a King of Tokyo die with the white sheet under it as one box twice the others' and the
-    network read it sure and wrong (`decide.outsized_unsure`). Drawn twice its neighbours' size, a die is
-    read, unsure; the same die at their size is certain."""
-    empty = render_tray([], mount="under", seed=9, room_seed=4)
-    places = ((120, 120, 2), (520, 120, 3), (120, 380, 5))
-    around = [DieSpec(x, y, 55, 10.0, v, "d6", "white") for x, y, v in places]
-    for side, certain in ((55, True), (130, False)):
-        die = DieSpec(420, 330, side, 15.0, 4, "d6", "white")
-        frame = render_tray([*around, die], mount="under", seed=3, room_seed=4)
-        readings = read_dice(frame, "d6", "under", background=empty)
-        (r,) = [r for r in readings if math.dist(r.center, (420, 330)) < 30]
-        assert r.value == 4 and r.certain is certain, side
-
-
-def test_outsized_unsure_needs_three_readings_and_a_box_far_bigger_than_their_median():
-    from vision.decide import OUTSIZED, outsized_unsure
-    from vision.reading import Reading
-
-    def die(side: int) -> Reading:
-        return Reading(3, "3", "white", 0.99, (100.0, 100.0), (80, 80, side, side), True)
-
-    big = int(OUTSIZED * 60) + 2
-    assert [r.certain for r in outsized_unsure([die(60), die(58), die(big)])] == [True, True, False]
-    assert outsized_unsure([die(60), die(big)]) == [die(60), die(big)]   # two: which one is odd?
-    assert all(r.certain for r in outsized_unsure([die(60), die(58), die(int(OUTSIZED * 60) - 2)]))
-
-
 def test_a_king_of_tokyo_die_of_any_colour_is_certain_from_below():
     """King of Tokyo's set names no colours (reference section 1: the green dice bear the same faces), so its
     dice are not made unsure by their colour: a red die of the game's own set, read from below, is certain."""
