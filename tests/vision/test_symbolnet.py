@@ -3,13 +3,15 @@ item 4: trust the better judge, and certain means right)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from device.dice_sets import spec
 from vision.dicesets import get_set
 from vision.reading import UNNAMED, Reading
-from vision.symbolnet import NONE, joined, network_for
+from vision.symbolnet import NONE, OUTSIZED, joined, network_for, trusted_levels, with_network
 
 KOT = get_set(spec("kingoftokyo"))
 SURE = 0.99   # the certainty level these tests give the network
@@ -80,6 +82,28 @@ def test_not_a_die_never_removes_a_reading_only_its_certainty():
     assert (r.face, r.certain) == ("3", False)
     assert joined(template("3", True), nothing(0.5), KOT, "under", SURE).certain
 
+
+
+def test_the_network_is_never_sure_of_a_box_far_bigger_than_the_frames_others(monkeypatch):
+    """Issue 31 (certain means right): the network learnt dice framed at about their face's size and "no
+    die" at 2.3-3 times it; between, under the tray, it named a die with its neighbour or the sheet under it
+    surely and wrongly. A box more than OUTSIZED times the frame's median is read, never sure; two boxes tell
+    no median."""
+    import vision.symbolnet as symbolnet
+
+    class Net:
+        certain_at = SURE
+
+    def probabilities(clf, img, boxes):
+        return np.stack([seen("heart", 1.0)] * len(boxes))
+
+    monkeypatch.setattr(symbolnet, "probabilities", probabilities)
+    side = int(OUTSIZED * 40) + 4
+    places = ((0, 40), (60, 38), (120, side))
+    readings = [replace(template(UNNAMED, False, 0.1), box=(x, 30, w, w)) for x, w in places]
+    got = with_network(np.zeros((240, 320, 3), np.uint8), KOT, "under", readings, None, Net())
+    assert [(r.face, r.certain) for r in got] == [("heart", True), ("heart", True), ("heart", False)]
+    assert trusted_levels([(0, 0, 40, 40), (0, 0, side, side)], SURE) == [SURE, SURE]
 
 @pytest.mark.parametrize("mount", ["over", "under"])
 def test_a_set_without_its_own_network_or_a_table_file_with_other_faces_gets_none(mount):
