@@ -113,13 +113,14 @@ recalibrate-undertray: venv
 	$(BIN)/python -m training.train_reader_undertray --recalibrate vision/models/pips-under.onnx
 	$(BIN)/python -m training.train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx
 
-# King of Tokyo's face network for `--mount under` (vision/models/kingoftokyo-under.onnx), trained on the symbol
-# seeds' renders (202 and up; 200-201 are the test seeds, 223-231 kept out to measure on);
-# SYMBOL_HOLD_OUT=printings=red-white trains without a printing, into build/symbol-models/. Seeded, CPU torch on
-# one thread; never in CI. The shipped one (2026-11-27, thirteenth session): seeds 202-222 and 232-255, boxes drawn
-# at 0.7-1.3 times a die's face, 100 epochs, 42 minutes on one core (SYMBOL_TRAIN_SEEDS=202-222,232-255), then
-# refitted on every frame of seeds 202-222 and 232-274 it never trained on (`train_symbols_undertray --recalibrate
-# vision/models/kingoftokyo-under.onnx --train-seeds 202-222,232-274`).
+# King of Tokyo's face network for `--mount under` (vision/models/kingoftokyo-under.onnx), trained on the
+# symbol seeds' renders (202 and up; 200-201 are the test seeds, 223-231 kept out to measure on);
+# SYMBOL_HOLD_OUT=printings=red-white trains without a printing, into build/symbol-models/. Seeded, CPU torch
+# on one thread; never in CI. The shipped one (2026-11-27, thirteenth session): seeds 202-222 and 232-255,
+# boxes drawn at 0.7-1.3 times a die's face, 100 epochs, 42 minutes on one core
+# (SYMBOL_TRAIN_SEEDS=202-222,232-255), then refitted on every frame of seeds 202-222 and 232-274 it never
+# trained on (`train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx --train-seeds
+# 202-222,232-274`).
 SYMBOL_TRAIN_SEEDS ?= 202-222,232-399
 SYMBOL_HOLD_OUT ?=
 train-symbols-undertray: venv

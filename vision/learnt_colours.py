@@ -11,8 +11,9 @@ what a colour looks like there is learnt once, as the players confirm their roll
 A die's tint (`tint`) is the (a, b) of CIE Lab of the median colour of its crop's middle (lightness left out: on
 those tables it added nothing, 99.0% right with it, and it follows where a die lies in the LED ring's glare).
 Each colour learnt is the mean and spread of its examples' tints (the spread floored at `SPREAD_FLOOR`: a few
-examples alike must not make a needle-thin colour). A die's colour is the learnt one nearest in those spreads (`distance`), and clear when it lies
-within `NEAR` of it and every other learnt colour lies `CLEAR_RATIO` times further.
+examples alike must not make a needle-thin colour). A die's colour is the learnt one nearest in those spreads
+(`distance`), and clear when it lies within `NEAR` of it and every other learnt colour lies `CLEAR_RATIO` times
+further.
 """
 
 from __future__ import annotations
