@@ -18,7 +18,7 @@ TEST_WORKERS ?= 3
 
 .PHONY: run test screenshots lint venv system-deps clean pi-check train-reader train-reader-suite train-symbols train-numerals \
 	train-finder train-finder-suite blender-dice blender-undertray train-reader-undertray recalibrate-undertray train-finder-undertray train-symbols-undertray train-dicethrone-undertray \
-	bench-undertray
+	bench-undertray undertray-denoised
 
 venv: $(STAMP)
 
@@ -172,6 +172,14 @@ blender-undertray: venv
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
 	nice -n 15 $(BIN)/python -m training.blender_undertray_canvases --seeds $(UNDERTRAY_SEEDS) --frames $(UNDERTRAY_FRAMES)
+
+# The renders' denoised copies (training/denoise_undertray.py; Open Image Denoise from the train extra): the
+# same frames without Cycles' grain, in build/undertray-denoised/s<seed>, about 10 s a seed on one core. The symbol
+# trainer draws `--clean-variants` of its camera faults on them; the bench reads them with
+# `--root build/undertray-denoised` (renders as a Blender with a denoiser makes them). Never in CI.
+undertray-denoised: venv
+	$(BIN)/pip install -q -e '.[train]'
+	nice -n 10 $(BIN)/python -m training.denoise_undertray --seeds $(UNDERTRAY_SEEDS)
 
 # The Pi install on the Pi's architecture, without a Pi: scripts/install-pi.sh and the installed box in an arm64
 # Debian bookworm root under qemu (debootstrap, qemu-user-static), picamera2 and lgpio aside. About half an hour

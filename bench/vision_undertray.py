@@ -426,7 +426,8 @@ def main() -> int:
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
-                    "rendered at three times the pixels, `blender_undertray.py --scale 3`)")
+                    "rendered at three times the pixels, `blender_undertray.py --scale 3`; build/undertray-denoised: "
+                    "the frames without Cycles' grain, `training/denoise_undertray.py`)")
     ap.add_argument("--scale", type=float, default=1.0, help="read every frame enlarged this many times (a camera "
                     "with more pixels a die; the given-boxes line is at the renders' own size)")
     args = ap.parse_args()
@@ -440,7 +441,10 @@ def main() -> int:
                DieDetector(args.finder, meta_of(args.finder)) if args.finder else None,
                FaceClassifier(args.symbols, meta_of(args.symbols)) if args.symbols else None)
     print(f"machine: {machine()}")
-    print(f"under-tray Blender frames: {len(rows)} in {', '.join(f.name for f in folders)} ({'/'.join(sorted({'x'.join(map(str, frame_size(r))) for r in rows}))}, {'/'.join(sorted({set_of(r).id for r in rows}))})"
+    sizes = "/".join(sorted({"x".join(map(str, frame_size(r))) for r in rows}))
+    sets = "/".join(sorted({set_of(r).id for r in rows}))
+    print(f"under-tray Blender frames: {len(rows)} in {args.root.name}/{', '.join(f.name for f in folders)} "
+          f"({sizes}, {sets})"
           + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} (d6), {SYMBOL_TEST_SEEDS} (King of Tokyo), {DT_TEST_SEEDS} (Dice Throne) held out")
     symbol_sets = [set_of(r) for r in rows if r["dice"] and r["dice"][0].get("set", "d6") != "d6"]
     print(model_lines(m, args.classifier, args.finder, args.symbols, symbol_sets[0] if symbol_sets else None))

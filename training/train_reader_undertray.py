@@ -94,16 +94,13 @@ def base_canvases(seed: int, render_frames: int, cubes: int, cache: Path | None)
     return photos, photo_part, renders
 
 
-def under_canvases(rows: list, cache: Path | None, tag: str, variants: int) -> Canvases:
-    """The under-tray training frames' dice (each through `variants` cameras) and the reader's false
-    candidates on them."""
+def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clean: int = 0) -> Canvases:
+    """The under-tray training frames' dice (each through `variants` cameras, the last `clean` of them on the
+    frame's denoised copy) and the reader's false candidates on them (`undertray_data.dice_and_phantoms`)."""
     names = [(str(f.name), r["index"]) for f, r in rows]
-
-    def make() -> Canvases:
-        return Canvases.join([ud.die_canvases(rows, CANVAS, variants),
-                              ud.phantom_canvases(rows, CANVAS, load_detector())])
-
-    return cached(cache, f"under-{tag}-{variants}", UNDER_SOURCES, make, names)
+    tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "")
+    return cached(cache, f"under-{tag}", UNDER_SOURCES,
+                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean), names)
 
 
 def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, int]:
@@ -202,6 +199,7 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
         raise SystemExit(f"{spec} overlaps the test seeds {ud.TEST_SEEDS}")
     factor = meta["trained_on"].get("held_out_factor")
     rows = ud.never_trained(ud.frames(spec, lambda r: not factor or not ud.factor_matches(r, factor)), trained)
+    rows = ud.with_denoised(rows, int(meta["trained_on"].get("clean_variants", 0)))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     cx, cy, n_under = calibration_set(photos, rows, s)
@@ -269,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", default=",".join(map(str, Setup.frame)),
                     help="the range the box's scale is drawn from in training (lo,hi)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
+    ap.add_argument("--clean-variants", type=int, default=0,
+                    help="of the --variants, this many drawn on the frames' denoised copies "
+                         "(training/denoise_undertray.py), whose held-back frames the level is fitted on too")
     ap.add_argument("--tables", action="store_true",
                     help="also train on the tables among --train-seeds (100-199; left out unless asked)")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
@@ -295,8 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
     rows = ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables)
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
-    calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
-    under = under_canvases(train_rows, args.cache, f"{args.train_seeds}-{args.hold_out or 'all'}", args.variants)
+    calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
+    tag = f"{args.train_seeds}-{args.hold_out or 'all'}"
+    under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants)
     data = Canvases.join([photo_part, renders, under])
     convs = tuple(int(c) for c in args.convs.split(","))
     scale = tuple(float(v) for v in args.scale.split(","))
@@ -326,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             "epochs": s.epochs, "setup": repr(s),
             "trained_on": {"photos": list(PHOTO_SETS), "cubes": args.cubes, "render_frames": args.render_frames,
                            "undertray_frames": seen, "undertray_share": args.undertray_share,
-                           "undertray_variants": args.variants,
+                           "undertray_variants": args.variants, "clean_variants": args.clean_variants,
+                           "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
                            "held_out_seeds": ud.TEST_SEEDS, "held_out_factor": args.hold_out or None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "

@@ -106,11 +106,12 @@ def canvas_side(size: int) -> int:
 
 
 def training_data(rows: list, set_id: str, render_frames: int, variants: int, seed: int,
-                  side: int = CANVAS) -> Canvases:
-    """The under-tray dice (each through `variants` cameras), the reader's false candidates on those frames,
-    and `render_frames` frames of the set drawn by vision/render.py (a family's shared among its members)."""
+                  side: int = CANVAS, clean: int = 0) -> Canvases:
+    """The under-tray dice (each through `variants` cameras, the last `clean` of them on the denoised copy),
+    the reader's false candidates on those frames (`undertray_data.dice_and_phantoms`), and `render_frames`
+    frames of the set drawn by vision/render.py (a family's shared among its members)."""
     rng = np.random.default_rng([seed, 31])
-    parts = [ud.die_canvases(rows, side, variants), ud.phantom_canvases(rows, side, load_detector("finder-under"))]
+    parts = [ud.dice_and_phantoms(rows, side, variants, load_detector("finder-under"), clean)]
     members = member_ids(set_id, rows)
     for member in members if render_frames else ():
         parts.append(render_canvases(max(1, render_frames // len(members)), side, rng,
@@ -170,7 +171,8 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     factor = meta["trained_on"]["held_out_factor"]
     rows = symbol_rows(seeds, lambda r: not factor or not ud.factor_matches(r, factor), meta["set"])
-    x, y = held_back(ud.never_trained(rows, meta["trained_on"]["undertray_frames"]), s)
+    never = ud.never_trained(rows, meta["trained_on"]["undertray_frames"])
+    x, y = held_back(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     clf.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
     temp, level, figs = fitted(clf.net.forward("logits"), y, silent_aim, bound)
@@ -194,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train-seeds", default=None,
                     help=f"default {ud.SYMBOL_TRAIN_SEEDS} ({ud.DT_TRAIN_SEEDS} for dicethrone)")
     ap.add_argument("--variants", type=int, default=4, help="camera faults drawn per under-tray render")
+    ap.add_argument("--clean-variants", type=int, default=0,
+                    help="of the --variants, this many drawn on the frames' denoised copies "
+                         "(training/denoise_undertray.py), whose held-back frames the level is fitted on too")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=0.002)
     ap.add_argument("--bound", type=float, default=0.02,
@@ -226,8 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         raise SystemExit(f"no finished render folder of {args.set} in seeds {args.train_seeds} (make blender-undertray)")
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
-    calib_rows = [fr for fr in rows if ud.is_calibration(fr[1])]
-    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed, canvas_side(recipe["size"]))
+    calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
+    data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed,
+                         canvas_side(recipe["size"]), args.clean_variants)
     s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data), frame=tuple(args.frame), **recipe)
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
@@ -242,7 +248,9 @@ def main(argv: list[str] | None = None) -> int:
             "norm": s.norm, "temperature": temp, "certain_at": certain_at, "calibration": figs, "seed": args.seed,
             "epochs": s.epochs, "setup": repr(s),
             "trained_on": {"undertray_frames": seen, "render_frames": args.render_frames,
-                           "undertray_variants": args.variants, "held_out_seeds": test_seeds(args.set),
+                           "undertray_variants": args.variants, "clean_variants": args.clean_variants,
+                           "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
+                           "held_out_seeds": test_seeds(args.set),
                            "held_out_factor": args.hold_out or None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with()}
     meta |= family_meta(args.set, rows) if args.set in FAMILIES else set_meta(args.set)

@@ -23,6 +23,8 @@ from training.canvas import Canvases, canvas
 from vision.detector import DieDetector
 from vision.reader import find_candidates
 
+# the renders' denoised copies (`training/denoise_undertray.py`), folder by folder as in FRAMES
+DENOISED = FRAMES.parent / "undertray-denoised"
 TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrated on
 TRAIN_SEEDS = "4-199"    # every d6 seed rendered so far but the tables (100-199, `folders`); 200 and up hold symbol dice
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
@@ -102,15 +104,18 @@ def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished:
     return [(f, row) for f in folders(spec, finished=finished, tables=tables) for row in read_rows(f) if keep(row)]
 
 
-def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1) -> Canvases:
+def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, clean: int = 0) -> Canvases:
     """Every labelled die as a canvas of its glass face (class = glass face - 1), seen flat from below: any
     turn is a face's own (not upright). `variants` > 1: each clean render also through other camera faults
     (`refaulted`), as another cheap camera would have given it. Why: a render takes minutes on the shared
-    machine and the faults seconds, and the noise, blur and JPEG are much of what the reader must see past."""
+    machine and the faults seconds, and the noise, blur and JPEG are much of what the reader must see past.
+    `clean`: the last this many of those variants drawn on the frame's denoised copy where it was written
+    (`denoised`): the render without Cycles' grain, as a Blender with a denoiser gives it."""
     xs, ys = [], []
     for folder, row in rows:
         for k in range(variants):
-            img = camera_frame(folder, row) if k == 0 else refaulted(folder, row, k)
+            source = denoised(folder) if k and k >= variants - clean else folder
+            img = camera_frame(folder, row) if k == 0 else refaulted(source, row, k)
             if img is None:
                 continue
             for die in row["dice"]:
@@ -126,6 +131,35 @@ def refaulted(folder: Path, row: dict, k: int) -> np.ndarray | None:
     draws = {**row["draws"], "wb_error": [round(rnd.uniform(0.85, 1.15), 3) for _ in range(3)],
              "noise": rnd.uniform(1.0, 6.0), "blur": rnd.choice([0.0, 0.0, 0.6, 1.2]), "jpeg": rnd.randint(60, 95)}
     return camera_frame(folder, {**row, "draws": draws, "index": row["index"] + 1000 * k})
+
+
+def denoised(folder: Path) -> Path:
+    """A render folder's denoised copy (`training/denoise_undertray.py`), or the folder itself before it is
+    written."""
+    copy = DENOISED / folder.name
+    return copy if (copy / "done").exists() else folder
+
+
+def denoised_rows(rows: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    """The rows whose frames have a denoised copy, read from the copy."""
+    return [(denoised(f), r) for f, r in rows if denoised(f) != f]
+
+
+def with_denoised(rows: list[tuple[Path, dict]], clean: int) -> list[tuple[Path, dict]]:
+    """Held-back frames a level is fitted on: with clean variants trained on (`clean` > 0), their denoised
+    copies too, so that the level holds on both looks of a frame."""
+    return rows + denoised_rows(rows) if clean else rows
+
+
+def dice_and_phantoms(rows: list[tuple[Path, dict]], side: int, variants: int, detector: DieDetector | None,
+                      clean: int = 0) -> Canvases:
+    """The under-tray training frames' dice (`die_canvases`) and the reader's false candidates on them
+    (`phantom_canvases`); with `clean` variants, also on their denoised copies (half as many a frame: the
+    crisp LED spots there give the finder more candidates than the grain does)."""
+    parts = [die_canvases(rows, side, variants, clean), phantom_canvases(rows, side, detector)]
+    if clean:
+        parts.append(phantom_canvases(denoised_rows(rows), side, detector, per_frame=4))
+    return Canvases.join(parts)
 
 
 def die_crops(rows: list[tuple[Path, dict]], crop: Callable[[np.ndarray, tuple], np.ndarray]

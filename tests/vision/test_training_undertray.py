@@ -162,6 +162,64 @@ def test_camera_faults_drawn_afresh_change_the_noise_not_the_scene(tmp_path):
     assert abs(float(a.mean()) - 120) < 25
 
 
+def _one_die_frame(folder, grey: int) -> tuple:
+    """A render folder holding one flat frame of one die (as Blender's labels name it), and its row."""
+    folder.mkdir(parents=True)
+    cv2.imwrite(str(folder / "frame_00000.png"), np.full((48, 64, 3), grey, np.uint8))
+    row = {"image": "frame_00000.png", "empty": None, "seed": 4, "index": 3,
+           "draws": {"wb_error": [1.0, 1.0, 1.0], "noise": 0.5, "blur": 0.0, "jpeg": 95},
+           "dice": [{"box": [32.0, 24.0, 20.0, 20.0], "glass": 2}]}
+    (folder / "labels.jsonl").write_text(json.dumps(row) + "\n")
+    return folder, row
+
+
+def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_path, monkeypatch):
+    """The last `clean` camera-fault variants of a die come from the frame's denoised copy
+    (training/denoise_undertray.py); variant 0 stays the frame every bench reads, and a folder with no finished
+    copy gives its grainy frame to every variant."""
+    from training import undertray_data as ud
+    monkeypatch.setattr(ud, "DENOISED", tmp_path / "denoised")
+    grainy, row = _one_die_frame(tmp_path / "grainy" / "s4", 100)
+    copy, _ = _one_die_frame(tmp_path / "denoised" / "s4", 200)
+    def copied(clean: int) -> list[bool]:   # each variant: drawn on the copy (grey 200, not 100)?
+        return [float(c.mean()) > 150 for c in ud.die_canvases([(grainy, row)], 24, 4, clean).x]
+    assert copied(2) == [False] * 4 and ud.denoised_rows([(grainy, row)]) == []
+    (copy / "done").write_text("{}")
+    assert copied(2) == [False, False, True, True] and copied(3) == [False, True, True, True]
+    assert copied(0) == [False] * 4 and ud.denoised_rows([(grainy, row)]) == [(copy, row)]
+    # a level is fitted on both looks of a held-back frame once clean variants were trained on
+    assert ud.with_denoised([(grainy, row)], 0) == [(grainy, row)]
+    assert ud.with_denoised([(grainy, row)], 2) == [(grainy, row), (copy, row)]
+
+
+def test_a_denoised_copy_holds_every_picture_denoised_and_the_labels_and_is_written_once(tmp_path, monkeypatch):
+    from training import denoise_undertray as du
+    monkeypatch.setattr(du, "denoised_image", lambda bgr: 255 - bgr)
+    grainy, _ = _one_die_frame(tmp_path / "grainy" / "s4", 100)
+    (grainy / "atlas").mkdir()
+    (grainy / "atlas" / "face1.png").write_bytes(b"png")
+    (grainy / "done").write_text("{}")
+    assert du.copy_seed(grainy, tmp_path / "out")
+    copy = tmp_path / "out" / "s4"
+    assert int(cv2.imread(str(copy / "frame_00000.png")).mean()) == 155
+    assert (copy / "labels.jsonl").read_text() == (grainy / "labels.jsonl").read_text()
+    assert (copy / "atlas" / "face1.png").read_bytes() == b"png" and (copy / "done").exists()
+    assert not du.copy_seed(grainy, tmp_path / "out")
+
+
+def test_the_denoiser_takes_the_grain_out_and_keeps_the_picture():
+    """Open Image Denoise (the train extra; skipped where it is not installed, as in CI) on a flat grey frame
+    with Cycles-like speckle: the speckle is mostly gone, the grey level kept."""
+    import pytest
+    pytest.importorskip("pyoidn")
+    from training.denoise_undertray import denoised_image
+    rng = np.random.default_rng(3)
+    grainy = np.clip(120 + rng.normal(0, 30, (64, 64, 3)), 0, 255).astype(np.uint8)
+    clean = denoised_image(grainy)
+    assert clean.shape == grainy.shape and clean.dtype == np.uint8
+    assert float(clean.std()) < 0.3 * float(grainy.std()) and abs(float(clean.mean()) - float(grainy.mean())) < 10
+
+
 def _d6_draws(seed: int, index: int) -> dict:
     """A frame's draws as they were before symbol dice and tables existed (the dice without set and printing,
     the frame without `look`: None for every frame but a table's)."""
