@@ -116,17 +116,18 @@ recalibrate-undertray: venv
 # King of Tokyo's face network for `--mount under` (vision/models/kingoftokyo-under.onnx), trained on the
 # symbol seeds' renders (202 and up; 200-201 are the test seeds, 223-231 kept out to measure on);
 # SYMBOL_HOLD_OUT=printings=red-white trains without a printing, into build/symbol-models/. Seeded, CPU torch
-# on one thread; never in CI. The shipped one (2026-11-27, thirteenth session): seeds 202-222 and 232-255,
-# boxes drawn at 0.7-1.3 times a die's face, 100 epochs, 42 minutes on one core
-# (SYMBOL_TRAIN_SEEDS=202-222,232-255), then refitted on every frame of seeds 202-222 and 232-274 it never
-# trained on (`train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx --train-seeds
-# 202-222,232-274`).
+# on one thread; never in CI. Two of each die's four camera-fault variants are drawn on the frame's denoised
+# copy (`make undertray-denoised UNDERTRAY_SEEDS=...` first; a seed without one gives its grainy frame). The
+# shipped one (2026-11-27, fourteenth session): seeds 202-222 and 232-275, boxes drawn at 0.7-1.3 times a
+# die's face, 100 epochs, 73 minutes on one core (SYMBOL_TRAIN_SEEDS=202-222,232-275), then refitted on every
+# frame of seeds 202-222 and 232-286 it never trained on, both looks (`train_symbols_undertray --recalibrate
+# vision/models/kingoftokyo-under.onnx --train-seeds 202-222,232-286`).
 SYMBOL_TRAIN_SEEDS ?= 202-222,232-399
 SYMBOL_HOLD_OUT ?=
 train-symbols-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_symbols_undertray --threads 1 --epochs 100 \
-		--frame 0.7 1.3 --train-seeds $(SYMBOL_TRAIN_SEEDS) $(if $(SYMBOL_HOLD_OUT),--hold-out $(SYMBOL_HOLD_OUT) \
+		--frame 0.7 1.3 --clean-variants 2 --train-seeds $(SYMBOL_TRAIN_SEEDS) $(if $(SYMBOL_HOLD_OUT),--hold-out $(SYMBOL_HOLD_OUT) \
 		--out build/symbol-models --name kingoftokyo-under-without-$(subst =,-,$(SYMBOL_HOLD_OUT)))
 
 # Dice Throne's ONE face network for every hero for `--mount under` (vision/models/dicethrone-under.onnx; classes are
