@@ -127,7 +127,8 @@ SYMBOL_HOLD_OUT ?=
 train-symbols-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_symbols_undertray --threads 1 --epochs 100 \
-		--frame 0.7 1.3 --clean-variants 2 --train-seeds $(SYMBOL_TRAIN_SEEDS) $(if $(SYMBOL_HOLD_OUT),--hold-out $(SYMBOL_HOLD_OUT) \
+		--frame 0.7 1.3 --clean-variants 2 --train-seeds $(SYMBOL_TRAIN_SEEDS) \
+		$(if $(SYMBOL_HOLD_OUT),--hold-out $(SYMBOL_HOLD_OUT) \
 		--out build/symbol-models --name kingoftokyo-under-without-$(subst =,-,$(SYMBOL_HOLD_OUT)))
 
 # Dice Throne's ONE face network for every hero for `--mount under` (vision/models/dicethrone-under.onnx; classes are
@@ -175,8 +176,8 @@ blender-undertray: venv
 	nice -n 15 $(BIN)/python -m training.blender_undertray_canvases --seeds $(UNDERTRAY_SEEDS) --frames $(UNDERTRAY_FRAMES)
 
 # The renders' denoised copies (training/denoise_undertray.py; Open Image Denoise from the train extra): the
-# same frames without Cycles' grain, in build/undertray-denoised/s<seed>, about 10 s a seed on one core. The symbol
-# trainer draws `--clean-variants` of its camera faults on them; the bench reads them with
+# same frames without Cycles' grain, in build/undertray-denoised/s<seed>, about 10 s a seed on one core. The
+# trainers draw `--clean-variants` of their camera faults on them; the bench reads them with
 # `--root build/undertray-denoised` (renders as a Blender with a denoiser makes them). Never in CI.
 undertray-denoised: venv
 	$(BIN)/pip install -q -e '.[train]'

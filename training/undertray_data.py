@@ -135,14 +135,15 @@ def refaulted(folder: Path, row: dict, k: int) -> np.ndarray | None:
 
 def denoised(folder: Path) -> Path:
     """A render folder's denoised copy (`training/denoise_undertray.py`), or the folder itself before it is
-    written."""
+    written, or when it is not one of FRAMES' (a copy is found by the folder's name: the 960x720 frames of
+    build/undertray-x3 must not take the 320x240 copies)."""
     copy = DENOISED / folder.name
-    return copy if (copy / "done").exists() else folder
+    return copy if folder.parent == FRAMES and (copy / "done").exists() else folder
 
 
 def denoised_rows(rows: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
     """The rows whose frames have a denoised copy, read from the copy."""
-    return [(denoised(f), r) for f, r in rows if denoised(f) != f]
+    return [(copy, r) for copy, r in ((denoised(f), r) for f, r in rows) if copy.parent == DENOISED]
 
 
 def with_denoised(rows: list[tuple[Path, dict]], clean: int) -> list[tuple[Path, dict]]:

@@ -83,7 +83,6 @@ def test_not_a_die_never_removes_a_reading_only_its_certainty():
     assert joined(template("3", True), nothing(0.5), KOT, "under", SURE).certain
 
 
-
 def test_the_network_is_never_sure_of_a_box_far_bigger_than_the_frames_others(monkeypatch):
     """Issue 31 (certain means right): the network learnt dice framed at about their face's size and "no
     die" at 2.3-3 times it; between, under the tray, it named a die with its neighbour or the sheet under it
@@ -104,6 +103,7 @@ def test_the_network_is_never_sure_of_a_box_far_bigger_than_the_frames_others(mo
     got = with_network(np.zeros((240, 320, 3), np.uint8), KOT, "under", readings, None, Net())
     assert [(r.face, r.certain) for r in got] == [("heart", True), ("heart", True), ("heart", False)]
     assert trusted_levels([(0, 0, 40, 40), (0, 0, side, side)], SURE) == [SURE, SURE]
+
 
 @pytest.mark.parametrize("mount", ["over", "under"])
 def test_a_set_without_its_own_network_or_a_table_file_with_other_faces_gets_none(mount):

@@ -179,7 +179,9 @@ def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_pa
     copy gives its grainy frame to every variant."""
     from training import undertray_data as ud
     monkeypatch.setattr(ud, "DENOISED", tmp_path / "denoised")
+    monkeypatch.setattr(ud, "FRAMES", tmp_path / "grainy")
     grainy, row = _one_die_frame(tmp_path / "grainy" / "s4", 100)
+    elsewhere, _ = _one_die_frame(tmp_path / "x3" / "s4", 100)   # another root's s4 never takes this copy
     copy, _ = _one_die_frame(tmp_path / "denoised" / "s4", 200)
     def copied(clean: int) -> list[bool]:   # each variant: drawn on the copy (grey 200, not 100)?
         return [float(c.mean()) > 150 for c in ud.die_canvases([(grainy, row)], 24, 4, clean).x]
@@ -187,6 +189,7 @@ def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_pa
     (copy / "done").write_text("{}")
     assert copied(2) == [False, False, True, True] and copied(3) == [False, True, True, True]
     assert copied(0) == [False] * 4 and ud.denoised_rows([(grainy, row)]) == [(copy, row)]
+    assert ud.denoised(elsewhere) == elsewhere and ud.denoised_rows([(elsewhere, row)]) == []
     # a level is fitted on both looks of a held-back frame once clean variants were trained on
     assert ud.with_denoised([(grainy, row)], 0) == [(grainy, row)]
     assert ud.with_denoised([(grainy, row)], 2) == [(grainy, row), (copy, row)]
@@ -207,17 +210,27 @@ def test_a_denoised_copy_holds_every_picture_denoised_and_the_labels_and_is_writ
     assert not du.copy_seed(grainy, tmp_path / "out")
 
 
-def test_the_denoiser_takes_the_grain_out_and_keeps_the_picture():
-    """Open Image Denoise (the train extra; skipped where it is not installed, as in CI) on a flat grey frame
-    with Cycles-like speckle: the speckle is mostly gone, the grey level kept."""
-    import pytest
-    pytest.importorskip("pyoidn")
+def test_the_denoiser_is_handed_linear_light_and_its_answer_comes_back_as_the_frame(monkeypatch):
+    """Open Image Denoise (`pyoidn`, the train extra, not installed in CI) takes float RGB in linear light and
+    gives the same back; a stand-in that changes nothing must return the frame within a grey level, and one
+    that halves the light must darken it as linear light does (half the light is 186 of 255 at gamma 2.2)."""
+    import sys
+    import types
+
     from training.denoise_undertray import denoised_image
-    rng = np.random.default_rng(3)
-    grainy = np.clip(120 + rng.normal(0, 30, (64, 64, 3)), 0, 255).astype(np.uint8)
-    clean = denoised_image(grainy)
-    assert clean.shape == grainy.shape and clean.dtype == np.uint8
-    assert float(clean.std()) < 0.3 * float(grainy.std()) and abs(float(clean.mean()) - float(grainy.mean())) < 10
+    frame = np.zeros((8, 8, 3), np.uint8)
+    frame[..., 0], frame[..., 2] = 40, 255   # BGR: a red frame with a little blue
+    seen = []
+
+    def denoise(rgb, gain=1.0):
+        seen.append(rgb)
+        return rgb * gain
+
+    monkeypatch.setitem(sys.modules, "pyoidn", types.SimpleNamespace(denoise=denoise))
+    assert np.abs(denoised_image(frame).astype(int) - frame).max() <= 1
+    assert seen[0].dtype == np.float32 and seen[0][0, 0, 0] == 1.0 and 0 < seen[0][0, 0, 2] < 40 / 255
+    monkeypatch.setitem(sys.modules, "pyoidn", types.SimpleNamespace(denoise=lambda rgb: denoise(rgb, 0.5)))
+    assert abs(int(denoised_image(frame)[0, 0, 2]) - 186) <= 1
 
 
 def _d6_draws(seed: int, index: int) -> dict:
