@@ -461,12 +461,16 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
     """Candidate dice (one blob per die) in a BGR frame. `lab` (the frame in Lab) is optional: with a learned
     background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed.
     `part_faces` (square icon dice in a still photo): a blob that is no square face is replaced by the
-    square faces found inside it by their own crisp edges (`outline.faces_in_blob`)."""
+    square faces found inside it by their own crisp edges (`outline.faces_in_blob`). A blob without a crisp
+    outline is dropped, or (a still photo's icon dice, or any frame read with the room) searched so too."""
     raw, lab, k = _raw_blobs(frame, mount, background, lab, part_faces)
     sharp = [_sharp_outline(frame, lab, b) for b in raw]
     blobs = [b for b, ok in zip(raw, sharp, strict=True) if ok]
-    if part_faces:
-        # a die run together with a lamp or a glare spot makes one blurry blob: the crisp squares inside it
+    if part_faces or background is not None:
+        # a die run together with a lamp or a glare spot makes one blurry blob: the crisp squares inside
+        # it. With the room, a die's own soft halo on the plate joins its blob in a smooth frame (a
+        # camera's, or a render denoised), which then has the halo's soft outline; grain hid this
+        # (docs/dice-sets.md, "Smooth frames from below")
         blobs += [p for b, ok in zip(raw, sharp, strict=True) if not ok for p in _faces_parted(frame, b)]
     out: list[Blob] = []
     for b in blobs:

@@ -270,3 +270,32 @@ def test_a_square_of_four_touching_dice_is_searched_as_a_heap() -> None:
                if abs(r.center[0] - d.x) < 20 and abs(r.center[1] - d.y) < 20)
     alone = render_tray(square, noise=2.0, seed=2)
     assert _heaps(find_dice(alone, "under", empty)) == []
+
+
+def with_soft_halo(frame: np.ndarray, empty: np.ndarray, die: DieSpec) -> np.ndarray:
+    """The frame with the dark, soft-edged halo a die on the plate casts in a smooth frame from below (a
+    render denoised, or a real camera's), on the room around the die only."""
+    on_die = np.abs(frame.astype(np.int16) - empty.astype(np.int16)).max(axis=2) > 20
+    halo = np.zeros(frame.shape[:2], np.float32)
+    cv2.circle(halo, (die.x, die.y), int(die.size * 1.1), 1.0, -1)
+    halo = cv2.GaussianBlur(halo, (0, 0), die.size / 4)
+    shade = np.where(on_die, 1.0, 1.0 - 0.45 * halo)[..., None]
+    return np.clip(frame.astype(np.float32) * shade, 0, 255).astype(np.uint8)
+
+
+def test_a_die_in_a_soft_halo_is_found_by_its_own_crisp_outline() -> None:
+    """Issue 31 #1: on smooth frames from below (the renders denoised, as a camera without Cycles' grain
+    gives them) a die's soft halo joins the difference to the room, and the blob's outline is the halo's,
+    too soft to pass as a die's (`find._sharp_outline`): the read with the room lost the die. The crisp
+    square inside such a blob is the die (`find._faces_parted`, as in still photos). On grainy frames the
+    grain itself made every outline pass."""
+    from vision.find import find_dice
+    die = DieSpec(300, 240, 64, 25, 5, colour="white")
+    plate = (112, 128, 108)  # a lit grey-green room seen through the plate, as Blender's renders show it
+    empty = render_tray([], mount="under", background=plate, noise=0)
+    frame = with_soft_halo(render_tray([die], mount="under", background=plate, noise=0), empty, die)
+    blobs = find_dice(frame, "under", empty)
+    assert len(blobs) == 1
+    (cx, cy), (w, h), _ = blobs[0].rect
+    assert abs(cx - die.x) < 6 and abs(cy - die.y) < 6 and max(w, h) < 1.25 * die.size
+    assert [r.value for r in read_dice(frame, "d6", "under", background=empty)] == [5]
