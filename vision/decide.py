@@ -314,7 +314,14 @@ def judge_pip_die(c: Candidate, v: PipVotes, certain_at: float, learned_room: bo
     if v.cnn_seen is None and v.finder_conf < 0.6 and not flat_die:
         return None
     if v.cnn_seen is not None and bool(counts) and all(n == v.cnn_seen for n in counts):
-        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side, crop_at)
+        # a count that agrees, in a box the outline or the learned finder drew, never leaves a die less
+        # certain than no count would: the CNN alone may still make it so (a lone LED spot counted as the
+        # one pip of a 1 on the glass, its own checks weak). Not in a box drawn round the pips counted:
+        # they may be a part of a face, and the CNN shown that part agrees (a translucent 6 boxed round
+        # one row, a 3)
+        certain = _agreement_certain(c, v, certain_at, square, shape, look, typical_side, crop_at) or (
+            cnn_alone and c.source != "pips" and
+            cnn_alone_certain(c, v, shape, look, typical_side, alone_at, finder_sure))
         return v.cnn_seen, max(v.cnn_conf, v.finder_conf), certain
     if cnn_alone and v.cnn_seen is not None and cnn_alone_certain(c, v, shape, look, typical_side, alone_at,
                                                                  finder_sure):
@@ -328,18 +335,24 @@ def wants_cnn_alone(c: Candidate, v: PipVotes, alone_at: float = CNN_ALONE_AT, f
     are wanted: a face the CNN names that surely, that no count agrees with, in a box the hand-made cues found
     or the learned finder is at least `finder_sure` sure of (under the tray: `FINDER_SURE`)."""
     counts = [n for n in (c.pips, c.crop_pips) if n]
+    return alone_sure(c, v, alone_at, finder_sure) and not (counts and all(n == v.cnn_seen for n in counts))
+
+
+def alone_sure(c: Candidate, v: PipVotes, alone_at: float, finder_sure: float) -> bool:
+    """The CNN names a face at least `alone_at` sure, in a box the hand-made cues found or the learned
+    finder is at least `finder_sure` sure of."""
     found = c.source != "detector" or c.score >= finder_sure
-    return v.cnn_seen is not None and v.cnn_conf >= alone_at and found and \
-        not (counts and all(n == v.cnn_seen for n in counts))
+    return v.cnn_seen is not None and v.cnn_conf >= alone_at and found
 
 
 def cnn_alone_certain(c: Candidate, v: PipVotes, shape: tuple[int, ...], look: np.ndarray | None,
                       typical_side: float, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf) -> bool:
-    """A die whose pip count differs from the CNN's face, or that has none, certain on the CNN's word: the
+    """A die whose pip count differs from the CNN's face, or that has none, or agrees too weakly to make it
+    certain (`_agreement_certain`), certain on the CNN's word: the
     CNN at least `alone_at` sure and the same at its second looks; not a side face or a part (off the
     outline's middle, low in it), not cut by the picture's edge, not a lone pip's box, not a box more than
     twice the frame's usual die, not a box only the learned finder saw unless it is `finder_sure` of it."""
-    if not wants_cnn_alone(c, v, alone_at, finder_sure) or look is None or c.off_centre or c.low:
+    if not alone_sure(c, v, alone_at, finder_sure) or look is None or c.off_centre or c.low:
         return False
     if c.face is not None and cut_by_frame(c.face, shape):
         return False

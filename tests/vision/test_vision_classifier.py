@@ -415,6 +415,36 @@ def test_under_the_tray_a_cnn_sure_at_its_own_level_is_trusted_alone():
     assert judge_pip_die(found, sure, 0.975, True, shape, _agreeing_looks(4), 48.0, True, FINDER_SURE, 0.975)[2] is False
 
 
+
+def test_a_count_that_agrees_weakly_never_leaves_a_die_less_certain_than_no_count():
+    """Issue 31 #4: on smooth frames from below the pip finder counts a lone LED spot in a die's box as the
+    one pip of a 1 on the glass, or a row of a translucent die's pips, where on grainy frames it counted
+    nothing. Its count agreed with the CNN but its own checks were weak (below `PIP_CHECKS_FOR_CNN`), and
+    the die stayed a guess where no count would have left it certain on the CNN's word alone. Now such a
+    die is certain as it would be without the count, in a box the outline or the sure finder drew; not in
+    a box drawn round the pips counted (they may be a part of a face: seed 46 frame 16, a translucent 6
+    boxed round one row of 3, which the CNN named a 3 at 0.993), nor without the reader asking for the CNN
+    alone."""
+    from vision.decide import FINDER_SURE, judge_pip_die
+    from vision.finder import Candidate
+
+    def cand(source: str, pips: int, score: float = 0.0) -> Candidate:
+        return Candidate((160.0, 120.0, 48.0, 48.0), source, pips=pips, score=score)
+
+    def judged(c: Candidate, votes, looks, cnn_alone: bool = True, alone_at: float = 0.985) -> tuple:
+        shape = (240, 320, 3)
+        return judge_pip_die(c, votes, 0.985, False, shape, looks, 48.0, cnn_alone, FINDER_SURE, alone_at)
+
+    for n in (1, 3):
+        weak, looks = _votes(n, 0.999, finder_conf=0.05), _agreeing_looks(n)
+        for c in (cand("outline", n), cand("detector", n, FINDER_SURE + 0.1)):
+            assert judged(c, weak, looks)[2] is True
+            assert judged(c, weak, looks, cnn_alone=False)[2] is False
+        for doubt in (judged(cand("pips", n), weak, looks), judged(cand("outline", n), weak, None),
+                      judged(cand("outline", n), weak, looks, alone_at=0.9995)):
+            assert doubt[0] == n and doubt[2] is False
+
+
 def test_only_a_square_box_can_be_one_die_on_the_glass():
     """`decide.squarish`: a square on the glass turned any way has a square bounding box, so under the tray a
     reading's box much longer than wide (two touching dice: 95x59 px on test seed 2, frame 13, once read a
