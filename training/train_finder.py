@@ -40,7 +40,6 @@ from torch import nn
 
 from training import undertray_data as ud
 from training.blender_canvases import blender_frames, ensure, seed_list
-from training.blender_undertray_canvases import camera_frame
 from training.blender_undertray_factors import read_rows
 from training.data import Photo, jpeg_again, load_photos
 from training.provenance import REPO, SHIPPED, made_with, reference_path
@@ -95,6 +94,10 @@ class Setup:
     # Off by default: the shipped finder.onnx stays as it was; `--undertray 4-199` makes finder-under.onnx
     undertray: tuple[int, ...] = ()
     undertray_variants: int = 4
+    # the last this many of those cameras on the frame's denoised copy (`undertray_data.variant_frame`),
+    # as a camera without Cycles' grain shows the tray (docs/dice-sets.md, "Smooth frames from below":
+    # trained so, the finder boxed dice no better)
+    undertray_clean: int = 0
     # a factor (KEY=PREFIX, as `undertray_data.factor_matches`) whose under-tray frames are left out, for the
     # bench's held-out-factor lines (`bench/vision_undertray.py --hold-out`)
     undertray_hold_out: str = ""
@@ -314,7 +317,8 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     ph = Photos(photos, scenes(s.scenes, seed) if s.scenes else ([], []))
     frames = blender_frames(ensure(list(s.blender))) if s.blender else ([], [])
     ph.add(*frames, zoom=s.blender_zoom)
-    under = undertray_frames(s.undertray, s.undertray_variants, s.undertray_hold_out) if s.undertray else ([], [])
+    under = undertray_frames(s.undertray, s.undertray_variants, s.undertray_hold_out, s.undertray_clean) \
+        if s.undertray else ([], [])
     ph.add(*under)
     if s.undertray:
         seeds = ",".join(map(str, s.undertray))
@@ -365,11 +369,11 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     return meta
 
 
-def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = ""
+def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = "", clean: int = 0
                      ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The under-tray training frames (every one whose dice the frame's edge does not cut: an unlabelled die
     would teach that a die there is floor, and none with the factor `hold_out`), each through `variants`
-    cameras, and their dice boxes."""
+    cameras (the last `clean` of them on its denoised copy), and their dice boxes."""
     test = set(seed_list(ud.TEST_SEEDS)) | set(seed_list(ud.SYMBOL_TEST_SEEDS))
     if test & set(seeds):
         raise SystemExit(f"the under-tray test seeds {ud.TEST_SEEDS} and {ud.SYMBOL_TEST_SEEDS} are never trained on")
@@ -377,7 +381,7 @@ def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = ""
     for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut") and not (
             hold_out and ud.factor_matches(r, hold_out))):
         for k in range(variants):
-            img = camera_frame(folder, row) if k == 0 else ud.refaulted(folder, row, k)
+            img = ud.variant_frame(folder, row, k, variants, clean)
             if img is not None:
                 imgs.append(img)
                 boxes.append(np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4))
@@ -399,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="Blender frames shrunk this much more than photos")
     ap.add_argument("--undertray", default="", help="under-tray render seeds sampled with the photos, e.g. 4-199 "
                     "(off; with it the model is named finder-under, the reader's finder for --mount under)")
+    ap.add_argument("--clean-variants", type=int, default=0, help="with --undertray: the last this many of a "
+                    "frame's camera looks drawn on its denoised copy (training/denoise_undertray.py)")
     ap.add_argument("--hold-out", default="", help="with --undertray: leave out every under-tray frame with this "
                     "factor (KEY=PREFIX); the model is then build/finder-models/finder-under-without-KEY-PREFIX")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
@@ -412,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     s = Setup(epochs=args.epochs, steps_per_epoch=args.steps, scenes=args.scenes, specks=args.specks,
               blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom, undertray=undertray,
-              undertray_hold_out=args.hold_out)
+              undertray_hold_out=args.hold_out, undertray_clean=args.clean_variants)
     t0 = time.time()
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     check = [photos[0], photos[-1]]

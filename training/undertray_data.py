@@ -114,14 +114,21 @@ def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, cl
     xs, ys = [], []
     for folder, row in rows:
         for k in range(variants):
-            source = denoised(folder) if k and k >= variants - clean else folder
-            img = camera_frame(folder, row) if k == 0 else refaulted(source, row, k)
+            img = variant_frame(folder, row, k, variants, clean)
             if img is None:
                 continue
             for die in row["dice"]:
                 xs.append(canvas(img, tuple(die["box"]), side))
                 ys.append(int(die["glass"]) - 1)
     return _canvases(xs, ys, DIE, side)
+
+
+def variant_frame(folder: Path, row: dict, k: int, variants: int, clean: int) -> np.ndarray | None:
+    """The frame's `k`-th of `variants` camera looks: 0 the camera's own, the others `refaulted`, the last
+    `clean` of them on the frame's denoised copy (`denoised`; the grainy render before one is written)."""
+    if k == 0:
+        return camera_frame(folder, row)
+    return refaulted(denoised(folder) if k >= variants - clean else folder, row, k)
 
 
 def refaulted(folder: Path, row: dict, k: int) -> np.ndarray | None:

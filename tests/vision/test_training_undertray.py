@@ -174,9 +174,9 @@ def _one_die_frame(folder, grey: int) -> tuple:
 
 
 def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_path, monkeypatch):
-    """The last `clean` camera-fault variants of a die come from the frame's denoised copy
-    (training/denoise_undertray.py); variant 0 stays the frame every bench reads, and a folder with no finished
-    copy gives its grainy frame to every variant."""
+    """The last `clean` camera-fault variants of a die (and of a finder's frame) come from the frame's
+    denoised copy (training/denoise_undertray.py); variant 0 stays the frame every bench reads, and a
+    folder with no finished copy gives its grainy frame to every variant."""
     from training import undertray_data as ud
     monkeypatch.setattr(ud, "DENOISED", tmp_path / "denoised")
     monkeypatch.setattr(ud, "FRAMES", tmp_path / "grainy")
@@ -188,6 +188,8 @@ def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_pa
     assert copied(2) == [False] * 4 and ud.denoised_rows([(grainy, row)]) == []
     (copy / "done").write_text("{}")
     assert copied(2) == [False, False, True, True] and copied(3) == [False, True, True, True]
+    # the learned finder's frames (`train_finder --clean-variants`) are drawn by the same rule
+    assert [float(ud.variant_frame(grainy, row, k, 4, 2).mean()) > 150 for k in range(4)] == copied(2)
     assert copied(0) == [False] * 4 and ud.denoised_rows([(grainy, row)]) == [(copy, row)]
     assert ud.denoised(elsewhere) == elsewhere and ud.denoised_rows([(elsewhere, row)]) == []
     # a level is fitted on both looks of a held-back frame once clean variants were trained on
