@@ -348,10 +348,10 @@ def alone_sure(c: Candidate, v: PipVotes, alone_at: float, finder_sure: float) -
 def cnn_alone_certain(c: Candidate, v: PipVotes, shape: tuple[int, ...], look: np.ndarray | None,
                       typical_side: float, alone_at: float = CNN_ALONE_AT, finder_sure: float = math.inf) -> bool:
     """A die whose pip count differs from the CNN's face, or that has none, or agrees too weakly to make it
-    certain (`_agreement_certain`), certain on the CNN's word: the
-    CNN at least `alone_at` sure and the same at its second looks; not a side face or a part (off the
-    outline's middle, low in it), not cut by the picture's edge, not a lone pip's box, not a box more than
-    twice the frame's usual die, not a box only the learned finder saw unless it is `finder_sure` of it."""
+    certain (`_agreement_certain`), certain on the CNN's word: the CNN at least `alone_at` sure and the same
+    at its second looks; not a side face or a part (off the outline's middle, low in it), not cut by the
+    picture's edge, not a lone pip's box, not a box more than twice the frame's usual die, not a box only
+    the learned finder saw unless it is `finder_sure` of it."""
     if not alone_sure(c, v, alone_at, finder_sure) or look is None or c.off_centre or c.low:
         return False
     if c.face is not None and cut_by_frame(c.face, shape):
