@@ -63,10 +63,15 @@ def test_two_judges_that_disagree_leave_the_die_uncertain_with_the_surer_guess_f
     assert (r.face, r.certain) == ("claw", False)
 
 
-def test_an_unsure_network_vetoes_certain_templates_only_when_it_all_but_rules_their_face_out():
-    """The demo tray's sharp faces: the templates are right and sure, the network unsure of another face."""
-    r = joined(template("claw", True, 0.9), seen("energy", 0.6), KOT, "under", SURE)
+def test_an_unsure_network_vetoes_certain_templates_only_when_it_gives_their_face_little_chance():
+    """The demo tray's sharp faces: the templates are right and sure, the network unsure of another face but
+    giving theirs a fair chance (`DOUBT_BELOW`). Below it the die is asked about: at 960x720 from below the
+    templates named a green claw a certain 1 where the network gave the 1 a chance of 0.05 (seed 218
+    frame 0)."""
+    r = joined(template("claw", True, 0.9), seen("energy", 0.3), KOT, "under", SURE)   # claw 0.7 / 6 = 0.117
     assert (r.face, r.certain) == ("claw", True)
+    r = joined(template("claw", True, 0.9), seen("energy", 0.6), KOT, "under", SURE)   # claw 0.4 / 6 = 0.067
+    assert (r.face, r.certain) == ("claw", False)
     r = joined(template("claw", True, 0.9), seen("energy", 0.6, rest="heart"), KOT, "under", SURE)
     assert (r.face, r.certain) == ("claw", False)
 
