@@ -415,7 +415,6 @@ def test_under_the_tray_a_cnn_sure_at_its_own_level_is_trusted_alone():
     assert judge_pip_die(found, sure, 0.975, True, shape, _agreeing_looks(4), 48.0, True, FINDER_SURE, 0.975)[2] is False
 
 
-
 def test_a_count_that_agrees_weakly_never_leaves_a_die_less_certain_than_no_count():
     """Issue 31 #4: on smooth frames from below the pip finder counts a lone LED spot in a die's box as the
     one pip of a 1 on the glass, or a row of a translucent die's pips, where on grainy frames it counted
