@@ -37,6 +37,10 @@ DIE_FILL = 0.72
 # a blob's rotated rectangle at most this elongated is square enough to be one die (see find_dice's hooks)
 HOOK_SQUARE = 1.2
 MAX_DIE = 240
+# A blob with no crisp outline read with the room is searched for a die's square inside it only when at most
+# this much longer than wide: a die's soft halo is about round (1.0-1.1 on Blender's denoised 960x720 frames),
+# and the search cost 6 ms a read on a 640x480 frame with a blurred sleeve of 360x240 px in view
+HALO_LONG = 1.3
 
 
 @dataclass
@@ -462,16 +466,18 @@ def find_dice(frame: np.ndarray, mount: str = "over", background: np.ndarray | N
     background the foreground is found on a half-size frame (`work_factor`) and no full-frame Lab is needed.
     `part_faces` (square icon dice in a still photo): a blob that is no square face is replaced by the
     square faces found inside it by their own crisp edges (`outline.faces_in_blob`). A blob without a crisp
-    outline is dropped, or (a still photo's icon dice, or any frame read with the room) searched so too."""
+    outline is dropped, or (a still photo's icon dice; with the room, an about round one: `HALO_LONG`)
+    searched so too."""
     raw, lab, k = _raw_blobs(frame, mount, background, lab, part_faces)
     sharp = [_sharp_outline(frame, lab, b) for b in raw]
     blobs = [b for b, ok in zip(raw, sharp, strict=True) if ok]
-    if part_faces or background is not None:
-        # a die run together with a lamp or a glare spot makes one blurry blob: the crisp squares inside
-        # it. With the room, a die's own soft halo on the plate joins its blob in a smooth frame (a
-        # camera's, or a render denoised), which then has the halo's soft outline; grain hid this
-        # (docs/dice-sets.md, "Smooth frames from below")
-        blobs += [p for b, ok in zip(raw, sharp, strict=True) if not ok for p in _faces_parted(frame, b)]
+    # a die run together with a lamp or a glare spot makes one blurry blob: the crisp squares inside it.
+    # With the room, a die's own soft halo on the plate joins its blob in a smooth frame (a camera's, or a
+    # render denoised), which then has the halo's soft outline; grain hid this (docs/dice-sets.md, "Smooth
+    # frames from below"). Such a blob is about round: a long one (a blurred sleeve) is not searched
+    soft = [b for b, ok in zip(raw, sharp, strict=True) if not ok and
+            (part_faces or (background is not None and _elongation(b.contour) <= HALO_LONG))]
+    blobs += [p for b in soft for p in _faces_parted(frame, b)]
     out: list[Blob] = []
     for b in blobs:
         if not _no_die(b, frame.shape, k):

@@ -299,3 +299,21 @@ def test_a_die_in_a_soft_halo_is_found_by_its_own_crisp_outline() -> None:
     (cx, cy), (w, h), _ = blobs[0].rect
     assert abs(cx - die.x) < 6 and abs(cy - die.y) < 6 and max(w, h) < 1.25 * die.size
     assert [r.value for r in read_dice(frame, "d6", "under", background=empty)] == [5]
+
+
+def test_a_long_blurred_blob_is_not_searched_for_a_die(monkeypatch) -> None:
+    """The search for a die's square inside a soft blob costs milliseconds a read; a blurred sleeve above the
+    plate (a long soft blob) is never a die's halo, so it is not searched (`find.HALO_LONG`)."""
+    import vision.find as find
+    searched = []
+    monkeypatch.setattr(find, "_faces_parted", lambda img, b: searched.append(b) or [])
+    empty = render_tray([], mount="under", background=(112, 128, 108), noise=0)
+    sleeve = np.zeros(empty.shape[:2], np.float32)
+    cv2.ellipse(sleeve, (320, 240), (200, 90), 20, 0, 360, 1.0, -1)
+    sleeve = cv2.GaussianBlur(sleeve, (0, 0), 25)[..., None]
+    frame = (empty * (1 - 0.6 * sleeve)).astype(np.uint8)
+    assert find.find_dice(frame, "under", empty) == [] and searched == []
+    die = DieSpec(300, 240, 64, 25, 5, colour="white")
+    halo = with_soft_halo(render_tray([die], mount="under", background=(112, 128, 108), noise=0), empty, die)
+    find.find_dice(halo, "under", empty)
+    assert len(searched) == 1
