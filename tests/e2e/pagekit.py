@@ -120,6 +120,14 @@ def tap_until_box_moves(button, box: str, seq: int, tries: int = 3, wait_s: floa
     raise AssertionError(f"the box did not move past seq {seq} after {tries} taps")
 
 
+def choose_game(page, game: str) -> None:
+    """Pick `game` on the setup sheet and wait until the sheet has drawn its seats. Why: the sheet loads the
+    game's board first, and a name typed into the old game's seat meanwhile is lost when the seats are redrawn
+    (a fresh-clone CI's Mage Wars duel once started with "Player 1" where the test had typed "Ana")."""
+    page.select_option("#s_game", game)
+    page.locator(f"#setup[data-drawn='{game}']").wait_for(state="attached")
+
+
 def pair_with_box(page, table) -> None:
     """Pair the phone as a player does: tap "Pair this phone", wait until the box holds the request (the page
     counts down), and press the box's Pair button (pressed earlier, it admits no one)."""

@@ -8,7 +8,7 @@ Screenshots of every screen go to test-artifacts/screenshots/.
 from __future__ import annotations
 
 import pytest
-from pagekit import get_state, shot, wait_seq_above
+from pagekit import choose_game, get_state, shot, wait_seq_above
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
@@ -26,7 +26,7 @@ def pair_phone(page, table) -> None:
 def setup_1v1(page, health: int = 12, tag: str = "en") -> None:
     page.locator("#newgame").click()
     page.locator("#setup").wait_for(state="visible")
-    page.select_option("#s_game", "dicethrone")
+    choose_game(page, "dicethrone")
     page.locator("#s_modes label:has-text('1')").first.click()
     rows = page.locator("#s_players .splayer")
     expect(rows).to_have_count(2)
@@ -255,7 +255,7 @@ def test_team_and_king_of_the_hill_setups(box, table, phone, mode, label, count)
     page.goto(box)
     pair_phone(page, table)
     page.locator("#newgame").click()
-    page.select_option("#s_game", "dicethrone")
+    choose_game(page, "dicethrone")
     page.locator(f"#s_modes label:has-text('{label}')").click()
     rows = page.locator("#s_players .splayer")
     expect(rows).to_have_count(count)

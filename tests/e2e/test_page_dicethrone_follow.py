@@ -8,7 +8,7 @@ and the end has a recap and "play again". Against the real table service with fa
 from __future__ import annotations
 
 import pytest
-from pagekit import pair_with_box, shot
+from pagekit import choose_game, pair_with_box, shot
 from playwright.sync_api import expect
 from realbox import make_table, set_tray
 
@@ -48,7 +48,7 @@ def test_a_double_tap_in_the_roll_for_who_starts_counts_once(box, table, phone):
     page.goto(box)
     pair_with_box(page, table)
     page.locator("#newgame").click()
-    page.select_option("#s_game", "dicethrone")
+    choose_game(page, "dicethrone")
     page.select_option("#s_start", "tray")
     page.locator("#s_go").click()
     page.locator("#s_rolloff").wait_for()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pagekit import shot
+from pagekit import choose_game, shot
 from test_page_dicethrone import answer, get_state, pair_phone, step
 
 from engine.dicethrone.heroes import hero_ids
@@ -45,7 +45,7 @@ def test_the_games_cover_all_sixteen_heroes():
 def setup(page, a: str, b: str, health: int) -> None:
     page.locator("#newgame").click()
     page.locator("#setup").wait_for(state="visible")
-    page.select_option("#s_game", "dicethrone")
+    choose_game(page, "dicethrone")
     page.locator("#s_modes label").first.click()  # 1 vs 1
     rows = page.locator("#s_players .splayer")
     rows.nth(0).locator("input").fill("Ana")

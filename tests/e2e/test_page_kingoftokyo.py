@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pagekit import get_state, pair_with_box, shot, tap_until_box_moves, wait_seq_above
+from pagekit import choose_game, get_state, pair_with_box, shot, tap_until_box_moves, wait_seq_above
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
@@ -23,7 +23,7 @@ NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Fu"]
 def setup_game(page, count: int = 4) -> None:
     page.locator("#newgame").click()
     page.locator("#setup").wait_for(state="visible")
-    page.select_option("#s_game", "kingoftokyo")
+    choose_game(page, "kingoftokyo")
     page.locator(f"#s_modes input[value='{'city' if count <= 4 else 'bay'}']").check()
     page.select_option("#s_count", str(count))
     rows = page.locator("#s_players .splayer")

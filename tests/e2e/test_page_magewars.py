@@ -10,7 +10,7 @@ import urllib.request
 from collections import Counter
 
 import pytest
-from pagekit import pair_with_box, shot
+from pagekit import choose_game, pair_with_box, shot
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from realbox import demo_table, throw_demo
@@ -58,7 +58,7 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
 
     page.locator("#newgame").click()
     page.locator("#setup").wait_for(state="visible")
-    page.select_option("#s_game", "magewars")
+    choose_game(page, "magewars")
     rows = page.locator("#s_players .splayer")
     expect(rows).to_have_count(2)
     rows.nth(0).locator("input").fill("Ana")
@@ -154,10 +154,8 @@ def test_a_mage_wars_duel_from_a_phone(box, table, phone):
     try:
         ana.click(timeout=15_000)
     except PlaywrightTimeout:
-        # (once in CI, under load, this button never came; it has not happened since: if it does, say what the
-        # box offered and the steps that led there)
-        # (again on 2026-11-26 under a fresh-clone CI run: the box offered p1's Wizard and Bear, so the page is
-        # the suspect; its buttons, whether they are enabled, and the phone's snapshot say which part of it)
+        # (say what the box offered and what the page drew: on 2026-11-27 this told that Ana was "Player 1",
+        # her name typed into the seats the sheet was about to redraw; choose_game now waits for them)
         snap = state(box)
         shown = page.evaluate("""() => ({seq: window.dicesight.snap && window.dicesight.snap.seq,
             buttons: [...document.querySelectorAll('#pending button.option')].map(

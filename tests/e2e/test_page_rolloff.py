@@ -7,7 +7,7 @@ Screenshots go to test-artifacts/screenshots/.
 from __future__ import annotations
 
 import pytest
-from pagekit import pair_with_box, shot
+from pagekit import choose_game, pair_with_box, shot
 from playwright.sync_api import expect
 from realbox import make_table, set_camera, set_tray
 
@@ -59,7 +59,7 @@ def test_roll_for_who_starts_on_the_tray(box, table, phone, locale, lang, dark, 
     pair_with_box(page, table)
     before = table.snapshot()
     page.locator("#newgame").click()
-    page.select_option("#s_game", "dicethrone")
+    choose_game(page, "dicethrone")
     rows = page.locator("#s_players .splayer")
     rows.nth(0).locator("input").fill("Ana")
     rows.nth(0).locator("select").select_option("barbarian")
@@ -119,7 +119,7 @@ def test_rolloff_back_and_again(box, table, phone):
     page.goto(box)
     pair_with_box(page, table)
     page.locator("#newgame").click()
-    page.select_option("#s_game", "dicethrone")
+    choose_game(page, "dicethrone")
     page.locator("#s_modes label:has-text('King of the Hill')").click()
     page.select_option("#s_start", "tray")
     page.locator("#s_go").click()

@@ -8,7 +8,7 @@ Screenshots: setup-*.png."""
 from __future__ import annotations
 
 import pytest
-from pagekit import pair_with_box, shot
+from pagekit import choose_game, pair_with_box, shot
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +40,7 @@ def test_the_sheet_s_defaults_start_every_game(table, serve_table, phone):
     pair_with_box(page, table)
     open_sheet(page)
     expect(page.locator("#s_game")).to_have_value("dicethrone")  # the first game with players
-    page.select_option("#s_game", "kingoftokyo")  # the seats keep their rows: heroes are no monsters
+    choose_game(page, "kingoftokyo")  # the seats keep their rows: heroes are no monsters
     expect(page.locator("#s_players select")).to_have_count(2)
     expect(page.locator("#s_players select").first.locator("option[value='gigazaur']")).to_have_count(1)  # redrawn
     monsters = seat_choices(page)
@@ -51,14 +51,13 @@ def test_the_sheet_s_defaults_start_every_game(table, serve_table, phone):
 
     for game in ("dicethrone", "magewars", "regidice"):
         open_sheet(page)
-        page.select_option("#s_game", game)
-        page.locator(f"#setup[data-drawn='{game}']").wait_for(state="attached")  # the sheet redrawn for the game
+        choose_game(page, game)
         chosen = seat_choices(page)
         assert len(set(chosen)) == len(chosen), (game, chosen)  # different heroes, different mages
         start(page, game)
 
     open_sheet(page)  # six monsters: Tokyo City and Bay
-    page.select_option("#s_game", "kingoftokyo")
+    choose_game(page, "kingoftokyo")
     page.locator("#s_modes input[value='bay']").check()
     page.select_option("#s_count", "6")
     expect(page.locator("#s_players select")).to_have_count(6)
@@ -68,13 +67,37 @@ def test_the_sheet_s_defaults_start_every_game(table, serve_table, phone):
     assert page.js_errors == []
 
 
+def test_a_name_typed_while_the_sheet_redraws_its_seats_is_kept(table, serve_table, phone):
+    """A player picks Mage Wars and starts typing a name at once: the sheet loads the game's board (slow on a
+    busy box; held back 1.5 s here) and then redraws the seats. The typing goes on in the same seat."""
+    page = phone("en-US")
+    page.goto(serve_table(table))
+    pair_with_box(page, table)
+    open_sheet(page)
+
+    def slow_board(route):
+        page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route("**/magewars/board.js*", slow_board)
+    page.select_option("#s_game", "magewars")
+    name = page.locator("#s_players input").first
+    name.click()
+    name.press("Control+A")  # the old seat, still Dice Throne's
+    page.locator("#setup[data-drawn='magewars']").wait_for(state="attached")
+    page.keyboard.type("Ana")
+    expect(name).to_have_value("Ana")
+    start(page, "magewars")
+    assert table.snapshot()["players"][0]["name"] == "Ana"
+
+
 @pytest.mark.parametrize("locale", ["en-US", "zh-TW", "ko-KR"])
 def test_a_refused_setup_says_why_inside_the_sheet(table, serve_table, phone, locale):
     page = phone(locale)
     page.goto(serve_table(table))
     pair_with_box(page, table)
     open_sheet(page)
-    page.select_option("#s_game", "kingoftokyo")
+    choose_game(page, "kingoftokyo")
     seats = page.locator("#s_players select")
     seats.nth(0).select_option("gigazaur")
     seats.nth(1).select_option("gigazaur")
@@ -122,7 +145,7 @@ def test_the_way_to_start_can_be_read_whole(table, serve_table, phone, locale):
     page.goto(serve_table(table))
     pair_with_box(page, table)
     open_sheet(page)
-    page.select_option("#s_game", "kingoftokyo")
+    choose_game(page, "kingoftokyo")
     page.locator("#s_players select option[value='gigazaur']").first.wait_for(state="attached")
     seen = page.evaluate(START_READ)
     assert seen["fits"] or seen["whole"], f"the way to start is cut and said nowhere else: {seen}"

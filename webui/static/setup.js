@@ -52,6 +52,20 @@ function seatDefault(f, kept, taken, i) {
   return order.find((id) => !taken.includes(id)) ?? order[0];
 }
 
+// A player typing a name while the sheet redraws its seats (a game picked a moment ago loads its board) keeps
+// typing into the same seat: the redraw keeps the text, and this gives back the caret and the selection.
+function keptFocus(box) {
+  const el = document.activeElement;
+  if (!(el instanceof HTMLInputElement) || !box.contains(el)) return () => {};
+  const [name, start, end] = [el.name, el.selectionStart, el.selectionEnd];
+  return () => {
+    const again = box.querySelector(`input[name='${name}']`);
+    if (!again) return;
+    again.focus();
+    again.setSelectionRange(start, end);
+  };
+}
+
 function drawPlayers() {
   const mode = chosenMode();
   const count = seatCount(mode);
@@ -87,7 +101,9 @@ function drawPlayers() {
       h("input", { name: `name${i}`, value: prev.name || t("player_n", { n: i + 1 }), maxlength: 24, "aria-label": t("name") }),
       selects.flat()));
   }
+  const typing = keptFocus(box);
   fill(box, ...rows);
+  typing();
   const start = $("s_start");
   const names = () => {
     const keep = start.value;
