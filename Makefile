@@ -121,7 +121,11 @@ recalibrate-undertray: venv
 # shipped one (2026-11-27, fourteenth session): seeds 202-222 and 232-275, boxes drawn at 0.7-1.3 times a
 # die's face, 100 epochs, 73 minutes on one core (SYMBOL_TRAIN_SEEDS=202-222,232-275), then refitted on every
 # frame of seeds 202-222 and 232-286 it never trained on, both looks (`train_symbols_undertray --recalibrate
-# vision/models/kingoftokyo-under.onnx --train-seeds 202-222,232-286`).
+# vision/models/kingoftokyo-under.onnx --train-seeds 202-222,232-286`). Since the sixteenth session the
+# shipped file joins that network (member a) with one trained the same way for 80 epochs on seeds 202-222
+# and 232-290 (SYMBOL_TRAIN_SEEDS=202-222,232-290, --epochs 80: member b): `python -m training.ensemble
+# A.onnx B.onnx --out vision/models/kingoftokyo-under.onnx`, then `--recalibrate` as above with
+# --train-seeds 202-222,232-310.
 SYMBOL_TRAIN_SEEDS ?= 202-222,232-399
 SYMBOL_HOLD_OUT ?=
 train-symbols-undertray: venv
