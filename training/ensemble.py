@@ -1,15 +1,16 @@
 """Two trained face networks of one set joined into ONE ONNX file that answers with their mean judgement.
 
 Why: two King of Tokyo networks from below, trained apart (other frames, other draws), are wrong on different
-dice. Given the true boxes of the test and measure seeds (200-201, 223-231), each fitted on seeds 291-310 that
-neither trained on, the joined pair named 3 points more faces right and was sure of 5-10 points more, with no more
-sure and wrong (docs/dice-sets.md, sixteenth session). One file keeps the reader as it is: `vision/symbolnet.py`
-loads it as any network, cv2.dnn runs both members in one call (twice a member's time a crop).
+dice. Given the true boxes of the test and measure seeds (200-201, 223-231), each fitted on seeds 291-310
+that neither trained on, the joined pair named 3 points more faces right and was sure of 5-10 points more,
+with no more sure and wrong (docs/dice-sets.md, sixteenth session). One file keeps the reader as it is:
+`vision/symbolnet.py` loads it as any network; cv2.dnn runs both members in one call (twice a member's time).
 
-The joined file's `logits` are the mean of the members' log-probabilities (a geometric mean of their
-probabilities, which the temperature then scales as any network's logits); its `embedding` is the first
-member's. Its JSON keeps the first member's recipe, names both members, and its `trained_on` frames are the
-union of theirs, so `train_symbols_undertray --recalibrate` fits its level on frames neither member saw.
+The joined file's `logits` are the mean of the members' logits (its probabilities the normalised geometric
+mean of theirs, which the temperature then scales as any network's); its `embedding` is both members' side
+by side. Its JSON keeps the first member's recipe, names both members, and its `trained_on` frames are the
+union of theirs, so `--recalibrate` (train_symbols_undertray, train_reader_undertray) fits its level on frames
+neither member saw.
 
     .venv/bin/python -m training.ensemble A.onnx B.onnx --out vision/models/kingoftokyo-under.onnx
     .venv/bin/python -m training.train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx \\
@@ -40,25 +41,56 @@ def _prefixed(path: Path, prefix: str):
 
 
 def joined_model(a: Path, b: Path):
-    """The ONNX model answering with the mean of `a`'s and `b`'s log-probabilities (see the module's docstring)."""
+    """The ONNX model whose logits are the mean of `a`'s and `b`'s (see the module's docstring): both members
+    up to their embeddings, the two embeddings side by side as one, and one last layer of their two heads
+    halved. Why one layer and not a mean of two outputs: the joined file is then a network like any other, its
+    last layer over its whole embedding, which the memory learns from (`vision.memory.network_head`)."""
     import onnx
-    from onnx import TensorProto, helper
+    from onnx import TensorProto, helper, numpy_helper
 
     ga, gb = _prefixed(a, "a_"), _prefixed(b, "b_")
-    half = helper.make_tensor("half", TensorProto.FLOAT, [], [0.5])
+    (wa, ba), (wb, bb) = _head(ga), _head(gb)
+    weights = numpy_helper.from_array(np.concatenate([wa, wb], axis=1) / 2, "head.weight")
+    bias = numpy_helper.from_array((ba + bb) / 2, "head.bias")
     feed = [helper.make_node("Identity", ["input"], [f"{p}input"]) for p in ("a_", "b_")]
-    mean = [helper.make_node("LogSoftmax", [f"{p}logits"], [f"{p}logp"], axis=1) for p in ("a_", "b_")]
-    mean += [helper.make_node("Add", ["a_logp", "b_logp"], ["logp_sum"]),
-             helper.make_node("Mul", ["logp_sum", "half"], ["logits"]),
-             helper.make_node("Identity", ["a_embedding"], ["embedding"])]
-    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", _width(ga, "a_logits")]),
-               helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["N", _width(ga, "a_embedding")])]
-    graph = helper.make_graph(feed + list(ga.node) + list(gb.node) + mean, "ensemble",
-                              [_renamed_input(ga)], outputs, [*ga.initializer, *gb.initializer, half])
+    join = [helper.make_node("Concat", ["a_embedding", "b_embedding"], ["embedding"], axis=1),
+            helper.make_node("Gemm", ["embedding", "head.weight", "head.bias"], ["logits"], transB=1)]
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", wa.shape[0]]),
+               helper.make_tensor_value_info("embedding", TensorProto.FLOAT,
+                                             ["N", wa.shape[1] + wb.shape[1]])]
+    graph = helper.make_graph(feed + _body(ga) + _body(gb) + join, "ensemble", [_renamed_input(ga)], outputs,
+                              [*_kept(ga), *_kept(gb), weights, bias])
     model = helper.make_model(graph, opset_imports=onnx.load(str(a)).opset_import)
     model.ir_version = onnx.load(str(a)).ir_version
     onnx.checker.check_model(model)
     return model
+
+
+def _last(graph):
+    """A member's last layer: the Gemm from its embedding to its logits."""
+    node = graph.node[-1]
+    if node.op_type != "Gemm" or not node.output[0].endswith("logits"):
+        raise SystemExit(f"a member does not end in one layer to its logits: {node.op_type} {node.output[0]}")
+    return node
+
+
+def _head(graph) -> tuple[np.ndarray, np.ndarray]:
+    """A member's last layer's weights (classes x embedding) and bias."""
+    from onnx import numpy_helper
+
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    node = _last(graph)
+    return weights[node.input[1]], weights[node.input[2]]
+
+
+def _body(graph) -> list:
+    return list(graph.node[:-1])
+
+
+def _kept(graph) -> list:
+    """A member's initializers but its last layer's."""
+    head = set(_last(graph).input[1:])
+    return [t for t in graph.initializer if t.name not in head]
 
 
 def _renamed_input(graph):
@@ -71,12 +103,6 @@ def _renamed_input(graph):
     return value
 
 
-def _width(graph, name: str) -> int:
-    """The second dimension of the graph's output `name` (classes, or the embedding's numbers)."""
-    out = next(o for o in graph.output if o.name == name)
-    return int(out.type.tensor_type.shape.dim[1].dim_value)
-
-
 def joined_meta(a: Path, b: Path) -> dict:
     """The joined file's JSON: the first member's, with both members named and the union of their frames."""
     ma, mb = (json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in (a, b))
@@ -85,7 +111,8 @@ def joined_meta(a: Path, b: Path) -> dict:
             raise SystemExit(f"the members differ in {key}: {ma.get(key)} against {mb.get(key)}")
     frames = {**ma["trained_on"]["undertray_frames"], **mb["trained_on"]["undertray_frames"]}
     members = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest(), "seed": m.get("seed"),
-                "epochs": m.get("epochs"), "setup": m.get("setup"), "frames": len(m["trained_on"]["undertray_frames"]),
+                "epochs": m.get("epochs"), "setup": m.get("setup"),
+                "frames": len(m["trained_on"]["undertray_frames"]),
                 "made_with": m.get("made_with")} for p, m in ((a, ma), (b, mb))]
     return {**ma, "temperature": 1.0, "ensemble": members,
             "trained_on": {**ma["trained_on"], "undertray_frames": dict(sorted(frames.items()))}}
@@ -110,14 +137,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_reference(a: Path, b: Path, out: Path) -> float:
     """The joined file's reference crops and logits for the CI test that it reads as made
-    (tests/vision/test_vision_classifier.py): the members' own reference crops (each member's export was checked
-    against torch), and the mean of the members' log-probabilities there. Returns how far the joined file's
+    (tests/vision/test_vision_classifier.py): the members' own reference crops (each member's export was
+    checked against torch), and the mean of the members' logits there. Returns how far the joined file's
     answer is from that mean."""
     crops = np.concatenate([np.load(_reference_of(p))["crops"] for p in (a, b)])
     meta = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     batch = np.ascontiguousarray(normalise_batch(crops, meta["norm"]).transpose(0, 3, 1, 2))
     member, joined = [_logits(p, meta, batch) for p in (a, b)], _logits(out, meta, batch)
-    expect = (_log_softmax(member[0]) + _log_softmax(member[1])) / 2
+    expect = (member[0] + member[1]) / 2
     ref = reference_path(out.parent, f"{out.stem.replace('-', '_')}_reference.npz")
     np.savez_compressed(ref, crops=crops, logits=expect.astype(np.float32))
     return float(np.abs(joined - expect).max())
@@ -133,11 +160,6 @@ def _logits(path: Path, meta: dict, batch: np.ndarray) -> np.ndarray:
     net = FaceClassifier(path, {**meta, "temperature": 1.0}).net
     net.setInput(batch)
     return net.forward("logits")
-
-
-def _log_softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(1, keepdims=True)
-    return z - np.log(np.exp(z).sum(1, keepdims=True))
 
 
 if __name__ == "__main__":
