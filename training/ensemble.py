@@ -109,7 +109,8 @@ def joined_meta(a: Path, b: Path) -> dict:
     for key in ("classes", "size", "pad", "norm", "set", "mount"):
         if ma.get(key) != mb.get(key):
             raise SystemExit(f"the members differ in {key}: {ma.get(key)} against {mb.get(key)}")
-    frames = {**ma["trained_on"]["undertray_frames"], **mb["trained_on"]["undertray_frames"]}
+    fa, fb = ma["trained_on"]["undertray_frames"], mb["trained_on"]["undertray_frames"]
+    frames = {name: max(fa.get(name, 0), fb.get(name, 0)) for name in {*fa, *fb}}  # a folder either read
     members = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest(), "seed": m.get("seed"),
                 "epochs": m.get("epochs"), "setup": m.get("setup"),
                 "frames": len(m["trained_on"]["undertray_frames"]),

@@ -198,7 +198,9 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     if set(ud.folders(spec)) & set(ud.folders(ud.TEST_SEEDS)):
         raise SystemExit(f"{spec} overlaps the test seeds {ud.TEST_SEEDS}")
     factor = meta["trained_on"].get("held_out_factor")
-    keep = lambda r: not factor or not ud.factor_matches(r, factor)  # noqa: E731
+    def keep(row: dict) -> bool:
+        return not factor or not ud.factor_matches(row, factor)
+
     rows = ud.never_trained(ud.frames(spec, keep, tables=True), trained)  # tables only where `spec` names them
     rows = ud.with_denoised(rows, int(meta["trained_on"].get("clean_variants", 0)))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
