@@ -8,9 +8,9 @@ with no more sure and wrong (docs/dice-sets.md, sixteenth session). One file kee
 
 The joined file's `logits` are the mean of the members' logits (its probabilities the normalised geometric
 mean of theirs, which the temperature then scales as any network's); its `embedding` is both members' side
-by side. Its JSON keeps the first member's recipe, names both members, and its `trained_on` frames are the
-union of theirs, so `--recalibrate` (train_symbols_undertray, train_reader_undertray) fits its level on frames
-neither member saw.
+by side. Its JSON keeps the first member's input (size, padding, classes), names both members with their
+recipes, and its `trained_on` frames are the union of theirs, so `--recalibrate` (train_symbols_undertray,
+train_reader_undertray) fits its level on frames neither member saw.
 
     .venv/bin/python -m training.ensemble A.onnx B.onnx --out vision/models/kingoftokyo-under.onnx
     .venv/bin/python -m training.train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx \\
@@ -31,6 +31,9 @@ import numpy as np
 from training.provenance import TEST_DATA, made_with, reference_path
 from vision.classify import FaceClassifier, normalise_batch
 
+# what each member's JSON says of its own training, kept under its name in the joined file's "ensemble"
+MEMBERS_OWN = ("seed", "epochs", "setup", "train_seconds", "made_with")
+
 
 def _prefixed(path: Path, prefix: str):
     """A member's graph with every name prefixed, its input too (the joined graph feeds it from `input`)."""
@@ -46,9 +49,10 @@ def joined_model(a: Path, b: Path):
     halved. Why one layer and not a mean of two outputs: the joined file is then a network like any other, its
     last layer over its whole embedding, which the memory learns from (`vision.memory.network_head`)."""
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import TensorProto, compose, helper, numpy_helper
 
-    ga, gb = _prefixed(a, "a_"), _prefixed(b, "b_")
+    first = onnx.load(str(a))
+    ga, gb = compose.add_prefix(first, "a_").graph, _prefixed(b, "b_")
     (wa, ba), (wb, bb) = _head(ga), _head(gb)
     weights = numpy_helper.from_array(np.concatenate([wa, wb], axis=1) / 2, "head.weight")
     bias = numpy_helper.from_array((ba + bb) / 2, "head.bias")
@@ -60,8 +64,8 @@ def joined_model(a: Path, b: Path):
                                              ["N", wa.shape[1] + wb.shape[1]])]
     graph = helper.make_graph(feed + _body(ga) + _body(gb) + join, "ensemble", [_renamed_input(ga)], outputs,
                               [*_kept(ga), *_kept(gb), weights, bias])
-    model = helper.make_model(graph, opset_imports=onnx.load(str(a)).opset_import)
-    model.ir_version = onnx.load(str(a)).ir_version
+    model = helper.make_model(graph, opset_imports=first.opset_import)
+    model.ir_version = first.ir_version
     onnx.checker.check_model(model)
     return model
 
@@ -111,11 +115,11 @@ def joined_meta(a: Path, b: Path) -> dict:
             raise SystemExit(f"the members differ in {key}: {ma.get(key)} against {mb.get(key)}")
     fa, fb = ma["trained_on"]["undertray_frames"], mb["trained_on"]["undertray_frames"]
     frames = {name: max(fa.get(name, 0), fb.get(name, 0)) for name in {*fa, *fb}}  # a folder either read
-    members = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest(), "seed": m.get("seed"),
-                "epochs": m.get("epochs"), "setup": m.get("setup"),
-                "frames": len(m["trained_on"]["undertray_frames"]),
-                "made_with": m.get("made_with")} for p, m in ((a, ma), (b, mb))]
-    return {**ma, "temperature": 1.0, "ensemble": members,
+    members = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest(),
+                "frames": len(m["trained_on"]["undertray_frames"]), **{k: m.get(k) for k in MEMBERS_OWN}}
+               for p, m in ((a, ma), (b, mb))]
+    shared = {k: v for k, v in ma.items() if k not in MEMBERS_OWN}
+    return {**shared, "temperature": 1.0, "ensemble": members,
             "trained_on": {**ma["trained_on"], "undertray_frames": dict(sorted(frames.items()))}}
 
 

@@ -223,8 +223,8 @@ def test_shipped_model_reads_as_it_was_trained(name):
     """The ONNX file run by cv2.dnn gives the logits torch gave at training for a few stored held-back crops
     (`training/train_reader.py` and `train_reader_undertray.py` write them with the model): the export (batch
     norm folded, NCHW layout, the under-tray network's per-channel convolutions) and the reader's normalisation
-    are the trained ones. King of Tokyo's file joins two networks (`training/ensemble.py`): its reference is the
-    mean of its members' log-probabilities on their own reference crops."""
+    are the trained ones. King of Tokyo's file joins two networks (`training/ensemble.py`): its reference is
+    the mean of its members' logits on their own reference crops."""
     ref = np.load(Path(__file__).parent / "data" / f"{name.replace('-', '_')}_reference.npz")
     clf = load(name)
     clf.net.setInput(np.ascontiguousarray(normalise_batch(ref["crops"], clf.norm).transpose(0, 3, 1, 2)))
