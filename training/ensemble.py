@@ -1,18 +1,18 @@
-"""Two trained face networks of one set joined into ONE ONNX file that answers with their mean judgement.
+"""Trained face networks of one set (two or more) joined into ONE ONNX file that answers with their mean.
 
 Why: two King of Tokyo networks from below, trained apart (other frames, other draws), are wrong on different
 dice. Given the true boxes of the test and measure seeds (200-201, 223-231), each fitted on seeds 291-310
 that neither trained on, the joined pair named 3 points more faces right and was sure of 5-10 points more,
 with no more sure and wrong (docs/dice-sets.md, sixteenth session). One file keeps the reader as it is:
-`vision/symbolnet.py` loads it as any network; cv2.dnn runs both members in one call (twice a member's time).
+`vision/symbolnet.py` loads it as any network; cv2.dnn runs every member in one call (a member's time each).
 
 The joined file's `logits` are the mean of the members' logits (its probabilities the normalised geometric
-mean of theirs, which the temperature then scales as any network's); its `embedding` is both members' side
-by side. Its JSON keeps the first member's input (size, padding, classes), names both members with their
-recipes, and its `trained_on` frames are the union of theirs, so `--recalibrate` (train_symbols_undertray,
-train_reader_undertray) fits its level on frames neither member saw.
+mean of theirs, which the temperature then scales as any network's); its `embedding` is every member's side
+by side. Its JSON keeps the first member's input (size, padding, classes), names every member with its
+recipe, and its `trained_on` frames are the union of theirs, so `--recalibrate` (train_symbols_undertray,
+train_reader_undertray) fits its level on frames no member saw.
 
-    .venv/bin/python -m training.ensemble A.onnx B.onnx --out vision/models/kingoftokyo-under.onnx
+    .venv/bin/python -m training.ensemble A.onnx B.onnx [C.onnx] --out vision/models/kingoftokyo-under.onnx
     .venv/bin/python -m training.train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx \\
         --train-seeds 202-222,232-310
 
@@ -35,35 +35,36 @@ from vision.classify import FaceClassifier, normalise_batch
 MEMBERS_OWN = ("seed", "epochs", "setup", "train_seconds", "made_with")
 
 
-def _prefixed(path: Path, prefix: str):
-    """A member's graph with every name prefixed, its input too (the joined graph feeds it from `input`)."""
-    import onnx
-    from onnx import compose
-
-    return compose.add_prefix(onnx.load(str(path)), prefix).graph
+def _prefix(i: int) -> str:
+    """Member i's prefix in the joined graph: a_, b_, c_... (a pair joined again is the same file)."""
+    return f"{chr(ord('a') + i)}_"
 
 
-def joined_model(a: Path, b: Path):
-    """The ONNX model whose logits are the mean of `a`'s and `b`'s (see the module's docstring): both members
-    up to their embeddings, the two embeddings side by side as one, and one last layer of their two heads
-    halved. Why one layer and not a mean of two outputs: the joined file is then a network like any other, its
-    last layer over its whole embedding, which the memory learns from (`vision.memory.network_head`)."""
+def joined_model(members: list[Path]):
+    """The ONNX model whose logits are the mean of the members' (see the module's docstring): every member up
+    to its embedding, the embeddings side by side as one, and one last layer of their heads, each divided by
+    their number. Why one layer and not a mean of outputs: the joined file is then a network like any other,
+    its last layer over its whole embedding, which the memory learns from (`vision.memory.network_head`)."""
     import onnx
     from onnx import TensorProto, compose, helper, numpy_helper
 
-    first = onnx.load(str(a))
-    ga, gb = compose.add_prefix(first, "a_").graph, _prefixed(b, "b_")
-    (wa, ba), (wb, bb) = _head(ga), _head(gb)
-    weights = numpy_helper.from_array(np.concatenate([wa, wb], axis=1) / 2, "head.weight")
-    bias = numpy_helper.from_array((ba + bb) / 2, "head.bias")
-    feed = [helper.make_node("Identity", ["input"], [f"{p}input"]) for p in ("a_", "b_")]
-    join = [helper.make_node("Concat", ["a_embedding", "b_embedding"], ["embedding"], axis=1),
+    first = onnx.load(str(members[0]))
+    graphs = [compose.add_prefix(onnx.load(str(m)) if i else first, _prefix(i)).graph
+              for i, m in enumerate(members)]
+    heads = [_head(g) for g in graphs]
+    stacked = np.concatenate([w for w, _ in heads], axis=1)
+    weights = numpy_helper.from_array(stacked / len(heads), "head.weight")
+    bias = numpy_helper.from_array(np.mean([b for _, b in heads], axis=0), "head.bias")
+    feed = [helper.make_node("Identity", ["input"], [f"{_prefix(i)}input"]) for i in range(len(graphs))]
+    embeddings = [f"{_prefix(i)}embedding" for i in range(len(graphs))]
+    join = [helper.make_node("Concat", embeddings, ["embedding"], axis=1),
             helper.make_node("Gemm", ["embedding", "head.weight", "head.bias"], ["logits"], transB=1)]
-    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", wa.shape[0]]),
+    outputs = [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", heads[0][0].shape[0]]),
                helper.make_tensor_value_info("embedding", TensorProto.FLOAT,
-                                             ["N", wa.shape[1] + wb.shape[1]])]
-    graph = helper.make_graph(feed + _body(ga) + _body(gb) + join, "ensemble", [_renamed_input(ga)], outputs,
-                              [*_kept(ga), *_kept(gb), weights, bias])
+                                             ["N", sum(w.shape[1] for w, _ in heads)])]
+    graph = helper.make_graph(feed + [n for g in graphs for n in _body(g)] + join, "ensemble",
+                              [_renamed_input(graphs[0])], outputs,
+                              [*(t for g in graphs for t in _kept(g)), weights, bias])
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
     onnx.checker.check_model(model)
@@ -107,52 +108,54 @@ def _renamed_input(graph):
     return value
 
 
-def joined_meta(a: Path, b: Path) -> dict:
-    """The joined file's JSON: the first member's, with both members named and the union of their frames."""
-    ma, mb = (json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in (a, b))
+def joined_meta(members: list[Path]) -> dict:
+    """The joined file's JSON: the first member's, with every member named and the union of their frames."""
+    metas = [json.loads(p.with_suffix(".json").read_text(encoding="utf-8")) for p in members]
+    first = metas[0]
     for key in ("classes", "size", "pad", "norm", "set", "mount"):
-        if ma.get(key) != mb.get(key):
-            raise SystemExit(f"the members differ in {key}: {ma.get(key)} against {mb.get(key)}")
-    fa, fb = ma["trained_on"]["undertray_frames"], mb["trained_on"]["undertray_frames"]
-    frames = {name: max(fa.get(name, 0), fb.get(name, 0)) for name in {*fa, *fb}}  # a folder either read
-    members = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest(),
-                "frames": len(m["trained_on"]["undertray_frames"]), **{k: m.get(k) for k in MEMBERS_OWN}}
-               for p, m in ((a, ma), (b, mb))]
-    shared = {k: v for k, v in ma.items() if k not in MEMBERS_OWN}
-    return {**shared, "temperature": 1.0, "ensemble": members,
-            "trained_on": {**ma["trained_on"], "undertray_frames": dict(sorted(frames.items()))}}
+        if any(m.get(key) != first.get(key) for m in metas[1:]):
+            raise SystemExit(f"the members differ in {key}: {[m.get(key) for m in metas]}")
+    seen = [m["trained_on"]["undertray_frames"] for m in metas]
+    # a folder's frames: the most any member read of it
+    frames = {name: max(f.get(name, 0) for f in seen) for name in set().union(*seen)}
+    named = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest(),
+              "frames": len(m["trained_on"]["undertray_frames"]), **{k: m.get(k) for k in MEMBERS_OWN}}
+             for p, m in zip(members, metas, strict=True)]
+    shared = {k: v for k, v in first.items() if k not in MEMBERS_OWN}
+    return {**shared, "temperature": 1.0, "ensemble": named,
+            "trained_on": {**first["trained_on"], "undertray_frames": dict(sorted(frames.items()))}}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("first", type=Path)
-    ap.add_argument("second", type=Path)
+    ap.add_argument("members", type=Path, nargs="+", help="two or more trained networks of one set")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
+    if len(args.members) < 2:
+        ap.error("joining needs two networks or more")
     import onnx
 
-    meta = joined_meta(args.first, args.second)
-    onnx.save(joined_model(args.first, args.second), str(args.out))
+    meta = joined_meta(args.members)
+    onnx.save(joined_model(args.members), str(args.out))
     args.out.with_suffix(".json").write_text(json.dumps({**meta, "made_with": made_with()}, indent=1),
                                              encoding="utf-8")
-    diff = write_reference(args.first, args.second, args.out)
+    diff = write_reference(args.members, args.out)
     print(f"wrote {args.out}: cv2.dnn's joined logits against the members' mean, max |diff| {diff:.2e}")
     return 0
 
 
-def write_reference(a: Path, b: Path, out: Path) -> float:
+def write_reference(members: list[Path], out: Path) -> float:
     """The joined file's reference crops and logits for the CI test that it reads as made
     (tests/vision/test_vision_classifier.py): the members' own reference crops (each member's export was
     checked against torch), and the mean of the members' logits there. Returns how far the joined file's
     answer is from that mean."""
-    crops = np.concatenate([np.load(_reference_of(p))["crops"] for p in (a, b)])
+    crops = np.concatenate([np.load(_reference_of(p))["crops"] for p in members])
     meta = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     batch = np.ascontiguousarray(normalise_batch(crops, meta["norm"]).transpose(0, 3, 1, 2))
-    member, joined = [_logits(p, meta, batch) for p in (a, b)], _logits(out, meta, batch)
-    expect = (member[0] + member[1]) / 2
+    expect = np.mean([_logits(p, meta, batch) for p in members], axis=0)
     ref = reference_path(out.parent, f"{out.stem.replace('-', '_')}_reference.npz")
     np.savez_compressed(ref, crops=crops, logits=expect.astype(np.float32))
-    return float(np.abs(joined - expect).max())
+    return float(np.abs(_logits(out, meta, batch) - expect).max())
 
 
 def _reference_of(model: Path) -> Path:
