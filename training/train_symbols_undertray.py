@@ -36,6 +36,7 @@ Reproducible from `--seed`, the commit and the render frames named in the model'
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -54,7 +55,8 @@ from training.splits import CLASSES
 from training.torch_net import Setup, logits_of, train
 from training.train_reader import CANVAS, calibrate
 from training.train_reader_undertray import MIN_UNDER_DICE, TOP, export
-from vision.classify import FaceClassifier, crop_patch, normalise_batch
+from vision.classify import MODELS, FaceClassifier, crop_patch, normalise_batch
+from vision.detector import DieDetector
 from vision.detector import load as load_detector
 from vision.dicesets import get_set
 
@@ -106,12 +108,13 @@ def canvas_side(size: int) -> int:
 
 
 def training_data(rows: list, set_id: str, render_frames: int, variants: int, seed: int,
-                  side: int = CANVAS, clean: int = 0) -> Canvases:
+                  side: int = CANVAS, clean: int = 0, finder: Path | None = None) -> Canvases:
     """The under-tray dice (each through `variants` cameras, the last `clean` of them on the denoised copy),
-    the reader's false candidates on those frames (`undertray_data.dice_and_phantoms`), and `render_frames`
-    frames of the set drawn by vision/render.py (a family's shared among its members)."""
+    the reader's false candidates on those frames (`undertray_data.dice_and_phantoms`; the learned finder's
+    from `finder`, the shipped finder-under when None), and `render_frames` frames of the set drawn by
+    vision/render.py (a family's shared among its members)."""
     rng = np.random.default_rng([seed, 31])
-    parts = [ud.dice_and_phantoms(rows, side, variants, load_detector("finder-under"), clean)]
+    parts = [ud.dice_and_phantoms(rows, side, variants, finder_from(finder), clean)]
     members = member_ids(set_id, rows)
     for member in members if render_frames else ():
         parts.append(render_canvases(max(1, render_frames // len(members)), side, rng,
@@ -121,6 +124,22 @@ def training_data(rows: list, set_id: str, render_frames: int, variants: int, se
             parts.append(render_canvases(SHUFFLED_FRAMES, side, rng, dice_set=get_set(shuffled_member(members, rng)),
                                          under_share=UNDER_SHARE.get(set_id, 0.5)))
     return Canvases.join(parts)
+
+
+def finder_from(path: Path | None) -> DieDetector | None:
+    """The learned finder whose false boxes are learnt as "no die": a finder file (.onnx beside its .json), or
+    the shipped finder-under. Why a choice: a network trained beside one finder never saw the phantoms another
+    proposes, and reads some of them as a certain face (docs/dice-sets.md, seventeenth session: white squares
+    of the sheet read as a certain 3), so a finder is shipped after the networks trained beside it."""
+    if path is None:
+        return load_detector("finder-under")
+    return DieDetector(path, json.loads(path.with_suffix(".json").read_text(encoding="utf-8")))
+
+
+def finder_record(path: Path | None) -> dict:
+    """Which finder's phantoms the network learnt, for its JSON."""
+    onnx_path = path or MODELS / "finder-under.onnx"
+    return {"file": onnx_path.name, "sha256": hashlib.sha256(onnx_path.read_bytes()).hexdigest()}
 
 
 SHUFFLED_FRAMES = 2   # render.py frames drawn of each shuffled member (`shuffled_member`)
@@ -204,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bound", type=float, default=0.02,
                     help="the error rate the held-back dice must vouch for at the certainty level (rule of three)")
     ap.add_argument("--recalibrate", type=Path, default=None, help="fit this model's level again, no training")
+    ap.add_argument("--finder", type=Path, default=None, help="a learned finder file (.onnx beside its "
+                    ".json) whose false boxes are learnt as no die (default: the shipped finder-under)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--frame", type=float, nargs=2, default=Setup.frame, metavar=("LO", "HI"),
                     help="the range the box's scale is drawn from in training (the reader's boxes reach 0.75 "
@@ -233,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
     data = training_data(train_rows, args.set, args.render_frames, args.variants, args.seed,
-                         canvas_side(recipe["size"]), args.clean_variants)
+                         canvas_side(recipe["size"]), args.clean_variants, args.finder)
     s = Setup(epochs=args.epochs, render_weight=0.3, epoch_size=len(data), frame=tuple(args.frame), **recipe)
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
@@ -251,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
                            "undertray_variants": args.variants, "clean_variants": args.clean_variants,
                            "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
                            "held_out_seeds": test_seeds(args.set),
-                           "held_out_factor": args.hold_out or None},
+                           "held_out_factor": args.hold_out or None, "finder": finder_record(args.finder)},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with()}
     meta |= family_meta(args.set, rows) if args.set in FAMILIES else set_meta(args.set)
     export(net, s, args.out, name, meta, crops, x, logits, len(y))   # every held-back die is from below
