@@ -45,6 +45,7 @@ import numpy as np  # noqa: E402
 
 import vision.reader  # noqa: E402
 import vision.readsize  # noqa: E402
+import vision.symbolnet  # noqa: E402
 from device.dice_sets import spec  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
@@ -275,7 +276,8 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
             if img is None or clf is None or row.get("cut") or (hold_out and not factor_matches(row, hold_out)):
                 continue
             boxes = [tuple(d["box"]) for d in row["dice"]]
-            turns = vision.reader.TURNS_UNDER and set_of(row).id == "d6"   # as the reader reads pip dice
+            # as the reader reads them: pip dice and symbol dice in four turns where unsure
+            turns = vision.reader.TURNS_UNDER if set_of(row).id == "d6" else vision.symbolnet.TURNS_UNDER
             for d, p in zip(row["dice"], clf.predict(img, boxes, turns=turns), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
                 turned = sure or p.turns_sure
@@ -420,7 +422,7 @@ def main() -> int:
                     " (watcher: three reads a frame, so asked for by name)")
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
     ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
-                    "`reader.TURNS_UNDER`)")
+                    "`reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER`)")
     ap.add_argument("--no-cnn-alone", action="store_true", help="never certain on the CNN's word alone under the "
                     "tray (the reader before `reader.UNDER_ALONE`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
@@ -433,7 +435,7 @@ def main() -> int:
     args = ap.parse_args()
     global SCALE
     SCALE = args.scale
-    vision.reader.TURNS_UNDER = not args.one_turn
+    vision.reader.TURNS_UNDER = vision.symbolnet.TURNS_UNDER = not args.one_turn
     vision.reader.UNDER_ALONE = not args.no_cnn_alone
     folders = [args.root / f"s{s}" for s in seed_list(args.seeds) if (args.root / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]

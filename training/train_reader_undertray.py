@@ -207,10 +207,10 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     cx, cy, n_under = calibration_set(photos, rows, s)
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
-    logits = np.concatenate([_dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm)) for i in range(0, len(cx), 256)])
+    logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm)) for i in range(0, len(cx), 256)])
     temp, level, figs = fit_levels(logits, cy, n_under, silent_aim, under_aim)
     under = slice(len(cy) - n_under, None)
-    turned = [_dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
+    turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
     figs["turns_level"] = turns_at = turns_level(logits[under], turned, cy[under], temp, level, under_aim)
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
           f"{temp:.3f}, turns' level {turns_at}, on {len(cy)} held-back dice ({n_under} from below, seeds {spec}): "
@@ -222,7 +222,7 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
 
-def _dnn_logits(clf: FaceClassifier, batch: np.ndarray) -> np.ndarray:
+def dnn_logits(clf: FaceClassifier, batch: np.ndarray) -> np.ndarray:
     """The network's raw logits (before any temperature) of a normalised batch, through cv2.dnn as the box runs it."""
     clf.net.setInput(np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32))
     return clf.net.forward("logits").reshape(len(batch), -1)

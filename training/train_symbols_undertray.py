@@ -54,7 +54,14 @@ from training.provenance import SHIPPED, made_with
 from training.splits import CLASSES
 from training.torch_net import Setup, logits_of, train
 from training.train_reader import CANVAS, calibrate
-from training.train_reader_undertray import MIN_UNDER_DICE, TOP, export
+from training.train_reader_undertray import (
+    MIN_UNDER_DICE,
+    TOP,
+    dnn_logits,
+    export,
+    turned_crops,
+    turns_level,
+)
 from vision.classify import MODELS, FaceClassifier, crop_patch, normalise_batch
 from vision.detector import DieDetector
 from vision.detector import load as load_detector
@@ -200,6 +207,46 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     print(f"recalibrated {path.name} on {len(y)} held-back dice: T={temp:.2f} certain_at={level:.4f} {figs}")
 
 
+def fit_turns(path: Path, seeds: str, aim: float) -> None:
+    """Fit a trained network's level for the mean of a die's four quarter turns (`turns_certain_at`:
+    `vision.symbolnet.in_four_turns`, sure only with the room) on the frames of `seeds` it never trained on,
+    its own temperature and level kept (`train_reader_undertray.turns_level`: the lowest level at which at most
+    `aim` of the held-back dice are sure of a wrong face). Why apart from `recalibrate`: the frames the shipped
+    network's level was fitted on need not be at hand, and a few hundred dice could not vouch for a level of
+    their own; the JSON gains `turns_certain_at` and `turns_calibration`."""
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
+    factor = meta["trained_on"]["held_out_factor"]
+    rows = symbol_rows(seeds, lambda r: not factor or not ud.factor_matches(r, factor), meta["set"])
+    never = ud.never_trained(rows, meta["trained_on"]["undertray_frames"])
+    crops, y = held_back_crops(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
+    clf = FaceClassifier(path, {**meta, "temperature": 1.0})
+    logits = dnn_logits(clf, normalise_batch(crops, s.norm))
+    turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(crops)]
+    temp, level = float(meta["temperature"]), float(meta["certain_at"])
+    at = turns_level(logits, turned, y, temp, level, aim)
+    figs = {"seeds": seeds, "dice": len(y), "aim": aim, **turns_figures(logits, turned, y, temp, level, at)}
+    meta |= {"turns_certain_at": at, "turns_calibration": figs}
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    print(f"{path.name}: turns' level {at} on {len(y)} held-back dice (seeds {seeds}): {figs}")
+
+
+def turns_figures(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, temp: float, level: float,
+                  turns_at: float | None) -> dict:
+    """Right / sure-right / sure-wrong shares of held-back dice read once, and read in four turns where unsure
+    (sure at `turns_at` there), for the JSON and the log."""
+    p = softmax(plain / temp)
+    mean = (p + sum(softmax(t / temp) for t in turned)) / (1 + len(turned))
+    none = CLASSES.index("none")
+    plain_sure = p.max(1) >= level
+    again = ~plain_sure & (p.argmax(1) != none) & (mean.argmax(1) != none)   # as `classify.join_views` keeps
+    face = np.where(again, mean.argmax(1), p.argmax(1))
+    sure = plain_sure | (again & (mean.max(1) >= (turns_at if turns_at is not None else np.inf)))
+    return {"right": float((p.argmax(1) == y).mean()), "sure_right": float((plain_sure & (p.argmax(1) == y)).mean()),
+            "turns_right": float((face == y).mean()), "turns_sure_right": float((sure & (face == y)).mean()),
+            "turns_sure_wrong": float((sure & (face != y)).mean())}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", default="kingoftokyo", help="the symbol set the renders hold, or a family: "
@@ -223,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bound", type=float, default=0.02,
                     help="the error rate the held-back dice must vouch for at the certainty level (rule of three)")
     ap.add_argument("--recalibrate", type=Path, default=None, help="fit this model's level again, no training")
+    ap.add_argument("--fit-turns", type=Path, default=None, help="fit this model's level for the mean of four "
+                    "quarter turns on the --train-seeds frames it never trained on (`fit_turns`), no training")
+    ap.add_argument("--turns-aim", type=float, default=0.001, help="wrong-but-sure share --fit-turns allows")
     ap.add_argument("--finder", type=Path, default=None, help="a learned finder file (.onnx beside its "
                     ".json) whose false boxes are learnt as no die (default: the shipped finder-under)")
     ap.add_argument("--threads", type=int, default=1)
@@ -243,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {test_seeds(args.set)}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.train_seeds, args.bound, args.silent_aim)
+        return 0
+    if args.fit_turns:
+        fit_turns(args.fit_turns, args.train_seeds, args.turns_aim)
         return 0
     name = args.name or f"{args.set}-under"
     torch.set_num_threads(args.threads)

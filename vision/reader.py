@@ -190,7 +190,7 @@ def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, backgrou
     else:
         found = det.detect(img) if det is not None else None   # once: the outlines' gaps and the network both use it
         readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, found), found,
-                                icons_net)
+                                icons_net, lift=background is not None)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     return [colour_sure(readsize.unscaled(r, scale), ds) for r in readings]

@@ -3,14 +3,13 @@
 The templates (`vision/glyphs.py`) know one drawing of each face; a table's dice are printed otherwise, and
 from below the face is seen mirrored through a plate, with the LED ring's glare on it. A network trained on
 many printings rendered under the tray (`training/train_symbols_undertray.py`) names the face on the glass
-far more often (issue 31). It does not replace the template reader: both look at each die, and one
-calibrated rule joins them (`joined`), as the pip dice's CNN and pip count are joined (`decide.judge_pip_die`):
+far more often (issue 31). Both look at each die, and one rule joins them (`joined`): the templates may
+confirm the network, never overrule it.
 
-- they agree: certain when either is sure;
-- they disagree: the network's face when it is sure and the templates were not (the better judge wins);
-  certain templates against an unsure network stay certain unless it gives their face little chance
-  (`DOUBT_BELOW`); otherwise uncertain with the surer one's guess first;
-- the templates named nothing: the network's face, certain only at its calibrated level.
+- they agree: certain when either is sure (as the pip dice's CNN and pip count, `decide.judge_pip_die`);
+- they disagree, or the templates named nothing: the network's face, certain only at its calibrated level.
+
+Under the tray a box the network doubts is read in its four quarter turns (`in_four_turns`).
 
 A family of sets ("<family>:<member>" ids) whose every face carries its index as a corner number
 ("icon:sword+corner:1") shares ONE network (`vision/models/<family>-<mount>.onnx`, meta "family"): its classes are
@@ -30,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .classify import FaceClassifier, crop_patch, normalise_batch
+from .classify import TURNS, FaceClassifier, crop_patch, join_views, normalise_batch
 from .classify import load as load_classifier
 from .detector import Detection
 from .dicesets import DiceSet
@@ -38,20 +37,9 @@ from .faces import classify_colour
 from .finder import body_colour
 from .glyphs import corner_number
 from .name import top_face
-from .reading import UNNAMED, Reading
+from .reading import Reading
 
 NONE = 6   # the networks' last class: not a die's face
-# a certain template reading stays certain against an unsure network that gives its face at least this chance.
-# Why: on the demo tray's sharp faces (bench/vision_demo.py, render.py frames, the templates' own drawing) any
-# disagreement made a third of King of Tokyo's certain and right dice unsure (100% -> 68.3% certain-right);
-# the network's doubt counts only where it gives the templates' face little chance. 0.05 -> 0.1 (2026-11-27,
-# fifteenth session): at 960x720 (`bench/vision_undertray.py --modes merged`, seeds 200, 201, 217-221, 144
-# dice) silent 0.69% -> 0 grainy and 1.39% -> 0.69% denoised (a green claw the templates named a certain 1,
-# the network giving the 1 0.05: seed 218 frame 0), certain-right unchanged there and on the 320x240 test
-# seeds (922 dice, merged and as the watcher reads; denoised 45.55% -> 45.66%); the demo tray's King of
-# Tokyo 100% -> 97% (three dice asked about). At 0.2 the same, demo 96%; at 0.35 no die certain and wrong
-# at 960x720, a die fewer certain and right there, demo 92%
-DOUBT_BELOW = 0.1
 # The network is never sure of a box whose longer side is more than this many times the median of the boxes it
 # reads in the frame (`trusted_levels`). Why: it learnt dice framed at about their face's size and "no die" at
 # 2.3-3 times it (training/torch_net.py, `augment`), never in between, and there it was sure and wrong. From
@@ -64,6 +52,9 @@ DOUBT_BELOW = 0.1
 # different sizes (tests/vision/test_vision_icons.py draws hero dice at 30-90 px), and only this network was
 # never shown such boxes.
 OUTSIZED = 1.6
+# Under the tray a crop the network names a face of without being sure of it is read again in its other three
+# quarter turns and named by the mean of the four (`in_four_turns`), as pip dice are (`reader.TURNS_UNDER`).
+TURNS_UNDER = True
 
 
 def network_for(ds: DiceSet, mount: str) -> FaceClassifier | None:
@@ -101,9 +92,11 @@ def _shipped(name: str) -> FaceClassifier | None:
 
 
 def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Reading],
-                 found: list[Detection] | None, network: FaceClassifier | None = None) -> list[Reading]:
+                 found: list[Detection] | None, network: FaceClassifier | None = None,
+                 lift: bool = False) -> list[Reading]:
     """The readings judged again with the set's network (`network`, else the shipped one), and the dice the
-    learned finder `found` that no reading covers read by it alone (unchanged when the set has no network)."""
+    learned finder `found` that no reading covers read by it alone (unchanged when the set has no network).
+    `lift`: a die the four turns' mean is sure of is sure (`turned_levels`; the box's read with its room)."""
     clf = network or network_for(ds, mount)
     if clf is None:
         return readings
@@ -111,8 +104,10 @@ def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Readin
     whole = [r for r in readings if _inside(r, [b[:2] for b in boxes]) < 2]
     extra = [b for b in boxes if not any(_inside(r, [b[:2]]) for r in whole)]
     read = [_centred(r.box) for r in whole] + extra
-    probs = probabilities(clf, img, read)
-    levels = trusted_levels(read, clf.certain_at)
+    probs, again = probabilities(clf, img, read), np.zeros(len(read), bool)
+    if TURNS_UNDER and mount == "under":
+        probs, again = in_four_turns(clf, img, read, probs)
+    levels = turned_levels(trusted_levels(read, clf.certain_at), again, clf, lift)
     out = [joined(r, p, ds, mount, lvl) for r, p, lvl in zip(whole, probs, levels, strict=False)]
     alone = [r for b, p, lvl in zip(extra, probs[len(whole):], levels[len(whole):], strict=True)
              if (r := _alone(img, b, p, ds, mount, lvl))]
@@ -139,6 +134,32 @@ def probabilities(clf: FaceClassifier, img: np.ndarray, boxes: list) -> np.ndarr
     return clf.run(normalise_batch(crops, clf.norm))[0]
 
 
+def in_four_turns(clf: FaceClassifier, img: np.ndarray, boxes: list, plain: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(probabilities, which boxes were read again): a box the network names a face of below its level is read
+    in its other three quarter turns too and named by the mean (`classify.join_views`); a box read surely, or
+    as no die, keeps its plain reading. Why: a die from below lies at any angle behind grain and the LED
+    ring's glare, and the network, trained on every turn, reads one turn where another is clear."""
+    need = (plain.argmax(1) != NONE) & (plain.max(1) < clf.certain_at)
+    if not need.any():
+        return plain, need
+    crops = np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b, n in zip(boxes, need, strict=True) if n])
+    seen = np.ascontiguousarray(np.concatenate([turn(crops) for turn in TURNS]))
+    turned = np.split(clf.run(normalise_batch(seen, clf.norm))[0], len(TURNS))
+    probs = plain.copy()
+    probs[need] = join_views(plain[need], turned, NONE)[0]
+    return probs, need
+
+
+def turned_levels(levels: list[float], again: np.ndarray, clf: FaceClassifier, lift: bool) -> list[float]:
+    """The levels at which the network is sure of each box, where some were read in four turns (`again`):
+    their plain reading was not sure, so their mean is sure only at the network's own level for it
+    (`turns_certain_at`, fitted on held-back dice as `certain_at` is) and only with `lift`; an outsized box
+    (level infinite) never is."""
+    turns_at = clf.turns_certain_at if lift and clf.turns_certain_at is not None else math.inf
+    return [turns_at if a and math.isfinite(lvl) else lvl for lvl, a in zip(levels, again, strict=True)]
+
+
 def joined(r: Reading, probs: np.ndarray, ds: DiceSet, mount: str, certain_at: float) -> Reading:
     """One reading from the templates' `r` and the network's class probabilities (the module's rule)."""
     best = int(np.argmax(probs))
@@ -149,18 +170,11 @@ def joined(r: Reading, probs: np.ndarray, ds: DiceSet, mount: str, certain_at: f
     face = top_face(ds, best + 1, mount)
     if r.face == face.name:
         return replace(r, certain=r.certain or sure, confidence=max(r.confidence, conf))
-    named = replace(r, value=face.value, face=face.name, confidence=conf, certain=False)
-    if r.face == UNNAMED or (sure and not r.certain):
-        return replace(named, certain=sure)
-    if r.certain and not sure and _chance_of(r.face, probs, ds, mount) >= DOUBT_BELOW:
-        return r   # an unsure network that still gives the templates' face a fair chance vetoes nothing
-    return replace(named if conf > r.confidence else r, certain=False)
-
-
-def _chance_of(name: str, probs: np.ndarray, ds: DiceSet, mount: str) -> float:
-    """The network's probability of the face on the glass under a die whose top face is `name`."""
-    top = next(f.index for f in ds.faces if f.name == name)
-    return float(probs[(ds.top_of(top) if mount == "under" else top) - 1])
+    # the templates know one drawing: where they name another face the network's word stands alone. Until the
+    # eighteenth session (docs/dice-sets.md) certain templates stayed certain against an unsure network that
+    # gave their face a tenth's chance, and were asked about against a sure one; on renders of eight printings
+    # from below that made dice certain and wrong and left right ones asked about
+    return replace(r, value=face.value, face=face.name, confidence=conf, certain=sure)
 
 
 def _alone(img: np.ndarray, box: tuple[float, float, float, float], probs: np.ndarray, ds: DiceSet, mount: str,
