@@ -207,7 +207,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     cx, cy, n_under = calibration_set(photos, rows, s)
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
-    logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm)) for i in range(0, len(cx), 256)])
+    logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm))
+                             for i in range(0, len(cx), 256)])
     temp, level, figs = fit_levels(logits, cy, n_under, silent_aim, under_aim)
     under = slice(len(cy) - n_under, None)
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]

@@ -209,11 +209,11 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
 
 def fit_turns(path: Path, seeds: str, aim: float) -> None:
     """Fit a trained network's level for the mean of a die's four quarter turns (`turns_certain_at`:
-    `vision.symbolnet.in_four_turns`, sure only with the room) on the frames of `seeds` it never trained on,
-    its own temperature and level kept (`train_reader_undertray.turns_level`: the lowest level at which at most
-    `aim` of the held-back dice are sure of a wrong face). Why apart from `recalibrate`: the frames the shipped
-    network's level was fitted on need not be at hand, and a few hundred dice could not vouch for a level of
-    their own; the JSON gains `turns_certain_at` and `turns_calibration`."""
+    `vision.symbolnet.in_four_turns`, sure only with the room) on the frames of `seeds` it never trained
+    on, its own temperature and level kept (`train_reader_undertray.turns_level`: the lowest level at which
+    at most `aim` of the held-back dice are sure of a wrong face). Why apart from `recalibrate`: the frames
+    the shipped network's level was fitted on need not be at hand, and a few hundred dice could not vouch
+    for a level of their own; the JSON gains `turns_certain_at` and `turns_calibration`."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     factor = meta["trained_on"]["held_out_factor"]
@@ -242,7 +242,8 @@ def turns_figures(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, te
     again = ~plain_sure & (p.argmax(1) != none) & (mean.argmax(1) != none)   # as `classify.join_views` keeps
     face = np.where(again, mean.argmax(1), p.argmax(1))
     sure = plain_sure | (again & (mean.max(1) >= (turns_at if turns_at is not None else np.inf)))
-    return {"right": float((p.argmax(1) == y).mean()), "sure_right": float((plain_sure & (p.argmax(1) == y)).mean()),
+    plain_right = p.argmax(1) == y
+    return {"right": float(plain_right.mean()), "sure_right": float((plain_sure & plain_right).mean()),
             "turns_right": float((face == y).mean()), "turns_sure_right": float((sure & (face == y)).mean()),
             "turns_sure_wrong": float((sure & (face != y)).mean())}
 
@@ -270,8 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bound", type=float, default=0.02,
                     help="the error rate the held-back dice must vouch for at the certainty level (rule of three)")
     ap.add_argument("--recalibrate", type=Path, default=None, help="fit this model's level again, no training")
-    ap.add_argument("--fit-turns", type=Path, default=None, help="fit this model's level for the mean of four "
-                    "quarter turns on the --train-seeds frames it never trained on (`fit_turns`), no training")
+    ap.add_argument("--fit-turns", type=Path, default=None, help="fit this model's level for the mean of "
+                    "four quarter turns on the --train-seeds frames it never trained on (`fit_turns`)")
     ap.add_argument("--turns-aim", type=float, default=0.001, help="wrong-but-sure share --fit-turns allows")
     ap.add_argument("--finder", type=Path, default=None, help="a learned finder file (.onnx beside its "
                     ".json) whose false boxes are learnt as no die (default: the shipped finder-under)")

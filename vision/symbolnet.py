@@ -143,7 +143,8 @@ def in_four_turns(clf: FaceClassifier, img: np.ndarray, boxes: list, plain: np.n
     need = (plain.argmax(1) != NONE) & (plain.max(1) < clf.certain_at)
     if not need.any():
         return plain, need
-    crops = np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b, n in zip(boxes, need, strict=True) if n])
+    doubted = [b for b, n in zip(boxes, need, strict=True) if n]
+    crops = np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b in doubted])
     seen = np.ascontiguousarray(np.concatenate([turn(crops) for turn in TURNS]))
     turned = np.split(clf.run(normalise_batch(seen, clf.norm))[0], len(TURNS))
     probs = plain.copy()

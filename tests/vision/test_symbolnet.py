@@ -147,8 +147,9 @@ def test_every_member_numbered_by_index_shares_the_familys_network_and_no_other_
 
 
 class _TurnSensitive:
-    """A stand-in symbol network sure of class 2 (the glass face 3) only when the crop's brightest quarter is
-    its top left, otherwise leaning doubtfully to class 1: a die the real network reads well in one turn only."""
+    """A stand-in symbol network sure of class 2 (the glass face 3) only when the crop's brightest quarter
+    is its top left, otherwise leaning doubtfully to class 1: a die the real network reads well in one turn
+    only."""
 
     classes = ["1", "2", "3", "4", "5", "6", "none"]
     size, pad, norm, certain_at = 32, 1.1, "rgb", 0.9
@@ -188,7 +189,8 @@ def test_a_doubted_die_is_read_in_four_turns_and_their_sure_mean_counts_only_wit
     assert got[0].confidence == pytest.approx((3 * 0.35 + 0.95) / 4)
     assert clf.batches == [2, 3]   # both plain, then the doubted one's three other turns in one batch
     clf = _TurnSensitive(turns_certain_at=0.55)
-    assert [r.certain for r in with_network(img, KOT, "under", readings, None, clf, lift=lift)] == [False, True]
+    got = with_network(img, KOT, "under", readings, None, clf, lift=lift)
+    assert [r.certain for r in got] == [False, True]
 
 
 def test_without_the_turns_a_doubted_die_keeps_its_plain_guess(monkeypatch):
@@ -198,7 +200,8 @@ def test_without_the_turns_a_doubted_die_keeps_its_plain_guess(monkeypatch):
 
     img, readings = _two_dice()
     clf = _TurnSensitive(turns_certain_at=0.45)
-    assert with_network(img, KOT, "over", readings, None, clf, lift=True)[0].face == top_face(KOT, 2, "over").name
+    over = with_network(img, KOT, "over", readings, None, clf, lift=True)
+    assert over[0].face == top_face(KOT, 2, "over").name
     monkeypatch.setattr(symbolnet, "TURNS_UNDER", False)
     got = with_network(img, KOT, "under", readings, None, clf, lift=True)
     assert [(r.face, r.certain) for r in got] == [(top_face(KOT, 2, "under").name, False),
@@ -207,6 +210,8 @@ def test_without_the_turns_a_doubted_die_keeps_its_plain_guess(monkeypatch):
 
 
 def test_an_outsized_box_stays_unsure_whatever_its_turns_say():
-    assert turned_levels([SURE, math.inf], np.array([True, True]), _TurnSensitive(0.45), True) == [0.45, math.inf]
-    assert turned_levels([SURE, SURE], np.array([True, False]), _TurnSensitive(None), True) == [math.inf, SURE]
+    both = np.array([True, True])
+    assert turned_levels([SURE, math.inf], both, _TurnSensitive(0.45), True) == [0.45, math.inf]
+    first = np.array([True, False])
+    assert turned_levels([SURE, SURE], first, _TurnSensitive(None), True) == [math.inf, SURE]
     assert turned_levels([SURE], np.array([True]), _TurnSensitive(0.45), False) == [math.inf]
