@@ -13,8 +13,9 @@ is the reader before the under-tray network: the "before" figures). `--hold-out 
 frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
 that factor in any seed). `--one-turn`: pip and symbol dice read in one turn only, as before
 `reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER` (the face network's given-boxes line too);
-`--no-cnn-alone`: no die certain on the CNN's word alone, as before `reader.UNDER_ALONE`; `--colour-set regidice`: the d6 frames also read as that set (a line of its colours'
-dice: certain with a wrong colour casts the wrong spell). The header names the machine, the seeds, the frames and the model.
+`--no-cnn-alone`: no die certain on the CNN's word alone, as before `reader.UNDER_ALONE`; `--colour-set
+regidice`: the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts
+the wrong spell). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads one frame (`vision.room`: the room learned from
