@@ -305,7 +305,6 @@ def test_a_die_on_the_lenss_own_reflection_is_read_but_never_certain():
             assert r.face == ground_truth([die])[0]["face"] and r.certain is certain, (set_id, x, y)
 
 
-
 def test_a_king_of_tokyo_die_of_any_colour_is_certain_from_below():
     """King of Tokyo's set names no colours (reference section 1: the green dice bear the same faces), so its
     dice are not made unsure by their colour: a red die of the game's own set, read from below, is certain.
@@ -318,6 +317,30 @@ def test_a_king_of_tokyo_die_of_any_colour_is_certain_from_below():
     (r,) = [r for r in read_dice(frame, spec("kingoftokyo"), "under", background=empty)
             if math.dist(r.center, (200, 150)) < 20]
     assert r.face == ground_truth([die])[0]["face"] and r.colour == "red" and r.certain
+
+
+def test_a_symbol_dies_four_turns_may_make_it_certain_only_in_the_read_with_the_room(monkeypatch):
+    """Issue 31 (certain means right): the mean of a doubted box's four turns is trusted at the network's
+    `turns_certain_at` only where the room confirms something lies there (`symbolnet.with_network`'s `lift`),
+    as pip dice's turns are (`reader._turns_lifted`): read without the room, the LED ring's mirrored spots
+    pass for dice."""
+    import vision.reader as reader
+
+    lifts: list[bool] = []
+    real = reader.with_network
+
+    def spy(*args, lift: bool = False, **kwargs):
+        lifts.append(lift)
+        return real(*args, lift=lift, **kwargs)
+
+    monkeypatch.setattr(reader, "with_network", spy)
+    empty = render_tray([], mount="under", seed=9, room_seed=4)
+    frame = render_tray([DieSpec(200, 150, 60, 20.0, 1, spec("kingoftokyo"), "red")], mount="under", seed=3,
+                        room_seed=4)
+    read_dice(frame, spec("kingoftokyo"), "under", background=empty)
+    read_dice(frame, spec("kingoftokyo"), "under")
+    assert lifts == [True, False]
+
 
 def _spied_sides(monkeypatch) -> list[int]:
     """The longer sides `read_dice` reads its frames at, in order (a spy on `readsize.at_read_size`)."""
