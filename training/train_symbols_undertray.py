@@ -193,6 +193,8 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     """Fit a trained model's temperature and level again on the frames of `seeds` it never trained on
     (`undertray_data.never_trained`: the held-back fifth, and seeds rendered after it was trained) by the rule
     of `fitted`, without training it again; the JSON is rewritten."""
+    if ud.overlaps_measure_seeds(seeds):
+        raise SystemExit(f"{seeds} overlaps the seeds the bench measures on ({ud.SYMBOL_MEASURE_SEEDS})")
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     factor = meta["trained_on"]["held_out_factor"]
@@ -214,6 +216,8 @@ def fit_turns(path: Path, seeds: str, aim: float) -> None:
     at most `aim` of the held-back dice are sure of a wrong face). Why apart from `recalibrate`: the frames
     the shipped network's level was fitted on need not be at hand, and a few hundred dice could not vouch
     for a level of their own; the JSON gains `turns_certain_at` and `turns_calibration`."""
+    if ud.overlaps_measure_seeds(seeds):
+        raise SystemExit(f"{seeds} overlaps the seeds the bench measures on ({ud.SYMBOL_MEASURE_SEEDS})")
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     factor = meta["trained_on"]["held_out_factor"]

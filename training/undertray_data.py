@@ -91,6 +91,12 @@ def never_trained(rows: list[tuple[Path, dict]], trained_frames: dict[str, int])
     return [(f, row) for f, row in rows if is_calibration(row) or not trained_frames.get(f.name)]
 
 
+def overlaps_measure_seeds(spec: str) -> bool:
+    """Whether `spec` holds one of King of Tokyo's measure seeds, which no level may be fitted on (the test
+    seeds are refused by every trainer's `main`)."""
+    return bool(set(seed_list(spec)) & set(seed_list(SYMBOL_MEASURE_SEEDS)))
+
+
 def with_calibration(spec: str) -> str:
     """The seeds of `spec` and the calibration seeds: what a trainer reads, to train on the first (less the
     held-back fifth) and fit its level on the held-back fifth and the second."""

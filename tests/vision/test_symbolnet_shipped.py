@@ -33,6 +33,23 @@ def test_the_package_ships_a_network_for_king_of_tokyo_under_the_tray_only():
     assert network_for(KOT, "over") is None
 
 
+def test_its_four_turns_level_was_fitted_on_dice_no_bench_measures():
+    """Issue 31 (judge on pictures not fitted on): the level of the mean of a doubted box's four turns
+    (`symbolnet.in_four_turns`) comes from seeds it never trained on, none of them a test or measure seed, and
+    `fit_turns` refuses those."""
+    from training.blender_canvases import seed_list
+    from training.undertray_data import SYMBOL_MEASURE_SEEDS, SYMBOL_TEST_SEEDS, overlaps_measure_seeds
+
+    clf = network_for(KOT, "under")
+    fitted = clf.meta["turns_calibration"]
+    assert 0.5 < clf.turns_certain_at < 1.0 and fitted["dice"] >= 1000
+    held_out = set(seed_list(SYMBOL_TEST_SEEDS)) | set(seed_list(SYMBOL_MEASURE_SEEDS))
+    assert not set(seed_list(fitted["seeds"])) & held_out
+    trained = {int(name[1:]) for name in clf.meta["trained_on"]["undertray_frames"]}
+    assert not set(seed_list(fitted["seeds"])) & trained
+    assert overlaps_measure_seeds("224") and not overlaps_measure_seeds(fitted["seeds"])
+
+
 def test_it_names_the_face_on_the_glass_of_dice_it_never_saw_and_is_never_sure_and_wrong(sheet):
     """Given each die's box: at least half the faces named (33 of these 36 with the pair of networks shipped in
     the sixteenth session; 31 with the fourteenth session's one network, trained on denoised copies too; 30, 31
