@@ -167,17 +167,26 @@ def turns_level(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, temp
     fewer than `MIN_UNDER_DICE` dice."""
     if len(y) < MIN_UNDER_DICE:
         return None
-    p = softmax(plain / temp)
-    mean = (p + sum(softmax(t / temp) for t in turned)) / (1 + len(turned))
+    p, mean, plain_sure, again = turns_mean(plain, turned, temp, certain_at)
     none = CLASSES.index("none")
-    plain_sure = p.max(1) >= certain_at
-    again = ~plain_sure & (p.argmax(1) != none) & (mean.argmax(1) != none)
     face = np.where(plain_sure, p.argmax(1), mean.argmax(1))
     for level in np.linspace(0.5, TOP, 400):
         sure = plain_sure | (again & (mean.max(1) >= level))
         if int((sure & (face != y) & (face != none)).sum()) <= aim * len(y):
             return float(level)
     return None
+
+
+def turns_mean(plain: np.ndarray, turned: list[np.ndarray], temp: float, certain_at: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(plain probabilities, the turns' mean, sure on the plain reading, read again and named by the mean) of
+    held-back dice, from the logits of the plain crops and of their other turns, as the reader joins them
+    (`vision.classify.join_views`: a die the plain reading or the mean calls "not a die" keeps its plain one)."""
+    p = softmax(plain / temp)
+    mean = (p + sum(softmax(t / temp) for t in turned)) / (1 + len(turned))
+    none = CLASSES.index("none")
+    plain_sure = p.max(1) >= certain_at
+    return p, mean, plain_sure, ~plain_sure & (p.argmax(1) != none) & (mean.argmax(1) != none)
 
 
 def turned_crops(crops: np.ndarray) -> list[np.ndarray]:

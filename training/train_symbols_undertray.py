@@ -61,6 +61,7 @@ from training.train_reader_undertray import (
     export,
     turned_crops,
     turns_level,
+    turns_mean,
 )
 from vision.classify import MODELS, FaceClassifier, crop_patch, normalise_batch
 from vision.detector import DieDetector
@@ -239,11 +240,7 @@ def turns_figures(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, te
                   turns_at: float | None) -> dict:
     """Right / sure-right / sure-wrong shares of held-back dice read once, and read in four turns where unsure
     (sure at `turns_at` there), for the JSON and the log."""
-    p = softmax(plain / temp)
-    mean = (p + sum(softmax(t / temp) for t in turned)) / (1 + len(turned))
-    none = CLASSES.index("none")
-    plain_sure = p.max(1) >= level
-    again = ~plain_sure & (p.argmax(1) != none) & (mean.argmax(1) != none)   # as `classify.join_views` keeps
+    p, mean, plain_sure, again = turns_mean(plain, turned, temp, level)
     face = np.where(again, mean.argmax(1), p.argmax(1))
     sure = plain_sure | (again & (mean.max(1) >= (turns_at if turns_at is not None else np.inf)))
     plain_right = p.argmax(1) == y
