@@ -1,6 +1,6 @@
 """Vision speed on one core: real photos from above by their number of dice beside a plain blob counter, the
 motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice, Dice Throne hero dice under the
-tray, the box's read over many frames of each kind of set, and the renderer (the demo tray draws a frame every
+tray, the box's read over many frames of each kind of set and at the Pi camera's size, and the renderer (the demo tray draws a frame every
 33-66 ms).
 
     .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only]
@@ -28,6 +28,7 @@ from vision.faces import FaceReader  # noqa: E402
 from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402
 from vision.onnx_net import CLASSIC, load_net  # noqa: E402
 from vision.reader import face_reader, find_dice, read_dice  # noqa: E402
+from vision.readsize import at_read_size, camera_side  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 from vision.watcher import motion_between, small_grey  # noqa: E402
 
@@ -135,6 +136,30 @@ def box_frames(frames: int, repeat: int) -> None:
               f"90% {np.percentile(per_frame, 90):5.2f} ms cpu   aim <= 5 ms")
 
 
+# the Pi camera's frame (device/camera/picamera2_source.py): the box reads it shrunk (`readsize.at_read_size`)
+PI_FRAME = (1296, 972)
+
+
+def camera_frames(frames: int, repeat: int) -> None:
+    """The box's read of the Pi camera's own frames: box_frames' frames enlarged (bicubic) to PI_FRAME with their
+    room, as the watcher hands them: the same room object on every read of a frame. Split into the shrink to the
+    read size (`readsize.at_read_size`, the frame and its room) and the rest."""
+    rng = np.random.default_rng(11)
+    for set_id in ("d6", "kingoftokyo"):
+        ds = spec(set_id)
+        whole, shrink = [], []
+        for i in range(frames):
+            dice = random_dice(rng, 5, dice_set=ds, size=(40, 70), colours=ds.get("colours") or None)
+            f, bg = (cv2.resize(render_tray(d, mount="under", seed=s, room_seed=i), PI_FRAME,
+                                interpolation=cv2.INTER_CUBIC) for d, s in ((dice, i), ([], i + 7919)))
+            side = camera_side(f, True)
+            whole.append(timeit(lambda f=f, bg=bg, ds=ds: read_dice(f, ds, "under", background=bg), repeat)[1])
+            shrink.append(timeit(lambda f=f, bg=bg, side=side: at_read_size(f, bg, side), repeat)[1])
+        print(f"box read {set_id:<11} at {PI_FRAME[0]}x{PI_FRAME[1]} {frames} frames of 5 dice, learned bg: median "
+              f"{np.median(whole):5.2f} ms, 90% {np.percentile(whole, 90):5.2f} ms cpu;  of it the shrink "
+              f"{np.median(shrink):5.2f} ms")
+
+
 # the photos' dice counts a bucket holds (labelled dice per photo)
 BUCKETS = ((1, 3), (4, 7), (8, 14), (15, 25), (26, 999))
 
@@ -217,6 +242,7 @@ def main() -> int:
     if args.photos_only:
         hero_under(args.repeat)
         box_frames(args.frames, max(3, args.repeat // 6))
+        camera_frames(args.frames, max(3, args.repeat // 6))
         return 0
     a, b = frames[("over", 5)], frames[("over", 20)]
     prev = small_grey(a)

@@ -28,6 +28,7 @@ from .finder import (
     pip_candidates,
 )
 from .outline import faces_in_blob, refit_square
+from .readsize import ROOMS
 
 MIN_DIE = 14        # px, smallest die side we look for (at working scale)
 # one whole die's outline: its rotated rectangle at most DIE_LONG times as long as wide, its area at least DIE_FILL
@@ -95,21 +96,14 @@ def _split_channels_diff(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     return cv2.max(dl, cv2.add(chroma, chroma))
 
 
-_BG_CACHE: dict[str, tuple[tuple, np.ndarray]] = {}
-
-
 def _background_lab(background: np.ndarray, w: int, h: int) -> np.ndarray:
-    """The learned background in Lab, slightly blurred. The watcher hands the same background frame for
-    every read until it learns a new one, so the conversion is kept (keyed by identity, size and a sparse
-    checksum, so a background changed in place is converted again)."""
-    key = (id(background), background.shape, w, h, int(background[::29, ::31].sum()))
-    hit = _BG_CACHE.get("bg")
-    if hit is not None and hit[0] == key:
-        return hit[1]
+    """The learned background in Lab, slightly blurred, made once for the room (`readsize.ROOMS`)."""
+    return ROOMS.get(background, ("lab", w, h), lambda: _made_lab(background, w, h))
+
+
+def _made_lab(background: np.ndarray, w: int, h: int) -> np.ndarray:
     src = background if background.shape[:2] == (h, w) else cv2.resize(background, (w, h), interpolation=cv2.INTER_AREA)
-    bg_lab = cv2.GaussianBlur(cv2.cvtColor(src, cv2.COLOR_BGR2Lab), (5, 5), 0)
-    _BG_CACHE["bg"] = (key, bg_lab)
-    return bg_lab
+    return cv2.GaussianBlur(cv2.cvtColor(src, cv2.COLOR_BGR2Lab), (5, 5), 0)
 
 
 def foreground(frame: np.ndarray, lab: np.ndarray, mount: str, background: np.ndarray | None,

@@ -10,6 +10,9 @@ where they are `DIE_AT` px (`better_side`; docs/dice-sets.md, "The size a die is
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -102,11 +105,57 @@ def at_read_size(frame: np.ndarray, background: np.ndarray | None, side: int
     if side == max(h, w):
         return frame, background, 1.0
     scale = float(side) / max(h, w)
-    how = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC
-    img = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=how)
+    size = (int(w * scale), int(h * scale))
+    img = resized(frame, size)
     if background is not None:
-        background = cv2.resize(background, (img.shape[1], img.shape[0]), interpolation=how)
+        background = _room_at(background, size)
     return img, background, scale
+
+
+def resized(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """`img` at `size` (w, h): shrunk by area, grown bicubic."""
+    how = cv2.INTER_CUBIC if size[0] > img.shape[1] else cv2.INTER_AREA
+    return cv2.resize(img, size, interpolation=how)
+
+
+def frame_key(a: np.ndarray) -> tuple:
+    """What tells one frame from another without reading all of it: its identity, shape and a sparse sum (an
+    array changed in place sums otherwise)."""
+    return id(a), a.shape, int(a[::29, ::31].sum())
+
+
+class RoomCache:
+    """What the reader makes from the box's learned room (the room at a read size, its Lab copy), kept for the
+    last few rooms (by `frame_key`). Why: the watcher hands the same room to every read until it learns a new
+    one, and making them again cost each read of a Pi camera frame about 9 ms on one core
+    (`bench/vision_speed.py`'s camera line). The room given is held too, so that no new frame takes its
+    identity while its key is kept; what is kept is read-only, as every read shares it."""
+
+    def __init__(self, keep: int = 8) -> None:
+        self.keep = keep
+        self._made: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+
+    def get(self, room: np.ndarray, what: tuple, make: Callable[[], np.ndarray]) -> np.ndarray:
+        """`make()`'s array for `what` of this room, made once."""
+        key = (frame_key(room), what)
+        hit = self._made.get(key)
+        if hit is not None:
+            self._made.move_to_end(key)
+            return hit[1]
+        made = make()
+        made.setflags(write=False)
+        self._made[key] = (room, made)
+        if len(self._made) > self.keep:
+            self._made.popitem(last=False)
+        return made
+
+
+ROOMS = RoomCache()
+
+
+def _room_at(background: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The learned room at `size`, made once for the room (`ROOMS`)."""
+    return ROOMS.get(background, ("resized", size), lambda: resized(background, size))
 
 
 def unscaled(r: Reading, scale: float) -> Reading:
