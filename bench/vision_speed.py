@@ -1,7 +1,7 @@
 """Vision speed on one core: real photos from above by their number of dice beside a plain blob counter, the
 motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice, Dice Throne hero dice under the
-tray, the box's read over many frames of each kind of set and at the Pi camera's size, and the renderer (the demo tray draws a frame every
-33-66 ms).
+tray, the box's read over many frames of each kind of set and at the Pi camera's size, and the renderer (the
+demo tray draws a frame every 33-66 ms).
 
     .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only]
 """
@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from device.dice_sets import spec  # noqa: E402
 from vision.classify import MODELS, normalise_crop  # noqa: E402
 from vision.classify import load as load_classifier  # noqa: E402
+from vision.dicesets import DiceSetLike  # noqa: E402
 from vision.faces import FaceReader  # noqa: E402
 from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402
 from vision.onnx_net import CLASSIC, load_net  # noqa: E402
@@ -141,9 +142,9 @@ PI_FRAME = (1296, 972)
 
 
 def camera_frames(frames: int, repeat: int) -> None:
-    """The box's read of the Pi camera's own frames: box_frames' frames enlarged (bicubic) to PI_FRAME with their
-    room, as the watcher hands them: the same room object on every read of a frame. Split into the shrink to the
-    read size (`readsize.at_read_size`, the frame and its room) and the rest."""
+    """The box's read of the Pi camera's own frames: box_frames' frames enlarged (bicubic) to PI_FRAME with
+    their room, as the watcher hands them (one room object for every read of a frame). Split into the shrink
+    to the read size (`readsize.at_read_size`, the frame and its room) and the rest."""
     rng = np.random.default_rng(11)
     for set_id in ("d6", "kingoftokyo"):
         ds = spec(set_id)
@@ -153,11 +154,15 @@ def camera_frames(frames: int, repeat: int) -> None:
             f, bg = (cv2.resize(render_tray(d, mount="under", seed=s, room_seed=i), PI_FRAME,
                                 interpolation=cv2.INTER_CUBIC) for d, s in ((dice, i), ([], i + 7919)))
             side = camera_side(f, True)
-            whole.append(timeit(lambda f=f, bg=bg, ds=ds: read_dice(f, ds, "under", background=bg), repeat)[1])
+
+            def read(f: np.ndarray = f, bg: np.ndarray = bg, ds: DiceSetLike = ds) -> None:
+                read_dice(f, ds, "under", background=bg)
+
+            whole.append(timeit(read, repeat)[1])
             shrink.append(timeit(lambda f=f, bg=bg, side=side: at_read_size(f, bg, side), repeat)[1])
-        print(f"box read {set_id:<11} at {PI_FRAME[0]}x{PI_FRAME[1]} {frames} frames of 5 dice, learned bg: median "
-              f"{np.median(whole):5.2f} ms, 90% {np.percentile(whole, 90):5.2f} ms cpu;  of it the shrink "
-              f"{np.median(shrink):5.2f} ms")
+        print(f"box read {set_id:<11} at {PI_FRAME[0]}x{PI_FRAME[1]} {frames} frames of 5 dice, learned bg: "
+              f"median {np.median(whole):5.2f} ms, 90% {np.percentile(whole, 90):5.2f} ms cpu;  of it the "
+              f"shrink {np.median(shrink):5.2f} ms")
 
 
 # the photos' dice counts a bucket holds (labelled dice per photo)
