@@ -103,23 +103,25 @@ class Room:
         difference, grey levels. Sensor noise, a lamp dimmed, the render's own noise all raise it."""
         if self.image is None or self.image.shape != frame.shape:
             return 0.0
-        return float(np.median(cv2.absdiff(_blocks(frame), _blocks(self.image))))
+        k = block_side(frame.shape)
+        return float(np.median(cv2.absdiff(_blocks(frame, k), _blocks(self.image, k))))
 
     def matches(self, frame: np.ndarray, box: tuple[int, int, int, int], floor: float = 0.0) -> bool:
-        """Whether `frame` inside `box` is the room itself (no die there): three quarters of its 4x4 blocks within
-        a few sigmas of the sensor's noise, or of the frame's own difference to the room elsewhere (`floor`).
-        Why not the mean: a die fills about half of a loose box, and on a grainy frame (a dark room, floor 13)
-        the mean of a box over two touching yellow dice came to 32.3, under 2.5 x 13, and both were dropped as
-        the room. Blender's under-tray frames as the watcher reads, missed (phantoms), mean -> 75th percentile:
-        d6 seeds 1-3 and 20-21 10.04% (10) -> 8.79% (11), seeds 25-29 and 33 7.74% (14) -> 6.11% (17), King
-        of Tokyo seeds 200-201 8.54% (0) -> 4.27% (1); the 90th percentile 8.16% (27) on the first."""
+        """Whether `frame` inside `box` is the room itself (no die there): three quarters of its blocks
+        (`block_side`) within a few sigmas of the sensor's noise, or of the frame's own difference to the room
+        elsewhere (`floor`). Why not the mean: a die fills about half of a loose box, and on a grainy frame (a
+        dark room, floor 13) the mean of a box over two touching yellow dice came to 32.3, under 2.5 x 13, and
+        both were dropped as the room. Blender's under-tray frames as the watcher reads, missed (phantoms),
+        mean -> 75th percentile: d6 seeds 1-3 and 20-21 10.04% (10) -> 8.79% (11), seeds 25-29 and 33 7.74%
+        (14) -> 6.11% (17), King of Tokyo seeds 200-201 8.54% (0) -> 4.27% (1); the 90th percentile 8.16% (27)
+        on the first."""
         contrast = self.contrast(frame, box, floor)
         return contrast is not None and contrast <= 1.0
 
     def contrast(self, frame: np.ndarray, box: tuple[int, int, int, int], floor: float = 0.0) -> float | None:
         """How far `frame` inside `box` is from the room, in units of what `matches` allows (at most 1: the room
-        itself); None without a room or a box. The 75th percentile of the box's 4x4 blocks' difference to the
-        room, over a few sigmas of the sensor's noise or of `floor`."""
+        itself); None without a room or a box. The 75th percentile of the box's blocks' difference to the room
+        over a few sigmas of the sensor's noise or of `floor`."""
         if self.image is None or self.image.shape != frame.shape:
             return None
         x, y, w, h = (int(v) for v in box)
@@ -128,9 +130,10 @@ class Room:
         b = self.image[y0:y + h, x0:x + w]
         if a.size == 0:
             return None
-        diff = float(np.percentile(cv2.absdiff(_blocks(a), _blocks(b)), 75))
+        k = block_side(frame.shape)
+        diff = float(np.percentile(cv2.absdiff(_blocks(a, k), _blocks(b, k)), 75))
         # two noisy frames differ by |N(0, sigma * sqrt 2)|: on average 1.13 sigma, three quarters of it under
-        # 1.63 sigma (a 4x4 block's mean: a quarter of that); a die differs by tens of levels
+        # 1.63 sigma (a block's mean: a quarter of that or less); a die differs by tens of levels
         return diff / max(8.0, 0.625 * self.noise * math.sqrt(2), 2.5 * floor)
 
 
@@ -210,13 +213,23 @@ def _nearest(r: Reading, others: list[Reading], used: set[int]) -> int | None:
     return best
 
 
-def _blocks(img: np.ndarray) -> np.ndarray:
-    """The means of 4x4 blocks: what differs between a frame and the room, with the grain averaged out. Why:
+def _blocks(img: np.ndarray, k: int) -> np.ndarray:
+    """The means of k x k blocks: what differs between a frame and the room, with the grain averaged out. Why:
     compared pixel by pixel, a grainy sensor (or a path-traced render) differs from the room by 20-30 levels
     everywhere, and a dark die on a dark room by little more, so the room test called such a die the room
     and the read without the room lost it (under-tray King of Tokyo renders, seeds 200-201)."""
     h, w = img.shape[:2]
-    return cv2.resize(img, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(img, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
+
+
+def block_side(shape: tuple[int, ...]) -> int:
+    """The side of the blocks a frame is compared with the room in: 4 px of a 320 px frame, and as large a
+    share of any other (16 px of the Pi camera's 1296 px). Why a share: the same tray seen with more pixels
+    has as much grain in each of them, and 4 px blocks of a 1296 px frame averaged too little of it. The
+    frame's difference to the room where nothing lies (`Room.difference_floor`) rose with the grain, the room
+    called dark dice itself, and merged reads missed them: King of Tokyo seeds 200-201 enlarged to 1296x972
+    (`bench/vision_undertray.py --scale 4.05`), merged, missed 9.76% with 4 px blocks, 3.66% with 16 px."""
+    return max(4, int(round(4 * max(shape[:2]) / 320)))
 
 
 def _median(frames: list[np.ndarray]) -> np.ndarray:
