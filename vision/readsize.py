@@ -106,9 +106,9 @@ def at_read_size(frame: np.ndarray, background: np.ndarray | None, side: int
         return frame, background, 1.0
     scale = float(side) / max(h, w)
     size = (int(w * scale), int(h * scale))
-    img = resized(frame, size)
+    img = _at(frame, size, FRAMES)
     if background is not None:
-        background = _room_at(background, size)
+        background = _at(background, size, ROOMS)
     return img, background, scale
 
 
@@ -133,38 +133,40 @@ def frame_key(a: np.ndarray) -> tuple:
     return id(a), a.shape, int(a[::29, ::31].sum())
 
 
-class RoomCache:
-    """What the reader makes from the box's learned room (the room at a read size, its Lab copy), kept for the
-    last few rooms (by `frame_key`). Why: the watcher hands the same room to every read until it learns a new
-    one, and making them again cost each read of a Pi camera frame about 9 ms on one core
-    (`bench/vision_speed.py`'s camera line). The room given is held too, so that no new frame takes its
-    identity while its key is kept; what is kept is read-only, as every read shares it."""
+class FrameCache:
+    """What the reader makes from a frame it is handed again (the frame at a read size, the room's Lab copy),
+    kept for the last `keep` of them (by `frame_key`). Why: the watcher hands the same room to every read until
+    it learns a new one, and reads each settled frame twice, without the room and with it; making them again
+    cost each read of a Pi camera frame 10-15 ms on one core (`bench/vision_speed.py`'s camera line). The
+    frame given is held too, so that no new frame takes its identity while its key is kept; what is kept is
+    read-only, as every read shares it."""
 
-    def __init__(self, keep: int = 8) -> None:
+    def __init__(self, keep: int) -> None:
         self.keep = keep
         self._made: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
 
-    def get(self, room: np.ndarray, what: tuple, make: Callable[[], np.ndarray]) -> np.ndarray:
-        """`make()`'s array for `what` of this room, made once."""
-        key = (frame_key(room), what)
+    def get(self, frame: np.ndarray, what: tuple, make: Callable[[], np.ndarray]) -> np.ndarray:
+        """`make()`'s array for `what` of this frame, made once."""
+        key = (frame_key(frame), what)
         hit = self._made.get(key)
         if hit is not None:
             self._made.move_to_end(key)
             return hit[1]
         made = make()
         made.setflags(write=False)
-        self._made[key] = (room, made)
+        self._made[key] = (frame, made)
         if len(self._made) > self.keep:
             self._made.popitem(last=False)
         return made
 
 
-ROOMS = RoomCache()
+ROOMS = FrameCache(keep=8)    # the learned room: a few sizes and copies of the last rooms
+FRAMES = FrameCache(keep=2)   # the frame being read: its two reads (without the room, with it) at one size
 
 
-def _room_at(background: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The learned room at `size`, made once for the room (`ROOMS`)."""
-    return ROOMS.get(background, ("resized", size), lambda: resized(background, size))
+def _at(frame: np.ndarray, size: tuple[int, int], cache: FrameCache) -> np.ndarray:
+    """The frame (or room) at `size`, made once while `cache` keeps it."""
+    return cache.get(frame, ("resized", size), lambda: resized(frame, size))
 
 
 def unscaled(r: Reading, scale: float) -> Reading:

@@ -125,10 +125,10 @@ def test_a_sure_first_look_is_the_only_one():
 
 def test_the_room_is_shrunk_once_while_it_is_the_same():
     """The learned room at the read size is made once and shared, read-only, by every read of the same room
-    (`RoomCache`); another room, or the same array changed in place, is made again. Why: the watcher hands one
+    (`FrameCache`); another room, or the same array changed in place, is made again. Why: the watcher hands one
     room to every read, and shrinking it on each cost a Pi camera frame's read about 9 ms."""
     made: list[int] = []
-    cache = readsize.RoomCache()
+    cache = readsize.FrameCache(keep=8)
     room = frame(1296, 972)
 
     def make(a: np.ndarray = room) -> np.ndarray:
@@ -154,6 +154,18 @@ def test_a_read_keeps_the_shrunk_room_for_the_next():
     assert again is once and once.shape == (360, 480, 3)
     _, other, _ = readsize.at_read_size(img, bg.copy(), 480)
     assert other is not once and np.array_equal(other, once)
+
+
+def test_a_frame_read_twice_is_shrunk_once():
+    """The watcher reads a settled frame without the room and with it: the second read of the same frame gets
+    the frame shrunk by the first (`FRAMES`); the next frame is shrunk anew."""
+    img, bg = frame(1296, 972), frame(1296, 972)
+    plain, _, _ = readsize.at_read_size(img, None, 480)
+    with_room, _, _ = readsize.at_read_size(img, bg, 480)
+    assert with_room is plain and not plain.flags.writeable
+    nxt = frame(1296, 972)
+    nxt[::29, ::31] = 1
+    assert readsize.at_read_size(nxt, bg, 480)[0] is not plain
 
 
 def test_a_camera_frame_is_shrunk_by_halves_first(monkeypatch):
