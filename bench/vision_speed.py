@@ -14,6 +14,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from vision.faces import FaceReader  # noqa: E402
 from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402
 from vision.onnx_net import CLASSIC, load_net  # noqa: E402
 from vision.reader import face_reader, find_dice, read_dice  # noqa: E402
-from vision.readsize import at_read_size, camera_side  # noqa: E402
+from vision.readsize import FRAMES, at_read_size, camera_side  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.watcher import motion_between, small_grey  # noqa: E402
@@ -154,10 +155,20 @@ def watched_ms(frame: np.ndarray, ds: DiceSetLike, room: Room, repeat: int) -> f
     """CPU ms of one frame as the watcher reads it once its room is learned (`Watcher._read_frame`): without
     the room and with it, merged (`vision.room.merge`). Why: the box reads every settled frame so."""
     def both() -> None:
+        FRAMES.clear()   # a frame the box has not read yet (its room it has)
         plain = read_dice(frame, ds, "under")
         merge(plain, read_dice(frame, ds, "under", background=room.image), frame, room)
 
     return timeit(both, repeat)[1]
+
+
+def first_read(fn: Callable[[], object]) -> Callable[[], object]:
+    """`fn` run on a frame the box has not read yet (`readsize.FRAMES` forgets the last one first)."""
+    def run() -> object:
+        FRAMES.clear()
+        return fn()
+
+    return run
 
 
 # the Pi camera's frame (device/camera/picamera2_source.py): the box reads it shrunk (`readsize.at_read_size`)
@@ -168,7 +179,7 @@ def camera_frames(frames: int, repeat: int) -> None:
     """The box's read of the Pi camera's own frames: box_frames' frames enlarged (bicubic) to PI_FRAME with
     their room, as the watcher hands them (one room object for every read of a frame). The read with the room
     (as box_frames), of it the shrink to the read size (`readsize.at_read_size`, the frame and its room), and
-    the frame as the watcher reads it (`watched_ms`)."""
+    the frame as the watcher reads it (`watched_ms`). Every timed read is of a frame not read before."""
     rng = np.random.default_rng(11)
     for set_id in ("d6", "kingoftokyo"):
         ds = spec(set_id)
@@ -178,8 +189,9 @@ def camera_frames(frames: int, repeat: int) -> None:
             f, bg = (cv2.resize(render_tray(d, mount="under", seed=s, room_seed=i), PI_FRAME,
                                 interpolation=cv2.INTER_CUBIC) for d, s in ((dice, i), ([], i + 7919)))
             room, side = room_of(bg), camera_side(f, True)
-            whole.append(timeit(partial(read_dice, f, ds, "under", background=room.image), repeat)[1])
-            shrink.append(timeit(lambda f=f, bg=room.image, side=side: at_read_size(f, bg, side), repeat)[1])
+            with_room = partial(read_dice, f, ds, "under", background=room.image)
+            whole.append(timeit(first_read(with_room), repeat)[1])
+            shrink.append(timeit(first_read(partial(at_read_size, f, room.image, side)), repeat)[1])
             watched.append(watched_ms(f, ds, room, repeat))
         print(f"box read {set_id:<11} at {PI_FRAME[0]}x{PI_FRAME[1]} {frames} frames of 5 dice, learned bg: "
               f"median {np.median(whole):5.2f} ms, 90% {np.percentile(whole, 90):5.2f} ms cpu;  of it the "

@@ -159,6 +159,10 @@ class FrameCache:
             self._made.popitem(last=False)
         return made
 
+    def clear(self) -> None:
+        """Forget every frame (a bench timing a frame's first read)."""
+        self._made.clear()
+
 
 ROOMS = FrameCache(keep=8)    # the learned room: a few sizes and copies of the last rooms
 FRAMES = FrameCache(keep=2)   # the frame being read: its two reads (without the room, with it) at one size
