@@ -4,7 +4,6 @@ each rule is checked on its own; tests/vision/test_vision_reader.py reads real f
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -166,27 +165,3 @@ def test_a_frame_read_twice_is_shrunk_once():
     nxt = frame(1296, 972)
     nxt[::29, ::31] = 1
     assert readsize.at_read_size(nxt, bg, 480)[0] is not plain
-
-
-def test_a_camera_frame_is_shrunk_by_halves_first(monkeypatch):
-    """`resized` shrinks the Pi camera's 1296x972 frame to 480x360 by an exact half, then the rest (a whole
-    factor is OpenCV's fast path): within a grey level of shrinking it at once; a frame of odd sides goes at
-    once, and a frame grown is bicubic."""
-    rng = np.random.default_rng(2)
-    img = cv2.GaussianBlur(rng.integers(0, 256, (972, 1296, 3), dtype=np.uint8), (0, 0), 3)
-    once = cv2.resize(img, (480, 360), interpolation=cv2.INTER_AREA)
-    grown = cv2.resize(img[:240, :320], (640, 480), interpolation=cv2.INTER_CUBIC)
-    calls = []
-    real = cv2.resize
-
-    def spy(src, size, **kw):
-        calls.append(size)
-        return real(src, size, **kw)
-
-    monkeypatch.setattr(cv2, "resize", spy)
-    small = readsize.resized(img, (480, 360))
-    readsize.resized(img[:971, :1295], (480, 360))
-    big = readsize.resized(img[:240, :320], (640, 480))
-    assert calls == [(648, 486), (480, 360), (480, 360), (640, 480)]
-    assert small.shape == once.shape and float(cv2.absdiff(small, once).mean()) < 1.0
-    assert np.array_equal(big, grown)
