@@ -127,7 +127,7 @@ def box_frames(frames: int, repeat: int) -> None:
     over many frames of 5 dice of 40-70 px of each kind of set: the median and the 90th percentile of one
     frame's CPU ms. Why: one frame says little (the 5-dice d6 frame above holds a black die in a lamp's glow,
     the case the refit is for, which most throws do not); each frame is read `repeat` times, its median kept.
-    Then the frame as the watcher reads it (`watched_ms`): the read with the room is half of it."""
+    Then the frame as the watcher reads it (`watched_ms`), of which the read with the room is only a part."""
     rng = np.random.default_rng(11)
     for set_id in ("d6", "dicethrone:barbarian", "dicethrone:vampire_lord", "kingoftokyo", "d12", "regidice"):
         ds = spec(set_id)

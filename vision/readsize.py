@@ -117,7 +117,7 @@ def resized(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     path: the Pi camera's 1296x972 frame to 480x360 took 0.5 + 4.1 ms so against 10.1 ms at once on one core,
     but the pip finder missed more d6 on the pixels it gave. Blender's d6 test seeds 1-3 enlarged to 1296x972,
     read without the room: right 77.60% -> 73.60%, missed 8.80% -> 11.60%; King of Tokyo's seeds 200-201 and
-    223-225 read as before, 83.04% -> 83.26%. Each frame is shrunk once for its two reads: `FRAMES`.)"""
+    223-225 about as before, 83.04% -> 83.26%. Each frame is shrunk once for its two reads: `FRAMES`.)"""
     how = cv2.INTER_CUBIC if size[0] > img.shape[1] else cv2.INTER_AREA
     return cv2.resize(img, size, interpolation=how)
 
@@ -132,7 +132,7 @@ class FrameCache:
     """What the reader makes from a frame it is handed again (the frame at a read size, the room's Lab copy),
     kept for the last `keep` of them (by `frame_key`). Why: the watcher hands the same room to every read until
     it learns a new one, and reads each settled frame twice, without the room and with it; making them again
-    cost each read of a Pi camera frame 10-15 ms on one core (`bench/vision_speed.py`'s camera line). The
+    cost each read of a Pi camera frame 13-19 ms on one core (`bench/vision_speed.py`'s camera line). The
     frame given is held too, so that no new frame takes its identity while its key is kept; what is kept is
     read-only, as every read shares it."""
 

@@ -224,11 +224,12 @@ def _blocks(img: np.ndarray, k: int) -> np.ndarray:
 
 def block_side(shape: tuple[int, ...]) -> int:
     """The side of the blocks a frame is compared with the room in: 4 px of a 320 px frame, and as large a
-    share of any other (16 px of the Pi camera's 1296 px). Why a share: the same tray seen with more pixels
-    has as much grain in each of them, and 4 px blocks of a 1296 px frame averaged too little of it. The
-    frame's difference to the room where nothing lies (`Room.difference_floor`) rose with the grain, the room
-    called dark dice itself, and merged reads missed them: King of Tokyo seeds 200-201 enlarged to 1296x972
-    (`bench/vision_undertray.py --scale 4.05`), merged, missed 9.76% with 4 px blocks, 3.66% with 16 px."""
+    share of any other (16 px of the Pi camera's 1296 px). Why a share: a frame of more pixels of the same
+    tray has grain spanning more of them (a render enlarged, a sensor's noise smoothed by its processing), and
+    4 px blocks of a 1296 px frame averaged too little of it. The frame's difference to the room where nothing
+    lies (`Room.difference_floor`) rose with the grain, the room called dark dice itself, and merged reads
+    missed them: King of Tokyo seeds 200-201 and 223-230 enlarged to 1296x972 (`bench/vision_undertray.py
+    --scale 4.05`), merged, missed 12.25% with 4 px blocks, 4.55% with 16 px (docs/dice-sets.md)."""
     return max(4, int(round(4 * max(shape[:2]) / 320)))
 
 
