@@ -194,8 +194,7 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     """Fit a trained model's temperature and level again on the frames of `seeds` it never trained on
     (`undertray_data.never_trained`: the held-back fifth, and seeds rendered after it was trained) by the rule
     of `fitted`, without training it again; the JSON is rewritten."""
-    if ud.overlaps_measure_seeds(seeds):
-        raise SystemExit(f"{seeds} overlaps the seeds the bench measures on ({ud.SYMBOL_MEASURE_SEEDS})")
+    ud.refuse_measure_seeds(seeds)
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     factor = meta["trained_on"]["held_out_factor"]
@@ -212,13 +211,12 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
 
 def fit_turns(path: Path, seeds: str, aim: float) -> None:
     """Fit a trained network's level for the mean of a die's four quarter turns (`turns_certain_at`:
-    `vision.symbolnet.in_four_turns`, sure only with the room) on the frames of `seeds` it never trained
-    on, its own temperature and level kept (`train_reader_undertray.turns_level`: the lowest level at which
-    at most `aim` of the held-back dice are sure of a wrong face). Why apart from `recalibrate`: the frames
-    the shipped network's level was fitted on need not be at hand, and a few hundred dice could not vouch
-    for a level of their own; the JSON gains `turns_certain_at` and `turns_calibration`."""
-    if ud.overlaps_measure_seeds(seeds):
-        raise SystemExit(f"{seeds} overlaps the seeds the bench measures on ({ud.SYMBOL_MEASURE_SEEDS})")
+    `vision.symbolnet.with_network`'s turns, sure only with the room) on the frames of `seeds` it never
+    trained on, its own temperature and level kept (`train_reader_undertray.turns_level`: the lowest level at
+    which at most `aim` of the held-back dice are sure of a wrong face). Why apart from `recalibrate`: the
+    frames the shipped network's level was fitted on need not be at hand, and a few hundred dice could not
+    vouch for a level of their own; the JSON gains `turns_certain_at` and `turns_calibration`."""
+    ud.refuse_measure_seeds(seeds)
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     factor = meta["trained_on"]["held_out_factor"]

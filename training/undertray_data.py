@@ -91,10 +91,11 @@ def never_trained(rows: list[tuple[Path, dict]], trained_frames: dict[str, int])
     return [(f, row) for f, row in rows if is_calibration(row) or not trained_frames.get(f.name)]
 
 
-def overlaps_measure_seeds(spec: str) -> bool:
-    """Whether `spec` holds one of King of Tokyo's measure seeds, which no level may be fitted on (the test
-    seeds are refused by every trainer's `main`)."""
-    return bool(set(seed_list(spec)) & set(seed_list(SYMBOL_MEASURE_SEEDS)))
+def refuse_measure_seeds(spec: str) -> None:
+    """Stop (SystemExit) where `spec` holds one of King of Tokyo's measure seeds, which no level may be fitted
+    on (the test seeds are refused by every trainer's `main`)."""
+    if set(seed_list(spec)) & set(seed_list(SYMBOL_MEASURE_SEEDS)):
+        raise SystemExit(f"{spec} overlaps the seeds the bench measures on ({SYMBOL_MEASURE_SEEDS})")
 
 
 def with_calibration(spec: str) -> str:

@@ -181,12 +181,12 @@ class FaceClassifier:
         probs, emb = self.run(normalise_batch(crops, self.norm), allowed)
         turns_sure = np.zeros(len(boxes), bool)
         if turns:
-            probs, conf, again = self._joined_with_views(crops, probs, allowed, TURNS, unsure_only=True)
+            probs, conf, again = joined_with_views(self, crops, probs, allowed, TURNS, unsure_only=True)
             if self.turns_certain_at is not None:
                 named = probs.argmax(1) != self.classes.index("none")
                 turns_sure = again & named & (probs.max(1) >= self.turns_certain_at)
         elif both_ways:
-            probs, conf, _ = self._joined_with_views(crops, probs, allowed, MIRRORED)
+            probs, conf, _ = joined_with_views(self, crops, probs, allowed, MIRRORED)
         else:
             conf = probs.max(1)
         out = []
@@ -194,25 +194,6 @@ class FaceClassifier:
             order = np.argsort(-p)
             out.append(Prediction(self.classes[order[0]], int(order[0]), float(c), float(p[order[1]]), e, bool(t)))
         return out
-
-    def _joined_with_views(self, crops: np.ndarray, plain: np.ndarray, allowed: np.ndarray | None,
-                           views: tuple, unsure_only: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`join_views` of the plain readings with the crops read in `views` (functions of a crop stack), where
-        the other views can matter, and which crops were read again: a crop whose plain reading is "not a die"
-        keeps it whatever they say, so only the others are read again (a third of a photo's candidates are "not
-        a die", on the speed bench's photos); `unsure_only`: nor a crop read at least `certain_at` sure. The
-        network reads each crop of a batch alone: the answers are those of every view in one batch."""
-        none = self.classes.index("none") if "none" in self.classes else -1
-        need = plain.argmax(1) != none
-        if unsure_only:
-            need &= plain.max(1) < self.certain_at
-        others = [plain.copy() for _ in views]  # (a "not a die" row's other views are never looked at)
-        if need.any():
-            seen = np.concatenate([view(crops[need]) for view in views])
-            probs = self.run(normalise_batch(np.ascontiguousarray(seen), self.norm), allowed)[0]
-            for k, part in enumerate(np.split(probs, len(views))):
-                others[k][need] = part
-        return (*join_views(plain, others, none), need)
 
     def second_looks(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Probabilities (n, len(LOOKS), classes) of each box (cx, cy, w, h) seen again as `LOOKS` says, in one
@@ -249,6 +230,27 @@ def join_mirrored(plain: np.ndarray, mirrored: np.ndarray, none: int) -> tuple[n
     82.73% -> 84.60%, webcam-d6 left out 90.96% -> 91.04%; turned by half a turn instead, 76.34% and 89.97%:
     dice seen at an angle show their top face high in the box, as the model was trained)."""
     return join_views(plain, [mirrored], none)
+
+
+def joined_with_views(clf: FaceClassifier, crops: np.ndarray, plain: np.ndarray, allowed: np.ndarray | None,
+                      views: tuple, unsure_only: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`join_views` of `clf`'s plain readings of `crops` with the crops read in `views` (functions of a crop
+    stack), where the other views can matter, and which crops were read again: a crop whose plain reading is
+    "not a die" keeps it whatever they say, so only the others are read again (a third of a photo's candidates
+    are "not a die", on the speed bench's photos); `unsure_only`: nor a crop read at least `certain_at` sure.
+    The network reads each crop of a batch alone: the answers are those of every view in one batch. (The pip
+    CNN's `predict` and a symbol set's network, `symbolnet.with_network`, both read so.)"""
+    none = clf.classes.index("none") if "none" in clf.classes else -1
+    need = plain.argmax(1) != none
+    if unsure_only:
+        need &= plain.max(1) < clf.certain_at
+    others = [plain.copy() for _ in views]  # (a "not a die" row's other views are never looked at)
+    if need.any():
+        seen = np.concatenate([view(crops[need]) for view in views])
+        probs = clf.run(normalise_batch(np.ascontiguousarray(seen), clf.norm), allowed)[0]
+        for k, part in enumerate(np.split(probs, len(views))):
+            others[k][need] = part
+    return (*join_views(plain, others, none), need)
 
 
 def join_views(plain: np.ndarray, others: list[np.ndarray], none: int) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,7 @@ confirm the network, never overrule it.
 - they agree: certain when either is sure (as the pip dice's CNN and pip count, `decide.judge_pip_die`);
 - they disagree, or the templates named nothing: the network's face, certain only at its calibrated level.
 
-Under the tray a box the network doubts is read in its four quarter turns (`in_four_turns`).
+Under the tray a box the network doubts is read in its four quarter turns too (`classify.joined_with_views`).
 
 A family of sets ("<family>:<member>" ids) whose every face carries its index as a corner number
 ("icon:sword+corner:1") shares ONE network (`vision/models/<family>-<mount>.onnx`, meta "family"): its classes are
@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .classify import TURNS, FaceClassifier, crop_patch, join_views, normalise_batch
+from .classify import TURNS, FaceClassifier, crop_patch, joined_with_views, normalise_batch
 from .classify import load as load_classifier
 from .detector import Detection
 from .dicesets import DiceSet
@@ -53,7 +53,7 @@ NONE = 6   # the networks' last class: not a die's face
 # never shown such boxes.
 OUTSIZED = 1.6
 # Under the tray a crop the network names a face of without being sure of it is read again in its other three
-# quarter turns and named by the mean of the four (`in_four_turns`), as pip dice are (`reader.TURNS_UNDER`).
+# quarter turns and named by the mean of the four, as pip dice are (`reader.TURNS_UNDER`).
 TURNS_UNDER = True
 
 
@@ -104,9 +104,13 @@ def with_network(img: np.ndarray, ds: DiceSet, mount: str, readings: list[Readin
     whole = [r for r in readings if _inside(r, [b[:2] for b in boxes]) < 2]
     extra = [b for b in boxes if not any(_inside(r, [b[:2]]) for r in whole)]
     read = [_centred(r.box) for r in whole] + extra
-    probs, again = probabilities(clf, img, read), np.zeros(len(read), bool)
-    if TURNS_UNDER and mount == "under":
-        probs, again = in_four_turns(clf, img, read, probs)
+    crops = crops_of(clf, img, read)
+    probs, again = probabilities(clf, crops), np.zeros(len(read), bool)
+    if TURNS_UNDER and mount == "under" and len(read):
+        # a box named a face below the network's level is read in its other three quarter turns too and named
+        # by the mean: a die from below lies at any angle behind grain and the LED ring's glare, and the
+        # network, trained on every turn, reads one turn where another is clear
+        probs, _, again = joined_with_views(clf, crops, probs, None, TURNS, unsure_only=True)
     levels = turned_levels(trusted_levels(read, clf.certain_at), again, clf, lift)
     out = [joined(r, p, ds, mount, lvl) for r, p, lvl in zip(whole, probs, levels, strict=False)]
     alone = [r for b, p, lvl in zip(extra, probs[len(whole):], levels[len(whole):], strict=True)
@@ -126,30 +130,18 @@ def trusted_levels(boxes: list, certain_at: float) -> list[float]:
     return [math.inf if side > limit else certain_at for side in sides]
 
 
-def probabilities(clf: FaceClassifier, img: np.ndarray, boxes: list) -> np.ndarray:
-    """The network's calibrated probabilities of every class for each box (cx, cy, w, h), one batch."""
+def crops_of(clf: FaceClassifier, img: np.ndarray, boxes: list) -> np.ndarray:
+    """Each box (cx, cy, w, h) cut as the network reads it (n, size, size, 3)."""
     if not boxes:
+        return np.zeros((0, clf.size, clf.size, 3), np.uint8)
+    return np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b in boxes])
+
+
+def probabilities(clf: FaceClassifier, crops: np.ndarray) -> np.ndarray:
+    """The network's calibrated probabilities of every class for each crop, one batch."""
+    if not len(crops):
         return np.zeros((0, len(clf.classes)), np.float32)
-    crops = np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b in boxes])
     return clf.run(normalise_batch(crops, clf.norm))[0]
-
-
-def in_four_turns(clf: FaceClassifier, img: np.ndarray, boxes: list, plain: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(probabilities, which boxes were read again): a box the network names a face of below its level is read
-    in its other three quarter turns too and named by the mean (`classify.join_views`); a box read surely, or
-    as no die, keeps its plain reading. Why: a die from below lies at any angle behind grain and the LED
-    ring's glare, and the network, trained on every turn, reads one turn where another is clear."""
-    need = (plain.argmax(1) != NONE) & (plain.max(1) < clf.certain_at)
-    if not need.any():
-        return plain, need
-    doubted = [b for b, n in zip(boxes, need, strict=True) if n]
-    crops = np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b in doubted])
-    seen = np.ascontiguousarray(np.concatenate([turn(crops) for turn in TURNS]))
-    turned = np.split(clf.run(normalise_batch(seen, clf.norm))[0], len(TURNS))
-    probs = plain.copy()
-    probs[need] = join_views(plain[need], turned, NONE)[0]
-    return probs, need
 
 
 def turned_levels(levels: list[float], again: np.ndarray, clf: FaceClassifier, lift: bool) -> list[float]:

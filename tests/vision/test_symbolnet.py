@@ -91,10 +91,10 @@ def test_the_network_is_never_sure_of_a_box_far_bigger_than_the_frames_others(mo
     import vision.symbolnet as symbolnet
 
     class Net:
-        certain_at = SURE
+        certain_at, size, pad, classes = SURE, 32, 1.1, ["1", "2", "3", "4", "5", "6", "none"]
 
-    def probabilities(clf, img, boxes):
-        return np.stack([seen("heart", 1.0)] * len(boxes))
+    def probabilities(clf, crops):
+        return np.stack([seen("heart", 1.0)] * len(crops))
 
     monkeypatch.setattr(symbolnet, "probabilities", probabilities)
     side = int(OUTSIZED * 40) + 4
@@ -178,9 +178,9 @@ def _two_dice() -> tuple[np.ndarray, list[Reading]]:
 @pytest.mark.parametrize("lift", [False, True])
 def test_a_doubted_die_is_read_in_four_turns_and_their_sure_mean_counts_only_with_the_room(lift):
     """Issue 31 (symbol dice from below lie at any angle): a box the network names a face of below its level
-    is read in its other three quarter turns and named by the mean (`in_four_turns`); a sure box is not read
-    again. The mean makes a die certain only at the network's `turns_certain_at` and only with the room
-    (`lift`), as pip dice's turns do."""
+    is read in its other three quarter turns and named by the mean (`classify.joined_with_views`); a sure box
+    is not read again. The mean makes a die certain only at the network's `turns_certain_at` and only with the
+    room (`lift`), as pip dice's turns do."""
     img, readings = _two_dice()
     third = top_face(KOT, 3, "under").name
     clf = _TurnSensitive(turns_certain_at=0.45)   # the doubted die's mean names the glass face 3 at 0.5

@@ -35,10 +35,10 @@ def test_the_package_ships_a_network_for_king_of_tokyo_under_the_tray_only():
 
 def test_its_four_turns_level_was_fitted_on_dice_no_bench_measures():
     """Issue 31 (judge on pictures not fitted on): the level of the mean of a doubted box's four turns
-    (`symbolnet.in_four_turns`) comes from seeds it never trained on, none of them a test or measure seed, and
-    `fit_turns` refuses those."""
+    (`symbolnet.with_network`'s turns) comes from seeds it never trained on, none of them a test or measure
+    seed, and `fit_turns` refuses those."""
     from training.blender_canvases import seed_list
-    from training.undertray_data import SYMBOL_MEASURE_SEEDS, SYMBOL_TEST_SEEDS, overlaps_measure_seeds
+    from training.undertray_data import SYMBOL_MEASURE_SEEDS, SYMBOL_TEST_SEEDS, refuse_measure_seeds
 
     clf = network_for(KOT, "under")
     fitted = clf.meta["turns_calibration"]
@@ -47,7 +47,9 @@ def test_its_four_turns_level_was_fitted_on_dice_no_bench_measures():
     assert not set(seed_list(fitted["seeds"])) & held_out
     trained = {int(name[1:]) for name in clf.meta["trained_on"]["undertray_frames"]}
     assert not set(seed_list(fitted["seeds"])) & trained
-    assert overlaps_measure_seeds("224") and not overlaps_measure_seeds(fitted["seeds"])
+    refuse_measure_seeds(fitted["seeds"])
+    with pytest.raises(SystemExit):
+        refuse_measure_seeds("224")
 
 
 def test_it_names_the_face_on_the_glass_of_dice_it_never_saw_and_is_never_sure_and_wrong(sheet):
