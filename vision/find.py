@@ -42,6 +42,15 @@ MAX_DIE = 240
 # this much longer than wide: a die's soft halo is about round (1.0-1.1 on Blender's denoised 960x720 frames),
 # and the search cost 6 ms a read on a 640x480 frame with a blurred sleeve of 360x240 px in view
 HALO_LONG = 1.3
+# Under the tray a frame read without the room is searched by the pip finder too only when no learned finder
+# is given. Why: from below the learned finder (trained on the box's view) boxes the dice, and the pip
+# finder's whole-frame search found mostly the room's spots (the LED ring in the plate, lamps) at half the
+# read's cost.
+# Blender's frames read merged with it / without it, certain-right: d6 test seeds 1-3 (250 dice) 45.60 /
+# 44.80% at 320x240, 47.60 / 47.60% at 640x480, 48.40 / 49.20% at 1296x972; tables 118-123 (395 dice) 53.16 /
+# 53.92% at 320x240, 56.20 / 57.47% at 1296x972; phantoms fewer in each, silent as before (docs/dice-sets.md,
+# 20th session). `bench/vision_undertray.py --roomless-pips` reads with it.
+PIPS_UNDER = False
 
 
 @dataclass
@@ -699,8 +708,8 @@ def find_candidates(img: np.ndarray, lab: np.ndarray | None, mount: str, backgro
     if lab is None:
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
     # a still photo: the pip finder also searches the whole frame (it finds dice on a busy floor, and brings
-    # its own checks)
-    pip_cands = pip_candidates(lab)
+    # its own checks); under the tray the learned finder does without it (`PIPS_UNDER`)
+    pip_cands = pip_candidates(lab) if mount == "over" or PIPS_UNDER or detector is None else []
     attach_pip_counts(cands, pip_cands)
     for pc in pip_cands:  # and each pip face takes the outline around it (its crop count, its shape)
         _join_outline(pc, cands, sides, mount)

@@ -6,10 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import pips
+from vision import find, pips
 from vision.finder import glare_spot, pip_candidates
-from vision.reader import missed_when_enlarged
+from vision.reader import missed_when_enlarged, read_dice
 from vision.reading import Reading
+from vision.render import DieSpec, render_tray
 
 
 def _busy_board(dots: int, seed: int = 0) -> np.ndarray:
@@ -47,6 +48,24 @@ def test_pip_budget_grows_with_the_frame_within_bounds():
     assert small == pips.MIN_CANDIDATES
     assert small < vga < big
     assert huge == pips.MAX_CANDIDATES
+
+
+def test_under_the_tray_a_roomless_frame_is_searched_for_pips_only_with_no_learned_finder(monkeypatch):
+    """`find.PIPS_UNDER`: from below the learned finder boxes the dice of a frame read without the room, and
+    the pip finder's whole-frame search (half the read's cost, mostly the room's spots) is left out; with no
+    learned finder, and from above, the pip finder still searches (docs/dice-sets.md, 20th session)."""
+    searched: list[str] = []
+    real = find.pip_candidates
+    monkeypatch.setattr(find, "pip_candidates", lambda lab: searched.append("pips") or real(lab))
+    die = [DieSpec(320, 240, 64, 10, 5, colour="white")]
+
+    def read(mount: str, **kwargs) -> list[int]:
+        searched.clear()
+        return [r.value for r in read_dice(render_tray(die, mount=mount, seed=2), "d6", mount, **kwargs)]
+
+    assert read("under") == [5] and searched == []
+    assert read("under", detector=None) == [5] and searched
+    assert read("over") == [5] and searched
 
 
 def _reading(cx: float, cy: float, side: int, value: int = 3, certain: bool = True) -> Reading:

@@ -188,6 +188,27 @@ def test_a_die_named_black_with_a_blue_grain_is_not_certain_where_the_set_has_bl
     assert _colour_certain(grained, box, body, "black", no_blue)
 
 
+def test_a_long_box_over_two_dice_of_different_colours_is_not_colour_certain():
+    """Issue 31 (a wrong colour casts the wrong spell): from below a 59x79 box over a yellow Regidice die and
+    the black die touching it was named a certain red (Blender's seed 1, frame 30). A box this long is
+    colour-certain only where both halves along its length name its colour (`reader._halves_agree`); a square
+    box as before."""
+    from vision.dicesets import get_set
+    from vision.reader import _colour_certain
+
+    regidice = get_set(spec("regidice"))
+    two = np.zeros((80, 60, 3), np.uint8)
+    two[:40] = (30, 200, 230)                 # a yellow die above ...
+    two[40:] = (25, 25, 25)                   # ... a black one below
+    long_box = (30.0, 40.0, 60.0, 80.0)
+    mixed = np.median(two[20:60, 15:45].reshape(-1, 3), 0)
+    assert not _colour_certain(two, long_box, mixed, "yellow", regidice)
+    yellow = np.full((80, 60, 3), (30, 200, 230), np.uint8)
+    body = np.array([30.0, 200.0, 230.0])
+    assert _colour_certain(yellow, long_box, body, "yellow", regidice)
+    assert _colour_certain(two, (30.0, 20.0, 40.0, 40.0), body, "yellow", regidice)
+
+
 def test_the_blue_cast_against_a_dies_own_pips_undoes_a_warm_light():
     """Issue 31: `finder.blue_cast`'s second figure balances the die's middle on its brightest pixels, its white
     pips. Under a warm light (blue x0.7, red x1.2) a blue-grained body with white pips has little blue as seen,
@@ -343,16 +364,17 @@ def test_a_symbol_dies_four_turns_may_make_it_certain_only_in_the_read_with_the_
 
 
 def _spied_sides(monkeypatch) -> list[int]:
-    """The longer sides `read_dice` reads its frames at, in order (a spy on `readsize.at_read_size`)."""
-    import vision.readsize as readsize
+    """The longer sides `read_dice` reads its frames at, in order (a spy on `reader._read_at`; the learned
+    finder's looks that measure the dice, `readsize.probed_die_side`, are no reads)."""
+    import vision.reader as reader
     sides: list[int] = []
-    real = readsize.at_read_size
+    real = reader._read_at
 
-    def spy(frame, background, side):
+    def spy(frame, side, *args):
         sides.append(side)
-        return real(frame, background, side)
+        return real(frame, side, *args)
 
-    monkeypatch.setattr(readsize, "at_read_size", spy)
+    monkeypatch.setattr(reader, "_read_at", spy)
     return sides
 
 
