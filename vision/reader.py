@@ -454,8 +454,26 @@ PIP_BALANCED_BLUE_CAST = 8.0
 
 def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str, ds: DiceSet) -> bool:
     """Whether a die's colour from below may be certain in a set that tells dice apart by colour: not near a
-    line between two names (`colour_is_clear`), and not black with a blue cast where the set has blue dice."""
-    return colour_is_clear(body) and not _blue_doubt(img, box, colour, ds)
+    line between two names (`colour_is_clear`), not black with a blue cast where the set has blue dice, and
+    one colour along a long box (`_halves_agree`)."""
+    return colour_is_clear(body) and not _blue_doubt(img, box, colour, ds) and _halves_agree(img, box, colour)
+
+
+# From below one die's box is square, turned any way; a box this much longer than wide may reach into a
+# touching neighbour, and its middle, where the colour is read, then mixes two dice.
+HALVES_LONG = 1.15
+
+
+def _halves_agree(img: np.ndarray, box: tuple, colour: str) -> bool:
+    """Whether both halves of a long box (cx, cy, w, h; `HALVES_LONG`) along its length are named `colour` (a
+    square box: always). Why: a 59x79 box over a yellow Regidice die and the black die touching it was read a
+    certain red (a wrong spell; Blender's seed 1, frame 30); its halves are named other and black."""
+    cx, cy, w, h = box
+    if max(w, h) < HALVES_LONG * max(min(w, h), 1.0):
+        return True
+    step, half = ((w / 4, 0.0), (w / 2, h)) if w > h else ((0.0, h / 4), (w, h / 2))
+    return all(classify_colour(body_colour(img, (cx + k * step[0], cy + k * step[1], *half))) == colour
+               for k in (-1, 1))
 
 
 def _blue_doubt(img: np.ndarray, box: tuple, colour: str, ds: DiceSet) -> bool:
