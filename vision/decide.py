@@ -280,10 +280,11 @@ class PipVotes:
 SQUARISH = 1.35
 
 
-def squarish(box: tuple) -> bool:
-    """Whether a box (cx, cy, w, h) could be one die lying on the glass (`SQUARISH`)."""
+def squarish(box: tuple, longest: float = SQUARISH) -> bool:
+    """Whether a box (cx, cy, w, h) could be one die lying on the glass: at most `longest` times as long as
+    wide (`SQUARISH`; a die's colour asks more of it, `reader.HALVES_LONG`)."""
     w, h = float(box[2]), float(box[3])
-    return max(w, h) <= SQUARISH * max(min(w, h), 1.0)
+    return max(w, h) <= longest * max(min(w, h), 1.0)
 
 
 def lies_flat(c: Candidate) -> bool:

@@ -468,9 +468,9 @@ def _halves_agree(img: np.ndarray, box: tuple, colour: str) -> bool:
     """Whether both halves of a long box (cx, cy, w, h; `HALVES_LONG`) along its length are named `colour` (a
     square box: always). Why: a 59x79 box over a yellow Regidice die and the black die touching it was read a
     certain red (a wrong spell; Blender's seed 1, frame 30); its halves are named other and black."""
-    cx, cy, w, h = box
-    if max(w, h) < HALVES_LONG * max(min(w, h), 1.0):
+    if squarish(box, HALVES_LONG):
         return True
+    cx, cy, w, h = box
     step, half = ((w / 4, 0.0), (w / 2, h)) if w > h else ((0.0, h / 4), (w, h / 2))
     return all(classify_colour(body_colour(img, (cx + k * step[0], cy + k * step[1], *half))) == colour
                for k in (-1, 1))
