@@ -48,7 +48,8 @@ HALO_LONG = 1.3
 # read's cost. Blender's frames read merged with it / without it, certain-right: d6 test seeds 1-3 (250 dice)
 # 45.60 / 44.80% at 320x240, 47.60 / 47.60% at 640x480, 48.40 / 49.20% at 1296x972; tables 118-123 (395
 # dice) 53.16 / 53.92% at 320x240, 56.20 / 57.47% at 1296x972, tables 124-129 (430 dice) 34.42 / 34.65% at
-# 1296x972; phantoms fewer in each, silent as before (docs/dice-sets.md, 20th session). `bench/vision_undertray.py --roomless-pips` reads with it.
+# 1296x972; phantoms fewer in each, silent as before (docs/dice-sets.md, 20th session).
+# `bench/vision_undertray.py --roomless-pips` reads with it.
 PIPS_UNDER = False
 
 
