@@ -51,6 +51,9 @@ PARTED_KEEP_CERTAIN = True
 # (52.88% -> 53.16%), tables 45.81% -> 46.54%; at 960x720 King of Tokyo 45.83% -> 47.92%, d6 75.99% -> 76.84%;
 # silent as before in every one.
 ALONE_KEEP_CERTAIN = True
+# ... and a certain one within the room's noise, unless the frame there is plainly the room (contrast at most
+# this): see `_seen_alone`. math.inf: the old rule, every reading within the noise dropped.
+FAINT_KEEP_CERTAIN = 0.5
 
 
 class Room:
@@ -157,20 +160,26 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
     for r in plain:
         j = _nearest(r, with_room, used)
         if j is None:
-            contrast = room.contrast(frame, r.box, floor)
-            if contrast is None or contrast > 1.0:   # not the room itself (`Room.matches`)
-                # only the roomless read saw it: its own certainty where the room shows something there
-                # (`ALONE_KEEP_CERTAIN`) or it is one of touching dice the read with the room saw as one blob
-                # (`PARTED_KEEP_CERTAIN`); without a room to compare with, a guess
-                keep = (PARTED_KEEP_CERTAIN and _inside_any(r, pairs)) or \
-                    (ALONE_KEEP_CERTAIN and contrast is not None)
-                out.append(r if keep else replace(r, certain=False))
+            kept = _seen_alone(r, room.contrast(frame, r.box, floor), pairs)
+            out += [kept] if kept is not None else []
             continue
         used.add(j)
         out.append(_joined(r, with_room[j]))
     out += [r for j, r in enumerate(with_room) if j not in used]
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
+
+
+def _seen_alone(r: Reading, contrast: float | None, pairs: list[Reading]) -> Reading | None:
+    """A die only the roomless read saw (None: the room itself, `Room.matches`). Past the room's noise it keeps
+    its own certainty where the room shows something there (`ALONE_KEEP_CERTAIN`) or it is one of touching
+    dice the read with the room saw as one blob (`PARTED_KEEP_CERTAIN`); without a room to compare with, it
+    is a guess. Within the noise but not plainly the room (`FAINT_KEEP_CERTAIN`), only a certain reading
+    stays (a translucent die on a frame that differs from its room all over)."""
+    if contrast is not None and contrast <= 1.0:
+        return r if r.certain and contrast > FAINT_KEEP_CERTAIN else None
+    keep = (PARTED_KEEP_CERTAIN and _inside_any(r, pairs)) or (ALONE_KEEP_CERTAIN and contrast is not None)
+    return r if keep else replace(r, certain=False)
 
 
 def _joined(a: Reading, b: Reading) -> Reading:
