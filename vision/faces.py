@@ -10,6 +10,7 @@ Read first: `FaceReader.read`.
 
 from __future__ import annotations
 
+import colorsys
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,6 +108,32 @@ def colour_is_clear(bgr: np.ndarray | tuple[float, float, float], ref_v: float =
     looks = [tuple(grey * kv + (c - grey) * kv * ks for c in (b, g, r))
              for kv in (1.0 / bright, 1.0, bright) for ks in (1.0 / sat, 1.0, sat)]
     return all(classify_colour(tuple(min(255.0, max(0.0, c)) for c in look), ref_v) == name for look in looks)
+
+
+# `nearest_colour`'s nudges: one step turns the hue by HUE_STEP degrees, or scales the brightness or the
+# saturation by SCALE_STEP; at most NUDGE_STEPS steps (a half turn of hue).
+HUE_STEP, SCALE_STEP, NUDGE_STEPS = 3.0, 1.04, 60
+
+
+def nearest_colour(bgr: np.ndarray | tuple[float, float, float], names: tuple[str, ...] | list[str]) -> str:
+    """The name of `names` that `classify_colour` gives the body colour after the smallest nudge (of hue,
+    brightness or saturation; the body's own name if it is one of them). Why: a set that tells dice apart by
+    colour needs a best guess among its own colours; from below a red Regidice die under warm light was named
+    orange ("other") and a blue one purple, which no player can confirm."""
+    b, g, r = (min(255.0, max(0.0, float(c))) for c in bgr)
+    named = classify_colour((b, g, r))
+    if named in names or not names:
+        return named
+    hue, sat, val = colorsys.rgb_to_hsv(r / 255.0, g / 255.0, b / 255.0)
+    for step in range(1, NUDGE_STEPS + 1):
+        turn, scale = step * HUE_STEP / 360.0, SCALE_STEP ** step
+        for h, s, v in ((hue - turn, sat, val), (hue + turn, sat, val), (hue, sat, val / scale),
+                        (hue, sat, val * scale), (hue, sat * scale, val), (hue, sat / scale, val)):
+            rr, gg, bb = colorsys.hsv_to_rgb(h % 1.0, min(s, 1.0), min(v, 1.0))
+            name = classify_colour((255.0 * bb, 255.0 * gg, 255.0 * rr))
+            if name in names:
+                return name
+    return named
 
 
 # the hue names, by the hue (degrees) each ends below; a hue of 330 or more is red again

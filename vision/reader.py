@@ -43,7 +43,7 @@ from .decide import (
 from .detector import Detection, DieDetector
 from .detector import load as load_detector
 from .dicesets import DiceSet, DiceSetLike, get_set
-from .faces import FaceReader, classify_colour, colour_is_clear
+from .faces import FaceReader, classify_colour, colour_is_clear, nearest_colour
 from .find import FOUND_ONLY_BY_DETECTOR, detector_blobs, find_candidates, find_dice
 from .finder import Candidate, blue_cast, body_colour, suppress, to_int_box
 from .memory import Memory
@@ -415,6 +415,8 @@ def die_colour(img: np.ndarray, box: tuple, body: np.ndarray, ds: DiceSet, mount
     if known is not None and known.near:
         agreed = known.covers or known.colour == named
         return known.colour, known.clear and agreed and not (mount == "under" and _blue_doubt(img, box, known.colour, ds))
+    if named not in ds.colours:
+        return nearest_colour(body, ds.colours), False   # no colour of the set: its nearest, as a guess
     if known is not None and known.covers:
         return named, False
     return named, mount != "under" or _colour_certain(img, box, body, named, ds)
