@@ -16,7 +16,8 @@ frame read as empty) from one noisy frame. So:
   both read keep the surer reading; a die two certain reads name differently is never certain, while a
   certain read stands against an unsure one (the better judge is not vetoed by the weaker). A die only the read
   with the room found is kept (the room told it apart from a bright neighbour). A die only the read without the
-  room found is dropped only if the frame there is the room itself (within the sensor's noise): a reflection;
+  room found is dropped only if the frame there is the room itself (within the sensor's noise): a reflection,
+  unless it is certain and the frame there is not plainly the room (a translucent die on a noisy frame);
   otherwise it keeps its own certainty (the read with the room missed a die). A box that never saw its tray
   still reads, as before.
 """
