@@ -197,16 +197,18 @@ def test_a_certain_die_within_the_rooms_noise_stays_unless_the_frame_is_plainly_
     """`room.FAINT_KEEP_CERTAIN`: a translucent die on a frame that differs from its room all over (Blender's
     tables 118-129, floor 10-12) came within the room's noise (contrast 0.7-1.0) and was dropped although the
     roomless read was certain and right (7 dice; no certain reading near no die came so close). A certain
-    reading there stays; an unsure one, or any where the frame is plainly the room (contrast 0.5 or less), goes."""
+    reading there stays; an unsure one only near the noise's edge (contrast past 0.8, `FAINT_KEEP_UNSURE`);
+    none where the frame is plainly the room (contrast 0.5 or less)."""
     sure = Reading(4, "4", "white", 0.99, (100.0, 100.0), (70, 70, 60, 60), True)
     unsure = replace(sure, value=2, face="2", confidence=0.6, certain=False)
     room = Room()
     room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
-    for level, kept in ((3, []), (6, [(4, True)])):   # the room's own level is 8: contrast 0.375, 0.75
+    # the room's own level is 8: contrast 0.375, 0.75, 0.875
+    for level, sure_kept, unsure_kept in ((3, [], []), (6, [(4, True)], []), (7, [(4, True)], [(2, False)])):
         frame = np.zeros((240, 320, 3), np.uint8)
         frame[70:130, 70:130] = level
-        assert [(r.value, r.certain) for r in merge([sure], [], frame, room)] == kept, level
-        assert merge([unsure], [], frame, room) == [], level
+        assert [(r.value, r.certain) for r in merge([sure], [], frame, room)] == sure_kept, level
+        assert [(r.value, r.certain) for r in merge([unsure], [], frame, room)] == unsure_kept, level
 
 
 def test_a_die_filling_part_of_its_box_on_a_grainy_frame_is_not_the_room() -> None:
