@@ -419,9 +419,11 @@ def die_colour(img: np.ndarray, box: tuple, body: np.ndarray, ds: DiceSet, mount
         return nearest_colour(body, ds.colours), False   # no colour of the set: its nearest, as a guess
     if known is not None and known.covers:
         return named, False
-    if mount == "under" and _blue_doubt(img, box, named, ds):
+    if mount != "under":
+        return named, True
+    if _blue_doubt(img, box, named, ds):
         return "blue", False   # a black with blue in its grain: mostly a dark blue die (see `BLUE_CAST`)
-    return named, mount != "under" or _colour_certain(img, box, body, named, ds)
+    return named, _colour_certain(img, box, body, named)
 
 
 # Under the tray the plate mirrors the camera's own lens (a bright ring round a dark spot) and the LED ring around
@@ -458,11 +460,11 @@ PIP_BALANCED_BLUE_CAST = 8.0
 # dice named black the doubt fell on 30 of 31 blue dice and on 5 of 129 black ones.
 
 
-def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str, ds: DiceSet) -> bool:
-    """Whether a die's colour from below may be certain in a set that tells dice apart by colour: not near a
-    line between two names (`colour_is_clear`), not black with a blue cast where the set has blue dice, and
-    one colour along a long box (`_halves_agree`)."""
-    return colour_is_clear(body) and not _blue_doubt(img, box, colour, ds) and _halves_agree(img, box, colour)
+def _colour_certain(img: np.ndarray, box: tuple, body: np.ndarray, colour: str) -> bool:
+    """Whether a die's colour from below may be certain in a set that tells dice apart by colour (one named
+    black with a blue cast, where the set has blue dice, is not: `die_colour`): not near a line between two
+    names (`colour_is_clear`), and one colour along a long box (`_halves_agree`)."""
+    return colour_is_clear(body) and _halves_agree(img, box, colour)
 
 
 # From below one die's box is square, turned any way; a box this much longer than wide may reach into a
