@@ -78,8 +78,8 @@ class Tracer:
 
     def __call__(self, c, v, certain_at, learned_room, shape, look, typical_side, cnn_alone=False,
                  finder_sure=math.inf, alone_at=CNN_ALONE_AT, *rest):
-        out = self._judge(c, v, certain_at, learned_room, shape, look, typical_side, cnn_alone, finder_sure, alone_at,
-                          *rest)
+        out = self._judge(c, v, certain_at, learned_room, shape, look, typical_side, cnn_alone, finder_sure,
+                          alone_at, *rest)
         reason = why_unsure(c, v, alone_at, finder_sure) if out is not None and not out[2] else ""
         self.judged.append((c.box, out, reason, c.source))
         return out

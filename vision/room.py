@@ -18,9 +18,8 @@ frame read as empty) from one noisy frame. So:
   with the room found is kept (the room told it apart from a bright neighbour). A die only the read without the
   room found is dropped only if the frame there is the room itself (within the sensor's noise): a reflection,
   unless the frame there is not plainly the room and it is certain, or near the noise's edge (a translucent
-  die on a noisy frame);
-  otherwise it keeps its own certainty (the read with the room missed a die). A box that never saw its tray
-  still reads, as before.
+  die on a noisy frame); otherwise it keeps its own certainty (the read with the room missed a die). A box
+  that never saw its tray still reads, as before.
 """
 
 from __future__ import annotations
@@ -167,7 +166,8 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
         j = _nearest(r, with_room, used)
         if j is None:
             kept = _seen_alone(r, room.contrast(frame, r.box, floor), pairs)
-            out += [kept] if kept is not None else []
+            if kept is not None:
+                out.append(kept)
             continue
         used.add(j)
         out.append(_joined(r, with_room[j]))
@@ -177,12 +177,12 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
 
 
 def _seen_alone(r: Reading, contrast: float | None, pairs: list[Reading]) -> Reading | None:
-    """A die only the roomless read saw (None: the room itself, `Room.matches`). Past the room's noise it keeps
-    its own certainty where the room shows something there (`ALONE_KEEP_CERTAIN`) or it is one of touching
-    dice the read with the room saw as one blob (`PARTED_KEEP_CERTAIN`); without a room to compare with, it
-    is a guess. Within the noise but not plainly the room a certain reading stays (`FAINT_KEEP_CERTAIN`), and
-    an unsure one near the noise's edge (`FAINT_KEEP_UNSURE`): a translucent die on a frame that differs from
-    its room all over."""
+    """A die only the roomless read saw (None: the room itself, `Room.matches`). Past the room's noise it
+    keeps its own certainty where the room shows something there (`ALONE_KEEP_CERTAIN`) or it is one of
+    touching dice the read with the room saw as one blob (`PARTED_KEEP_CERTAIN`); without a room to compare
+    with, it is a guess. Within the noise but not plainly the room a certain reading stays
+    (`FAINT_KEEP_CERTAIN`), and an unsure one near the noise's edge (`FAINT_KEEP_UNSURE`): a translucent die
+    on a frame that differs from its room all over."""
     if contrast is not None and contrast <= 1.0:
         return r if contrast > (FAINT_KEEP_CERTAIN if r.certain else FAINT_KEEP_UNSURE) else None
     keep = (PARTED_KEEP_CERTAIN and _inside_any(r, pairs)) or (ALONE_KEEP_CERTAIN and contrast is not None)

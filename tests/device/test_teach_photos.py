@@ -63,7 +63,7 @@ def test_labelled_colours_teach_the_box_its_dice_colours_under_its_own_light(tmp
     code, (read,) = dicesight("read", str(tmp_path / "new.png"), "--dice", "regidice", "--mount", "under",
                               "--state-dir", str(state))
     assert code == 0 and sorted(d["colour"] for d in read["dice"]) == sorted(d.colour for d in dice)
-    # untaught, the green ring's yellow and black dice are only guessed (`faces.nearest_colour`): never certain
+    # untaught, the green ring's yellow and black dice are only guessed (`faces.nearest_colour`), not certain
     assert sum(d["certain"] for d in read["dice"]) > sum(d["certain"] for d in before["dice"])
 
 
