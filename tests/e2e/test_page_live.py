@@ -172,5 +172,6 @@ def test_a_confirmed_free_roll_keeps_the_faces_a_number_names(box, table, phone,
     pair_with_box(page, table)
     set_tray(table, "settled", read, needs_confirmation=True)
     page.locator("#confirmbtn").click()
-    expect(page.locator("#rolls [data-n='1']")).to_be_visible(timeout=15_000)  # a loaded CI machine took longer
+    # a loaded CI machine took longer than expect's 5 s to list it
+    expect(page.locator("#rolls [data-n='1']")).to_be_visible(timeout=15_000)
     assert table.snapshot()["rolls"][0]["dice"] == stored
