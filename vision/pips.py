@@ -71,6 +71,22 @@ def _percentile90(values: np.ndarray) -> float:
     return a + (b - a) * g if g < 0.5 else b - (b - a) * (1.0 - g)
 
 
+def _face_level(patch8: np.ndarray) -> float:
+    """A patch's face level: its 75th percentile by rank (every other pixel of a patch over 400), a robust high
+    value (the face is the majority of the patch, pips are dark). One copy, sorted in place."""
+    flat = (patch8[::2, ::2] if patch8.size > 400 else patch8).flatten()
+    k = int(flat.size * 0.75)
+    flat.partition(k)
+    return float(flat[k])
+
+
+def _std_u8(values: np.ndarray) -> float:
+    """The standard deviation of a 1-d uint8 array, in double precision (np.std's generic path cost some 50-70
+    us a call on a pip's ring of a few dozen pixels; it summed the float32 copy in float32, a few millionths
+    away)."""
+    return float(cv2.meanStdDev(values)[1][0, 0])
+
+
 @dataclass
 class Planes:
     """One frame's Lab image with its lightness and chroma planes, each computed once and contiguous
@@ -288,34 +304,22 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     cy, cx = int(round(y)) - y0, int(round(x)) - x0
     rr = max(1, int(d * 0.25))
     core = cv2.minMaxLoc(patch8[cy - rr:cy + rr + 1, cx - rr:cx + rr + 1])[0]  # (ndarray.min: 2 us more)
-    # face level: a robust high percentile of the patch (the face is the majority, pips are dark)
-    sub = patch8[::2, ::2] if patch8.size > 400 else patch8
-    face = float(np.partition(sub.ravel(), int(sub.size * 0.75))[int(sub.size * 0.75)])
+    face = _face_level(patch8)
     contrast = face - core
     if contrast < min_contrast:
         return None
-    t = core + 0.5 * contrast
-    bw = (patch8 < t).view(np.uint8)
-    # 16-bit labels (a patch has far fewer than 65536 components): a third faster than the default 32-bit
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(bw, connectivity=8, ltype=cv2.CV_16U)
-    k = labels[cy, cx]
-    if k == 0:
-        # nearest component to the centre
-        best, bd = 0, 1e9
-        for i in range(1, n):
-            dd = (cents[i][0] - cx) ** 2 + (cents[i][1] - cy) ** 2
-            if dd < bd:
-                best, bd = i, dd
-        if best == 0 or bd > (0.5 * d) ** 2:
-            return None
-        k = best
-    bx, by, bwid, bhei, area = stats[k].tolist()  # (Python ints: unpacking numpy's costs 0.7 us more)
+    # the pip: darker than half-way from core to face (whole numbers, so below that level's ceiling; a numpy
+    # comparison with a float compared them as float64, a few us more)
+    bw = cv2.compare(patch8, math.ceil(core + 0.5 * contrast), cv2.CMP_LT)
+    found = _dark_component(bw, cx, cy, 0.5 * d)
+    if found is None:
+        return None
+    comp, (bx, by, bwid, bhei), area = found
     if bx == 0 or by == 0 or bx + bwid >= bw.shape[1] or by + bhei >= bw.shape[0]:
         return None  # touches the patch border: a line or a big dark region, not a pip
     if area < 3:
         return None
-    comp = (labels == k)
-    mo = cv2.moments(comp.view(np.uint8), True)
+    mo = cv2.moments(comp, True)
     mx, my = mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]
     # second moments (+1/12 for the pixel's own extent) -> ellipse axes and orientation
     a_ = mo["mu20"] / mo["m00"] + 1.0 / 12
@@ -351,23 +355,22 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     ring_m = (rho > 1.45) & (rho < 2.0)
     if np.count_nonzero(ring_m) < 6:
         return None
-    win = win8.astype(np.float32)
-    ring = win[ring_m]
-    ring_med = _median_u8(win8[ring_m])
-    ring_std = float(np.std(ring))
-    inner_v = _median_u8(patch8[comp])
+    ring8 = win8[ring_m]
+    ring_med = _median_u8(ring8)
+    ring_std = _std_u8(ring8)
+    inner_v = _median_u8(patch8[comp.view(bool)])
     con = ring_med - inner_v
     if con < min_contrast:
         return None
     # uniform face: few ring pixels anywhere near the pip level
-    dark_frac = float(np.mean(ring < inner_v + 0.5 * con))
+    dark_frac = np.count_nonzero(ring8 < math.ceil(inner_v + 0.5 * con)) / ring8.size
     if dark_frac > 0.12 or ring_std > 0.3 * con + 4:
         return None
     # sharp edge: a pip printed on a die is in focus; a lamp or a blurred spot is not (the gradient's
     # magnitude is taken only on the pip's rim, where it is looked at)
     edge_m = (rho > 0.7) & (rho < 1.3)
     if edge_m.any():
-        sm = cv2.GaussianBlur(win, (3, 3), 0.8)
+        sm = cv2.GaussianBlur(win8.astype(np.float32), (3, 3), 0.8)
         gxm = cv2.Sobel(sm, cv2.CV_32F, 1, 0, ksize=3)[edge_m]
         gym = cv2.Sobel(sm, cv2.CV_32F, 0, 1, ksize=3)[edge_m]
         g90 = _percentile90(np.sqrt(gxm * gxm + gym * gym) / 8.0)
@@ -378,6 +381,30 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     ring_level = ring_med if pol > 0 else 255.0 - ring_med
     return Pip(x0 + mx, y0 + my, req, major, minor, ang, pol * con, ring_level, ring_std, pol, channel,
                face_lab, float(area), 1, float(fill))
+
+
+def _dark_component(bw: np.ndarray, cx: int, cy: int, reach: float
+                    ) -> tuple[np.ndarray, tuple[int, int, int, int], int] | None:
+    """The 8-connected component of the mask `bw` at (cx, cy), else the one whose centroid is nearest within
+    `reach`: (its pixels as a 0/1 uint8 image, its box (x, y, w, h), its area), or None. Why a flood fill: most
+    candidates' dark core is at their centre, and the fill visits only that component, where labelling every
+    component of the patch cost several times more (a photo's 550 candidates, most rejected by their box)."""
+    h, w = bw.shape
+    if bw[cy, cx]:
+        mask = np.zeros((h + 2, w + 2), np.uint8)
+        area, _, _, box = cv2.floodFill(bw, mask, (cx, cy), 255, 0, 0, 8 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+        return mask[1:-1, 1:-1], box, area
+    # 16-bit labels (a patch has far fewer than 65536 components): a third faster than the default 32-bit
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(bw, connectivity=8, ltype=cv2.CV_16U)
+    best, bd = 0, 1e9
+    for i in range(1, n):
+        dd = (cents[i][0] - cx) ** 2 + (cents[i][1] - cy) ** 2
+        if dd < bd:
+            best, bd = i, dd
+    if best == 0 or bd > reach ** 2:
+        return None
+    bx, by, bwid, bhei, area = stats[best].tolist()  # (Python ints: unpacking numpy's costs 0.7 us more)
+    return (labels == best).view(np.uint8), (bx, by, bwid, bhei), area
 
 
 def detect_pips(planes: Planes, min_contrast: float = 18.0, max_candidates: int = 160, extra: int = 0) -> list[Pip]:
@@ -573,14 +600,15 @@ def face_clutter(lab: np.ndarray, M: np.ndarray, pips: list[Pip], extent: float)
     for p in pips:
         m = 1.5 * p.major
         ok &= (xy[:, 0] - p.x) ** 2 + (xy[:, 1] - p.y) ** 2 > m * m
-    if ok.sum() < 10:
+    if np.count_nonzero(ok) < 10:
         return 0.0
     vals = lab[yi[ok], xi[ok]].astype(np.float32)
-    ref = np.median(np.array([p.face_lab for p in pips], np.float32), 0)
+    # (np.median over the pips' (L, a, b) was this function's costliest line: the same values, per channel)
+    ref = np.array([_median([p.face_lab[c] for p in pips]) for c in range(3)], np.float32)
     dev = np.abs(vals - ref)
     d = dev[:, 0] + 1.5 * (dev[:, 1] + dev[:, 2])
     con = _median([abs(p.contrast) for p in pips])
-    return float(np.mean(d > 0.35 * con + 12))
+    return np.count_nonzero(d > 0.35 * con + 12) / d.size
 
 
 def _grid_conflict(chan: np.ndarray, M: np.ndarray, n: int, pol: int, face_v: float, pip_v: float,
@@ -693,8 +721,8 @@ def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
             conflict = _grid_conflict(chan, M, count, pol, face_v, pip_v, _median([p.r for p in g]))
         areas = np.array([p.area / p.n_merged for p in g])
         regular = 1.0 - min(1.0, float(np.std(areas) / max(np.mean(areas), 1e-6)) / 0.5) if len(g) > 1 else 1.0
-        cx = float(np.mean([p.x for p in g]))
-        cy = float(np.mean([p.y for p in g]))
+        cx = sum(p.x for p in g) / len(g)
+        cy = sum(p.y for p in g) / len(g)
         pr = _median([p.major for p in g])
         if M is not None:
             size = 2.0 * math.sqrt(abs(float(np.linalg.det(M[:, :2])))) / 0.52
