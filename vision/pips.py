@@ -252,12 +252,33 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     diameter.
 
     Speed: positions are (i + 0.5) * 2^level - 0.5, so doubled they are integers and squared distances are
-    exact in int32. Whether two candidates may clash at all, and within which squared radius, depends only
-    on their (diameter, polarity) classes: a small integer table (-1: never; ceil of the radius, exact for
-    integer distances) gives a kept candidate's clashes in one gather and one comparison."""
+    exact in int32. The clashing pairs are found first, all at once (`_clashing_pairs`), and the greedy pass
+    walks them in plain Python: it had compared each kept candidate with every weaker one, a tenth of a
+    busy photo's pip search (2,400 candidates, 800 kept)."""
     n = len(X)
-    x2 = np.rint(2.0 * X).astype(np.int32)
-    y2 = np.rint(2.0 * Y).astype(np.int32)
+    i, j = _clashing_pairs(np.rint(2.0 * X).astype(np.int32), np.rint(2.0 * Y).astype(np.int32), D, pos)
+    order = np.argsort(i, kind="stable")
+    starts = np.searchsorted(i[order], np.arange(n + 1)).tolist()
+    weaker = j[order].tolist()
+    suppressed = bytearray(n)
+    kept: list[int] = []
+    for k in range(n):
+        if suppressed[k]:
+            continue
+        kept.append(k)
+        if len(kept) >= max_n:
+            break
+        for w in weaker[starts[k]:starts[k + 1]]:
+            suppressed[w] = 1
+    return kept
+
+
+def _clashing_pairs(x2: np.ndarray, y2: np.ndarray, D: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every clashing pair (i, j), i < j, of candidates at doubled integer positions (x2, y2). Whether two
+    may clash at all, and within which squared radius, depends only on their (diameter, polarity) classes: a
+    small integer table (-1: never; ceil of the radius, exact for integer distances). A pair clashes within
+    1.2 of its larger diameter (doubled units), so under 2.52 of its smaller: only pairs that near in x are
+    measured."""
     sizes, di = np.unique(D, return_inverse=True)
     big = np.maximum(sizes[:, None], sizes[None, :]).astype(np.float64)
     small = np.minimum(sizes[:, None], sizes[None, :]).astype(np.float64)
@@ -268,20 +289,22 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     table[0::2, 0::2] = radius2
     table[1::2, 1::2] = radius2
     cls = 2 * di.ravel() + pos.astype(np.intp)
-    suppressed = np.zeros(n, bool)
-    kept: list[int] = []
-    for i in range(n):
-        if suppressed[i]:
-            continue
-        kept.append(i)
-        if len(kept) >= max_n:
-            break
-        # the clash matrix's row i, made only for the kept candidates and only for the weaker ones after it
-        # (the whole n x n matrix cost more than the rest of the pip search once n reached a few thousand)
-        dx = x2[i + 1:] - x2[i]
-        dy = y2[i + 1:] - y2[i]
-        suppressed[i + 1:] |= dx * dx + dy * dy < table[cls[i]][cls[i + 1:]]
-    return kept
+    a, b = _near_in_x(x2, np.ceil(2.52 * D).astype(np.int32) + 1)
+    dx, dy = x2[a] - x2[b], y2[a] - y2[b]
+    clash = dx * dx + dy * dy < table[cls[a], cls[b]]
+    a, b = a[clash], b[clash]
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+def _near_in_x(x: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (a, b) whose x differ by at most the reach of the one further left (once each): sorted by
+    x, each point is paired with the run of points after it up to its reach."""
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    after = np.arange(1, len(xs) + 1)
+    runs = np.maximum(np.searchsorted(xs, xs + reach[order], side="right") - after, 0)
+    firsts = np.repeat(after - np.cumsum(runs) + runs, runs)
+    return np.repeat(order, runs), order[firsts + np.arange(int(runs.sum()))]
 
 
 def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, float], channel: int,

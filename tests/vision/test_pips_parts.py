@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.pips import _dark_component, _face_level, _median_u8, _percentile90, _std_u8
+from vision.pips import _dark_component, _face_level, _median_u8, _percentile90, _std_u8, _suppress
 
 masks = st.integers(3, 40).flatmap(
     lambda side: arrays(np.uint8, (side, side), elements=st.sampled_from([0, 255])))
@@ -69,3 +69,33 @@ def test_the_short_statistics_are_numpys(v: np.ndarray) -> None:
     assert abs(_std_u8(v) - float(np.std(v.astype(np.float64)))) < 1e-5
     f = v.astype(np.float32)
     assert abs(_percentile90(f) - float(np.percentile(f, 90))) < 1e-4
+
+
+def plainly_suppressed(X, Y, D, pos, max_n: int) -> list[int]:
+    """The rule as written: strongest first, a candidate is dropped when a kept one of its polarity and a
+    diameter within 2.1x of its own lies closer than 0.6 of the larger diameter."""
+    kept: list[int] = []
+    for i in range(len(X)):
+        if not any(pos[i] == pos[k] and max(D[i], D[k]) < 2.1 * min(D[i], D[k])
+                   and (X[i] - X[k]) ** 2 + (Y[i] - Y[k]) ** 2 < (0.6 * max(D[i], D[k])) ** 2 for k in kept):
+            kept.append(i)
+            if len(kept) >= max_n:
+                break
+    return kept
+
+
+# crowded: a few dozen pixels a side, so that most candidates clash with some other
+candidates = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 12), st.integers(0, 12), st.sampled_from([3, 4, 6]),
+                                st.booleans()), max_size=120)
+
+
+@settings(max_examples=300, deadline=None)
+@given(candidates, st.integers(1, 150))
+def test_suppression_keeps_what_the_plain_rule_keeps(cands, max_n: int) -> None:
+    """Candidates at pyramid positions ((i + 0.5) * 2^level - 0.5, diameters 3-6 times 2^level), any order of
+    strength: the pairs found first and walked after keep the same candidates as the rule pair by pair."""
+    X = np.array([(x + 0.5) * 2 ** lv - 0.5 for lv, x, *_ in cands], np.float32)
+    Y = np.array([(y + 0.5) * 2 ** lv - 0.5 for lv, _, y, *_ in cands], np.float32)
+    D = np.array([d * 2 ** lv for lv, _, _, d, _ in cands], np.float32)
+    pos = np.array([p for *_, p in cands], bool)
+    assert _suppress(X, Y, D, pos, max_n) == plainly_suppressed(X, Y, D, pos, max_n)
