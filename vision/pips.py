@@ -72,8 +72,8 @@ def _percentile90(values: np.ndarray) -> float:
 
 
 def _face_level(patch8: np.ndarray) -> float:
-    """A patch's face level: its 75th percentile by rank (every other pixel of a patch over 400), a robust high
-    value (the face is the majority of the patch, pips are dark). One copy, sorted in place."""
+    """A patch's face level: its 75th percentile by rank (every other pixel of a patch over 400), a robust
+    high value (the face is the majority of the patch, pips are dark). One copy, sorted in place."""
     flat = (patch8[::2, ::2] if patch8.size > 400 else patch8).flatten()
     k = int(flat.size * 0.75)
     flat.partition(k)
@@ -273,7 +273,8 @@ def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_
     return kept
 
 
-def _clashing_pairs(x2: np.ndarray, y2: np.ndarray, D: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _clashing_pairs(x2: np.ndarray, y2: np.ndarray, D: np.ndarray,
+                    pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every clashing pair (i, j), i < j, of candidates at doubled integer positions (x2, y2). Whether two
     may clash at all, and within which squared radius, depends only on their (diameter, polarity) classes: a
     small integer table (-1: never; ceil of the radius, exact for integer distances). A pair clashes within
@@ -408,10 +409,11 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
 
 def _dark_component(bw: np.ndarray, cx: int, cy: int, reach: float
                     ) -> tuple[np.ndarray, tuple[int, int, int, int], int] | None:
-    """The 8-connected component of the mask `bw` at (cx, cy), else the one whose centroid is nearest within
-    `reach`: (its pixels as a 0/1 uint8 image, its box (x, y, w, h), its area), or None. Why a flood fill: most
-    candidates' dark core is at their centre, and the fill visits only that component, where labelling every
-    component of the patch cost several times more (a photo's 550 candidates, most rejected by their box)."""
+    """The 8-connected component of the mask `bw` at (cx, cy), else the one whose centroid is nearest
+    within `reach`: (its pixels as a 0/1 uint8 image, its box (x, y, w, h), its area), or None. Why a flood
+    fill: most candidates' dark core is at their centre, and the fill visits only that component, where
+    labelling every component of the patch cost several times more (a photo's 550 candidates, most
+    rejected by their box)."""
     h, w = bw.shape
     if bw[cy, cx]:
         mask = np.zeros((h + 2, w + 2), np.uint8)

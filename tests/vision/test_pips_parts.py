@@ -1,5 +1,5 @@
-"""The pip finder's fast parts give what the plain numpy/OpenCV ways give (vision/pips.py): they were written for
-speed (a photo checks some 550 pip candidates), and a reading must not change with them (issue 31 #7)."""
+"""The pip finder's fast parts give what the plain numpy/OpenCV ways give (vision/pips.py): they were written
+for speed (a photo checks some 550 pip candidates), and a reading must not change with them (issue 31 #7)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ def labelled_component(bw: np.ndarray, cx: int, cy: int, reach: float):
 @settings(max_examples=300, deadline=None)
 @given(masks, st.data())
 def test_the_dark_component_is_the_one_labelling_every_component_finds(bw: np.ndarray, data) -> None:
-    """A flood fill from the centre (8-connected, as the labels were), or the nearest component when the centre
-    is light: the same pixels, box and area."""
+    """A flood fill from the centre (8-connected, as the labels were), or the nearest component when the
+    centre is light: the same pixels, box and area."""
     cx = data.draw(st.integers(0, bw.shape[1] - 1))
     cy = data.draw(st.integers(0, bw.shape[0] - 1))
     got, want = _dark_component(bw, cx, cy, 6.0), labelled_component(bw, cx, cy, 6.0)
@@ -43,7 +43,7 @@ def test_the_dark_component_is_the_one_labelling_every_component_finds(bw: np.nd
 
 
 def test_a_diagonal_step_joins_the_component() -> None:
-    """Pips are 8-connected: a one-pixel diagonal neck is the same blob (a 4-connected fill would stop there)."""
+    """Pips are 8-connected: a one-pixel diagonal neck is the same blob (a 4-connected fill stops there)."""
     bw = np.zeros((9, 9), np.uint8)
     bw[2:4, 2:4] = 255
     bw[4, 4] = 255
@@ -63,8 +63,9 @@ def test_the_face_level_is_the_patchs_75th_value_by_rank(patch: np.ndarray) -> N
 @settings(max_examples=300, deadline=None)
 @given(values)
 def test_the_short_statistics_are_numpys(v: np.ndarray) -> None:
-    """The median exactly; the spread to a hundred-thousandth (OpenCV's one pass, E[x^2] - E[x]^2, leaves a
-    few millionths on an even ring; a pip's ring is judged against 0.3 of a contrast of 18 or more, plus 4)."""
+    """The median exactly; the spread to a hundred-thousandth (OpenCV's one pass, E[x^2] - E[x]^2, leaves
+    a few millionths on an even ring; a pip's ring is judged against 0.3 of a contrast of 18 or more, plus
+    4)."""
     assert _median_u8(v) == float(np.median(v))
     assert abs(_std_u8(v) - float(np.std(v.astype(np.float64)))) < 1e-5
     f = v.astype(np.float32)
@@ -85,8 +86,8 @@ def plainly_suppressed(X, Y, D, pos, max_n: int) -> list[int]:
 
 
 # crowded: a few dozen pixels a side, so that most candidates clash with some other
-candidates = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 12), st.integers(0, 12), st.sampled_from([3, 4, 6]),
-                                st.booleans()), max_size=120)
+candidates = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 12), st.integers(0, 12),
+                                st.sampled_from([3, 4, 6]), st.booleans()), max_size=120)
 
 
 @settings(max_examples=300, deadline=None)
