@@ -243,7 +243,8 @@ def _candidates(chan: np.ndarray, thr: float, max_n: int, min_level: int = 0,
     order = np.argsort(-np.abs(V))[: max_n * 3]
     X, Y, D, V = X[order], Y[order], D[order], V[order]
     kept_idx = _suppress(X, Y, D, V > 0, max_n)
-    return [(float(X[i]), float(Y[i]), float(D[i]), float(V[i])) for i in kept_idx]
+    k = np.array(kept_idx, np.intp)  # (tolist gives the same Python floats as float() one by one, at once)
+    return list(zip(X[k].tolist(), Y[k].tolist(), D[k].tolist(), V[k].tolist(), strict=True))
 
 
 def _suppress(X: np.ndarray, Y: np.ndarray, D: np.ndarray, pos: np.ndarray, max_n: int) -> list[int]:
