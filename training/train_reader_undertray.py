@@ -10,7 +10,8 @@ the under-tray renders of seeds 4 and up (`undertray_data.TRAIN_SEEDS`): each di
 face - 1) and, as "not a die", the reader's own candidates on those frames that lie on no die (LED reflections,
 lamps, hands). The reader uses it for `--mount under` only; from above nothing changes.
 
-Held out, never trained or calibrated on: render seeds 1-3 (`TEST_SEEDS`), read by bench/vision_undertray.py.
+Held out, never trained or calibrated on: render seeds 1-3 and 96-99 (`HELD_OUT_SEEDS`), read by
+bench/vision_undertray.py.
 `--hold-out KEY=PREFIX` also leaves out every training frame with that factor (e.g. `plate=glass`), for the
 bench's held-out-factor lines (there it reads only the test seeds' frames that have the factor).
 
@@ -204,8 +205,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     trained = meta["trained_on"]["undertray_frames"]
     spec = spec or ud.with_calibration(",".join(name[1:] for name in trained))
-    if set(ud.folders(spec)) & set(ud.folders(ud.TEST_SEEDS)):
-        raise SystemExit(f"{spec} overlaps the test seeds {ud.TEST_SEEDS}")
+    if set(ud.folders(spec)) & set(ud.folders(ud.HELD_OUT_SEEDS)):
+        raise SystemExit(f"{spec} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     factor = meta["trained_on"].get("held_out_factor")
     def keep(row: dict) -> bool:
         return not factor or not ud.factor_matches(row, factor)
@@ -297,8 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="pips-under")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
-    if ud.folders(ud.TEST_SEEDS) and set(ud.folders(args.train_seeds)) & set(ud.folders(ud.TEST_SEEDS)):
-        raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.TEST_SEEDS}")
+    if set(ud.folders(args.train_seeds)) & set(ud.folders(ud.HELD_OUT_SEEDS)):
+        raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim)
         return 0
@@ -343,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
                            "undertray_frames": seen, "undertray_share": args.undertray_share,
                            "undertray_variants": args.variants, "clean_variants": args.clean_variants,
                            "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
-                           "held_out_seeds": ud.TEST_SEEDS, "held_out_factor": args.hold_out or None},
+                           "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
                        "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "

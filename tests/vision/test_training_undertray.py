@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import cv2
 import numpy as np
 
 from training import blender_undertray_canvases as uc
 from training import blender_undertray_factors as fx
+from training.provenance import REPO
 
 
 def test_the_same_seed_and_index_draw_the_same_frame_and_others_differ():
@@ -123,7 +125,13 @@ def test_a_held_out_factor_matches_by_prefix_wildcard_and_list_item():
 def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     from training import undertray_data as ud
     from training.blender_canvases import seed_list
-    assert not set(seed_list(ud.TEST_SEEDS)) & set(seed_list(ud.TRAIN_SEEDS))
+    held_out = set(seed_list(ud.HELD_OUT_SEEDS))
+    assert set(seed_list(ud.TEST_SEEDS)) | set(seed_list(ud.FRESH_SEEDS)) <= held_out
+    assert not held_out & set(seed_list(ud.TRAIN_SEEDS))
+    # nor does `make train-reader-undertray` take them by default; the fresh tables are tables (never trained on)
+    default = re.search(r"^UNDERTRAY_TRAIN_SEEDS \?= (\S+)", (REPO / "Makefile").read_text(), re.M).group(1)
+    assert not held_out & set(seed_list(default))
+    assert all(ud.is_table(s) for s in seed_list(ud.FRESH_TABLES))
     # King of Tokyo's test and measure seeds: neither trained nor refitted on by default
     kept_out = set(seed_list(ud.SYMBOL_TEST_SEEDS)) | set(seed_list(ud.SYMBOL_MEASURE_SEEDS))
     assert not kept_out & set(seed_list(ud.SYMBOL_TRAIN_SEEDS))
