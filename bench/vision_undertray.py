@@ -1,8 +1,8 @@
 """The CURRENT reader on physically rendered under-tray frames (training/blender_undertray.py), `--mount under`.
 
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
-        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--one-turn] [--no-cnn-alone]
-        [--colour-set regidice] [--roomless-pips] [--scale 4.05]
+        [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--errors] [--one-turn]
+        [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -220,8 +220,9 @@ def _near(r, die: dict, radius: float) -> bool:
 
 
 def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_out: str = "",
-        brief: bool = False) -> None:
+        brief: bool = False, errors: bool = False) -> None:
     total, by = Score(), defaultdict(Score)
+    silent: list[str] = []
     phantoms_by_build: dict[str, int] = defaultdict(int)
     hardest, sure_phantoms = [], 0
     for folder in folders:
@@ -238,6 +239,8 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
             for die, sc in zip(row["dice"], per_die, strict=True):
                 for g in groups(row, die):
                     by[g].add(sc)
+                if sc.silent:
+                    silent.append(silent_line(folder, row, die))
             hardest.append((bad, folder, row))
     print(total.line("all" + MODES[mode]))
     for g in sorted(by):
@@ -245,8 +248,20 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
             print("  " + by[g].line(g))
     print("  phantoms by build: " + ", ".join(f"{k} {v}" for k, v in sorted(phantoms_by_build.items()))
           + f"; certain readings near no die: {sure_phantoms}")
+    if errors:
+        print("\n".join(silent) or "  no die certain and wrong")
     if debug_out is not None:
         write_hardest(sorted(hardest, key=lambda t: -t[0])[:6], debug_out, mode != "alone")
+
+
+def silent_line(folder: Path, row: dict, die: dict) -> str:
+    """A die read certain and wrong, as a person looks for it: its frame, faces, body and neighbours, and the
+    frame's box (`--errors`; `--debug-out` draws the hardest frames)."""
+    f = row["factors"]
+    return (f"  silent: {folder.name} frame {row['index']}, top {die.get('top')} (glass {die.get('glass')}), "
+            f"{die.get('colour')} {die.get('material')}{', touching' if die.get('touching') else ''}"
+            f"{', tilted' if die.get('tilted') else ''}; {f['plate']}, leds {f['leds']}, {f['room']}, "
+            f"{f['pips']} pips, build {f['build']}")
 
 
 def write_hardest(rows: list, out: Path, room: bool) -> None:
@@ -424,6 +439,7 @@ def main() -> int:
     ap.add_argument("--modes", default="alone,room,merged", help="comma-separated: " + ", ".join(MODES) +
                     " (watcher: three reads a frame, so asked for by name)")
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
+    ap.add_argument("--errors", action="store_true", help="name each die read certain and wrong")
     ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
                     "`reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER`)")
     ap.add_argument("--no-cnn-alone", action="store_true", help="never certain on the CNN's word alone under the "
@@ -461,7 +477,7 @@ def main() -> int:
         print(f"IN-SAMPLE: the face network trained on {', '.join(seen)}: their figures prove little")
     print(given_boxes(folders, m, args.hold_out))
     for mode in args.modes.split(","):
-        run(folders, mode, args.debug_out, m, args.hold_out, args.brief)
+        run(folders, mode, args.debug_out, m, args.hold_out, args.brief, args.errors)
     if args.colour_set:
         print(colour_set_line(folders, args.colour_set, m))
     return 0
