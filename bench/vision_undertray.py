@@ -60,7 +60,7 @@ from vision.dicesets import DiceSet, get_set  # noqa: E402
 from vision.memory import Memory  # noqa: E402
 from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
-from vision.scoring import Score, score  # noqa: E402
+from vision.scoring import Score, dice_to_show, score  # noqa: E402
 from vision.symbolnet import network_for  # noqa: E402
 from vision.watcher import VOTES, mean_frame, vote  # noqa: E402
 
@@ -243,6 +243,8 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
                     silent.append(silent_line(folder, row, die))
             hardest.append((bad, folder, row))
     print(total.line("all" + MODES[mode]))
+    print(f"  silent {total.silent} of {total.dice} dice: at most {total.silent_bound():.2f}% at 95% (the aim, "
+          f"0.1%, is shown by {dice_to_show(0.001):,} dice with none wrong)")
     for g in sorted(by):
         if not brief or g in BRIEF:
             print("  " + by[g].line(g))
