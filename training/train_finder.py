@@ -323,7 +323,7 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
     if s.undertray:
         seeds = ",".join(map(str, s.undertray))
         note = {**note, "undertray_frames": {f.name: len(read_rows(f)) for f in ud.folders(seeds, finished=True)},
-                "held_out_seeds": f"{ud.HELD_OUT_SEEDS},{ud.SYMBOL_TEST_SEEDS}",
+                "held_out_seeds": f"{ud.HELD_OUT_SEEDS},{ud.SYMBOL_HELD_OUT_SEEDS}",
                 "held_out_factor": s.undertray_hold_out or None}
     print(f"[{name}] training on {len(photos)} photos, {s.scenes} synthetic scenes, {len(frames[0])} Blender "
           f"frames and {len(under[0])} under-tray frames, {sum(len(b) for b in ph.box)} dice", flush=True)
@@ -374,9 +374,9 @@ def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = "", 
     """The under-tray training frames (every one whose dice the frame's edge does not cut: an unlabelled die
     would teach that a die there is floor, and none with the factor `hold_out`), each through `variants`
     cameras (the last `clean` of them on its denoised copy), and their dice boxes."""
-    test = set(seed_list(ud.HELD_OUT_SEEDS)) | set(seed_list(ud.SYMBOL_TEST_SEEDS))
+    test = set(seed_list(ud.HELD_OUT_SEEDS)) | set(seed_list(ud.SYMBOL_HELD_OUT_SEEDS))
     if test & set(seeds):
-        raise SystemExit(f"the under-tray test seeds {ud.HELD_OUT_SEEDS} and {ud.SYMBOL_TEST_SEEDS} are never "
+        raise SystemExit(f"the under-tray test seeds {ud.HELD_OUT_SEEDS} and {ud.SYMBOL_HELD_OUT_SEEDS} are never "
                          "trained on")
     imgs, boxes = [], []
     for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut") and not (

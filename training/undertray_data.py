@@ -37,7 +37,9 @@ TRAIN_SEEDS = "4-95,100-199"   # every d6 seed but those and the tables (100-199
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
 SYMBOL_MEASURE_SEEDS = "223-231"  # King of Tokyo seeds kept out of training and calibration to measure on too
 # (200-201 hold 164 dice; these 758 more: docs/dice-sets.md, twelfth session)
-SYMBOL_TRAIN_SEEDS = "202-222,232-399"  # the symbol seeds a symbol face network trains (and is refitted) on
+FRESH_SYMBOL_SEEDS = "398-399"    # King of Tokyo's fresh test renders (24th session), as FRESH_SEEDS are the d6's
+SYMBOL_HELD_OUT_SEEDS = f"{SYMBOL_TEST_SEEDS},{FRESH_SYMBOL_SEEDS}"   # what no symbol trainer may take
+SYMBOL_TRAIN_SEEDS = "202-222,232-397"  # the symbol seeds a symbol face network trains (and is refitted) on
 DT_TEST_SEEDS = "400-401"    # Dice Throne heroes under the tray: never trained or calibrated on (the only seeds
 DT_TRAIN_SEEDS = "402-599"   # with the held-out heroes and printing); the seeds the Dice Throne network trains on
 # d6 seeds kept to fit the face network's certainty level, never trained on whatever --train-seeds says (25-29
@@ -99,10 +101,11 @@ def never_trained(rows: list[tuple[Path, dict]], trained_frames: dict[str, int])
 
 
 def refuse_measure_seeds(spec: str) -> None:
-    """Stop (SystemExit) where `spec` holds one of King of Tokyo's measure seeds, which no level may be fitted
-    on (the test seeds are refused by every trainer's `main`)."""
-    if set(seed_list(spec)) & set(seed_list(SYMBOL_MEASURE_SEEDS)):
-        raise SystemExit(f"{spec} overlaps the seeds the bench measures on ({SYMBOL_MEASURE_SEEDS})")
+    """Stop (SystemExit) where `spec` holds one of King of Tokyo's measure, test or fresh seeds, which no level
+    may be fitted on (the trainers' `main` refuses them as training seeds)."""
+    kept = f"{SYMBOL_MEASURE_SEEDS},{SYMBOL_HELD_OUT_SEEDS}"
+    if set(seed_list(spec)) & set(seed_list(kept)):
+        raise SystemExit(f"{spec} overlaps the seeds the bench measures on ({kept})")
 
 
 def with_calibration(spec: str) -> str:

@@ -9,6 +9,7 @@ import re
 
 import cv2
 import numpy as np
+import pytest
 
 from training import blender_undertray_canvases as uc
 from training import blender_undertray_factors as fx
@@ -133,8 +134,13 @@ def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     assert not held_out & set(seed_list(default))
     assert all(ud.is_table(s) for s in seed_list(ud.FRESH_TABLES))
     # King of Tokyo's test and measure seeds: neither trained nor refitted on by default
-    kept_out = set(seed_list(ud.SYMBOL_TEST_SEEDS)) | set(seed_list(ud.SYMBOL_MEASURE_SEEDS))
+    kept_out = set(seed_list(ud.SYMBOL_HELD_OUT_SEEDS)) | set(seed_list(ud.SYMBOL_MEASURE_SEEDS))
+    assert set(seed_list(ud.SYMBOL_TEST_SEEDS)) | set(seed_list(ud.FRESH_SYMBOL_SEEDS)) <= kept_out
     assert not kept_out & set(seed_list(ud.SYMBOL_TRAIN_SEEDS))
+    symbol_default = re.search(r"^SYMBOL_TRAIN_SEEDS \?= (\S+)", (REPO / "Makefile").read_text(), re.M).group(1)
+    assert not kept_out & set(seed_list(symbol_default))
+    with pytest.raises(SystemExit):   # nor is a level fitted on them
+        ud.refuse_measure_seeds(ud.FRESH_SYMBOL_SEEDS)
     assert 0 < sum(ud.is_calibration({"index": i}) for i in range(20)) < 20
 
 
