@@ -243,8 +243,8 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
                     silent.append(silent_line(folder, row, die))
             hardest.append((bad, folder, row))
     print(total.line("all" + MODES[mode]))
-    print(f"  silent {total.silent} of {total.dice} dice: at most {total.silent_bound():.2f}% at 95% (the aim, "
-          f"0.1%, is shown by {dice_to_show(0.001):,} dice with none wrong)")
+    print(f"  silent {total.silent} of {total.dice} dice: at most {total.silent_bound():.2f}% at 95% "
+          f"(the aim, 0.1%, is shown by {dice_to_show(0.001):,} dice with none wrong)")
     for g in sorted(by):
         if not brief or g in BRIEF:
             print("  " + by[g].line(g))
@@ -258,7 +258,7 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
 
 def silent_line(folder: Path, row: dict, die: dict) -> str:
     """A die read certain and wrong, as a person looks for it: its frame, faces, body and neighbours, and the
-    frame's box (`--errors`; `--debug-out` draws the hardest frames)."""
+    frame's factors (`--errors`; `--debug-out` draws the hardest frames)."""
     f = row["factors"]
     return (f"  silent: {folder.name} frame {row['index']}, top {die.get('top')} (glass {die.get('glass')}), "
             f"{die.get('colour')} {die.get('material')}{', touching' if die.get('touching') else ''}"

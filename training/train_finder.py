@@ -376,8 +376,8 @@ def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = "", 
     cameras (the last `clean` of them on its denoised copy), and their dice boxes."""
     test = set(seed_list(ud.HELD_OUT_SEEDS)) | set(seed_list(ud.SYMBOL_HELD_OUT_SEEDS))
     if test & set(seeds):
-        raise SystemExit(f"the under-tray test seeds {ud.HELD_OUT_SEEDS} and {ud.SYMBOL_HELD_OUT_SEEDS} are never "
-                         "trained on")
+        raise SystemExit(f"the under-tray test seeds {ud.HELD_OUT_SEEDS} and {ud.SYMBOL_HELD_OUT_SEEDS} are "
+                         "never trained on")
     imgs, boxes = [], []
     for folder, row in ud.frames(",".join(map(str, seeds)), lambda r: not r.get("cut") and not (
             hold_out and ud.factor_matches(r, hold_out))):

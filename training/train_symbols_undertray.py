@@ -13,9 +13,9 @@ on no die), plus the project's own drawings of the faces (`vision/render.py`) so
 printing it knows too. Training turns, flips (a face seen through the glass is mirrored), inverts and permutes
 the colour channels (`torch_net.augment`), so neither ink nor body colour is what it learns.
 
-Held out, never trained or calibrated on: seeds `undertray_data.SYMBOL_HELD_OUT_SEEDS` (200-201, 398-399), read by
-bench/vision_undertray.py --seeds 200-201; King of Tokyo's measure seeds `SYMBOL_MEASURE_SEEDS` (223-231) are
-left out of the default training and recalibration seeds too. `--hold-out KEY=PREFIX` (e.g.
+Held out, never trained or calibrated on: seeds `undertray_data.SYMBOL_HELD_OUT_SEEDS` (200-201, 398-399),
+read by bench/vision_undertray.py --seeds 200-201; King of Tokyo's measure seeds `SYMBOL_MEASURE_SEEDS`
+(223-231) are left out of the default training and recalibration seeds too. `--hold-out KEY=PREFIX` (e.g.
 `printings=red-white`) also leaves out every training frame with that factor, for the bench's held-out-printing
 lines.
 

@@ -26,18 +26,19 @@ from vision.reader import find_candidates
 # the renders' denoised copies (`training/denoise_undertray.py`), folder by folder as in FRAMES
 DENOISED = FRAMES.parent / "undertray-denoised"
 TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrated on
-# Fresh test renders (24th session, 2026-11-28): d6 seeds and tables no session had rendered before, read by the
-# shipped reader to report, never to choose a rule, a level or a model on. Why: the reader's rules were chosen over
-# many sessions on seeds 1-3 and tables 118-129, so those are no longer pictures the reader has not seen; the box
-# will be judged on pictures nobody has looked at (docs/dice-sets.md, "Fresh test renders").
+# Fresh test renders (24th session, 2026-11-28): d6 seeds and tables no session had rendered before, read by
+# the shipped reader to report, never to choose a rule, a level or a model on. Why: the reader's rules were
+# chosen over many sessions on seeds 1-3 and tables 118-129, so those are no longer pictures the reader has
+# not seen; the box will be judged on pictures nobody has looked at (docs/dice-sets.md, "Fresh test renders").
 FRESH_SEEDS = "96-99"
 FRESH_TABLES = "190-195"
 HELD_OUT_SEEDS = f"{TEST_SEEDS},{FRESH_SEEDS}"   # what no d6 trainer may take, whatever its seeds say
-TRAIN_SEEDS = "4-95,100-199"   # every d6 seed but those and the tables (100-199, `folders`); 200 and up: symbol dice
+# every d6 seed but those and the tables (100-199, `folders`); 200 and up hold symbol dice
+TRAIN_SEEDS = "4-95,100-199"
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
 SYMBOL_MEASURE_SEEDS = "223-231"  # King of Tokyo seeds kept out of training and calibration to measure on too
 # (200-201 hold 164 dice; these 758 more: docs/dice-sets.md, twelfth session)
-FRESH_SYMBOL_SEEDS = "398-399"    # King of Tokyo's fresh test renders (24th session), as FRESH_SEEDS are the d6's
+FRESH_SYMBOL_SEEDS = "398-399"    # King of Tokyo's fresh test renders (24th session), as FRESH_SEEDS for d6
 SYMBOL_HELD_OUT_SEEDS = f"{SYMBOL_TEST_SEEDS},{FRESH_SYMBOL_SEEDS}"   # what no symbol trainer may take
 SYMBOL_TRAIN_SEEDS = "202-222,232-397"  # the symbol seeds a symbol face network trains (and is refitted) on
 DT_TEST_SEEDS = "400-401"    # Dice Throne heroes under the tray: never trained or calibrated on (the only seeds
@@ -101,8 +102,8 @@ def never_trained(rows: list[tuple[Path, dict]], trained_frames: dict[str, int])
 
 
 def refuse_measure_seeds(spec: str) -> None:
-    """Stop (SystemExit) where `spec` holds one of King of Tokyo's measure, test or fresh seeds, which no level
-    may be fitted on (the trainers' `main` refuses them as training seeds)."""
+    """Stop (SystemExit) where `spec` holds one of King of Tokyo's measure, test or fresh seeds, which no
+    level may be fitted on (the trainers' `main` refuses them as training seeds)."""
     kept = f"{SYMBOL_MEASURE_SEEDS},{SYMBOL_HELD_OUT_SEEDS}"
     if set(seed_list(spec)) & set(seed_list(kept)):
         raise SystemExit(f"{spec} overlaps the seeds the bench measures on ({kept})")

@@ -123,22 +123,25 @@ def test_a_held_out_factor_matches_by_prefix_wildcard_and_list_item():
     assert ud.factor_matches(row, "materials=translucent") and not ud.factor_matches(row, "materials=opaque")
 
 
+def _make_default(variable: str) -> str:
+    """The Makefile's default value of `variable` (`VAR ?= value`)."""
+    return re.search(rf"^{variable} \?= (\S+)", (REPO / "Makefile").read_text(), re.M).group(1)
+
+
 def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     from training import undertray_data as ud
     from training.blender_canvases import seed_list
     held_out = set(seed_list(ud.HELD_OUT_SEEDS))
     assert set(seed_list(ud.TEST_SEEDS)) | set(seed_list(ud.FRESH_SEEDS)) <= held_out
     assert not held_out & set(seed_list(ud.TRAIN_SEEDS))
-    # nor does `make train-reader-undertray` take them by default; the fresh tables are tables (never trained on)
-    default = re.search(r"^UNDERTRAY_TRAIN_SEEDS \?= (\S+)", (REPO / "Makefile").read_text(), re.M).group(1)
-    assert not held_out & set(seed_list(default))
+    # nor does `make train-reader-undertray` take them by default; fresh tables are tables (never trained on)
+    assert not held_out & set(seed_list(_make_default("UNDERTRAY_TRAIN_SEEDS")))
     assert all(ud.is_table(s) for s in seed_list(ud.FRESH_TABLES))
     # King of Tokyo's test and measure seeds: neither trained nor refitted on by default
     kept_out = set(seed_list(ud.SYMBOL_HELD_OUT_SEEDS)) | set(seed_list(ud.SYMBOL_MEASURE_SEEDS))
     assert set(seed_list(ud.SYMBOL_TEST_SEEDS)) | set(seed_list(ud.FRESH_SYMBOL_SEEDS)) <= kept_out
     assert not kept_out & set(seed_list(ud.SYMBOL_TRAIN_SEEDS))
-    symbol_default = re.search(r"^SYMBOL_TRAIN_SEEDS \?= (\S+)", (REPO / "Makefile").read_text(), re.M).group(1)
-    assert not kept_out & set(seed_list(symbol_default))
+    assert not kept_out & set(seed_list(_make_default("SYMBOL_TRAIN_SEEDS")))
     with pytest.raises(SystemExit):   # nor is a level fitted on them
         ud.refuse_measure_seeds(ud.FRESH_SYMBOL_SEEDS)
     assert 0 < sum(ud.is_calibration({"index": i}) for i in range(20)) < 20
