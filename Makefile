@@ -172,8 +172,8 @@ blender-dice: venv
 # glass and top face, material, colour, touching/tilted; per frame its factors), each with its empty tray;
 # 320x240 frames, 6-10 s a frame with its empty tray on one core (13-17 s at 12-16 samples on the 2-core AMD
 # EPYC VM of 2026-11-28, both cores rendering); Dice Throne seeds (400 and up) 640x480, 25-30 s. Never in CI.
-# bench/vision_undertray.py reads them. Each Blender process draws its own grain: a frame rendered again in a
-# new process has the same scene and labels and other noise (docs/dice-sets.md, "Fresh test renders").
+# bench/vision_undertray.py reads them. A seed renders the same pixels in any process since 2026-11-28
+# (`blender_undertray.canonical_faces`); folders rendered before have the same scenes with other grain.
 UNDERTRAY_SEEDS ?= 1-10
 UNDERTRAY_FRAMES ?= 40
 blender-undertray: venv

@@ -157,7 +157,21 @@ def add_ring_and_board(f) -> None:
         a = 2 * math.pi * i / f.led_count
         bpy.ops.mesh.primitive_uv_sphere_add(radius=r, segments=12, ring_count=6,
                                              location=(f.led_radius * math.cos(a), f.led_radius * math.sin(a), z))
+        canonical_faces(bpy.context.active_object.data)
         bpy.context.active_object.data.materials.append(led)
+
+
+def canonical_faces(mesh: bpy.types.Mesh) -> None:
+    """Rebuild `mesh` with each face's loop starting at its lowest vertex, the faces in sorted order. Why:
+    Blender 3.4's UV sphere operator starts a face's loop at another vertex from one process to the next, so a
+    quad's diagonal moved (and with it, likely, the triangles Cycles samples an emitting mesh's light by), and
+    a seed's frame came out with other grain in each process; rebuilt so, two processes render it alike to
+    the bit (docs/dice-sets.md, "Fresh test renders")."""
+    verts = [tuple(v.co) for v in mesh.vertices]
+    faces = fx.canonical_loops([tuple(p.vertices) for p in mesh.polygons])
+    mesh.clear_geometry()
+    mesh.from_pydata(verts, [], faces)
+    mesh.update()
 
 
 def add_enclosure(f) -> None:
@@ -201,6 +215,7 @@ def add_room(f) -> None:
         bpy.ops.mesh.primitive_uv_sphere_add(radius=1, location=(rnd.uniform(-4, 4), rnd.uniform(-3, 3),
                                                                  rnd.uniform(3.5, 7)))
         ob = bpy.context.active_object
+        canonical_faces(ob.data)
         ob.scale = (2.5, 1.2, 0.6)
         ob.rotation_euler = (0, 0, rnd.uniform(0, math.pi))
         ob.data.materials.append(skin)

@@ -370,6 +370,17 @@ def label_row(frame: Frame, image: str, boxes: list[list[float] | None], empty_i
             "dice": dice}
 
 
+def canonical_loops(faces: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """A mesh's faces (vertex loops) each turned to start at its lowest vertex, in sorted order: the same list
+    whatever vertex and order Blender started them at, each face's winding (so its normal) kept. The renderer
+    rebuilds its UV spheres so (`blender_undertray.canonical_faces`), as Blender 3.4 starts their loops
+    differently from one process to the next."""
+    def from_lowest(loop: tuple[int, ...]) -> tuple[int, ...]:
+        k = loop.index(min(loop))
+        return tuple(loop[k:] + loop[:k])
+    return sorted(from_lowest(tuple(loop)) for loop in faces)
+
+
 def read_rows(folder: Path) -> list[dict]:
     """The rows of a folder's labels.jsonl (rendered or half rendered)."""
     path = folder / "labels.jsonl"
