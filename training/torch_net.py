@@ -211,10 +211,12 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
 
 # ----------------------------------------------------------------------------- training
 
-def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
+def train(data: Canvases, s: Setup, seed: int, log=print, start: FaceNet | None = None) -> FaceNet:
+    """A face network trained on `data`; `start`: a trained network to go on from (`folded_net`) instead of
+    fresh weights."""
     g = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
-    net = FaceNet(s)
+    net = start or FaceNet(s)
     cv = torch.from_numpy(np.ascontiguousarray(data.x.transpose(0, 3, 1, 2)))
     y = torch.from_numpy(data.y)
     upright = torch.from_numpy(data.upright)
@@ -254,6 +256,33 @@ def train(data: Canvases, s: Setup, seed: int, log=print) -> FaceNet:
         if log:
             log(f"  epoch {ep + 1}/{s.epochs}: loss {tot / per_epoch:.4f}  train acc {right / per_epoch:.4f}")
     net.eval()
+    return net
+
+
+def folded_net(onnx_path: str, s: Setup) -> FaceNet:
+    """The network of an exported model (`export_onnx`), as a FaceNet without batch norm (`s.bn` must be
+    False: the export folded it into the convolutions' weights and biases) that trains on from there. Why: a
+    model took most of an hour of one core to train, and new renders can teach it more without starting over.
+    The convolutions are taken in the graph's order, the dense layers by name."""
+    import onnx
+    from onnx import numpy_helper
+
+    if s.bn:
+        raise ValueError("a folded network has no batch norm: train it on with Setup(bn=False)")
+    graph = onnx.load(onnx_path).graph
+    weights = {w.name: torch.from_numpy(numpy_helper.to_array(w).copy()) for w in graph.initializer}
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    net = FaceNet(s)
+    layers = [m for m in net.features if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(layers):
+        raise ValueError(f"{onnx_path}: {len(convs)} convolutions, the setup has {len(layers)}")
+    with torch.no_grad():
+        for node, layer in zip(convs, layers, strict=True):
+            layer.weight.copy_(weights[node.input[1]])
+            layer.bias.copy_(weights[node.input[2]])
+        for name in ("fc0", "fc1"):
+            getattr(net, name).weight.copy_(weights[f"{name}.weight"])
+            getattr(net, name).bias.copy_(weights[f"{name}.bias"])
     return net
 
 
