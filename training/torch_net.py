@@ -12,8 +12,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import onnx
 import torch
 import torch.nn.functional as F
+from onnx import numpy_helper
 from torch import nn
 
 from training.canvas import REACH, Canvases
@@ -264,9 +266,6 @@ def folded_net(onnx_path: str, s: Setup) -> FaceNet:
     False: the export folded it into the convolutions' weights and biases) that trains on from there. Why: a
     model took most of an hour of one core to train, and new renders can teach it more without starting over.
     The convolutions are taken in the graph's order, the dense layers by name."""
-    import onnx
-    from onnx import numpy_helper
-
     if s.bn:
         raise ValueError("a folded network has no batch norm: train it on with Setup(bn=False)")
     graph = onnx.load(onnx_path).graph
