@@ -126,11 +126,30 @@ class CornerReader:
         if ink.shape != (M, M) or not turns or len(self.keys) < 2:
             return None
         sigma = round(max(0.7, 0.45 * M / max(side_px, 1.0)), 1)  # (rounded: its blurred drawings are kept)
+        regions = self._regions(ink, turns)
+        placer = _Placer(regions)
+        if len(regions) > 1 and self._shared:
+            regions = self._clear_turn(regions, only, sigma, placer)
+        scores, fits = self._scores(regions, only, scales, sigma, placer)
+        if not scores:
+            return None
+        if len(fits) > 1 and not self._shared:
+            # drawings that differ all over (look-alike digits): the turn whose best drawing fits best,
+            # when clearly so
+            clear = _clear_winner(fits)
+            if clear is not None:
+                scores = {kt: v for kt, v in scores.items() if kt[1] == clear}
+        (key, turn), best = max(scores.items(), key=lambda kv: kv[1])
+        other = max((s for (k, _), s in scores.items() if k != key), default=-1.0)
+        return CornerMatch(key, turn, best, best - other)
+
+    def _regions(self, ink: np.ndarray, turns: Sequence[int]) -> dict[int, np.ndarray]:
+        """Per turn, the window of the (lightly blurred, padded) ink where that turn puts the number; a turn
+        whose window is blank is left out."""
         p = self._pad
         obs = cv2.copyMakeBorder(cv2.GaussianBlur(ink.astype(np.float32), (0, 0), 0.7), p, p, p, p,
                                  cv2.BORDER_CONSTANT, value=0.0)
         r = int(round((self.half + SLACK) * M))
-        n = 2 * self._h + 1
         regions = {}
         for turn in turns:
             cx, cy = self._centre(turn)
@@ -138,33 +157,31 @@ class CornerReader:
             region = obs[y - r:y + r + 1, x - r:x + r + 1]
             if float(cv2.meanStdDev(region)[1][0, 0]) >= 1e-3:  # (numpy's std: several times the time)
                 regions[turn] = region
-        # each drawing's best place in a region and its fit there, (key, turn, scale) -> (fit, (x, y)): the
-        # turn's check below and the numbers' scores place the same drawing at most once
-        placed: dict[tuple[int, int, float], tuple[float, tuple[int, int]]] = {}
+        return regions
 
-        def place(key: int, turn: int, sc: float, w: np.ndarray) -> tuple[float, tuple[int, int]]:
-            hit = placed.get((key, turn, sc))
-            if hit is None:
-                _, f, _, loc = cv2.minMaxLoc(cv2.matchTemplate(regions[turn], w, cv2.TM_CCOEFF_NORMED))
-                hit = placed[(key, turn, sc)] = (float(f), loc)
-            return hit
-
-        if len(regions) > 1 and self._shared:
-            # several turns left open (a symbol that looks alike turned): the whole window, the symbol's
-            # part and the number's clear patch, says which, when it says so clearly (one drawing is enough
-            # for that: they differ by their numbers only); the numbers are then read there only (a claw's
-            # stroke in the wrong corner looked like a 1)
-            fits = {}
-            for turn in regions:
-                keys = self.keys if only is None else sorted(only.get(turn, ()))
-                w = self._blurred(keys[0], turn, 1.0, sigma) if keys else None
-                if w is not None:
-                    fits[turn] = place(keys[0], turn, 1.0, w)[0]
-            ranked = sorted(fits.items(), key=lambda kv: -kv[1])
-            if len(ranked) > 1 and ranked[0][1] - ranked[1][1] >= TURN_CLEAR:
-                regions = {ranked[0][0]: regions[ranked[0][0]]}
-        scores: dict[tuple[int, int], float] = {}
+    def _clear_turn(self, regions: dict[int, np.ndarray], only: Mapping[int, Collection[int]] | None,
+                    sigma: float, placer: _Placer) -> dict[int, np.ndarray]:
+        """Several turns left open (a symbol that looks alike turned): the whole window, the symbol's part and
+        the number's clear patch, says which, when it says so clearly (one drawing is enough for that: they
+        differ by their numbers only); the numbers are then read there only (a claw's stroke in the wrong
+        corner looked like a 1). The regions kept."""
         fits = {}
+        for turn in regions:
+            keys = self.keys if only is None else sorted(only.get(turn, ()))
+            w = self._blurred(keys[0], turn, 1.0, sigma) if keys else None
+            if w is not None:
+                fits[turn] = placer.place(keys[0], turn, 1.0, w)[0]
+        clear = _clear_winner(fits)
+        return regions if clear is None else {clear: regions[clear]}
+
+    def _scores(self, regions: dict[int, np.ndarray], only: Mapping[int, Collection[int]] | None,
+                scales: Sequence[float], sigma: float, placer: _Placer
+                ) -> tuple[dict[tuple[int, int], float], dict[int, float]]:
+        """(each (key, turn)'s score: the correlation where the drawings differ, at the scale that placed it
+        best; each turn's best placing fit)."""
+        n = 2 * self._h + 1
+        scores: dict[tuple[int, int], float] = {}
+        fits: dict[int, float] = {}
         for turn, region in regions.items():
             differ = self._differ[turn]
             for key in (self.keys if only is None else only.get(turn, ())):
@@ -173,25 +190,14 @@ class CornerReader:
                     w = self._blurred(key, turn, sc, sigma)
                     if w is None:
                         continue
-                    f, (lx, ly) = place(key, turn, sc, w)
+                    f, (lx, ly) = placer.place(key, turn, sc, w)
                     if f > fit:
                         wd, wn = self._differing(key, turn, sc, sigma)
                         fit, best = f, _ncc_with(region[ly:ly + n, lx:lx + n][differ], wd, wn)
                 if fit > -2.0:
                     scores[(key, turn)] = best
                     fits[turn] = max(fits.get(turn, -2.0), fit)
-        if not scores:
-            return None
-        if len(fits) > 1 and not self._shared:
-            # drawings that differ all over (look-alike digits): the turn whose best drawing fits best,
-            # when clearly so
-            ranked = sorted(fits.items(), key=lambda kv: -kv[1])
-            if ranked[0][1] - ranked[1][1] >= TURN_CLEAR:
-                scores = {kt: v for kt, v in scores.items() if kt[1] == ranked[0][0]}
-        (key, turn), best = max(scores.items(), key=lambda kv: kv[1])
-        other = max((s for (k, _), s in scores.items() if k != key), default=-1.0)
-        return CornerMatch(key, turn, best, best - other)
-
+        return scores, fits
 
     def _differing(self, key: int, turn: int, sc: float, sigma: float) -> tuple[np.ndarray, float]:
         """A blurred drawing's pixels where the drawings differ, less their mean, and their norm (kept)."""
@@ -222,3 +228,27 @@ def _ncc_with(a: np.ndarray, b: np.ndarray, b_norm: float) -> float:
     a = a - a.mean()
     d = float(np.sqrt((a * a).sum())) * b_norm
     return float((a * b).sum()) / d if d > 1e-9 else 0.0
+
+
+class _Placer:
+    """Each drawing's best place in a turn's window and its fit there, kept: (key, turn, scale) -> (fit,
+    (x, y)). Why: the turn's check and the numbers' scores place the same drawing at most once."""
+
+    def __init__(self, regions: dict[int, np.ndarray]):
+        self.regions = regions
+        self.placed: dict[tuple[int, int, float], tuple[float, tuple[int, int]]] = {}
+
+    def place(self, key: int, turn: int, sc: float, w: np.ndarray) -> tuple[float, tuple[int, int]]:
+        hit = self.placed.get((key, turn, sc))
+        if hit is None:
+            _, f, _, loc = cv2.minMaxLoc(cv2.matchTemplate(self.regions[turn], w, cv2.TM_CCOEFF_NORMED))
+            hit = self.placed[(key, turn, sc)] = (float(f), loc)
+        return hit
+
+
+def _clear_winner(fits: dict[int, float]) -> int | None:
+    """The turn that fits at least TURN_CLEAR better than every other, if one does (and there are others)."""
+    ranked = sorted(fits.items(), key=lambda kv: -kv[1])
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] >= TURN_CLEAR:
+        return ranked[0][0]
+    return None
