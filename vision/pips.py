@@ -692,7 +692,13 @@ def _split_merged(group: list[Pip]) -> int:
 
 
 def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
-    lab = planes.lab
+    """The faces the pips make: pips linked into groups (`_linked_groups`), each group one face (`_face_of`)."""
+    return [_face_of(g, planes) for g in _linked_groups(pips, planes.lab)]
+
+
+def _linked_groups(pips: list[Pip], lab: np.ndarray) -> list[list[Pip]]:
+    """The pips in groups: two alike pips (`_similar`) within reach of each other are one face's when the
+    face between them is uniform (`_path_uniform`); groups are the links' connected parts (union-find)."""
     arrays = _pip_arrays(pips)
     n = len(pips)
     parent = list(range(n))
@@ -725,51 +731,56 @@ def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
-    faces = []
-    for g in groups.values():
-        count = _split_merged(g)
-        pts = np.array([(p.x, p.y) for p in g], np.float32)
-        M = None
-        if count > 6:
-            res = 9.0
-        elif len(g) == count:
-            res, M = _fit_layout(pts, count, _unforeshorten(g)) if count > 1 else (0.0, None)
-        else:
-            res = 0.5  # merged pips: positions are not all known
-        conflict = 0.0
-        if M is not None:
-            chan = planes.channel(g[0].channel)
-            pol = g[0].polarity
-            face_v = _median([p.ring for p in g])
-            pip_v = face_v - _median([abs(p.contrast) for p in g])
-            if pol < 0:
-                face_v, pip_v = 255.0 - face_v, 255.0 - pip_v
-            conflict = _grid_conflict(chan, M, count, pol, face_v, pip_v, _median([p.r for p in g]))
-        areas = np.array([p.area / p.n_merged for p in g])
-        regular = 1.0 - min(1.0, float(np.std(areas) / max(np.mean(areas), 1e-6)) / 0.5) if len(g) > 1 else 1.0
-        cx = sum(p.x for p in g) / len(g)
-        cy = sum(p.y for p in g) / len(g)
-        pr = _median([p.major for p in g])
-        if M is not None:
-            size = 2.0 * math.sqrt(abs(float(np.linalg.det(M[:, :2])))) / 0.52
-        else:
-            size = pr * 2 / 0.2
-        if M is not None:
-            clutter = face_clutter(lab, M, g, 1.55 if count >= 4 else 1.3)
-        elif count == 1:
-            p0 = g[0]
-            step = 2.6 * p0.r
-            Ms = np.array([[step, 0, p0.x], [0, step, p0.y]], np.float32)
-            clutter = face_clutter(lab, Ms, g, 1.1)
-        else:
-            clutter = 0.0
-        lab_face = tuple(_median([p.face_lab[c] for p in g]) for c in range(3))
-        f = Face(g, count, cx, cy, res, _median([p.roundness for p in g]), pr, size, regular, 0.0,
-                 lab_face)
-        f.conflict = conflict
-        f.clutter = clutter
-        faces.append(f)
-    return faces
+    return list(groups.values())
+
+
+def _face_of(g: list[Pip], planes: Planes) -> Face:
+    """One group of pips as a face: its count, layout fit, grid conflict, regularity, size and clutter."""
+    count = _split_merged(g)
+    pts = np.array([(p.x, p.y) for p in g], np.float32)
+    M = None
+    if count > 6:
+        res = 9.0
+    elif len(g) == count:
+        res, M = _fit_layout(pts, count, _unforeshorten(g)) if count > 1 else (0.0, None)
+    else:
+        res = 0.5  # merged pips: positions are not all known
+    areas = np.array([p.area / p.n_merged for p in g])
+    regular = 1.0 - min(1.0, float(np.std(areas) / max(np.mean(areas), 1e-6)) / 0.5) if len(g) > 1 else 1.0
+    cx = sum(p.x for p in g) / len(g)
+    cy = sum(p.y for p in g) / len(g)
+    pr = _median([p.major for p in g])
+    size = 2.0 * math.sqrt(abs(float(np.linalg.det(M[:, :2])))) / 0.52 if M is not None else pr * 2 / 0.2
+    lab_face = tuple(_median([p.face_lab[c] for p in g]) for c in range(3))
+    f = Face(g, count, cx, cy, res, _median([p.roundness for p in g]), pr, size, regular, 0.0,
+             lab_face)
+    f.conflict = _grid_conflict_of(g, M, count, planes) if M is not None else 0.0
+    f.clutter = _clutter_of(g, M, count, planes.lab)
+    return f
+
+
+def _grid_conflict_of(g: list[Pip], M: np.ndarray, count: int, planes: Planes) -> float:
+    """`_grid_conflict` of a fitted face, in its pips' channel with the face's and pips' levels made dark pips
+    on a light face."""
+    chan = planes.channel(g[0].channel)
+    pol = g[0].polarity
+    face_v = _median([p.ring for p in g])
+    pip_v = face_v - _median([abs(p.contrast) for p in g])
+    if pol < 0:
+        face_v, pip_v = 255.0 - face_v, 255.0 - pip_v
+    return _grid_conflict(chan, M, count, pol, face_v, pip_v, _median([p.r for p in g]))
+
+
+def _clutter_of(g: list[Pip], M: np.ndarray | None, count: int, lab: np.ndarray) -> float:
+    """`face_clutter` where the face's grid is known (fitted, or a lone pip's own); 0 otherwise."""
+    if M is not None:
+        return face_clutter(lab, M, g, 1.55 if count >= 4 else 1.3)
+    if count == 1:
+        p0 = g[0]
+        step = 2.6 * p0.r
+        Ms = np.array([[step, 0, p0.x], [0, step, p0.y]], np.float32)
+        return face_clutter(lab, Ms, g, 1.1)
+    return 0.0
 
 
 def faces_to_dice(faces: list[Face]) -> list[Face]:
