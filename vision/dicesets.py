@@ -13,7 +13,7 @@ a game `value` (int or None) and a `glyph` telling the renderer how to draw it (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,49 +94,14 @@ class DiceSet:
         raw_faces = spec.get("faces")
         if not isinstance(raw_faces, list) or len(raw_faces) < 2:
             raise DiceSetError(f"dice set {sid!r}: 'faces' must list at least two faces")
-        faces = []
-        for pos, f in enumerate(raw_faces, start=1):
-            if not isinstance(f, Mapping):
-                raise DiceSetError(f"dice set {sid!r}: face {pos} is not a dict")
-            index = f.get("index", pos)
-            if index != pos:
-                raise DiceSetError(f"dice set {sid!r}: faces must be listed by index 1..n (face {pos} says {index!r})")
-            name = f.get("name")
-            if not isinstance(name, str) or not name:
-                raise DiceSetError(f"dice set {sid!r}: face {pos} needs a string 'name'")
-            value = f.get("value")
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise DiceSetError(f"dice set {sid!r}: face {pos} 'value' must be an integer or null")
-            glyph = f.get("glyph", "blank")
-            if not isinstance(glyph, str):
-                raise DiceSetError(f"dice set {sid!r}: face {pos} 'glyph' must be a string")
-            faces.append(Face(pos, name, value, glyph))
-        n = len(faces)
-        opposite: dict[int, int] = {}
-        raw_opp = spec.get("opposite") or {}
-        if not isinstance(raw_opp, Mapping):
-            raise DiceSetError(f"dice set {sid!r}: 'opposite' must map a face index to a face index")
-        for k, v in raw_opp.items():
-            try:
-                a, b = int(k), int(v)
-            except (TypeError, ValueError):
-                raise DiceSetError(f"dice set {sid!r}: 'opposite' has a non-number entry {k!r}: {v!r}") from None
-            if not (1 <= a <= n and 1 <= b <= n):
-                raise DiceSetError(f"dice set {sid!r}: 'opposite' names a face outside 1..{n}")
-            opposite[a] = b
-        for a, b in opposite.items():
-            if opposite.get(b, a) != a:
-                raise DiceSetError(f"dice set {sid!r}: 'opposite' is not symmetric ({a}->{b}, {b}->{opposite[b]})")
-        kind = spec.get("kind", "icons")
-        if kind not in KINDS:
-            raise DiceSetError(f"dice set {sid!r}: 'kind' must be one of {', '.join(KINDS)}, not {kind!r}")
-        shape = spec.get("shape", "square")
-        if shape not in SHAPES:
-            raise DiceSetError(f"dice set {sid!r}: 'shape' must be one of {', '.join(SHAPES)}, not {shape!r}")
+        faces = tuple(_parsed_face(sid, pos, f) for pos, f in enumerate(raw_faces, start=1))
+        opposite = _parsed_opposite(sid, spec.get("opposite") or {}, len(faces))
+        kind = _one_of(sid, spec, "kind", "icons", KINDS)
+        shape = _one_of(sid, spec, "shape", "square", SHAPES)
         colours = spec.get("colours") or []
         if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
             raise DiceSetError(f"dice set {sid!r}: 'colours' must be a list of colour names")
-        return cls(sid, tuple(faces), opposite, kind, shape, tuple(colours))
+        return cls(sid, faces, opposite, kind, shape, tuple(colours))
 
     def to_spec(self) -> dict[str, Any]:
         """The plain-dict form (inverse of `from_spec`, without the translated names it never kept)."""
@@ -186,3 +151,49 @@ def custom(name: str, face_names: list[str], opposite: dict[int, int] | None = N
         v = int(fname) if fname.isdigit() else None
         faces.append(Face(i, fname, v, "blank"))
     return DiceSet(name, tuple(faces), dict(opposite or {}))
+
+
+def _parsed_face(sid: str, pos: int, f: Any) -> Face:
+    """Face `pos` of set `sid` from its spec entry (DiceSetError saying what is wrong with it)."""
+    if not isinstance(f, Mapping):
+        raise DiceSetError(f"dice set {sid!r}: face {pos} is not a dict")
+    index = f.get("index", pos)
+    if index != pos:
+        raise DiceSetError(f"dice set {sid!r}: faces must be listed by index 1..n (face {pos} says {index!r})")
+    name = f.get("name")
+    if not isinstance(name, str) or not name:
+        raise DiceSetError(f"dice set {sid!r}: face {pos} needs a string 'name'")
+    value = f.get("value")
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise DiceSetError(f"dice set {sid!r}: face {pos} 'value' must be an integer or null")
+    glyph = f.get("glyph", "blank")
+    if not isinstance(glyph, str):
+        raise DiceSetError(f"dice set {sid!r}: face {pos} 'glyph' must be a string")
+    return Face(pos, name, value, glyph)
+
+
+def _parsed_opposite(sid: str, raw: Any, n: int) -> dict[int, int]:
+    """The set's opposite-face map (face index -> face index, symmetric, within 1..n) from its spec."""
+    if not isinstance(raw, Mapping):
+        raise DiceSetError(f"dice set {sid!r}: 'opposite' must map a face index to a face index")
+    opposite: dict[int, int] = {}
+    for k, v in raw.items():
+        try:
+            a, b = int(k), int(v)
+        except (TypeError, ValueError):
+            raise DiceSetError(f"dice set {sid!r}: 'opposite' has a non-number entry {k!r}: {v!r}") from None
+        if not (1 <= a <= n and 1 <= b <= n):
+            raise DiceSetError(f"dice set {sid!r}: 'opposite' names a face outside 1..{n}")
+        opposite[a] = b
+    for a, b in opposite.items():
+        if opposite.get(b, a) != a:
+            raise DiceSetError(f"dice set {sid!r}: 'opposite' is not symmetric ({a}->{b}, {b}->{opposite[b]})")
+    return opposite
+
+
+def _one_of(sid: str, spec: Mapping[str, Any], key: str, default: str, allowed: Sequence[str]) -> str:
+    """The spec's `key` (or `default`), which must be one of `allowed`."""
+    value = spec.get(key, default)
+    if value not in allowed:
+        raise DiceSetError(f"dice set {sid!r}: '{key}' must be one of {', '.join(allowed)}, not {value!r}")
+    return value
