@@ -282,11 +282,12 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
         print(f"  hardest: {out / name} (wrong+missed+phantoms {bad}, {row['factors']})")
 
 
-def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
+def given_boxes(folders: list[Path], m: Models, hold_out: str, by_factor: bool = False) -> str:
     """The face network alone, given each die's true box (the finder's part taken out): glass face named
     right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
     also asks the pip counts or the templates). Each set by its own network; a set without one is left out.
-    Dice Throne dice also by held-out / seen hero and printing (`hero_groups`)."""
+    Dice Throne dice also by held-out / seen hero and printing (`hero_groups`); `by_factor`: every die also
+    in each of its factor groups (`groups`), to see where the network errs whatever the finder does."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])   # dice, right, sure-right, sure-wrong,
     # and sure-right, sure-wrong where the turns' mean may make a die sure too (`Prediction.turns_sure`)
     for folder in folders:
@@ -301,7 +302,7 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str) -> str:
             for d, p in zip(row["dice"], clf.predict(img, boxes, turns=turns), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
                 turned = sure or p.turns_sure
-                for g in ["all", *[h for h in hero_groups(d) if h in BRIEF]]:
+                for g in ["all", *(groups(row, d) if by_factor else [h for h in hero_groups(d) if h in BRIEF])]:
                     c = counts[g]
                     c[0], c[1], c[2], c[3] = c[0] + 1, c[1] + ok, c[2] + (ok and sure), c[3] + (sure and not ok)
                     c[4], c[5] = c[4] + (ok and turned), c[5] + (turned and not ok)
@@ -441,6 +442,8 @@ def main() -> int:
     ap.add_argument("--modes", default="alone,room,merged", help="comma-separated: " + ", ".join(MODES) +
                     " (watcher: three reads a frame, so asked for by name)")
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
+    ap.add_argument("--given-by-factor", action="store_true",
+                    help="the network given the true boxes by every factor group too")
     ap.add_argument("--errors", action="store_true", help="name each die read certain and wrong")
     ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
                     "`reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER`)")
@@ -477,7 +480,7 @@ def main() -> int:
     seen = in_sample(folders, m)
     if seen:
         print(f"IN-SAMPLE: the face network trained on {', '.join(seen)}: their figures prove little")
-    print(given_boxes(folders, m, args.hold_out))
+    print(given_boxes(folders, m, args.hold_out, args.given_by_factor))
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief, args.errors)
     if args.colour_set:
