@@ -302,7 +302,8 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str, by_factor: bool =
             for d, p in zip(row["dice"], clf.predict(img, boxes, turns=turns), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
                 turned = sure or p.turns_sure
-                for g in ["all", *(groups(row, d) if by_factor else [h for h in hero_groups(d) if h in BRIEF])]:
+                kinds = groups(row, d) if by_factor else [h for h in hero_groups(d) if h in BRIEF]
+                for g in ["all", *kinds]:
                     c = counts[g]
                     c[0], c[1], c[2], c[3] = c[0] + 1, c[1] + ok, c[2] + (ok and sure), c[3] + (sure and not ok)
                     c[4], c[5] = c[4] + (ok and turned), c[5] + (turned and not ok)

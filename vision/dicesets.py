@@ -159,7 +159,8 @@ def _parsed_face(sid: str, pos: int, f: Any) -> Face:
         raise DiceSetError(f"dice set {sid!r}: face {pos} is not a dict")
     index = f.get("index", pos)
     if index != pos:
-        raise DiceSetError(f"dice set {sid!r}: faces must be listed by index 1..n (face {pos} says {index!r})")
+        raise DiceSetError(f"dice set {sid!r}: faces must be listed by index 1..n "
+                           f"(face {pos} says {index!r})")
     name = f.get("name")
     if not isinstance(name, str) or not name:
         raise DiceSetError(f"dice set {sid!r}: face {pos} needs a string 'name'")
@@ -187,7 +188,8 @@ def _parsed_opposite(sid: str, raw: Any, n: int) -> dict[int, int]:
         opposite[a] = b
     for a, b in opposite.items():
         if opposite.get(b, a) != a:
-            raise DiceSetError(f"dice set {sid!r}: 'opposite' is not symmetric ({a}->{b}, {b}->{opposite[b]})")
+            raise DiceSetError(f"dice set {sid!r}: 'opposite' is not symmetric "
+                               f"({a}->{b}, {b}->{opposite[b]})")
     return opposite
 
 

@@ -692,7 +692,8 @@ def _split_merged(group: list[Pip]) -> int:
 
 
 def group_faces(pips: list[Pip], planes: Planes) -> list[Face]:
-    """The faces the pips make: pips linked into groups (`_linked_groups`), each group one face (`_face_of`)."""
+    """The faces the pips make: the pips linked into groups (`_linked_groups`), each group a face
+    (`_face_of`)."""
     return [_face_of(g, planes) for g in _linked_groups(pips, planes.lab)]
 
 
