@@ -218,7 +218,7 @@ def train(data: Canvases, s: Setup, seed: int, log=print, start: FaceNet | None 
     fresh weights."""
     g = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
-    net = start or FaceNet(s)
+    net = start if start is not None else FaceNet(s)
     cv = torch.from_numpy(np.ascontiguousarray(data.x.transpose(0, 3, 1, 2)))
     y = torch.from_numpy(data.y)
     upright = torch.from_numpy(data.upright)
