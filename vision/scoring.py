@@ -60,44 +60,48 @@ def score(truth: list[dict], readings: list[Reading], radius: float, tag: str = 
     """truth: dicts with center, value (and optionally face, colour). Each truth takes the nearest reading
     within `radius` px (one reading per truth); unmatched readings are phantoms."""
     s = Score()
-    pairs = []
-    for i, g in enumerate(truth):
-        for j, r in enumerate(readings):
-            d = math.hypot(r.center[0] - g["center"][0], r.center[1] - g["center"][1])
-            if d <= radius:
-                pairs.append((d, i, j))
-    pairs.sort()
-    ti, rj = {}, set()
-    for _d, i, j in pairs:
-        if i in ti or j in rj:
-            continue
-        ti[i] = j
-        rj.add(j)
+    matched = nearest_pairs(truth, readings, radius)
     for i, g in enumerate(truth):
         s.dice += 1
-        if i not in ti:
+        if i in matched:
+            _count_read(s, g, readings[matched[i]], tag, use_face)
+        else:
             s.missed += 1
             s.errors.append({"tag": tag, "kind": "missed", "truth": g["value"], "center": g["center"]})
-            continue
-        r = readings[ti[i]]
-        ok = r.value == g["value"] and (not use_face or "face" not in g or r.face == g["face"])
-        if not r.certain:
-            s.uncertain += 1
-        if ok:
-            s.correct += 1
-            if r.certain:
-                s.right_certain += 1
-        elif r.certain:
-            s.silent += 1
-            s.errors.append({"tag": tag, "kind": "silent", "truth": g.get("face", g["value"]), "read": r.face,
-                             "conf": round(r.confidence, 3), "center": g["center"]})
-        else:
-            s.wrong_flagged += 1
-        if "colour" in g:
-            s.colour_n += 1
-            s.colour_ok += int(r.colour == g["colour"])
-    s.phantom = len(readings) - len(rj)
+    s.phantom = len(readings) - len(matched)
     return s
+
+
+def nearest_pairs(truth: list[dict], readings: list[Reading], radius: float) -> dict[int, int]:
+    """Each truth's reading (truth index -> reading index): pairs within `radius` px taken nearest first, each
+    truth and each reading in at most one pair. Why greedy by distance: two touching dice each keep their own
+    reading rather than the first truth listed taking whichever reading lies within reach."""
+    pairs = sorted((math.hypot(r.center[0] - g["center"][0], r.center[1] - g["center"][1]), i, j)
+                   for i, g in enumerate(truth) for j, r in enumerate(readings))
+    taken, used = {}, set()
+    for d, i, j in pairs:
+        if d <= radius and i not in taken and j not in used:
+            taken[i] = j
+            used.add(j)
+    return taken
+
+
+def _count_read(s: Score, g: dict, r: Reading, tag: str, use_face: bool) -> None:
+    """One truth's reading counted: right or wrong, certain or not, and its colour."""
+    ok = r.value == g["value"] and (not use_face or "face" not in g or r.face == g["face"])
+    s.uncertain += int(not r.certain)
+    if ok:
+        s.correct += 1
+        s.right_certain += int(r.certain)
+    elif r.certain:
+        s.silent += 1
+        s.errors.append({"tag": tag, "kind": "silent", "truth": g.get("face", g["value"]), "read": r.face,
+                         "conf": round(r.confidence, 3), "center": g["center"]})
+    else:
+        s.wrong_flagged += 1
+    if "colour" in g:
+        s.colour_n += 1
+        s.colour_ok += int(r.colour == g["colour"])
 
 
 def yolo_truth(label_path: Path, width: int, height: int) -> list[dict]:
