@@ -1,9 +1,10 @@
 """Vision speed on one core: real photos from above by their number of dice beside a plain blob counter, the
 motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice, Dice Throne hero dice under the
-tray, the box's read over many frames of each kind of set and at the Pi camera's size, and the renderer (the
-demo tray draws a frame every 33-66 ms).
+tray, the box's read over many frames of each kind of set and at the Pi camera's size, the box's read of
+Blender's physically based frames from below (`--blender SEEDS`, the seeds rendered in build/blender-undertray),
+and the renderer (the demo tray draws a frame every 33-66 ms).
 
-    .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only]
+    .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only] [--blender SEEDS]
 """
 
 from __future__ import annotations
@@ -198,6 +199,40 @@ def camera_frames(frames: int, repeat: int) -> None:
               f"shrink {np.median(shrink):5.2f} ms;  as the watcher reads {np.median(watched):6.2f} ms")
 
 
+def blender_frames(seeds: str, repeat: int) -> None:
+    """The box's read of Blender's under-tray frames (`training.blender_undertray_canvases`, looks as the camera's):
+    each frame with its room learned from its own empty tray, read as the watcher reads one frame (`watched_ms`),
+    and of it the read without the room, the one the watcher's first look at a tray makes. Why: the demo
+    renderer's frames are clean and their dice easy; Cycles' grain, glare and touching dice make the reader
+    search more (a die doubted is looked at again), and these are the frames its figures come from."""
+    from training.blender_canvases import seed_list
+    from training.blender_undertray_canvases import FRAMES as RENDERS
+    from training.blender_undertray_canvases import camera_frame
+    from training.blender_undertray_factors import read_rows
+    from vision.dicesets import get_set
+    watched, roomless, n = [], [], 0
+    for seed in seed_list(seeds):
+        folder = RENDERS / f"s{seed}"
+        if not (folder / "labels.jsonl").exists():
+            continue
+        for row in read_rows(folder):
+            frame, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
+            if frame is None or empty is None or row.get("cut"):
+                continue
+            ds = get_set(row["dice"][0].get("set", "d6") if row["dice"] else "d6")
+            if ds.id != "d6":
+                continue
+            n += len(row["dice"])
+            roomless.append(timeit(first_read(partial(read_dice, frame, ds, "under")), repeat)[1])
+            watched.append(watched_ms(frame, ds, room_of(empty), repeat))
+    if not watched:
+        print(f"Blender frames from below: none rendered for seeds {seeds} (make blender-undertray)")
+        return
+    print(f"Blender d6 frames from below, seeds {seeds}: {len(watched)} frames, {n} dice; as the watcher reads one "
+          f"frame median {np.median(watched):6.2f} ms, 90% {np.percentile(watched, 90):6.2f} ms cpu; of it the "
+          f"read without the room median {np.median(roomless):6.2f} ms, 90% {np.percentile(roomless, 90):6.2f} ms")
+
+
 # the photos' dice counts a bucket holds (labelled dice per photo)
 BUCKETS = ((1, 3), (4, 7), (8, 14), (15, 25), (26, 999))
 
@@ -260,6 +295,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=30, help="frames per set for the box's reads over many frames")
     ap.add_argument("--photos", type=int, default=250, help="real photos from above, timed by their dice (0: none)")
     ap.add_argument("--photos-only", action="store_true", help="only the real photos and the box's 5-dice reads")
+    ap.add_argument("--blender", default="", help="only the box's read of these Blender seeds' frames from below")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -275,6 +311,9 @@ def main() -> int:
     for mount in ("over", "under"):
         frames[(mount, 5)] = render_tray(five, mount=mount, background="felt" if mount == "over" else None, seed=1)
         frames[(mount, 20)] = render_tray(twenty, mount=mount, background="felt" if mount == "over" else None, seed=1)
+    if args.blender:
+        blender_frames(args.blender, max(3, args.repeat // 6))
+        return 0
     if args.photos:
         photos_by_dice(args.photos, max(1, args.repeat // 10))
     if args.photos_only:
