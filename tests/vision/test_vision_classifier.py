@@ -205,6 +205,25 @@ def test_a_photo_of_small_or_unsure_dice_is_looked_at_closer():
     assert closer_look([die(28, 0.95), die(30, 0.99)], (640, 640, 3)) == 1.0  # every die certain already
 
 
+def test_a_frame_from_below_is_not_read_again_enlarged(monkeypatch):
+    """Rule: reader.CLOSER_UNDER. Under the tray the read's size is chosen for the networks already, so a
+    frame read without the room is not looked at closer; a photo from above still is."""
+    import vision.reader as reader
+
+    asked: list[tuple[int, ...]] = []
+
+    def noting(readings: list[Reading], shape: tuple[int, ...]) -> float:
+        asked.append(shape)
+        return 1.0
+
+    monkeypatch.setattr(reader, "closer_look", noting)
+    dice = random_dice(np.random.default_rng(5), 4, size=(30, 40))
+    assert read_dice(render_tray(dice, mount="under", seed=2), "d6", "under")
+    assert asked == []
+    assert read_dice(render_tray(dice, mount="over", background="felt", seed=2), "d6", "over")
+    assert len(asked) == 1
+
+
 def test_the_enlarged_read_is_certain_only_where_the_first_read_agrees():
     def die(x: float, y: float, value: int, certain: bool, side: int) -> Reading:
         return Reading(value, str(value), "white", 0.95 if certain else 0.4, (x, y),
