@@ -92,3 +92,28 @@ def test_camera_that_cannot_open_is_a_clear_error(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(device.camera, "open_source", boom)
     assert teach_cmd.run("d6", "usb:9", "over", tmp_path, ask=lambda q: "", say=lambda s: None) == 1
     assert "no camera here" in capsys.readouterr().err
+
+
+def test_skipping_every_face_or_quitting_keeps_the_set_taught_before(tmp_path, monkeypatch):
+    """A set taught once stays as it was when a later teaching skips every face or is quit half way."""
+    cams: list[FakeCamera] = []
+
+    def new_camera(spec, **kw) -> FakeCamera:
+        cams.append(FakeCamera("d6", "over"))
+        return cams[-1]
+
+    monkeypatch.setattr(device.camera, "open_source", new_camera)
+    answers = iter(["", "q"])   # face 1 taken, then the player quits
+
+    def one_face(prompt: str) -> str:
+        cams[-1].face = int(prompt.split()[1].split("/")[0])
+        return "" if "Face 1/" in prompt else "s"
+
+    assert teach_cmd.run("d6", "demo", "over", tmp_path, ask=one_face, say=lambda s: None) == 0
+    assert sorted(teach_cmd.load_taught(tmp_path, "d6", "over")) == [1]
+    said: list[str] = []
+    assert teach_cmd.run("d6", "demo", "over", tmp_path, ask=lambda q: "s", say=said.append) == 1
+    assert "No face taught; nothing was changed." in said
+    assert teach_cmd.run("d6", "demo", "over", tmp_path, ask=lambda q: next(answers), say=said.append) == 1
+    assert "Stopped; nothing was changed." in said
+    assert sorted(teach_cmd.load_taught(tmp_path, "d6", "over")) == [1]
