@@ -43,58 +43,80 @@ def _text(img: np.ndarray, text: str, s: int, cx: float, cy: float, height: floa
     cv2.putText(img, text, org, font, scale, ink, th, cv2.LINE_AA)
 
 
-def _icon(img: np.ndarray, name: str, s: int, small: bool = False) -> None:
+def _at(x: float, y: float) -> tuple[float, float]:
+    """A point of the unit square (x, y in 0-1). Written as an offset from the middle, as the glyphs were
+    first drawn at two sizes about it: the same arithmetic (not always x itself in floating point) keeps
+    every template's pixels as they were."""
     c = 0.5
-    k = 0.75 if small else 1.0
+    return (c + (x - c), c + (y - c))
 
-    def P(x: float, y: float) -> tuple[float, float]:
-        return (c + (x - c) * k, c + (y - c) * k)
 
-    if name == "heart":
-        cv2.circle(img, (int(P(0.37, 0.4)[0] * s), int(P(0.37, 0.4)[1] * s)), int(0.14 * s * k), 255, -1, cv2.LINE_AA)
-        cv2.circle(img, (int(P(0.63, 0.4)[0] * s), int(P(0.63, 0.4)[1] * s)), int(0.14 * s * k), 255, -1, cv2.LINE_AA)
-        _poly(img, [P(0.24, 0.45), P(0.76, 0.45), P(0.5, 0.78)], s)
-    elif name == "energy":
-        _poly(img, [P(0.55, 0.15), P(0.3, 0.55), P(0.48, 0.55), P(0.4, 0.85), P(0.7, 0.42), P(0.52, 0.42),
-                    P(0.62, 0.15)], s)
-    elif name == "claw":
-        for dx in (-0.17, 0.0, 0.17):
-            _poly(img, [P(0.42 + dx, 0.18), P(0.5 + dx, 0.18), P(0.6 + dx, 0.82), P(0.55 + dx, 0.82)], s)
-    elif name == "star":
-        pts = []
-        for i in range(10):
-            r = 0.36 if i % 2 == 0 else 0.15
-            a = -np.pi / 2 + i * np.pi / 5
-            pts.append(P(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
-        _poly(img, pts, s)
-    elif name in ("burst", "starburst"):  # a critical hit: a big starburst disk with the number cut out of it
-        pts = []
-        for i in range(24):
-            r = 0.42 if i % 2 == 0 else 0.34
-            a = -np.pi / 2 + i * np.pi / 12
-            pts.append(P(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
-        _poly(img, pts, s)
-    elif name == "sword":
-        _poly(img, [P(0.46, 0.12), P(0.54, 0.12), P(0.54, 0.65), P(0.46, 0.65)], s)
-        _poly(img, [P(0.3, 0.62), P(0.7, 0.62), P(0.7, 0.7), P(0.3, 0.7)], s)
-        _poly(img, [P(0.46, 0.7), P(0.54, 0.7), P(0.55, 0.88), P(0.45, 0.88)], s)
-    else:  # procedural glyph, distinct per name
-        rng = np.random.default_rng(zlib.crc32(name.encode()))
-        n = 3 + int(rng.integers(0, 3))
-        for _ in range(n):
-            kind = int(rng.integers(0, 3))
-            x, y = rng.uniform(0.25, 0.75, 2)
-            if kind == 0:
-                r = rng.uniform(0.08, 0.16)
-                cv2.circle(img, (int(P(x, y)[0] * s), int(P(x, y)[1] * s)), int(r * s * k), 255, -1, cv2.LINE_AA)
-            elif kind == 1:
-                x2, y2 = rng.uniform(0.2, 0.8, 2)
-                p1, p2 = P(x, y), P(x2, y2)
-                cv2.line(img, (int(p1[0] * s), int(p1[1] * s)), (int(p2[0] * s), int(p2[1] * s)), 255,
-                         max(2, int(0.07 * s * k)), cv2.LINE_AA)
-            else:
-                pts = [P(*rng.uniform(0.2, 0.8, 2)) for _ in range(3)]
-                _poly(img, pts, s)
+def _heart(img: np.ndarray, s: int) -> None:
+    for x in (0.37, 0.63):
+        cx, cy = _at(x, 0.4)
+        cv2.circle(img, (int(cx * s), int(cy * s)), int(0.14 * s), 255, -1, cv2.LINE_AA)
+    _poly(img, [_at(0.24, 0.45), _at(0.76, 0.45), _at(0.5, 0.78)], s)
+
+
+def _energy(img: np.ndarray, s: int) -> None:
+    corners = ((0.55, 0.15), (0.3, 0.55), (0.48, 0.55), (0.4, 0.85), (0.7, 0.42), (0.52, 0.42), (0.62, 0.15))
+    _poly(img, [_at(x, y) for x, y in corners], s)
+
+
+def _claw(img: np.ndarray, s: int) -> None:
+    for dx in (-0.17, 0.0, 0.17):
+        _poly(img, [_at(0.42 + dx, 0.18), _at(0.5 + dx, 0.18), _at(0.6 + dx, 0.82), _at(0.55 + dx, 0.82)], s)
+
+
+def _ring_star(img: np.ndarray, s: int, points: int, outer: float, inner: float) -> None:
+    """A star of `points` points between radii `outer` and `inner` (of the square's side), point up."""
+    pts = []
+    for i in range(2 * points):
+        r = outer if i % 2 == 0 else inner
+        a = -np.pi / 2 + i * np.pi / points
+        pts.append(_at(0.5 + r * np.cos(a), 0.5 + r * np.sin(a)))
+    _poly(img, pts, s)
+
+
+def _sword(img: np.ndarray, s: int) -> None:
+    _poly(img, [_at(0.46, 0.12), _at(0.54, 0.12), _at(0.54, 0.65), _at(0.46, 0.65)], s)
+    _poly(img, [_at(0.3, 0.62), _at(0.7, 0.62), _at(0.7, 0.7), _at(0.3, 0.7)], s)
+    _poly(img, [_at(0.46, 0.7), _at(0.54, 0.7), _at(0.55, 0.88), _at(0.45, 0.88)], s)
+
+
+def _procedural(img: np.ndarray, name: str, s: int) -> None:
+    """A glyph no drawing is written for: a few circles, lines and triangles drawn from the name's hash, so
+    each name has its own and the same every time."""
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    for _ in range(3 + int(rng.integers(0, 3))):
+        kind = int(rng.integers(0, 3))
+        x, y = rng.uniform(0.25, 0.75, 2)
+        if kind == 0:
+            r = rng.uniform(0.08, 0.16)
+            cv2.circle(img, (int(_at(x, y)[0] * s), int(_at(x, y)[1] * s)), int(r * s), 255, -1, cv2.LINE_AA)
+        elif kind == 1:
+            x2, y2 = rng.uniform(0.2, 0.8, 2)
+            p1, p2 = _at(x, y), _at(x2, y2)
+            cv2.line(img, (int(p1[0] * s), int(p1[1] * s)), (int(p2[0] * s), int(p2[1] * s)), 255,
+                     max(2, int(0.07 * s)), cv2.LINE_AA)
+        else:
+            _poly(img, [_at(*rng.uniform(0.2, 0.8, 2)) for _ in range(3)], s)
+
+
+# the icons drawn by hand; a critical hit ("burst") is a big starburst disk with the number cut out of it
+ICONS = {"heart": _heart, "energy": _energy, "claw": _claw, "sword": _sword,
+         "star": lambda img, s: _ring_star(img, s, 5, 0.36, 0.15),
+         "burst": lambda img, s: _ring_star(img, s, 12, 0.42, 0.34),
+         "starburst": lambda img, s: _ring_star(img, s, 12, 0.42, 0.34)}
+
+
+def _icon(img: np.ndarray, name: str, s: int) -> None:
+    """The icon `name` drawn white on `img` (a square of side `s`)."""
+    draw = ICONS.get(name)
+    if draw is None:
+        _procedural(img, name, s)
+    else:
+        draw(img, s)
 
 
 @lru_cache(maxsize=512)
