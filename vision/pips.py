@@ -312,41 +312,85 @@ def _near_in_x(x: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, float], channel: int,
             min_contrast: float, max_r: float = 1e9, inv: np.ndarray | None = None) -> Pip | None:
     """Segment one candidate and check it is a pip: compact blob, uniform ring of face around it. `inv`: the
-    plane 255 - `chan`, if the caller has it (`Planes.inverted`)."""
+    plane 255 - `chan`, if the caller has it (`Planes.inverted`). Stages: the patch (`_patch`), the dark blob
+    at its centre (`_blob`), its size and shape, the ring of face around it (`_ring`)."""
     x, y, d, v = c
     pol = 1 if v > 0 else -1
+    cut = _patch(chan, x, y, d, pol, inv)
+    if cut is None:
+        return None
+    patch8, x0, y0 = cut
+    blob = _blob(patch8, int(round(x)) - x0, int(round(y)) - y0, d, min_contrast)
+    if blob is None:
+        return None
+    req = math.sqrt(blob.area / math.pi)
+    if req > max_r or blob.minor / blob.major < 0.25:
+        return None
+    ring = _ring(patch8, blob, req, min_contrast)
+    if ring is None:
+        return None
+    wx0, wy0, wx1, wy1 = ring.window
+    lab_ring = lab[y0 + wy0:y0 + wy1, x0 + wx0:x0 + wx1][ring.mask]
+    face_lab = tuple(_median_u8(lab_ring[:, i]) for i in range(3))
+    ring_level = ring.level if pol > 0 else 255.0 - ring.level
+    return Pip(x0 + blob.mx, y0 + blob.my, req, blob.major, blob.minor, blob.angle, pol * ring.contrast,
+               ring_level, ring.std, pol, channel, face_lab, float(blob.area), 1, float(blob.fill))
+
+
+def _patch(chan: np.ndarray, x: float, y: float, d: float, pol: int, inv: np.ndarray | None
+           ) -> tuple[np.ndarray, int, int] | None:
+    """The candidate's uint8 patch, a pip dark in it (light pips from `inv`), and its corner; None where the
+    patch would leave the plane. The cheap rejections (most candidates) run on it: same values, no float
+    copy."""
     h, w = chan.shape[:2]
     R = int(math.ceil(d * 1.6)) + 2
     x0, y0 = int(round(x)) - R, int(round(y)) - R
     x1, y1 = int(round(x)) + R + 1, int(round(y)) + R + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
-    # the cheap rejections (most candidates) run on the uint8 patch: same values, no float copy
     if pol > 0:
-        patch8 = chan[y0:y1, x0:x1]
-    else:
-        patch8 = inv[y0:y1, x0:x1] if inv is not None else 255 - chan[y0:y1, x0:x1]
-    cy, cx = int(round(y)) - y0, int(round(x)) - x0
+        return chan[y0:y1, x0:x1], x0, y0
+    return (inv[y0:y1, x0:x1] if inv is not None else 255 - chan[y0:y1, x0:x1]), x0, y0
+
+
+@dataclass(frozen=True)
+class _Blob:
+    """A candidate's dark component in its patch (0/1 pixels) and the ellipse of its moments."""
+    comp: np.ndarray
+    area: int
+    mx: float
+    my: float
+    major: float
+    minor: float
+    angle: float
+    fill: float
+
+
+def _blob(patch8: np.ndarray, cx: int, cy: int, d: float, min_contrast: float) -> _Blob | None:
+    """The dark blob at the patch's centre: darker than half-way from its core to the face, clear of the
+    patch's border (else a line or a big dark region), of at least 3 px, filling its ellipse."""
     rr = max(1, int(d * 0.25))
     core = cv2.minMaxLoc(patch8[cy - rr:cy + rr + 1, cx - rr:cx + rr + 1])[0]  # (ndarray.min: 2 us more)
-    face = _face_level(patch8)
-    contrast = face - core
+    contrast = _face_level(patch8) - core
     if contrast < min_contrast:
         return None
-    # the pip: darker than half-way from core to face (whole numbers, so below that level's ceiling; a numpy
-    # comparison with a float compared them as float64, a few us more)
+    # whole numbers, so below that level's ceiling (a numpy comparison with a float compared them as
+    # float64, a few us more)
     bw = cv2.compare(patch8, math.ceil(core + 0.5 * contrast), cv2.CMP_LT)
     found = _dark_component(bw, cx, cy, 0.5 * d)
     if found is None:
         return None
     comp, (bx, by, bwid, bhei), area = found
-    if bx == 0 or by == 0 or bx + bwid >= bw.shape[1] or by + bhei >= bw.shape[0]:
-        return None  # touches the patch border: a line or a big dark region, not a pip
-    if area < 3:
+    if bx == 0 or by == 0 or bx + bwid >= bw.shape[1] or by + bhei >= bw.shape[0] or area < 3:
         return None
+    return _filled_ellipse(comp, area)
+
+
+def _filled_ellipse(comp: np.ndarray, area: int) -> _Blob | None:
+    """The component's ellipse from its second moments (+1/12 for the pixel's own extent); None unless the
+    component fills it (compactness)."""
     mo = cv2.moments(comp, True)
     mx, my = mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]
-    # second moments (+1/12 for the pixel's own extent) -> ellipse axes and orientation
     a_ = mo["mu20"] / mo["m00"] + 1.0 / 12
     c_ = mo["mu02"] / mo["m00"] + 1.0 / 12
     b_ = mo["mu11"] / mo["m00"]
@@ -354,28 +398,36 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     l1, l2 = (a_ + c_) / 2 + root, (a_ + c_) / 2 - root
     major = 2.0 * math.sqrt(max(l1, 1e-6))
     minor = 2.0 * math.sqrt(max(l2, 1e-6))
-    ang = 0.5 * math.atan2(2 * b_, a_ - c_)
-    # compactness: the ellipse with these moments should be filled
     fill = area / (math.pi * major * minor)
     if fill < 0.6 or fill > 1.35:
         return None
-    req = math.sqrt(area / math.pi)
-    if req > max_r:
-        return None
-    if minor / major < 0.25:
-        return None
-    # ring of face around: between 1.35 and 1.9 equivalent radii (ellipse-aware), must be uniform.
-    # Everything below happens within 2 major axes of the pip (+3 px for the 3x3 smoothing and gradient), a
-    # window about a third of the patch: the same pixels in the same order, so the same values.
-    r = int(math.ceil(2.0 * major)) + 3
-    wx0, wy0 = max(0, int(mx) - r), max(0, int(my) - r)
-    wx1, wy1 = min(patch8.shape[1], int(mx) + r + 1), min(patch8.shape[0], int(my) + r + 1)
+    return _Blob(comp, area, mx, my, major, minor, 0.5 * math.atan2(2 * b_, a_ - c_), fill)
+
+
+@dataclass(frozen=True)
+class _Ring:
+    """The face around a pip: its pixels' median and spread, the pip's contrast to it, where it lies."""
+    level: float
+    std: float
+    contrast: float
+    mask: np.ndarray
+    window: tuple[int, int, int, int]   # x0, y0, x1, y1 in the patch
+
+
+def _ring(patch8: np.ndarray, b: _Blob, req: float, min_contrast: float) -> _Ring | None:
+    """The ring of face between 1.45 and 2 radii of the pip's ellipse, if it is uniform (few pixels near the
+    pip's level) and the pip's rim is sharp (a printed pip is in focus; a lamp or a blurred spot is not).
+    Everything happens within 2 major axes of the pip (+3 px for the 3x3 smoothing and gradient), a window
+    about a third of the patch: the same pixels in the same order, so the same values."""
+    r = int(math.ceil(2.0 * b.major)) + 3
+    wx0, wy0 = max(0, int(b.mx) - r), max(0, int(b.my) - r)
+    wx1, wy1 = min(patch8.shape[1], int(b.mx) + r + 1), min(patch8.shape[0], int(b.my) + r + 1)
     win8 = patch8[wy0:wy1, wx0:wx1]
-    gx = np.arange(wx0, wx1, dtype=np.float32)[None, :] - mx
-    gy = np.arange(wy0, wy1, dtype=np.float32)[:, None] - my
-    ca, sa = math.cos(ang), math.sin(ang)
-    u = (gx * ca + gy * sa) / major
-    vv = (-gx * sa + gy * ca) / minor
+    gx = np.arange(wx0, wx1, dtype=np.float32)[None, :] - b.mx
+    gy = np.arange(wy0, wy1, dtype=np.float32)[:, None] - b.my
+    ca, sa = math.cos(b.angle), math.sin(b.angle)
+    u = (gx * ca + gy * sa) / b.major
+    vv = (-gx * sa + gy * ca) / b.minor
     rho = np.sqrt(u * u + vv * vv)
     ring_m = (rho > 1.45) & (rho < 2.0)
     if np.count_nonzero(ring_m) < 6:
@@ -383,29 +435,27 @@ def _verify(chan: np.ndarray, lab: np.ndarray, c: tuple[float, float, float, flo
     ring8 = win8[ring_m]
     ring_med = _median_u8(ring8)
     ring_std = _std_u8(ring8)
-    inner_v = _median_u8(patch8[comp.view(bool)])
+    inner_v = _median_u8(patch8[b.comp.view(bool)])
     con = ring_med - inner_v
     if con < min_contrast:
         return None
-    # uniform face: few ring pixels anywhere near the pip level
     dark_frac = np.count_nonzero(ring8 < math.ceil(inner_v + 0.5 * con)) / ring8.size
-    if dark_frac > 0.12 or ring_std > 0.3 * con + 4:
+    if dark_frac > 0.12 or ring_std > 0.3 * con + 4 or not _sharp_rim(win8, rho, con, req):
         return None
-    # sharp edge: a pip printed on a die is in focus; a lamp or a blurred spot is not (the gradient's
-    # magnitude is taken only on the pip's rim, where it is looked at)
+    return _Ring(ring_med, ring_std, con, ring_m, (wx0, wy0, wx1, wy1))
+
+
+def _sharp_rim(win8: np.ndarray, rho: np.ndarray, con: float, req: float) -> bool:
+    """Whether the pip's rim (0.7-1.3 radii) is as sharp as a printed pip's: its gradient's 90th percentile
+    large for the pip's contrast and size (the magnitude is taken only where it is looked at)."""
     edge_m = (rho > 0.7) & (rho < 1.3)
-    if edge_m.any():
-        sm = cv2.GaussianBlur(win8.astype(np.float32), (3, 3), 0.8)
-        gxm = cv2.Sobel(sm, cv2.CV_32F, 1, 0, ksize=3)[edge_m]
-        gym = cv2.Sobel(sm, cv2.CV_32F, 0, 1, ksize=3)[edge_m]
-        g90 = _percentile90(np.sqrt(gxm * gxm + gym * gym) / 8.0)
-        if con / max(g90, 1e-3) > 0.5 * req + 2.5:
-            return None
-    lab_ring = lab[y0 + wy0:y0 + wy1, x0 + wx0:x0 + wx1][ring_m]
-    face_lab = tuple(_median_u8(lab_ring[:, i]) for i in range(3))
-    ring_level = ring_med if pol > 0 else 255.0 - ring_med
-    return Pip(x0 + mx, y0 + my, req, major, minor, ang, pol * con, ring_level, ring_std, pol, channel,
-               face_lab, float(area), 1, float(fill))
+    if not edge_m.any():
+        return True
+    sm = cv2.GaussianBlur(win8.astype(np.float32), (3, 3), 0.8)
+    gxm = cv2.Sobel(sm, cv2.CV_32F, 1, 0, ksize=3)[edge_m]
+    gym = cv2.Sobel(sm, cv2.CV_32F, 0, 1, ksize=3)[edge_m]
+    g90 = _percentile90(np.sqrt(gxm * gxm + gym * gym) / 8.0)
+    return con / max(g90, 1e-3) <= 0.5 * req + 2.5
 
 
 def _dark_component(bw: np.ndarray, cx: int, cy: int, reach: float
