@@ -210,7 +210,7 @@ def blender_frames(seeds: str, repeat: int) -> None:
     from training.blender_undertray_canvases import camera_frame
     from training.blender_undertray_factors import read_rows
     from vision.dicesets import get_set
-    watched, roomless, n = [], [], 0
+    watched, roomless, counts = [], [], []
     for seed in seed_list(seeds):
         folder = RENDERS / f"s{seed}"
         if not (folder / "labels.jsonl").exists():
@@ -222,15 +222,19 @@ def blender_frames(seeds: str, repeat: int) -> None:
             ds = get_set(row["dice"][0].get("set", "d6") if row["dice"] else "d6")
             if ds.id != "d6":
                 continue
-            n += len(row["dice"])
+            counts.append(len(row["dice"]))
             roomless.append(timeit(first_read(partial(read_dice, frame, ds, "under")), repeat)[1])
             watched.append(watched_ms(frame, ds, room_of(empty), repeat))
     if not watched:
         print(f"Blender frames from below: none rendered for seeds {seeds} (make blender-undertray)")
         return
-    print(f"Blender d6 frames from below, seeds {seeds}: {len(watched)} frames, {n} dice; as the watcher reads one "
-          f"frame median {np.median(watched):6.2f} ms, 90% {np.percentile(watched, 90):6.2f} ms cpu; of it the "
-          f"read without the room median {np.median(roomless):6.2f} ms, 90% {np.percentile(roomless, 90):6.2f} ms")
+    print(f"Blender d6 frames from below, seeds {seeds}: {len(watched)} frames, {sum(counts)} dice; as the watcher "
+          f"reads one frame median {np.median(watched):6.2f} ms, 90% {np.percentile(watched, 90):6.2f} ms cpu; of it "
+          f"the read without the room median {np.median(roomless):6.2f} ms, 90% {np.percentile(roomless, 90):6.2f} ms")
+    for n in sorted(set(counts)):
+        ms = [w for w, k in zip(watched, counts, strict=True) if k == n]
+        print(f"  {n} dice: {len(ms):3d} frames, as the watcher reads median {np.median(ms):6.2f} ms "
+              f"({np.median(ms) / n:5.2f} ms a die)")
 
 
 # the photos' dice counts a bucket holds (labelled dice per photo)
