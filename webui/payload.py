@@ -92,31 +92,35 @@ def check_value(value: Any, where: str = "", depth: int = 0) -> None:
         raise BadPayload("too_deep", where)
     if isinstance(value, bool) or value is None:
         return
-    if isinstance(value, int):
-        if abs(value) > MAX_SAFE_INT:
-            raise BadPayload("bad_number", where, "a whole number beyond 2^53")
-        return
-    if isinstance(value, float):
-        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-            raise BadPayload("bad_number", where, "not a finite number of sensible size")
-        return
-    if isinstance(value, str):
+    if isinstance(value, int | float):
+        _check_number(value, where)
+    elif isinstance(value, str):
         _check_text(value, where, MAX_STRING)
-        return
-    if isinstance(value, list):
-        if len(value) > MAX_ITEMS:
-            raise BadPayload("too_many", where, f"more than {MAX_ITEMS} items")
+    elif isinstance(value, list):
+        _check_items(len(value), where, "items")
         for i, item in enumerate(value):
             check_value(item, f"{where}[{i}]", depth + 1)
-        return
-    if isinstance(value, dict):
-        if len(value) > MAX_ITEMS:
-            raise BadPayload("too_many", where, f"more than {MAX_ITEMS} keys")
+    elif isinstance(value, dict):
+        _check_items(len(value), where, "keys")
         for key, item in value.items():
             _check_text(key, f"{where}.{key}" if where else str(key), MAX_STRING)
             check_value(item, f"{where}.{key}" if where else str(key), depth + 1)
-        return
-    raise BadPayload("bad_value", where)
+    else:
+        raise BadPayload("bad_value", where)
+
+
+def _check_number(value: int | float, where: str) -> None:
+    """A whole number within JavaScript's safe integers; any other number finite and of sensible size."""
+    if isinstance(value, int):
+        if abs(value) > MAX_SAFE_INT:
+            raise BadPayload("bad_number", where, "a whole number beyond 2^53")
+    elif not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        raise BadPayload("bad_number", where, "not a finite number of sensible size")
+
+
+def _check_items(count: int, where: str, what: str) -> None:
+    if count > MAX_ITEMS:
+        raise BadPayload("too_many", where, f"more than {MAX_ITEMS} {what}")
 
 
 def _check_text(text: str, where: str, limit: int) -> None:
@@ -147,29 +151,39 @@ def check_setup(setup: Any, form: list[dict[str, Any]]) -> None:
         raise BadPayload("bad_setup", "setup")
     for field in form:
         key = field.get("key")
-        if not isinstance(key, str) or key not in setup:
-            continue
-        value, where = setup[key], f"setup.{key}"
-        kind = field.get("kind")
-        options = [o.get("id") for o in field.get("options", []) if isinstance(o, dict)]
-        if kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadPayload("setup_not_int", where)
-            low, high = field.get("min"), field.get("max")
-            if (low is not None and value < low) or (high is not None and value > high):
-                raise BadPayload("setup_out_of_range", where, f"{low}..{high}")
-        elif kind == "bool":
-            if not isinstance(value, bool):
-                raise BadPayload("setup_not_bool", where)
-        elif kind == "text":
-            if not isinstance(value, str):
-                raise BadPayload("setup_not_text", where)
-            _check_text(value, where, TEXT_FIELD_MAX)
-        elif kind == "choice":
-            if not isinstance(value, str) or (options and value not in options):
-                raise BadPayload("setup_bad_choice", where)
-        elif kind == "seat_choice":
-            _check_seats(value, where, field, options)
+        if isinstance(key, str) and key in setup:
+            check = _FIELD_CHECKS.get(field.get("kind"))
+            if check is not None:
+                check(setup[key], f"setup.{key}", field)
+
+
+def _options(field: dict[str, Any]) -> list[Any]:
+    return [o.get("id") for o in field.get("options", []) if isinstance(o, dict)]
+
+
+def _check_int_field(value: Any, where: str, field: dict[str, Any]) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadPayload("setup_not_int", where)
+    low, high = field.get("min"), field.get("max")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise BadPayload("setup_out_of_range", where, f"{low}..{high}")
+
+
+def _check_bool_field(value: Any, where: str, field: dict[str, Any]) -> None:
+    if not isinstance(value, bool):
+        raise BadPayload("setup_not_bool", where)
+
+
+def _check_text_field(value: Any, where: str, field: dict[str, Any]) -> None:
+    if not isinstance(value, str):
+        raise BadPayload("setup_not_text", where)
+    _check_text(value, where, TEXT_FIELD_MAX)
+
+
+def _check_choice_field(value: Any, where: str, field: dict[str, Any]) -> None:
+    options = _options(field)
+    if not isinstance(value, str) or (options and value not in options):
+        raise BadPayload("setup_bad_choice", where)
 
 
 def _check_seats(value: Any, where: str, field: dict[str, Any], options: list[Any]) -> None:
@@ -186,3 +200,9 @@ def _check_seats(value: Any, where: str, field: dict[str, Any], options: list[An
         if field.get("unique") and picked in seen:
             raise BadPayload("setup_not_unique", f"{where}[{i}]", picked)
         seen.add(picked)
+
+
+# each kind of setup field the games' forms declare, and how a value of it is checked
+_FIELD_CHECKS = {"int": _check_int_field, "bool": _check_bool_field, "text": _check_text_field,
+                 "choice": _check_choice_field,
+                 "seat_choice": lambda value, where, field: _check_seats(value, where, field, _options(field))}

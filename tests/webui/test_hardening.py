@@ -184,6 +184,29 @@ def test_setup_numbers_given_as_strings_or_out_of_range_are_refused_by_the_form(
     assert rules is not None
 
 
+def test_every_kind_of_setup_field_refuses_a_value_not_of_its_kind() -> None:
+    """`check_setup`, field kind by kind: what each refuses and the code it answers with; a key the form does
+    not declare, or a kind it does not know, is left to the engine."""
+    from webui.payload import BadPayload, check_setup
+
+    form = [{"key": "n", "kind": "int", "min": 1, "max": 4}, {"key": "fast", "kind": "bool"},
+            {"key": "name", "kind": "text"}, {"key": "mode", "kind": "choice", "options": [{"id": "1v1"}]},
+            {"key": "heroes", "kind": "seat_choice", "unique": True, "options": [{"id": "a"}, {"id": "b"}]},
+            {"key": "odd", "kind": "unknown"}]
+    check_setup({"n": 2, "fast": False, "name": "Ana", "mode": "1v1", "heroes": ["a", "b"], "odd": [1],
+                 "later": {"hp": 3}}, form)
+    for setup, code in (({"n": "2"}, "setup_not_int"), ({"n": 5}, "setup_out_of_range"),
+                        ({"fast": 1}, "setup_not_bool"), ({"name": 7}, "setup_not_text"),
+                        ({"name": "x" * 10_000}, "too_long"), ({"mode": "2v2"}, "setup_bad_choice"),
+                        ({"heroes": ["a", "c"]}, "setup_bad_choice"), ({"heroes": ["a", "a"]}, "setup_not_unique"),
+                        ({"heroes": "a"}, "setup_bad_choice")):
+        with pytest.raises(BadPayload) as refused:
+            check_setup(setup, form)
+        assert refused.value.code == code, setup
+    with pytest.raises(BadPayload):
+        check_setup(["n"], form)
+
+
 def test_over_long_image_names_are_404_not_500(app) -> None:
     client = phone(app, "10.0.0.5")
     for name in ("g1-s" + "9" * 5000 + "-abcdef12.jpg", "x" * 300, "g1-s1-abcdef12.jpg"):
