@@ -6,6 +6,7 @@ option flagged `default`) can answer any decision without knowing Dice Throne.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -253,37 +254,49 @@ def default_action(s: st.S) -> dict[str, Any] | None:
     if pending is None:
         return None
     kind = pending["kind"]
-    me = pid(s, pending.get("player"))
-    if kind == "main":
-        return {"type": "advance", "player": me}
-    if kind == "knockdown":
-        return {"type": "knockdown", "player": me, "pay": s["players"][pending["player"]]["cp"] >= 2}
-    if kind == "offense":
-        if s["attempts"] < s["attempts_max"]:
-            for d in s["dice"]:
-                if not d["kept"]:
-                    return {"type": "roll"}
-        met = combat.options_satisfied(s)
-        return {"type": "ability", "player": me, "ability": met[-1]["id"] if met else None}
-    if kind == "confirm":
-        return {"type": "pass"}
     if kind in combat_rolls:
         return {"type": "roll"}
-    if kind == "target":
-        return {"type": "target", "player": me, "target": pid(s, pending["choices"][0])}
-    if kind == "defense":
-        p = s["players"][pending["player"]]
-        defenses = hero(p["hero"])["defenses"] if pending.get("defend", True) else []
-        return {"type": "defense", "player": me, "defense": defenses[0]["id"] if defenses else None}
-    if kind in ("defense_resolve", "targeting_resolve", "window", "ability_resolve"):
-        return {"type": "resolve"}
-    if kind in ("choice", "ask"):
-        return {"type": "choose", "player": me, "option": 0}
-    if kind == "discard":
-        return {"type": "sell", "player": me}
-    if kind == "keg_pass":
-        return {"type": "pass_keg", "player": me, "target": None}
-    return None
+    make = _DEFAULTS.get(kind)
+    return make(s, pending, pid(s, pending.get("player"))) if make is not None else None
+
+
+def _offense_default(s: st.S, pending: dict[str, Any], me: Any) -> dict[str, Any]:
+    """Roll while attempts and unkept dice are left; then the last ability the dice satisfy (or none)."""
+    if s["attempts"] < s["attempts_max"] and any(not d["kept"] for d in s["dice"]):
+        return {"type": "roll"}
+    met = combat.options_satisfied(s)
+    return {"type": "ability", "player": me, "ability": met[-1]["id"] if met else None}
+
+
+def _defense_default(s: st.S, pending: dict[str, Any], me: Any) -> dict[str, Any]:
+    """The hero's first defense, or none where the player may not defend."""
+    p = s["players"][pending["player"]]
+    defenses = hero(p["hero"])["defenses"] if pending.get("defend", True) else []
+    return {"type": "defense", "player": me, "defense": defenses[0]["id"] if defenses else None}
+
+
+def _resolve(s: st.S, pending: dict[str, Any], me: Any) -> dict[str, Any]:
+    return {"type": "resolve"}
+
+
+def _choose_first(s: st.S, pending: dict[str, Any], me: Any) -> dict[str, Any]:
+    return {"type": "choose", "player": me, "option": 0}
+
+
+# each decision's default (`default_action`) but the combat rolls': (state, pending, acting player id) -> action
+_DEFAULTS: dict[str, Callable[[st.S, dict[str, Any], Any], dict[str, Any]]] = {
+    "main": lambda s, pending, me: {"type": "advance", "player": me},
+    "knockdown": lambda s, pending, me: {"type": "knockdown", "player": me,
+                                         "pay": s["players"][pending["player"]]["cp"] >= 2},
+    "offense": _offense_default,
+    "confirm": lambda s, pending, me: {"type": "pass"},
+    "target": lambda s, pending, me: {"type": "target", "player": me, "target": pid(s, pending["choices"][0])},
+    "defense": _defense_default,
+    "defense_resolve": _resolve, "targeting_resolve": _resolve, "window": _resolve, "ability_resolve": _resolve,
+    "choice": _choose_first, "ask": _choose_first,
+    "discard": lambda s, pending, me: {"type": "sell", "player": me},
+    "keg_pass": lambda s, pending, me: {"type": "pass_keg", "player": me, "target": None},
+}
 
 
 def pending_view(s: st.S) -> dict[str, Any] | None:
