@@ -276,41 +276,48 @@ def _keeps(s: S) -> list[list[int]]:
 
 
 def _pending_options(s: S, pending: dict[str, Any]) -> list[dict[str, Any]]:
-    j = pending["player"]
-    me = st.pid(s, j)
-    p = s["players"][j]
-    kind = pending["kind"]
-    if kind == "rolloff":
-        return [{"type": "roll", "player": me}]
-    if kind == "yield":
-        return [{"type": "stay", "player": me}, {"type": "yield", "player": me}]
-    if kind == "defend":
-        out = [{"type": "defend", "player": me, "with": "none"}]
-        if pending["wings"]:
-            out.append({"type": "defend", "player": me, "with": "wings"})
-        if pending["camouflage"]:
-            out.append({"type": "defend", "player": me, "with": "camouflage"})
-        if pending.get("rapid_healing"):
-            out.append({"type": "defend", "player": me, "with": "rapid_healing"})
-        return out
-    if kind == "cure":
-        h = pending["hearts"]
-        return [{"type": "cure", "player": me, "poison": a, "shrink": b}
-                for a in range(min(h, p["poison"]) + 1) for b in range(min(h - a, p["shrink"]) + 1)]
-    if kind == "healing_ray":
-        return [{"type": "heal_other", "player": me, "target": st.pid(s, t)} for t in pending["targets"]
-                if s["players"][t]["health"] < st.max_health(s, t)] + [{"type": "pass", "player": me}]
-    if kind == "opportunist":
-        return [{"type": "buy", "player": me, "slot": pending["slot"]}, {"type": "pass", "player": me}]
-    if kind == "mimic":
-        return [{"type": "mimic", "player": me, "target": uid} for uid in flow.mimic_targets(s)] + \
-               [{"type": "pass", "player": me}]
-    if kind == "metamorph":
-        return [{"type": "sell", "player": me, "uid": c["uid"]} for c in p["cards"]] + [{"type": "pass", "player": me}]
-    if kind == "probe":
-        return [{"type": "probe", "player": me, "die": k} for k in range(len(s["dice"]))] + \
-               [{"type": "pass", "player": me}]
-    return []
+    """Every answer to the pending question (a power's or a card's), each a whole action."""
+    listed = _PENDING.get(pending["kind"])
+    return listed(s, pending, st.pid(s, pending["player"])) if listed is not None else []
+
+
+def _defences(s: S, pending: dict[str, Any], me: Any) -> list[dict[str, Any]]:
+    """Take the hit, or one of the cards that may turn it (each offered only while the player has it)."""
+    out = [{"type": "defend", "player": me, "with": "none"}]
+    for card in ("wings", "camouflage", "rapid_healing"):
+        if pending.get(card):
+            out.append({"type": "defend", "player": me, "with": card})
+    return out
+
+
+def _cures(s: S, pending: dict[str, Any], me: Any) -> list[dict[str, Any]]:
+    """Every split of the hearts between poison and shrink tokens, none beyond what the player has."""
+    p, h = s["players"][pending["player"]], pending["hearts"]
+    return [{"type": "cure", "player": me, "poison": a, "shrink": b}
+            for a in range(min(h, p["poison"]) + 1) for b in range(min(h - a, p["shrink"]) + 1)]
+
+
+def _or_pass(options: list[dict[str, Any]], me: Any) -> list[dict[str, Any]]:
+    return [*options, {"type": "pass", "player": me}]
+
+
+# each pending question's answers (`_pending_options`): (state, pending, its player's id) -> actions
+_PENDING: dict[str, Callable[[S, dict[str, Any], Any], list[dict[str, Any]]]] = {
+    "rolloff": lambda s, pending, me: [{"type": "roll", "player": me}],
+    "yield": lambda s, pending, me: [{"type": "stay", "player": me}, {"type": "yield", "player": me}],
+    "defend": _defences,
+    "cure": _cures,
+    "healing_ray": lambda s, pending, me: _or_pass(
+        [{"type": "heal_other", "player": me, "target": st.pid(s, t)} for t in pending["targets"]
+         if s["players"][t]["health"] < st.max_health(s, t)], me),
+    "opportunist": lambda s, pending, me: _or_pass([{"type": "buy", "player": me, "slot": pending["slot"]}], me),
+    "mimic": lambda s, pending, me: _or_pass(
+        [{"type": "mimic", "player": me, "target": uid} for uid in flow.mimic_targets(s)], me),
+    "metamorph": lambda s, pending, me: _or_pass(
+        [{"type": "sell", "player": me, "uid": c["uid"]} for c in s["players"][pending["player"]]["cards"]], me),
+    "probe": lambda s, pending, me: _or_pass(
+        [{"type": "probe", "player": me, "die": k} for k in range(len(s["dice"]))], me),
+}
 
 
 def default_action(s: S) -> dict[str, Any] | None:
