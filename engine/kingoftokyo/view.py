@@ -310,11 +310,13 @@ _PENDING: dict[str, Callable[[S, dict[str, Any], Any], list[dict[str, Any]]]] = 
     "healing_ray": lambda s, pending, me: _or_pass(
         [{"type": "heal_other", "player": me, "target": st.pid(s, t)} for t in pending["targets"]
          if s["players"][t]["health"] < st.max_health(s, t)], me),
-    "opportunist": lambda s, pending, me: _or_pass([{"type": "buy", "player": me, "slot": pending["slot"]}], me),
+    "opportunist": lambda s, pending, me: _or_pass(
+        [{"type": "buy", "player": me, "slot": pending["slot"]}], me),
     "mimic": lambda s, pending, me: _or_pass(
         [{"type": "mimic", "player": me, "target": uid} for uid in flow.mimic_targets(s)], me),
     "metamorph": lambda s, pending, me: _or_pass(
-        [{"type": "sell", "player": me, "uid": c["uid"]} for c in s["players"][pending["player"]]["cards"]], me),
+        [{"type": "sell", "player": me, "uid": c["uid"]} for c in s["players"][pending["player"]]["cards"]],
+        me),
     "probe": lambda s, pending, me: _or_pass(
         [{"type": "probe", "player": me, "die": k} for k in range(len(s["dice"]))], me),
 }
