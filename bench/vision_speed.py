@@ -1,10 +1,11 @@
 """Vision speed on one core: real photos from above by their number of dice beside a plain blob counter, the
 motion gate per 640x480 frame, reading a settled frame with 5 and 20 dice, Dice Throne hero dice under the
 tray, the box's read over many frames of each kind of set and at the Pi camera's size, the box's read of
-Blender's physically based frames from below (`--blender SEEDS`, the seeds rendered in build/blender-undertray),
+Blender's physically based frames from below (`--blender SEEDS`, seeds rendered in build/blender-undertray),
 and the renderer (the demo tray draws a frame every 33-66 ms).
 
-    .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only] [--blender SEEDS]
+    .venv/bin/python bench/vision_speed.py [--repeat N] [--frames N] [--photos N] [--photos-only]
+    .venv/bin/python bench/vision_speed.py --blender SEEDS [--repeat N]
 """
 
 from __future__ import annotations
@@ -200,11 +201,11 @@ def camera_frames(frames: int, repeat: int) -> None:
 
 
 def blender_frames(seeds: str, repeat: int) -> None:
-    """The box's read of Blender's under-tray frames (`training.blender_undertray_canvases`, looks as the camera's):
-    each frame with its room learned from its own empty tray, read as the watcher reads one frame (`watched_ms`),
-    and of it the read without the room, the one the watcher's first look at a tray makes. Why: the demo
-    renderer's frames are clean and their dice easy; Cycles' grain, glare and touching dice make the reader
-    search more (a die doubted is looked at again), and these are the frames its figures come from."""
+    """The box's read of Blender's under-tray frames (`training.blender_undertray_canvases`, looks as the
+    camera's): each frame with its room learned from its own empty tray, read as the watcher reads one frame
+    (`watched_ms`), and of it the read without the room (all a box reads before it has learnt its room). Why:
+    the demo renderer's frames are clean and their dice easy; Cycles' grain, glare and touching dice make the
+    reader search more (a die doubted is looked at again), and these are the frames its figures come from."""
     from training.blender_canvases import seed_list
     from training.blender_undertray_canvases import FRAMES as RENDERS
     from training.blender_undertray_canvases import camera_frame
@@ -228,9 +229,10 @@ def blender_frames(seeds: str, repeat: int) -> None:
     if not watched:
         print(f"Blender frames from below: none rendered for seeds {seeds} (make blender-undertray)")
         return
-    print(f"Blender d6 frames from below, seeds {seeds}: {len(watched)} frames, {sum(counts)} dice; as the watcher "
-          f"reads one frame median {np.median(watched):6.2f} ms, 90% {np.percentile(watched, 90):6.2f} ms cpu; of it "
-          f"the read without the room median {np.median(roomless):6.2f} ms, 90% {np.percentile(roomless, 90):6.2f} ms")
+    print(f"Blender d6 frames from below, seeds {seeds}: {len(watched)} frames, {sum(counts)} dice; as the "
+          f"watcher reads one frame median {np.median(watched):6.2f} ms, "
+          f"90% {np.percentile(watched, 90):6.2f} ms cpu; of it the read without the room median "
+          f"{np.median(roomless):6.2f} ms, 90% {np.percentile(roomless, 90):6.2f} ms")
     for n in sorted(set(counts)):
         ms = [w for w, k in zip(watched, counts, strict=True) if k == n]
         print(f"  {n} dice: {len(ms):3d} frames, as the watcher reads median {np.median(ms):6.2f} ms "
@@ -299,7 +301,8 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=30, help="frames per set for the box's reads over many frames")
     ap.add_argument("--photos", type=int, default=250, help="real photos from above, timed by their dice (0: none)")
     ap.add_argument("--photos-only", action="store_true", help="only the real photos and the box's 5-dice reads")
-    ap.add_argument("--blender", default="", help="only the box's read of these Blender seeds' frames from below")
+    ap.add_argument("--blender", default="",
+                    help="only the box's read of these Blender seeds' frames from below")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     try:

@@ -101,8 +101,8 @@ def _empty_folder(folder: Path) -> Path:
 
 def _teach_face(f, n_faces: int, source, mount: str, tmp: Path, ask: Callable[[str], str],
                 say: Callable[[str], None]) -> int | None:
-    """One face asked for up to MAX_TRIES times: 1 taken (its templates written to `tmp`), 0 skipped, None: the
-    player quit."""
+    """One face asked for up to MAX_TRIES times: 1 taken (its templates written to `tmp`), 0 skipped, None:
+    the player quit."""
     for _attempt in range(MAX_TRIES):
         try:
             ans = ask(f"Face {f.index}/{n_faces}: put the die with \"{f.name}\" ON TOP, then press Enter "

@@ -59,12 +59,12 @@ from .window import WINDOW_SURE, windowed
 # classifier did not all reject (whole reader, fold models, roboflow-d6 never trained on, after DETECTOR_ALONE:
 # phantoms 1528 -> 1466, from the previous session's bench)
 ENLARGED_AT = 0.4
-# Under the tray a frame read without the room is not read a second time enlarged (`closer_look`). Why: there the
-# read's size is already chosen for the networks (`readsize.camera_side`, and `better_side` reads again where the
-# dice are far from the size they learnt), and the enlarged read was wasted work: on 967 roomless reads of
-# Blender's under-tray frames (d6 seeds 1-5, 25-28, 50-60, 73-77, 96-99, tables 190-195) it ran on 420 and was
-# kept on 3, and with it gone the readings of d6 seeds 1-3, 50-60 and 73-77 scored the same, merged and as the
-# watcher reads (docs/dice-sets.md, "No enlarged second read under the tray").
+# Under the tray a frame read without the room is not read a second time enlarged (`closer_look`). Why:
+# there the read's size is already chosen for the networks (`readsize.camera_side`, and `better_side` reads
+# again where the dice are far from the size they learnt), and the enlarged read was wasted work: on 967
+# roomless reads of Blender's under-tray frames (d6 seeds 1-5, 25-28, 50-60, 73-77, 96-99, tables 190-195)
+# it ran on 420 and was kept on 3, and with it gone the readings of d6 seeds 1-3, 50-60 and 73-77 scored the
+# same, merged and as the watcher reads (docs/dice-sets.md, "No enlarged second read under the tray").
 CLOSER_UNDER = False
 # Under the tray the CNN reads each pip die's crop in its four quarter turns and takes the likeliest face of their
 # mean (`classify.join_views`; certainty as before, the plain reading's where it names the same face). Why: a die
@@ -231,11 +231,11 @@ def _under_at_320(ds: DiceSet, mount: str, clf: FaceClassifier | None, icons_net
 def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None, clf: FaceClassifier,
                  det: DieDetector | None, learnt: Memory | None = None) -> tuple[np.ndarray, float, list[Reading]]:
     """A pip set with its CNN: (the frame the readings are in, its zoom against `img`, the readings). A still
-    photo of small dice is read again enlarged (`closer_look`; not under the tray: `CLOSER_UNDER`), and the read
-    sure of more dice is kept (photo bench, roboflow-d6 unseen: see docs/dice-sets.md); the learned finder proposes there only the boxes it is
-    surer of (`ENLARGED_AT`). With a learned background the classified read needs no Lab frame (the finder
-    works on a smaller one, the pip finder does not search the whole frame). `learnt`: the box's memory where
-    it learnt the colours of its dice (`_learnt_by`)."""
+    photo of small dice is read again enlarged (`closer_look`; not under the tray: `CLOSER_UNDER`), and
+    the read sure of more dice is kept (photo bench, roboflow-d6 unseen: see docs/dice-sets.md); the learned
+    finder proposes there only the boxes it is surer of (`ENLARGED_AT`). With a learned background the
+    classified read needs no Lab frame (the finder works on a smaller one, the pip finder does not search the
+    whole frame). `learnt`: the box's memory where it learnt the colours of its dice (`_learnt_by`)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
     readings = _read_classified(img, lab, ds, mount, background, clf, det, learnt=learnt)
     still = background is None and (mount != "under" or CLOSER_UNDER)

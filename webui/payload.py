@@ -202,7 +202,11 @@ def _check_seats(value: Any, where: str, field: dict[str, Any], options: list[An
         seen.add(picked)
 
 
+def _check_seat_field(value: Any, where: str, field: dict[str, Any]) -> None:
+    _check_seats(value, where, field, _options(field))
+
+
 # each kind of setup field the games' forms declare, and how a value of it is checked
 _FIELD_CHECKS = {"int": _check_int_field, "bool": _check_bool_field, "text": _check_text_field,
                  "choice": _check_choice_field,
-                 "seat_choice": lambda value, where, field: _check_seats(value, where, field, _options(field))}
+                 "seat_choice": _check_seat_field}

@@ -283,16 +283,19 @@ def _choose_first(s: st.S, pending: dict[str, Any], me: Any) -> dict[str, Any]:
     return {"type": "choose", "player": me, "option": 0}
 
 
-# each decision's default (`default_action`) but the combat rolls': (state, pending, acting player id) -> action
+# each decision's default (`default_action`) but the combat rolls':
+# (state, pending, the acting player's id) -> the action
 _DEFAULTS: dict[str, Callable[[st.S, dict[str, Any], Any], dict[str, Any]]] = {
     "main": lambda s, pending, me: {"type": "advance", "player": me},
     "knockdown": lambda s, pending, me: {"type": "knockdown", "player": me,
                                          "pay": s["players"][pending["player"]]["cp"] >= 2},
     "offense": _offense_default,
     "confirm": lambda s, pending, me: {"type": "pass"},
-    "target": lambda s, pending, me: {"type": "target", "player": me, "target": pid(s, pending["choices"][0])},
+    "target": lambda s, pending, me: {"type": "target", "player": me,
+                                      "target": pid(s, pending["choices"][0])},
     "defense": _defense_default,
-    "defense_resolve": _resolve, "targeting_resolve": _resolve, "window": _resolve, "ability_resolve": _resolve,
+    "defense_resolve": _resolve, "targeting_resolve": _resolve, "window": _resolve,
+    "ability_resolve": _resolve,
     "choice": _choose_first, "ask": _choose_first,
     "discard": lambda s, pending, me: {"type": "sell", "player": me},
     "keg_pass": lambda s, pending, me: {"type": "pass_keg", "player": me, "target": None},

@@ -198,7 +198,8 @@ def test_every_kind_of_setup_field_refuses_a_value_not_of_its_kind() -> None:
     for setup, code in (({"n": "2"}, "setup_not_int"), ({"n": 5}, "setup_out_of_range"),
                         ({"fast": 1}, "setup_not_bool"), ({"name": 7}, "setup_not_text"),
                         ({"name": "x" * 10_000}, "too_long"), ({"mode": "2v2"}, "setup_bad_choice"),
-                        ({"heroes": ["a", "c"]}, "setup_bad_choice"), ({"heroes": ["a", "a"]}, "setup_not_unique"),
+                        ({"heroes": ["a", "c"]}, "setup_bad_choice"),
+                        ({"heroes": ["a", "a"]}, "setup_not_unique"),
                         ({"heroes": "a"}, "setup_bad_choice")):
         with pytest.raises(BadPayload) as refused:
             check_setup(setup, form)
