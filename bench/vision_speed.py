@@ -311,6 +311,9 @@ def main() -> int:
         pass
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"dicesight vision speed, one core (OpenCV threads 1), load average {load:.1f}")
+    if args.blender:
+        blender_frames(args.blender, max(3, args.repeat // 6))
+        return 0
     rng = np.random.default_rng(3)
     five = random_dice(rng, 5, size=(40, 70))
     twenty = random_dice(rng, 20, size=(36, 48))
@@ -318,9 +321,6 @@ def main() -> int:
     for mount in ("over", "under"):
         frames[(mount, 5)] = render_tray(five, mount=mount, background="felt" if mount == "over" else None, seed=1)
         frames[(mount, 20)] = render_tray(twenty, mount=mount, background="felt" if mount == "over" else None, seed=1)
-    if args.blender:
-        blender_frames(args.blender, max(3, args.repeat // 6))
-        return 0
     if args.photos:
         photos_by_dice(args.photos, max(1, args.repeat // 10))
     if args.photos_only:

@@ -15,12 +15,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dicesets import get_set
+from vision.dicesets import Face, get_set
 from vision.teach import TeachError, face_template, to_png_array
 from vision.watcher import motion_between, small_grey
 
 from . import camera as cameras
-from .camera import frames
+from .camera import FrameSource, frames
 from .dice_sets import spec
 from .taught import load_taught, taught_dir
 
@@ -99,7 +99,7 @@ def _empty_folder(folder: Path) -> Path:
     return folder
 
 
-def _teach_face(f, n_faces: int, source, mount: str, tmp: Path, ask: Callable[[str], str],
+def _teach_face(f: Face, n_faces: int, source: FrameSource, mount: str, tmp: Path, ask: Callable[[str], str],
                 say: Callable[[str], None]) -> int | None:
     """One face asked for up to MAX_TRIES times: 1 taken (its templates written to `tmp`), 0 skipped, None:
     the player quit."""
@@ -126,7 +126,7 @@ def _teach_face(f, n_faces: int, source, mount: str, tmp: Path, ask: Callable[[s
     return 0
 
 
-def _templates(source, mount: str, say: Callable[[str], None]) -> list[np.ndarray] | None:
+def _templates(source: FrameSource, mount: str, say: Callable[[str], None]) -> list[np.ndarray] | None:
     """The die's templates from SHOTS still frames, or None (said why: the tray never settled, no die)."""
     shots = _still_frames(source, SHOTS)
     if not shots:
