@@ -93,9 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default="1-10")
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--samples", type=int, default=12)
+    ap.add_argument("--root", type=Path, default=FRAMES,
+                    help="the seed folders' folder (e.g. build/undertray-s64 for renders at 64 samples, "
+                    "which the bench reads with its own --root)")
     args = ap.parse_args(argv)
     for seed in seed_list(args.seeds):   # one Blender at a time: the machine is shared
-        folder = ensure(seed, args.frames, args.samples)
+        folder = ensure(seed, args.frames, args.samples, args.root)
         rows = read_rows(folder)
         print(f"{folder}: {len(rows)} frames, {sum(len(r['dice']) for r in rows)} dice", flush=True)
     return 0
