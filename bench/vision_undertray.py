@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import training.blender_undertray_canvases  # noqa: E402
 import vision.find  # noqa: E402
 import vision.reader  # noqa: E402
 import vision.readsize  # noqa: E402
@@ -459,9 +460,13 @@ def main() -> int:
                     "the frames without Cycles' grain, `training/denoise_undertray.py`)")
     ap.add_argument("--scale", type=float, default=1.0, help="read every frame enlarged this many times (a camera "
                     "with more pixels a die; the given-boxes line is at the renders' own size)")
+    ap.add_argument("--sensor", choices=("plain", "bayer"), default="plain",
+                    help="the camera the frames pass through: plain (every trainer's) or bayer "
+                    "(training/sensor.py: a mosaic sensor's shot noise, demosaicked and sharpened; held out)")
     args = ap.parse_args()
     global SCALE
     SCALE = args.scale
+    training.blender_undertray_canvases.SENSOR = args.sensor
     vision.reader.TURNS_UNDER = vision.symbolnet.TURNS_UNDER = not args.one_turn
     vision.reader.UNDER_ALONE = not args.no_cnn_alone
     vision.find.PIPS_UNDER = args.roomless_pips
@@ -475,7 +480,10 @@ def main() -> int:
     sets = "/".join(sorted({set_of(r).id for r in rows}))
     print(f"under-tray Blender frames: {len(rows)} in {args.root.name}/{', '.join(f.name for f in folders)} "
           f"({sizes}, {sets})"
-          + (f", only those with {args.hold_out}" if args.hold_out else "") + f"; test seeds {TEST_SEEDS} (d6), {SYMBOL_TEST_SEEDS} (King of Tokyo), {DT_TEST_SEEDS} (Dice Throne) held out")
+          + (f", only those with {args.hold_out}" if args.hold_out else "")
+          + (f", through the {args.sensor} sensor" if args.sensor != "plain" else "")
+          + f"; test seeds {TEST_SEEDS} (d6), {SYMBOL_TEST_SEEDS} (King of Tokyo), "
+          f"{DT_TEST_SEEDS} (Dice Throne) held out")
     symbol_sets = [set_of(r) for r in rows if r["dice"] and r["dice"][0].get("set", "d6") != "d6"]
     print(model_lines(m, args.classifier, args.finder, args.symbols, symbol_sets[0] if symbol_sets else None))
     seen = in_sample(folders, m)

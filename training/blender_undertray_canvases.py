@@ -22,13 +22,21 @@ from training.blender_undertray_factors import DICETHRONE_SEEDS, SYMBOL_SEEDS, r
 from training.blender_undertray_glyphs import write_atlases, write_dicethrone_atlases
 from training.canvas import canvas
 from training.provenance import REPO
+from training.sensor import Camera, bayer_faults
 
 FRAMES = REPO / "build" / "blender-undertray"
 SCRIPT = REPO / "training" / "blender_undertray.py"
 
 
+SENSOR = "plain"   # every trainer's camera; "bayer": `training.sensor`'s held-out one (the bench's --sensor)
+
+
 def camera_faults(img: np.ndarray, draws: dict, seed: int) -> np.ndarray:
     """The clean render as a cheap camera gives it: white-balance error, blur, noise, then JPEG."""
+    if "sensor" in draws:   # a trainer's Bayer variant (`train_reader_undertray --sensor-variants`)
+        return bayer_faults(img, draws, seed, Camera(**draws["sensor"]))
+    if SENSOR == "bayer":
+        return bayer_faults(img, draws, seed)
     out = img.astype(np.float32) * np.asarray(draws["wb_error"], np.float32)[::-1]   # BGR order
     if draws["blur"] > 0:
         out = cv2.GaussianBlur(out, (0, 0), draws["blur"])

@@ -78,7 +78,8 @@ MIN_UNDER_DICE = 100   # held-back under-tray dice needed before their own certa
 SILENT_AIM = 0.002
 UNDER_SILENT_AIM = 0.001
 TOP = 0.9995           # the calibration grid's top (`calibration.certain_threshold`'s answer when none passes)
-UNDER_SOURCES = ["training/undertray_data.py", "training/blender_undertray_canvases.py", *VISION_SOURCES]
+UNDER_SOURCES = ["training/undertray_data.py", "training/blender_undertray_canvases.py", "training/sensor.py",
+                 *VISION_SOURCES]
 
 
 def base_canvases(seed: int, render_frames: int, cubes: int, cache: Path | None) -> tuple[list, Canvases, Canvases]:
@@ -99,13 +100,15 @@ def base_canvases(seed: int, render_frames: int, cubes: int, cache: Path | None)
     return photos, photo_part, renders
 
 
-def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clean: int = 0) -> Canvases:
+def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clean: int = 0,
+                   sensor: int = 0) -> Canvases:
     """The under-tray training frames' dice (each through `variants` cameras, the last `clean` of them on the
-    frame's denoised copy) and the reader's false candidates on them (`undertray_data.dice_and_phantoms`)."""
+    frame's denoised copy, the `sensor` before them through a Bayer camera) and the reader's false candidates
+    on them (`undertray_data.dice_and_phantoms`)."""
     names = [(str(f.name), r["index"]) for f, r in rows]
-    tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "")
+    tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "") + (f"-bayer{sensor}" if sensor else "")
     return cached(cache, f"under-{tag}", UNDER_SOURCES,
-                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean), names)
+                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor), names)
 
 
 def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, int]:
@@ -299,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clean-variants", type=int, default=0,
                     help="of the --variants, this many drawn on the frames' denoised copies "
                          "(training/denoise_undertray.py), whose held-back frames the level is fitted on too")
+    ap.add_argument("--sensor-variants", type=int, default=0,
+                    help="of the --variants, this many through a Bayer camera (training/sensor.py), before "
+                    "the clean ones; never the bench's held-out --sensor bayer")
     ap.add_argument("--tables", action="store_true",
                     help="also train on the tables among --train-seeds (100-199; left out unless asked)")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
@@ -331,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
     tag = f"{args.train_seeds}-{args.hold_out or 'all'}"
-    under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants)
+    under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants,
+                           args.sensor_variants)
     data = Canvases.join([photo_part, renders, under])
     convs = tuple(int(c) for c in args.convs.split(","))
     scale = tuple(float(v) for v in args.scale.split(","))
@@ -366,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
             "trained_on": {"photos": list(PHOTO_SETS), "cubes": args.cubes, "render_frames": args.render_frames,
                            "undertray_frames": seen, "undertray_share": args.undertray_share,
                            "undertray_variants": args.variants, "clean_variants": args.clean_variants,
+                           "sensor_variants": args.sensor_variants,
                            "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
                            "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
