@@ -130,8 +130,8 @@ def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, cl
     (`refaulted`), as another cheap camera would have given it. Why: a render takes minutes on the shared
     machine and the faults seconds, and the noise, blur and JPEG are much of what the reader must see past.
     `clean`: the last this many of those variants drawn on the frame's denoised copy where it was written
-    (`denoised`): the render without Cycles' grain, as a Blender with a denoiser gives it. `sensor`: the this
-    many variants before those through a Bayer camera (`sensor.training_camera`), never the bench's one."""
+    (`denoised`): the render without Cycles' grain, as a Blender with a denoiser gives it. `sensor`: this many
+    variants just before those through a Bayer camera (`sensor.training_camera`), never the bench's one."""
     xs, ys = [], []
     for folder, row in rows:
         for k in range(variants):
