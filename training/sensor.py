@@ -66,12 +66,12 @@ def training_camera(rnd: random.Random) -> Camera:
                   sharpen=round(rnd.uniform(0.0, 0.4), 2), grey_noise=round(rnd.uniform(0.8, 1.3), 2))
 
 
-def full_well(noise: float, grey_noise: float | None = None) -> float:
+def full_well(noise: float, grey_noise: float = GREY_NOISE) -> float:
     """Electrons at white for a frame drawn with the plain model's `noise` (its Gaussian sigma, 8-bit levels):
-    at a mid grey the shot noise, carried through the gamma, is `GREY_NOISE` times that sigma."""
+    at a mid grey the shot noise, carried through the gamma, is `grey_noise` times that sigma."""
     slope = MID_GREY ** (1.0 / GAMMA - 1.0) / GAMMA   # d(8-bit)/d(linear) / 255, at a mid grey
     sd_per_electrons = 255.0 * slope * MID_GREY       # 8-bit sd times sqrt(electrons at mid grey)
-    return (sd_per_electrons / ((grey_noise or GREY_NOISE) * max(noise, 0.5))) ** 2 / MID_GREY
+    return (sd_per_electrons / (grey_noise * max(noise, 0.5))) ** 2 / MID_GREY
 
 
 def mosaic(linear_bgr: np.ndarray, pattern: str = "RGGB") -> np.ndarray:

@@ -38,14 +38,14 @@ def test_the_same_seed_gives_the_same_frame_and_another_seed_other_noise():
     assert not np.array_equal(a, sensor.bayer_faults(img, DRAWS, 8))
 
 
-def test_a_flat_grey_keeps_its_level_and_shows_about_one_and_a_half_times_the_plain_noise():
+def test_a_flat_grey_keeps_its_level_and_its_noise_stays_of_the_drawn_order():
     out = sensor.bayer_faults(flat(128), DRAWS, 3).astype(np.float64)
     assert abs(out.mean() - 128) < 4
     # the sharpening and the demosaicking's averaging change the spread; it stays of the drawn order
     assert DRAWS["noise"] < out[..., 1].std() < 4 * DRAWS["noise"]
 
 
-def test_the_full_well_gives_a_mid_grey_one_and_a_half_times_the_plain_noise():
+def test_the_full_well_gives_a_mid_grey_grey_noise_times_the_plain_noise():
     rng = np.random.default_rng(0)
     for noise in (1.0, 3.0, 6.0):
         electrons = sensor.full_well(noise)
