@@ -10,7 +10,7 @@ the under-tray renders of seeds 4 and up (`undertray_data.TRAIN_SEEDS`): each di
 face - 1) and, as "not a die", the reader's own candidates on those frames that lie on no die (LED reflections,
 lamps, hands). The reader uses it for `--mount under` only; from above nothing changes.
 
-Held out, never trained or calibrated on: render seeds 1-3 and 96-99 (`HELD_OUT_SEEDS`), read by
+Held out, never trained or calibrated on: render seeds 1-3 and 94-99 (`HELD_OUT_SEEDS`), read by
 bench/vision_undertray.py.
 `--hold-out KEY=PREFIX` also leaves out every training frame with that factor (e.g. `plate=glass`), for the
 bench's held-out-factor lines (there it reads only the test seeds' frames that have the factor).
@@ -202,13 +202,16 @@ def turned_crops(crops: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in (1, 2, 3)]
 
 
-def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float) -> None:
+def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float,
+                clean_root: Path | None = None) -> None:
     """Fit a trained model's temperature and level again (`fit_levels`), without training it again, on the
     held-back real photos and every frame from below of `spec` it never trained on (`never_trained`; default:
     the seeds it trained on and the calibration seeds). Why: 488 held-back dice from below could only vouch
     for "none wrong", so one see-through translucent die read at 0.984 set the shipped network's level; seeds
-    rendered afterwards only to calibrate on cost minutes, training again most of an hour. The JSON is
-    rewritten; the calibration the trainer fitted is kept the first time (under "calibration_trained")."""
+    rendered afterwards only to calibrate on cost minutes, training again most of an hour. `clean_root`: the
+    same seeds' frames rendered there with less grain too (27th session: a level fitted on 12-16 sample frames
+    let two translucent dice through, certain and wrong, at 64 samples). The JSON is rewritten; the calibration
+    the trainer fitted is kept the first time (under "calibration_trained")."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     trained = meta["trained_on"]["undertray_frames"]
     spec = spec or ud.with_calibration(",".join(name[1:] for name in trained))
@@ -220,6 +223,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
 
     rows = ud.never_trained(ud.frames(spec, keep, tables=True), trained)  # tables only where `spec` names them
     rows = ud.with_denoised(rows, int(meta["trained_on"].get("clean_variants", 0)))
+    clean = ud.never_trained(ud.frames(spec, keep, tables=True, root=clean_root), trained) if clean_root else []
+    rows += clean
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
     cx, cy, n_under = calibration_set(photos, rows, s)
@@ -230,6 +235,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     under = slice(len(cy) - n_under, None)
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
     figs["turns_level"] = turns_at = turns_level(logits[under], turned, cy[under], temp, level, under_aim)
+    if clean_root:
+        figs |= {"clean_root": str(clean_root), "clean_render_frames": len(clean)}
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
           f"{temp:.3f}, turns' level {turns_at}, on {len(cy)} held-back dice ({n_under} from below, seeds {spec}): "
           f"{figs}")
@@ -314,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit this model's level again (its .onnx), no training: `recalibrate`")
     ap.add_argument("--calibrate-on", default=None,
                     help="with --recalibrate: the seeds whose frames it never trained on to fit on")
+    ap.add_argument("--clean-root", type=Path, default=None,
+                    help="with --recalibrate: also fit on the same seeds' frames under this root (e.g. "
+                         "build/undertray-s64, rendered at 64 samples a pixel), so the level holds on both looks")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="go on training this exported model (its .onnx; batch norm folded, so none is used) "
                          "instead of fresh weights: `folded_net`")
@@ -326,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     if set(ud.folders(args.train_seeds)) & set(ud.folders(ud.HELD_OUT_SEEDS)):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
-        recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim)
+        recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim, args.clean_root)
         return 0
 
     torch.set_num_threads(args.threads)

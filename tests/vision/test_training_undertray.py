@@ -134,7 +134,7 @@ def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     from training import undertray_data as ud
     from training.blender_canvases import seed_list
     held_out = set(seed_list(ud.HELD_OUT_SEEDS))
-    assert set(seed_list(ud.TEST_SEEDS)) | set(seed_list(ud.FRESH_SEEDS)) <= held_out
+    assert set(seed_list(f"{ud.TEST_SEEDS},{ud.FRESH_SEEDS},{ud.FRESH_CLEAN_SEEDS}")) <= held_out
     assert not held_out & set(seed_list(ud.TRAIN_SEEDS))
     # nor does `make train-reader-undertray` take them by default; fresh tables are tables (never trained on)
     assert not held_out & set(seed_list(_make_default("UNDERTRAY_TRAIN_SEEDS")))
@@ -167,6 +167,11 @@ def test_the_calibration_seeds_are_held_back_whole_and_a_network_is_refitted_on_
         (tmp_path / f"s{seed}" / "labels.jsonl").write_text("")
     assert [f.name for f in ud.folders("4-5,4,9", root=tmp_path)] == ["s4", "s9"]
     assert set(seed_list(ud.with_calibration("4-6"))) == {4, 5, 6, *calib}
+    # the same seeds rendered again elsewhere (`--clean-root`: at 64 samples) are read from that root, finished only
+    (tmp_path / "s9" / "labels.jsonl").write_text('{"seed": 9, "index": 2}\n{"seed": 9, "index": 3}\n')
+    assert ud.frames("4-9", root=tmp_path) == []
+    (tmp_path / "s9" / "done").write_text("")
+    assert [(f.name, r["index"]) for f, r in ud.frames("4-9", root=tmp_path)] == [("s9", 2), ("s9", 3)]
 
 
 def test_camera_faults_drawn_afresh_change_the_noise_not_the_scene(tmp_path):
