@@ -39,7 +39,7 @@ import numpy as np
 import torch
 
 from training import undertray_data as ud
-from training.calibration import certain_threshold
+from training.calibration import by_look, certain_threshold
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.cubes import cube_canvases
 from training.data import load_photos
@@ -111,13 +111,24 @@ def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clea
                   lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor), names)
 
 
-def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, int]:
+def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The held-back crops (real photos', then the under-tray renders'), cut as the reader cuts them, their
-    classes, and how many are under-tray dice (at the end)."""
+    classes, and the look of each under-tray die (at the end; `looks_of`)."""
     px, py = real_crops([p for p in photos if is_calibration(p)], s)
-    ux, uy = ud.die_crops(under_rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size))
-    ux = ux.reshape(-1, s.size, s.size, 3)
-    return np.concatenate([px, ux]), np.concatenate([py, uy]), len(uy)
+    parts = [(look, ud.die_crops(rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size)))
+             for look, rows in looks_of(under_rows).items()]
+    ux = [x.reshape(-1, s.size, s.size, 3) for _, (x, _) in parts]
+    looks = np.array([look for look, (_, y) in parts for _ in y], dtype=object)
+    return np.concatenate([px, *ux]), np.concatenate([py, *(y for _, (_, y) in parts)]), looks
+
+
+def looks_of(rows: list[tuple[Path, dict]]) -> dict[str, list[tuple[Path, dict]]]:
+    """The held-back frames by look: the folder their seed folders lie in (the grainy renders, their denoised
+    copies, a `--clean-root`'s renders at more samples), in the order first met."""
+    out: dict[str, list] = {}
+    for folder, row in rows:
+        out.setdefault(folder.parent.name, []).append((folder, row))
+    return out
 
 
 def share_weight(data: Canvases, share: float) -> float:
@@ -146,17 +157,21 @@ def under_threshold(logits: np.ndarray, y: np.ndarray, temp: float, silent_aim: 
     return certain_threshold(conf.max(1), conf.argmax(1) != y, silent_aim * len(y), np.linspace(0.9, TOP, 200))
 
 
-def fit_levels(logits: np.ndarray, y: np.ndarray, n_under: int, silent_aim: float, under_aim: float
+def fit_levels(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: float, under_aim: float
                ) -> tuple[float, float, dict]:
-    """(temperature, certain_at, figures) from the held-back dice's logits, the dice from below last
-    (`calibration_set`): the temperature and a level fitted on all of them (`train_reader.calibrate`), raised
-    to the level the dice from below ask for alone (`under_threshold`)."""
+    """(temperature, certain_at, figures) from the held-back dice's logits, the dice from below last, `looks`
+    naming each one's look (`calibration_set`): the temperature and a level fitted on all of them
+    (`train_reader.calibrate`), raised to the level the dice from below ask for alone (`under_threshold`),
+    all of them and each look's (`calibration.by_look`)."""
+    n_under = len(looks)
     temp, certain_at, figs = calibrate(logits, y, silent_aim)
-    under = under_threshold(logits[-n_under:], y[-n_under:], temp, under_aim) if n_under else TOP
+    under = by_look(lambda part: under_threshold(logits[-n_under:][part], y[-n_under:][part], temp, under_aim),
+                    looks, MIN_UNDER_DICE) if n_under else TOP
     certain_at = max(certain_at, under)
     sure = softmax(logits / temp).max(1) >= certain_at
     wrong = logits.argmax(1) != y
     figs = {**figs, "under_tray_dice": n_under, "under_level": under,
+            "under_tray_dice_by_look": {str(look): int((looks == look).sum()) for look in dict.fromkeys(looks)},
             "photo_accuracy": accuracy_on(logits[:-n_under or None], y[:-n_under or None])}
     if n_under:
         figs |= {"under_tray_accuracy": accuracy_on(logits[-n_under:], y[-n_under:]),
@@ -183,6 +198,13 @@ def turns_level(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, temp
         if int((sure & (face != y) & (face != none)).sum()) <= aim * len(y):
             return float(level)
     return None
+
+
+def turns_by_look(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, looks: np.ndarray, temp: float,
+                  certain_at: float, aim: float) -> float | None:
+    """`turns_level` held on all the held-back dice from below and on each look's own (`calibration.by_look`)."""
+    return by_look(lambda m: turns_level(plain[m], [t[m] for t in turned], y[m], temp, certain_at, aim), looks,
+                   MIN_UNDER_DICE)
 
 
 def turns_mean(plain: np.ndarray, turned: list[np.ndarray], temp: float, certain_at: float
@@ -227,14 +249,15 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     rows += clean
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
-    cx, cy, n_under = calibration_set(photos, rows, s)
+    cx, cy, looks = calibration_set(photos, rows, s)
+    n_under = len(looks)
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
     logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm))
                              for i in range(0, len(cx), 256)])
-    temp, level, figs = fit_levels(logits, cy, n_under, silent_aim, under_aim)
+    temp, level, figs = fit_levels(logits, cy, looks, silent_aim, under_aim)
     under = slice(len(cy) - n_under, None)
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
-    figs["turns_level"] = turns_at = turns_level(logits[under], turned, cy[under], temp, level, under_aim)
+    figs["turns_level"] = turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, level, under_aim)
     if clean_root:
         figs |= {"clean_root": str(clean_root), "clean_render_frames": len(clean)}
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
@@ -361,14 +384,15 @@ def main(argv: list[str] | None = None) -> int:
     start = folded_net(str(args.init_from.with_suffix(".onnx")), s) if args.init_from else None
     net = train(data, s, args.seed, start=start)
 
-    cx, cy, n_under = calibration_set(photos, calib_rows, s)
+    cx, cy, looks = calibration_set(photos, calib_rows, s)
+    n_under = len(looks)
     x = normalise_batch(cx, s.norm)
     logits = logits_of(net, x)
-    temp, certain_at, figs = fit_levels(logits, cy, n_under, args.silent_aim, args.under_silent_aim)
+    temp, certain_at, figs = fit_levels(logits, cy, looks, args.silent_aim, args.under_silent_aim)
     under = slice(len(cy) - n_under, None)
     turned = [logits_of(net, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
-    figs["turns_level"] = turns_at = turns_level(logits[under], turned, cy[under], temp, certain_at,
-                                                 args.under_silent_aim)
+    figs["turns_level"] = turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, certain_at,
+                                                   args.under_silent_aim)
     print(f"calibration on {len(cy)} held-back dice ({n_under} under the tray): T={temp:.2f} "
           f"certain_at={certain_at:.4f} {figs}", flush=True)
     folders = ud.folders(args.train_seeds, finished=True, tables=args.tables)

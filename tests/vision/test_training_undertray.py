@@ -385,3 +385,18 @@ def test_a_meshs_faces_come_out_the_same_whatever_vertex_and_order_they_start_at
     rotations = {tuple(f[k:] + f[:k]) for f in faces for k in range(len(f))}
     for loop in canonical:   # each starts at its lowest vertex and keeps its winding (a rotation of a face)
         assert loop[0] == min(loop) and loop in rotations
+
+
+def test_a_level_holds_on_each_look_of_the_held_back_dice_not_only_on_all_of_them():
+    """`calibration.by_look`: a frame's denoised copy holds the same dice again, so a level fitted on all looks
+    together would allow as many wrong dice as there are copies; each look of enough dice must hold it alone."""
+    from training.calibration import by_look
+    looks = np.array(["grainy"] * 300 + ["denoised"] * 300 + ["s64"] * 50, dtype=object)
+    wanted = {"grainy": 0.98, "denoised": 0.99, "s64": 0.999}
+    def level_of(mask: np.ndarray) -> float:
+        return max(wanted[look] for look in set(looks[mask])) - (0.02 if mask.all() else 0.0)
+
+    assert by_look(level_of, looks, min_dice=100) == 0.99          # the 50 dice of s64 are too few on their own
+    assert by_look(level_of, looks, min_dice=50) == 0.999
+    assert by_look(lambda mask: None if mask.sum() == 300 else 0.9, looks, min_dice=100) is None
+    assert by_look(lambda mask: 0.95, looks[:300], min_dice=100) == 0.95   # one look: all of it, once
