@@ -113,22 +113,13 @@ def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clea
 
 def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The held-back crops (real photos', then the under-tray renders'), cut as the reader cuts them, their
-    classes, and the look of each under-tray die (at the end; `looks_of`)."""
+    classes, and the look of each under-tray die (at the end; `undertray_data.looks_of`)."""
     px, py = real_crops([p for p in photos if is_calibration(p)], s)
     parts = [(look, ud.die_crops(rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size)))
-             for look, rows in looks_of(under_rows).items()]
+             for look, rows in ud.looks_of(under_rows).items()]
     ux = [x.reshape(-1, s.size, s.size, 3) for _, (x, _) in parts]
     looks = np.array([look for look, (_, y) in parts for _ in y], dtype=object)
     return np.concatenate([px, *ux]), np.concatenate([py, *(y for _, (_, y) in parts)]), looks
-
-
-def looks_of(rows: list[tuple[Path, dict]]) -> dict[str, list[tuple[Path, dict]]]:
-    """The held-back frames by look: the folder their seed folders lie in (the grainy renders, their denoised
-    copies, a `--clean-root`'s renders at more samples), in the order first met."""
-    out: dict[str, list] = {}
-    for folder, row in rows:
-        out.setdefault(folder.parent.name, []).append((folder, row))
-    return out
 
 
 def share_weight(data: Canvases, share: float) -> float:

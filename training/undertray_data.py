@@ -179,6 +179,15 @@ def denoised(folder: Path) -> Path:
     return copy if folder.parent == FRAMES and (copy / "done").exists() else folder
 
 
+def looks_of(rows: list[tuple[Path, dict]]) -> dict[str, list[tuple[Path, dict]]]:
+    """The held-back frames by look: the folder their seed folders lie in (the grainy renders, their denoised
+    copies, a `--clean-root`'s renders at more samples), in the order first met."""
+    out: dict[str, list] = {}
+    for folder, row in rows:
+        out.setdefault(folder.parent.name, []).append((folder, row))
+    return out
+
+
 def denoised_rows(rows: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
     """The rows whose frames have a denoised copy, read from the copy."""
     return [(copy, r) for copy, r in ((denoised(f), r) for f, r in rows) if copy.parent == DENOISED]
