@@ -112,9 +112,13 @@ train-finder-undertray: venv
 
 # Fit the shipped under-tray face networks' certainty levels again on every frame from below they never trained on
 # (the held-back fifth, the calibration seeds 25-29 and 33-41, seeds rendered after them), without training: a minute.
+# UNDERTRAY_CLEAN_ROOT=build/undertray-s64: the d6 level also holds on those seeds rendered there at 64 samples
+# (each look of the held-back dice on its own: `calibration.by_look`).
+UNDERTRAY_CLEAN_ROOT ?=
 recalibrate-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
-	$(BIN)/python -m training.train_reader_undertray --recalibrate vision/models/pips-under.onnx
+	$(BIN)/python -m training.train_reader_undertray --recalibrate vision/models/pips-under.onnx \
+		$(if $(UNDERTRAY_CLEAN_ROOT),--clean-root $(UNDERTRAY_CLEAN_ROOT))
 	$(BIN)/python -m training.train_symbols_undertray --recalibrate vision/models/kingoftokyo-under.onnx
 
 # King of Tokyo's face network for `--mount under` (vision/models/kingoftokyo-under.onnx), trained on the
