@@ -39,6 +39,7 @@ import numpy as np
 import torch
 
 from training import undertray_data as ud
+from training.blender_canvases import seed_list
 from training.calibration import by_look, certain_threshold
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.cubes import cube_canvases
@@ -105,7 +106,7 @@ def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clea
     """The under-tray training frames' dice (each through `variants` cameras, the last `clean` of them on the
     frame's denoised copy, the `sensor` before them through a Bayer camera) and the reader's false candidates
     on them (`undertray_data.dice_and_phantoms`)."""
-    names = [(str(f.name), r["index"]) for f, r in rows]
+    names = [(ud.folder_key(f), r["index"]) for f, r in rows]
     tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "") + (f"-bayer{sensor}" if sensor else "")
     return cached(cache, f"under-{tag}", UNDER_SOURCES,
                   lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor), names)
@@ -236,6 +237,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
 
     rows = ud.never_trained(ud.frames(spec, keep, tables=True), trained)  # tables only where `spec` names them
     rows = ud.with_denoised(rows, int(meta["trained_on"].get("clean_variants", 0)))
+    recorded = meta["trained_on"].get("clean_root")   # a network trained on such frames is fitted on them too
+    clean_root = clean_root or (Path(recorded) if recorded else None)
     clean = ud.never_trained(ud.frames(spec, keep, tables=True, root=clean_root), trained) if clean_root else []
     rows += clean
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
@@ -336,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibrate-on", default=None,
                     help="with --recalibrate: the seeds whose frames it never trained on to fit on")
     ap.add_argument("--clean-root", type=Path, default=None,
-                    help="with --recalibrate: also fit on the same seeds' frames under this root (e.g. "
-                         "build/undertray-s64, rendered at 64 samples a pixel), so the level holds on both looks")
+                    help="also the seeds' frames under this root (e.g. build/undertray-s64, rendered at 64 samples "
+                         "a pixel): trained on (those of --train-seeds) and fitted on, each look's level apart")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="go on training this exported model (its .onnx; batch norm folded, so none is used) "
                          "instead of fresh weights: `folded_net`")
@@ -347,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="pips-under")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     args = ap.parse_args(argv)
-    if set(ud.folders(args.train_seeds)) & set(ud.folders(ud.HELD_OUT_SEEDS)):
+    if set(seed_list(args.train_seeds)) & set(seed_list(ud.HELD_OUT_SEEDS)):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim, args.clean_root)
@@ -358,9 +361,11 @@ def main(argv: list[str] | None = None) -> int:
     photos, photo_part, renders = base_canvases(args.seed, args.render_frames, args.cubes, args.cache)
     keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
     rows = ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables)
+    if args.clean_root:
+        rows += ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables, root=args.clean_root)
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
-    tag = f"{args.train_seeds}-{args.hold_out or 'all'}"
+    tag = f"{args.train_seeds}-{args.hold_out or 'all'}" + (f"-{args.clean_root.name}" if args.clean_root else "")
     under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants,
                            args.sensor_variants)
     data = Canvases.join([photo_part, renders, under])
@@ -386,8 +391,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    args.under_silent_aim)
     print(f"calibration on {len(cy)} held-back dice ({n_under} under the tray): T={temp:.2f} "
           f"certain_at={certain_at:.4f} {figs}", flush=True)
-    folders = ud.folders(args.train_seeds, finished=True, tables=args.tables)
-    seen = {f.name: sum(1 for g, _ in rows if g == f) for f in folders}
+    seen = ud.frames_seen(args.train_seeds, rows, args.tables, args.clean_root)
     before = started_from(args.init_from)
     if before:   # what the weights learnt from: the start's frames too (`never_trained` must know them)
         seen = {**before["trained_on"]["undertray_frames"], **seen}
@@ -400,7 +404,8 @@ def main(argv: list[str] | None = None) -> int:
                            "undertray_variants": args.variants, "clean_variants": args.clean_variants,
                            "sensor_variants": args.sensor_variants,
                            "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
-                           "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None},
+                           "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None,
+                           "clean_root": str(args.clean_root) if args.clean_root else None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
                        "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "

@@ -188,6 +188,21 @@ def looks_of(rows: list[tuple[Path, dict]]) -> dict[str, list[tuple[Path, dict]]
     return out
 
 
+def folder_key(folder: Path) -> str:
+    """A render folder's name in a cache key: its seed's (s12), or under another root than the grainy renders'
+    its root's too (undertray-s64/s12), whose frames are other pictures of the same scenes."""
+    return folder.name if folder.parent == FRAMES else f"{folder.parent.name}/{folder.name}"
+
+
+def frames_seen(spec: str, rows: list, tables: bool, clean_root: Path | None) -> dict[str, int]:
+    """The model's "undertray_frames": each training seed folder's name and its frames read (held back or
+    not), under the grainy renders' root and `clean_root` together (the same scenes: `never_trained` takes a
+    folder of either root as read)."""
+    roots = [FRAMES] + ([clean_root] if clean_root else [])
+    names = [f.name for root in roots for f in folders(spec, root, finished=True, tables=tables)]
+    return {name: sum(1 for f, _ in rows if f.name == name) for name in dict.fromkeys(names)}
+
+
 def denoised_rows(rows: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
     """The rows whose frames have a denoised copy, read from the copy."""
     return [(copy, r) for copy, r in ((denoised(f), r) for f, r in rows) if copy.parent == DENOISED]

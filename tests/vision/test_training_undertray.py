@@ -400,3 +400,21 @@ def test_a_level_holds_on_each_look_of_the_held_back_dice_not_only_on_all_of_the
     assert by_look(level_of, looks, min_dice=50) == 0.999
     assert by_look(lambda mask: None if mask.sum() == 300 else 0.9, looks, min_dice=100) is None
     assert by_look(lambda mask: 0.95, looks[:300], min_dice=100) == 0.95   # one look: all of it, once
+
+
+def test_frames_of_another_root_are_keyed_apart_but_count_as_the_same_seeds_read(tmp_path, monkeypatch):
+    """`--clean-root`: the same scenes rendered at more samples. Their canvases must not be taken from the grainy
+    frames' cache (`folder_key`), and a seed read under either root is one the network read (`frames_seen`)."""
+    from training import undertray_data as ud
+    grainy, clean = tmp_path / "blender-undertray", tmp_path / "undertray-s64"
+    for root, seeds in ((grainy, (4, 5)), (clean, (5, 6))):
+        for seed in seeds:
+            (root / f"s{seed}").mkdir(parents=True)
+            (root / f"s{seed}" / "labels.jsonl").write_text("")
+            (root / f"s{seed}" / "done").write_text("")
+    monkeypatch.setattr(ud, "FRAMES", grainy)
+    assert ud.folder_key(grainy / "s5") == "s5"
+    assert ud.folder_key(clean / "s5") == "undertray-s64/s5"
+    rows = [(grainy / "s5", {"index": 0}), (clean / "s5", {"index": 0}), (clean / "s6", {"index": 1})]
+    assert ud.frames_seen("4-6", rows, False, clean) == {"s4": 0, "s5": 2, "s6": 1}
+    assert ud.frames_seen("4-6", rows, False, None) == {"s4": 0, "s5": 2}
