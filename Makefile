@@ -97,12 +97,16 @@ train-finder-suite: venv
 # session) the shipped one is that network trained 40 epochs more from its own weights on seeds
 # 4-12,14-16,50-81 (`--init-from vision/models/pips-under --epochs 40 --lr 1e-3`, about 19 minutes on one
 # core; docs/dice-sets.md).
+# UNDERTRAY_CLEAN_ROOT=build/undertray-s64 also trains on the seeds rendered there at 64 samples a pixel
+# (`make blender-undertray UNDERTRAY_SAMPLES=64 UNDERTRAY_ROOT=build/undertray-s64`).
 UNDERTRAY_TRAIN_SEEDS ?= 4-19,22-24,30-32,50-93
 UNDERTRAY_HOLD_OUT ?=
+UNDERTRAY_CLEAN_ROOT ?=
 train-reader-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader_undertray --threads 1 \
-		--train-seeds $(UNDERTRAY_TRAIN_SEEDS) $(if $(UNDERTRAY_HOLD_OUT),--hold-out $(UNDERTRAY_HOLD_OUT) \
+		--train-seeds $(UNDERTRAY_TRAIN_SEEDS) $(if $(UNDERTRAY_CLEAN_ROOT),--clean-root $(UNDERTRAY_CLEAN_ROOT)) \
+		$(if $(UNDERTRAY_HOLD_OUT),--hold-out $(UNDERTRAY_HOLD_OUT) \
 		--out build/reader-models --name pips-under-without-$(subst =,-,$(UNDERTRAY_HOLD_OUT)))
 
 train-finder-undertray: venv
@@ -114,7 +118,6 @@ train-finder-undertray: venv
 # (the held-back fifth, the calibration seeds 25-29 and 33-41, seeds rendered after them), without training: a minute.
 # UNDERTRAY_CLEAN_ROOT=build/undertray-s64: the d6 level also holds on those seeds rendered there at 64 samples
 # (each look of the held-back dice on its own: `calibration.by_look`).
-UNDERTRAY_CLEAN_ROOT ?=
 recalibrate-undertray: venv
 	$(BIN)/pip install -q -e '.[train]'
 	$(BIN)/python -m training.train_reader_undertray --recalibrate vision/models/pips-under.onnx \
