@@ -46,13 +46,15 @@ def vouched_threshold(conf: np.ndarray, wrong: np.ndarray, bound: float, grid: n
     return 0.9995
 
 
-def by_look(level_of: Callable[[np.ndarray], float | None], looks: np.ndarray, min_dice: int = 100) -> float | None:
+def by_look(level_of: Callable[[np.ndarray], float | None], looks: np.ndarray, min_dice: int = 100
+            ) -> float | None:
     """The highest of the levels `level_of` fits on all the held-back dice (it takes a bool mask over them)
     and on each look's own (`looks` names each die's look; a look with at least `min_dice`); None where any
     of them is None. Why each look apart: a look's dice are the same dice again (a frame and its denoised
     copy), so counted together they let more wrong dice through than any one look allows (ft-clean, 28th
     session: its held-back frames, their denoised copies and seeds 25-26 at 64 samples, 3,093 dice, so 3
-    certain and wrong allowed, where each look alone allowed 1 and the 64-sample renders none: level 0.9675)."""
+    certain and wrong allowed, where each look alone allowed 1 and the 64-sample renders none: level
+    0.9675)."""
     each = [looks == look for look in dict.fromkeys(looks)]
     masks = [np.ones(len(looks), bool)] + [m for m in each if min_dice <= m.sum() < len(looks)]
     levels = [level_of(mask) for mask in masks]

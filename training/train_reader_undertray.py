@@ -157,13 +157,14 @@ def fit_levels(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim:
     all of them and each look's (`calibration.by_look`)."""
     n_under = len(looks)
     temp, certain_at, figs = calibrate(logits, y, silent_aim)
-    under = by_look(lambda part: under_threshold(logits[-n_under:][part], y[-n_under:][part], temp, under_aim),
-                    looks, MIN_UNDER_DICE) if n_under else TOP
+    below, y_below = logits[-n_under:], y[-n_under:]
+    under = by_look(lambda part: under_threshold(below[part], y_below[part], temp, under_aim), looks,
+                    MIN_UNDER_DICE) if n_under else TOP
     certain_at = max(certain_at, under)
     sure = softmax(logits / temp).max(1) >= certain_at
     wrong = logits.argmax(1) != y
     figs = {**figs, "under_tray_dice": n_under, "under_level": under,
-            "under_tray_dice_by_look": {str(look): int((looks == look).sum()) for look in dict.fromkeys(looks)},
+            "under_tray_dice_by_look": {str(k): int((looks == k).sum()) for k in dict.fromkeys(looks)},
             "photo_accuracy": accuracy_on(logits[:-n_under or None], y[:-n_under or None])}
     if n_under:
         figs |= {"under_tray_accuracy": accuracy_on(logits[-n_under:], y[-n_under:]),
@@ -194,9 +195,12 @@ def turns_level(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, temp
 
 def turns_by_look(plain: np.ndarray, turned: list[np.ndarray], y: np.ndarray, looks: np.ndarray, temp: float,
                   certain_at: float, aim: float) -> float | None:
-    """`turns_level` held on all the held-back dice from below and on each look's own (`calibration.by_look`)."""
-    return by_look(lambda m: turns_level(plain[m], [t[m] for t in turned], y[m], temp, certain_at, aim), looks,
-                   MIN_UNDER_DICE)
+    """`turns_level` held on all the held-back dice from below and on each look's own
+    (`calibration.by_look`)."""
+    def level_of(m: np.ndarray) -> float | None:
+        return turns_level(plain[m], [t[m] for t in turned], y[m], temp, certain_at, aim)
+
+    return by_look(level_of, looks, MIN_UNDER_DICE)
 
 
 def turns_mean(plain: np.ndarray, turned: list[np.ndarray], temp: float, certain_at: float
@@ -223,9 +227,9 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     the seeds it trained on and the calibration seeds). Why: 488 held-back dice from below could only vouch
     for "none wrong", so one see-through translucent die read at 0.984 set the shipped network's level; seeds
     rendered afterwards only to calibrate on cost minutes, training again most of an hour. `clean_root`: the
-    same seeds' frames rendered there with less grain too (27th session: a level fitted on 12-16 sample frames
-    let two translucent dice through, certain and wrong, at 64 samples). The JSON is rewritten; the calibration
-    the trainer fitted is kept the first time (under "calibration_trained")."""
+    same seeds' frames rendered there with less grain too (27th session: a level fitted on 12-16 sample
+    frames let two translucent dice through, certain and wrong, at 64 samples). The JSON is rewritten; the
+    calibration the trainer fitted is kept the first time (under "calibration_trained")."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     trained = meta["trained_on"]["undertray_frames"]
     spec = spec or ud.with_calibration(",".join(name[1:] for name in trained))
@@ -239,7 +243,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     rows = ud.with_denoised(rows, int(meta["trained_on"].get("clean_variants", 0)))
     recorded = meta["trained_on"].get("clean_root")   # a network trained on such frames is fitted on them too
     clean_root = clean_root or (Path(recorded) if recorded else None)
-    clean = ud.never_trained(ud.frames(spec, keep, tables=True, root=clean_root), trained) if clean_root else []
+    clean = (ud.never_trained(ud.frames(spec, keep, tables=True, root=clean_root), trained)
+             if clean_root else [])
     rows += clean
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
@@ -251,7 +256,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     temp, level, figs = fit_levels(logits, cy, looks, silent_aim, under_aim)
     under = slice(len(cy) - n_under, None)
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
-    figs["turns_level"] = turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, level, under_aim)
+    turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, level, under_aim)
+    figs["turns_level"] = turns_at
     if clean_root:
         figs |= {"clean_root": str(clean_root), "clean_render_frames": len(clean)}
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
@@ -339,8 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibrate-on", default=None,
                     help="with --recalibrate: the seeds whose frames it never trained on to fit on")
     ap.add_argument("--clean-root", type=Path, default=None,
-                    help="also the seeds' frames under this root (e.g. build/undertray-s64, rendered at 64 samples "
-                         "a pixel): trained on (those of --train-seeds) and fitted on, each look's level apart")
+                    help="also the seeds' frames under this root (e.g. build/undertray-s64, rendered at 64 "
+                         "samples a pixel): trained on (those of --train-seeds) and fitted on, each look's "
+                         "level apart")
     ap.add_argument("--init-from", type=Path, default=None,
                     help="go on training this exported model (its .onnx; batch norm folded, so none is used) "
                          "instead of fresh weights: `folded_net`")
@@ -353,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     if set(seed_list(args.train_seeds)) & set(seed_list(ud.HELD_OUT_SEEDS)):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
-        recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim, args.clean_root)
+        recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim,
+                    args.clean_root)
         return 0
 
     torch.set_num_threads(args.threads)
@@ -362,10 +370,12 @@ def main(argv: list[str] | None = None) -> int:
     keep = (lambda r: not ud.factor_matches(r, args.hold_out)) if args.hold_out else (lambda r: True)
     rows = ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables)
     if args.clean_root:
-        rows += ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables, root=args.clean_root)
+        rows += ud.frames(ud.with_calibration(args.train_seeds), keep, tables=args.tables,
+                          root=args.clean_root)
     train_rows = [fr for fr in rows if not ud.is_calibration(fr[1])]
     calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
-    tag = f"{args.train_seeds}-{args.hold_out or 'all'}" + (f"-{args.clean_root.name}" if args.clean_root else "")
+    tag = f"{args.train_seeds}-{args.hold_out or 'all'}"
+    tag += f"-{args.clean_root.name}" if args.clean_root else ""
     under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants,
                            args.sensor_variants)
     data = Canvases.join([photo_part, renders, under])

@@ -122,8 +122,8 @@ def with_calibration(spec: str) -> str:
 
 def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished: bool = True,
            tables: bool = False, root: Path = FRAMES) -> list[tuple[Path, dict]]:
-    """(folder, row) of every frame of the seeds in `spec` under `root` that `keep` accepts (of finished folders
-    only, unless `finished` is False; the tables' only when `tables` is asked, as in `folders`)."""
+    """(folder, row) of every frame of the seeds in `spec` under `root` that `keep` accepts (of finished
+    folders only, unless `finished` is False; the tables' only when `tables` is asked, as in `folders`)."""
     return [(f, row) for f in folders(spec, root, finished=finished, tables=tables) for row in read_rows(f)
             if keep(row)]
 

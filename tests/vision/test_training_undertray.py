@@ -167,7 +167,7 @@ def test_the_calibration_seeds_are_held_back_whole_and_a_network_is_refitted_on_
         (tmp_path / f"s{seed}" / "labels.jsonl").write_text("")
     assert [f.name for f in ud.folders("4-5,4,9", root=tmp_path)] == ["s4", "s9"]
     assert set(seed_list(ud.with_calibration("4-6"))) == {4, 5, 6, *calib}
-    # the same seeds rendered again elsewhere (`--clean-root`: at 64 samples) are read from that root, finished only
+    # the same seeds rendered again elsewhere (`--clean-root`: at 64 samples), read from that root once done
     (tmp_path / "s9" / "labels.jsonl").write_text('{"seed": 9, "index": 2}\n{"seed": 9, "index": 3}\n')
     assert ud.frames("4-9", root=tmp_path) == []
     (tmp_path / "s9" / "done").write_text("")
@@ -388,23 +388,25 @@ def test_a_meshs_faces_come_out_the_same_whatever_vertex_and_order_they_start_at
 
 
 def test_a_level_holds_on_each_look_of_the_held_back_dice_not_only_on_all_of_them():
-    """`calibration.by_look`: a frame's denoised copy holds the same dice again, so a level fitted on all looks
-    together would allow as many wrong dice as there are copies; each look of enough dice must hold it alone."""
+    """`calibration.by_look`: a frame's denoised copy holds the same dice again, so a level fitted on all
+    looks together would allow as many wrong dice as there are copies; each look of enough dice must hold it
+    alone."""
     from training.calibration import by_look
     looks = np.array(["grainy"] * 300 + ["denoised"] * 300 + ["s64"] * 50, dtype=object)
     wanted = {"grainy": 0.98, "denoised": 0.99, "s64": 0.999}
     def level_of(mask: np.ndarray) -> float:
         return max(wanted[look] for look in set(looks[mask])) - (0.02 if mask.all() else 0.0)
 
-    assert by_look(level_of, looks, min_dice=100) == 0.99          # the 50 dice of s64 are too few on their own
+    assert by_look(level_of, looks, min_dice=100) == 0.99   # the 50 dice of s64 are too few on their own
     assert by_look(level_of, looks, min_dice=50) == 0.999
     assert by_look(lambda mask: None if mask.sum() == 300 else 0.9, looks, min_dice=100) is None
     assert by_look(lambda mask: 0.95, looks[:300], min_dice=100) == 0.95   # one look: all of it, once
 
 
 def test_frames_of_another_root_are_keyed_apart_but_count_as_the_same_seeds_read(tmp_path, monkeypatch):
-    """`--clean-root`: the same scenes rendered at more samples. Their canvases must not be taken from the grainy
-    frames' cache (`folder_key`), and a seed read under either root is one the network read (`frames_seen`)."""
+    """`--clean-root`: the same scenes rendered at more samples. Their canvases must not be taken from the
+    grainy frames' cache (`folder_key`), and a seed read under either root is one the network read
+    (`frames_seen`)."""
     from training import undertray_data as ud
     grainy, clean = tmp_path / "blender-undertray", tmp_path / "undertray-s64"
     for root, seeds in ((grainy, (4, 5)), (clean, (5, 6))):
