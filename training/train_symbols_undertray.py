@@ -47,7 +47,7 @@ import torch
 from device.dice_sets import spec
 from training import undertray_data as ud
 from training.blender_undertray_factors import DT_FACES, DT_HELD_OUT, DT_HELD_OUT_PRINTING
-from training.calibration import vouched_threshold
+from training.calibration import by_look, certain_threshold, vouched_threshold
 from training.canvas import Canvases, render_canvases
 from training.net import softmax
 from training.provenance import SHIPPED, made_with
@@ -60,7 +60,7 @@ from training.train_reader_undertray import (
     dnn_logits,
     export,
     turned_crops,
-    turns_level,
+    turns_by_look,
     turns_mean,
 )
 from vision.classify import MODELS, FaceClassifier, crop_patch, normalise_batch
@@ -166,28 +166,45 @@ def shuffled_member(members: list[str], rng: np.random.Generator) -> dict:
             "opposite": {str(i): 7 - i for i in range(1, 7)}}
 
 
-def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
-    """The held-back frames' dice cut as the reader cuts them (normalised) and their classes."""
-    crops, y = held_back_crops(rows, s)
-    return normalise_batch(crops, s.norm), y
+def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The held-back frames' dice cut as the reader cuts them (normalised), their classes and looks."""
+    crops, y, looks = held_back_crops(rows, s)
+    return normalise_batch(crops, s.norm), y, looks
 
 
-def held_back_crops(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray]:
-    """The held-back frames' dice cut as the reader cuts them (as cut, not normalised) and their classes."""
-    x, y = ud.die_crops(rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size))
-    return x.reshape(-1, s.size, s.size, 3), y
+def held_back_crops(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The held-back frames' dice cut as the reader cuts them (as cut, not normalised), their classes, and each
+    die's look (`undertray_data.looks_of`: the grainy renders, their denoised copies), look by look."""
+    parts = [ud.die_crops(look_rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size))
+             for look_rows in ud.looks_of(rows).values()]
+    looks = np.array([look for look, (_, y) in zip(ud.looks_of(rows), parts, strict=True) for _ in y], dtype=object)
+    if not parts:
+        return np.zeros((0, s.size, s.size, 3), np.uint8), np.zeros(0, np.int64), looks
+    x = np.concatenate([x.reshape(-1, s.size, s.size, 3) for x, _ in parts])
+    return x, np.concatenate([y for _, y in parts]), looks
 
 
-def fitted(logits: np.ndarray, y: np.ndarray, silent_aim: float, bound: float) -> tuple[float, float, dict]:
+def fitted(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: float, bound: float
+           ) -> tuple[float, float, dict]:
     """Temperature, certainty level and figures: the level is the higher of the one at which held-back
     wrong-and-sure stays within `silent_aim` and the one the held-back dice vouch for within `bound`
-    (`calibration.vouched_threshold`); too few held-back dice vouch for no level below the top."""
-    temp, certain_at, figs = calibrate(logits, y, silent_aim)
+    (`calibration.vouched_threshold`), held on all the held-back dice and on each look's own
+    (`calibration.by_look`: a denoised copy is the same die again, so counted together the copies doubled the
+    wrong dice the aim allowed); too few held-back dice vouch for no level below the top."""
+    temp, _, figs = calibrate(logits, y, silent_aim)
     p = softmax(logits / temp)
-    vouched = vouched_threshold(p.max(1), p.argmax(1) != y, bound, np.linspace(0.9, TOP, 200))
-    level = max(certain_at, vouched) if len(y) >= MIN_UNDER_DICE else TOP
-    return temp, level, {**figs, "vouched_at": vouched, "bound": bound,
-                         "certain_at_level": float((p.max(1) >= level).mean())}
+    conf, wrong = p.max(1), p.argmax(1) != y
+    vouched = vouched_threshold(conf, wrong, bound, np.linspace(0.9, TOP, 200))
+
+    def level_of(m: np.ndarray) -> float:
+        silent_at = certain_threshold(conf[m], wrong[m], silent_aim * int(m.sum()), np.linspace(0.9, TOP, 200))
+        return max(silent_at, vouched_threshold(conf[m], wrong[m], bound, np.linspace(0.9, TOP, 200)))
+
+    level = by_look(level_of, looks, MIN_UNDER_DICE) if len(y) >= MIN_UNDER_DICE else TOP
+    sure = conf >= level
+    return temp, level, {**figs, "vouched_at": vouched, "bound": bound, "certain_at_level": float(sure.mean()),
+                         "silent_at_level": float((sure & wrong).mean()),
+                         "dice_by_look": {str(k): int((looks == k).sum()) for k in dict.fromkeys(looks)}}
 
 
 def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None:
@@ -200,10 +217,10 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     factor = meta["trained_on"]["held_out_factor"]
     rows = symbol_rows(seeds, lambda r: not factor or not ud.factor_matches(r, factor), meta["set"])
     never = ud.never_trained(rows, meta["trained_on"]["undertray_frames"])
-    x, y = held_back(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
+    x, y, looks = held_back(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     clf.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
-    temp, level, figs = fitted(clf.net.forward("logits"), y, silent_aim, bound)
+    temp, level, figs = fitted(clf.net.forward("logits"), y, looks, silent_aim, bound)
     meta |= {"temperature": temp, "certain_at": level, "calibration": {**figs, "seeds": seeds}}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     print(f"recalibrated {path.name} on {len(y)} held-back dice: T={temp:.2f} certain_at={level:.4f} {figs}")
@@ -222,12 +239,12 @@ def fit_turns(path: Path, seeds: str, aim: float) -> None:
     factor = meta["trained_on"]["held_out_factor"]
     rows = symbol_rows(seeds, lambda r: not factor or not ud.factor_matches(r, factor), meta["set"])
     never = ud.never_trained(rows, meta["trained_on"]["undertray_frames"])
-    crops, y = held_back_crops(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
+    crops, y, looks = held_back_crops(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     logits = dnn_logits(clf, normalise_batch(crops, s.norm))
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(crops)]
     temp, level = float(meta["temperature"]), float(meta["certain_at"])
-    at = turns_level(logits, turned, y, temp, level, aim)
+    at = turns_by_look(logits, turned, y, looks, temp, level, aim)
     figs = {"seeds": seeds, "dice": len(y), "aim": aim, **turns_figures(logits, turned, y, temp, level, at)}
     meta |= {"turns_certain_at": at, "turns_calibration": figs}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -312,10 +329,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data ({time.time() - t0:.0f} s): {len(data)} canvases from {len(train_rows)} frames, "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     net = train(data, s, args.seed)
-    crops, y = held_back_crops(calib_rows, s)
+    crops, y, looks = held_back_crops(calib_rows, s)
     x = normalise_batch(crops, s.norm)
     logits = logits_of(net, x)
-    temp, certain_at, figs = fitted(logits, y, args.silent_aim, args.bound)
+    temp, certain_at, figs = fitted(logits, y, looks, args.silent_aim, args.bound)
     print(f"calibration on {len(y)} held-back dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}", flush=True)
     seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True)}
     meta = {"classes": CLASSES, "kind": "icons", "set": args.set, "mount": "under", "size": s.size, "pad": s.pad,

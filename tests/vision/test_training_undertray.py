@@ -403,6 +403,32 @@ def test_a_level_holds_on_each_look_of_the_held_back_dice_not_only_on_all_of_the
     assert by_look(lambda mask: 0.95, looks[:300], min_dice=100) == 0.95   # one look: all of it, once
 
 
+def test_a_symbol_networks_level_holds_on_each_look_of_its_held_back_dice():
+    """The symbol trainer's level (`train_symbols_undertray.fitted`) by look as the d6 one: 1,000 grainy dice,
+    two of them wrong at about 0.99, and their 1,000 denoised copies, all read right. At a silent aim of 0.1%
+    all 2,000 together allow both wrong dice through; the grainy look alone allows one, so the level must
+    stand above the lower of the two."""
+    from training.train_symbols_undertray import fitted
+    rng = np.random.default_rng(3)
+    n = 1000
+    y = rng.integers(0, 6, n)
+    right = np.full((n, 7), -4.0)
+    right[np.arange(n), y] = 6.0 + rng.random(n)       # right and very sure
+    grainy = right.copy()
+    for i, p in ((0, 0.99), (1, 0.995)):
+        grainy[i] = -20.0
+        grainy[i, (y[i] + 1) % 6], grainy[i, y[i]] = 0.0, math.log((1 - p) / p)   # wrong at about p
+    logits, labels = np.concatenate([grainy, right]), np.concatenate([y, y])
+    looks = np.array(["blender-undertray"] * n + ["undertray-denoised"] * n, dtype=object)
+    temp, level, figs = fitted(logits, labels, looks, silent_aim=0.001, bound=0.02)
+    z = np.exp(grainy[:2] / temp)
+    lower = float((z / z.sum(1, keepdims=True)).max(1).min())
+    assert figs["dice_by_look"] == {"blender-undertray": n, "undertray-denoised": n}
+    _, level_all, _ = fitted(logits, labels, np.array(["one"] * (2 * n), dtype=object), silent_aim=0.001,
+                             bound=0.02)
+    assert level_all <= lower < level     # counted as one look, both wrong dice would have passed
+
+
 def test_frames_of_another_root_are_keyed_apart_but_count_as_the_same_seeds_read(tmp_path, monkeypatch):
     """`--clean-root`: the same scenes rendered at more samples. Their canvases must not be taken from the
     grainy frames' cache (`folder_key`), and a seed read under either root is one the network read
