@@ -25,8 +25,9 @@ one it never saw included: it learns the heroes of the seeds 402 and up (`DT_TRA
 drawings of those heroes, and the bench reads four heroes and a printing drawn only in the test seeds 400-401.
 
 Calibration: one training frame in five is held back (`undertray_data.is_calibration`); the temperature and the
-confidence above which a die is certain are fitted on its dice (wrong-but-certain at most `--silent-aim`; with
-fewer than `MIN_UNDER_DICE` held-back dice the grid's top, so the network alone makes nothing certain).
+confidence above which a die is certain are fitted on its dice (wrong-but-certain at most `--silent-aim`, on all
+of them and on each look's own: the grainy frames, their denoised copies; with fewer than `MIN_UNDER_DICE`
+held-back dice the grid's top, so the network alone makes nothing certain).
 `--recalibrate MODEL` fits them again on every frame of the training seeds the model never trained on (seeds
 rendered after it included): a King of Tokyo network's held-back fifth of 24 seeds was 538 dice, too few to
 vouch for any level below the top; the one shipped now was refitted on 3,117 (seeds to 274).
