@@ -35,7 +35,7 @@ FRESH_SEEDS = "96-99"
 FRESH_TABLES = "190-195"
 # Seeds first rendered at 64 samples a pixel (build/undertray-s64), each pair read once by the rule written
 # before it was: fresh as 96-99 were, but in a look no network trained on (94-95: 28th session; 88-89: 29th,
-# taken out of TRAIN_SEEDS before any frame of them was rendered)
+# taken out of TRAIN_SEEDS before any frame of them was rendered). Both pairs are read now
 FRESH_CLEAN_SEEDS = "88-89,94-95"
 # what no d6 trainer may take, whatever its seeds say
 HELD_OUT_SEEDS = f"{TEST_SEEDS},{FRESH_CLEAN_SEEDS},{FRESH_SEEDS}"
