@@ -25,9 +25,9 @@ one it never saw included: it learns the heroes of the seeds 402 and up (`DT_TRA
 drawings of those heroes, and the bench reads four heroes and a printing drawn only in the test seeds 400-401.
 
 Calibration: one training frame in five is held back (`undertray_data.is_calibration`); the temperature and the
-confidence above which a die is certain are fitted on its dice (wrong-but-certain at most `--silent-aim`, on all
-of them and on each look's own: the grainy frames, their denoised copies; with fewer than `MIN_UNDER_DICE`
-held-back dice the grid's top, so the network alone makes nothing certain).
+confidence above which a die is certain are fitted on its dice (wrong-but-certain at most `--silent-aim`, on
+all of them and on each look's own: the grainy frames, their denoised copies; with fewer than
+`MIN_UNDER_DICE` held-back dice the grid's top, so the network alone makes nothing certain).
 `--recalibrate MODEL` fits them again on every frame of the training seeds the model never trained on (seeds
 rendered after it included): a King of Tokyo network's held-back fifth of 24 seeds was 538 dice, too few to
 vouch for any level below the top; the one shipped now was refitted on 3,117 (seeds to 274).
@@ -174,11 +174,13 @@ def held_back(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def held_back_crops(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The held-back frames' dice cut as the reader cuts them (as cut, not normalised), their classes, and each
-    die's look (`undertray_data.looks_of`: the grainy renders, their denoised copies), look by look."""
+    """The held-back frames' dice cut as the reader cuts them (as cut, not normalised), their classes, and
+    each die's look (`undertray_data.looks_of`: the grainy renders, their denoised copies), look by look."""
+    rows_by_look = ud.looks_of(rows)
     parts = [ud.die_crops(look_rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size))
-             for look_rows in ud.looks_of(rows).values()]
-    looks = np.array([look for look, (_, y) in zip(ud.looks_of(rows), parts, strict=True) for _ in y], dtype=object)
+             for look_rows in rows_by_look.values()]
+    looks = np.array([look for look, (_, y) in zip(rows_by_look, parts, strict=True) for _ in y],
+                     dtype=object)
     if not parts:
         return np.zeros((0, s.size, s.size, 3), np.uint8), np.zeros(0, np.int64), looks
     x = np.concatenate([x.reshape(-1, s.size, s.size, 3) for x, _ in parts])
@@ -195,15 +197,18 @@ def fitted(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: flo
     temp, _, figs = calibrate(logits, y, silent_aim)
     p = softmax(logits / temp)
     conf, wrong = p.max(1), p.argmax(1) != y
-    vouched = vouched_threshold(conf, wrong, bound, np.linspace(0.9, TOP, 200))
+
+    grid = np.linspace(0.9, TOP, 200)
 
     def level_of(m: np.ndarray) -> float:
-        silent_at = certain_threshold(conf[m], wrong[m], silent_aim * int(m.sum()), np.linspace(0.9, TOP, 200))
-        return max(silent_at, vouched_threshold(conf[m], wrong[m], bound, np.linspace(0.9, TOP, 200)))
+        silent_at = certain_threshold(conf[m], wrong[m], silent_aim * int(m.sum()), grid)
+        return max(silent_at, vouched_threshold(conf[m], wrong[m], bound, grid))
 
+    vouched = vouched_threshold(conf, wrong, bound, grid)
     level = by_look(level_of, looks, MIN_UNDER_DICE) if len(y) >= MIN_UNDER_DICE else TOP
     sure = conf >= level
-    return temp, level, {**figs, "vouched_at": vouched, "bound": bound, "certain_at_level": float(sure.mean()),
+    return temp, level, {**figs, "vouched_at": vouched, "bound": bound,
+                         "certain_at_level": float(sure.mean()),
                          "silent_at_level": float((sure & wrong).mean()),
                          "dice_by_look": {str(k): int((looks == k).sum()) for k in dict.fromkeys(looks)}}
 
@@ -240,7 +245,8 @@ def fit_turns(path: Path, seeds: str, aim: float) -> None:
     factor = meta["trained_on"]["held_out_factor"]
     rows = symbol_rows(seeds, lambda r: not factor or not ud.factor_matches(r, factor), meta["set"])
     never = ud.never_trained(rows, meta["trained_on"]["undertray_frames"])
-    crops, y, looks = held_back_crops(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
+    clean = int(meta["trained_on"].get("clean_variants", 0))
+    crops, y, looks = held_back_crops(ud.with_denoised(never, clean), s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     logits = dnn_logits(clf, normalise_batch(crops, s.norm))
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(crops)]

@@ -34,8 +34,8 @@ TEST_SEEDS = "1-3"       # the held-out seeds: never trained on, never calibrate
 FRESH_SEEDS = "96-99"
 FRESH_TABLES = "190-195"
 # Seeds first rendered at 64 samples a pixel (build/undertray-s64), each pair read once by the rule written
-# before it was: fresh as 96-99 were, but in a look no network trained on (94-95: 28th session; 88-89 and 90-91:
-# 29th, taken out of TRAIN_SEEDS before any frame of them was rendered)
+# before it was: fresh as 96-99 were, but in a look no network trained on (94-95: 28th session; 88-89 and
+# 90-91: 29th, taken out of TRAIN_SEEDS before any frame of them was rendered)
 FRESH_CLEAN_SEEDS = "88-91,94-95"
 # what no d6 trainer may take, whatever its seeds say
 HELD_OUT_SEEDS = f"{TEST_SEEDS},{FRESH_CLEAN_SEEDS},{FRESH_SEEDS}"
