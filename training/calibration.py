@@ -59,3 +59,21 @@ def by_look(level_of: Callable[[np.ndarray], float | None], looks: np.ndarray, m
     masks = [np.ones(len(looks), bool)] + [m for m in each if min_dice <= m.sum() < len(looks)]
     levels = [level_of(mask) for mask in masks]
     return None if any(level is None for level in levels) else max(levels)
+
+
+def level_by_look(conf: np.ndarray, wrong: np.ndarray, looks: np.ndarray, silent_aim: float, bound: float,
+                  min_dice: int, top: float) -> float:
+    """The certainty level of a network's held-back dice (`conf`, whether each is `wrong`): the higher of
+    the lowest level at which at most `silent_aim` of them are sure and wrong (`certain_threshold`) and the
+    lowest they vouch for within `bound` (`vouched_threshold`), held on all of them and on each look's own
+    of at least `min_dice` (`by_look`); `top` with fewer than `min_dice` dice in all. Numpy alone, so CI
+    tests it (the trainers need torch)."""
+    if len(conf) < min_dice:
+        return top
+    grid = np.linspace(0.9, top, 200)
+
+    def level_of(m: np.ndarray) -> float:
+        silent_at = certain_threshold(conf[m], wrong[m], silent_aim * int(m.sum()), grid)
+        return max(silent_at, vouched_threshold(conf[m], wrong[m], bound, grid))
+
+    return by_look(level_of, looks, min_dice)

@@ -48,7 +48,7 @@ import torch
 from device.dice_sets import spec
 from training import undertray_data as ud
 from training.blender_undertray_factors import DT_FACES, DT_HELD_OUT, DT_HELD_OUT_PRINTING
-from training.calibration import by_look, certain_threshold, vouched_threshold
+from training.calibration import level_by_look, vouched_threshold
 from training.canvas import Canvases, render_canvases
 from training.net import softmax
 from training.provenance import SHIPPED, made_with
@@ -197,15 +197,8 @@ def fitted(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: flo
     temp, _, figs = calibrate(logits, y, silent_aim)
     p = softmax(logits / temp)
     conf, wrong = p.max(1), p.argmax(1) != y
-
-    grid = np.linspace(0.9, TOP, 200)
-
-    def level_of(m: np.ndarray) -> float:
-        silent_at = certain_threshold(conf[m], wrong[m], silent_aim * int(m.sum()), grid)
-        return max(silent_at, vouched_threshold(conf[m], wrong[m], bound, grid))
-
-    vouched = vouched_threshold(conf, wrong, bound, grid)
-    level = by_look(level_of, looks, MIN_UNDER_DICE) if len(y) >= MIN_UNDER_DICE else TOP
+    vouched = vouched_threshold(conf, wrong, bound, np.linspace(0.9, TOP, 200))
+    level = level_by_look(conf, wrong, looks, silent_aim, bound, MIN_UNDER_DICE, TOP)
     sure = conf >= level
     return temp, level, {**figs, "vouched_at": vouched, "bound": bound,
                          "certain_at_level": float(sure.mean()),

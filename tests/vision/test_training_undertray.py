@@ -404,29 +404,21 @@ def test_a_level_holds_on_each_look_of_the_held_back_dice_not_only_on_all_of_the
 
 
 def test_a_symbol_networks_level_holds_on_each_look_of_its_held_back_dice():
-    """The symbol trainer's level (`train_symbols_undertray.fitted`) by look as the d6 one: 1,000 grainy dice,
-    two of them wrong at about 0.99, and their 1,000 denoised copies, all read right. At a silent aim of 0.1%
-    all 2,000 together allow both wrong dice through; the grainy look alone allows one, so the level must
-    stand above the lower of the two."""
-    from training.train_symbols_undertray import fitted
-    rng = np.random.default_rng(3)
+    """The symbol trainer's level (`train_symbols_undertray.fitted`, by `calibration.level_by_look`) by
+    look as the d6 one: 1,000 grainy dice, two of them wrong at 0.99 and 0.995, and their 1,000 denoised
+    copies, all read right. At a silent aim of 0.1% all 2,000 together allow both wrong dice through; the
+    grainy look alone allows one, so the level must stand above the lower of the two."""
+    from training.calibration import level_by_look
     n = 1000
-    y = rng.integers(0, 6, n)
-    right = np.full((n, 7), -4.0)
-    right[np.arange(n), y] = 6.0 + rng.random(n)       # right and very sure
-    grainy = right.copy()
-    for i, p in ((0, 0.99), (1, 0.995)):
-        grainy[i] = -20.0
-        grainy[i, (y[i] + 1) % 6], grainy[i, y[i]] = 0.0, math.log((1 - p) / p)   # wrong at about p
-    logits, labels = np.concatenate([grainy, right]), np.concatenate([y, y])
+    conf = np.concatenate([np.full(n, 0.9999), np.full(n, 0.9999)])
+    wrong = np.zeros(2 * n, bool)
+    conf[:2], wrong[:2] = (0.99, 0.995), True
     looks = np.array(["blender-undertray"] * n + ["undertray-denoised"] * n, dtype=object)
-    temp, level, figs = fitted(logits, labels, looks, silent_aim=0.001, bound=0.02)
-    z = np.exp(grainy[:2] / temp)
-    lower = float((z / z.sum(1, keepdims=True)).max(1).min())
-    assert figs["dice_by_look"] == {"blender-undertray": n, "undertray-denoised": n}
-    _, level_all, _ = fitted(logits, labels, np.array(["one"] * (2 * n), dtype=object), silent_aim=0.001,
-                             bound=0.02)
-    assert level_all <= lower < level     # counted as one look, both wrong dice would have passed
+    level = level_by_look(conf, wrong, looks, silent_aim=0.001, bound=0.02, min_dice=100, top=0.9995)
+    one_look = level_by_look(conf, wrong, np.array(["one"] * (2 * n), dtype=object), silent_aim=0.001,
+                             bound=0.02, min_dice=100, top=0.9995)
+    assert one_look <= 0.99 < level <= 0.995     # counted as one look, both wrong dice would have passed
+    assert level_by_look(conf[:50], wrong[:50], looks[:50], 0.001, 0.02, 100, 0.9995) == 0.9995   # too few
 
 
 def test_frames_of_another_root_are_keyed_apart_but_count_as_the_same_seeds_read(tmp_path, monkeypatch):
