@@ -35,12 +35,12 @@ FRESH_SEEDS = "96-99"
 FRESH_TABLES = "190-195"
 # Seeds first rendered at 64 samples a pixel (build/undertray-s64), each pair read once by the rule written
 # before it was: fresh as 96-99 were, but in a look no network trained on (94-95: 28th session; 88-89 and
-# 90-91: 29th, taken out of TRAIN_SEEDS before any frame of them was rendered)
-FRESH_CLEAN_SEEDS = "88-91,94-95"
+# 90-91: 29th; 92-93: 30th, each taken out of TRAIN_SEEDS before any frame of it was rendered)
+FRESH_CLEAN_SEEDS = "88-95"
 # what no d6 trainer may take, whatever its seeds say
 HELD_OUT_SEEDS = f"{TEST_SEEDS},{FRESH_CLEAN_SEEDS},{FRESH_SEEDS}"
 # every d6 seed but those and the tables (100-199, `folders`); 200 and up hold symbol dice
-TRAIN_SEEDS = "4-87,92-93,100-199"
+TRAIN_SEEDS = "4-87,100-199"
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
 SYMBOL_MEASURE_SEEDS = "223-231"  # King of Tokyo seeds kept out of training and calibration to measure on too
 # (200-201 hold 164 dice; these 758 more: docs/dice-sets.md, twelfth session)
