@@ -51,6 +51,7 @@ from .name import top_face
 from .outline import refitted
 from .pips import Face, lab_to_bgr, pip_dice
 from .reading import UNNAMED, Reading
+from .reflections import without_reflections
 from .symbolnet import network_for, with_network
 from .window import WINDOW_SURE, windowed
 
@@ -71,6 +72,10 @@ CLOSER_UNDER = False
 # from below lies at any angle behind grain, glare and the LED ring's reflections, and the network read one turn
 # where another was clear (measurements in docs/dice-sets.md, "Four turns of every die").
 TURNS_UNDER = True
+# Under the tray with its room, the LED ring's reflections the room shows are subtracted from the frame before it
+# is read (`vision.reflections`): a spot on a die's face is no pip (docs/dice-sets.md, "The LED ring's
+# reflections taken out").
+REFLECTIONS_OUT = True
 # Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level
 # (`FaceClassifier.certain_at`, fitted on held-back renders from below as well as photos). Why: from below the pip
 # finder counts faces through grain, glare and the LED ring's reflections, and its count differed or was missing
@@ -187,6 +192,8 @@ def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, backgrou
              finder: DieDetector | None, memory: Memory | None) -> list[Reading]:
     """The frame's readings read with its longer side `side` (`readsize.at_read_size`), in the frame's pixels."""
     img, background, scale = readsize.at_read_size(frame_bgr, background, side)
+    if mount == "under" and background is not None and REFLECTIONS_OUT:
+        img, background = without_reflections(img, background)
     det = finder if background is None else None
     if clf is not None:
         # with the room the learned finder searches only heaps of touching dice (`find.heap_candidates`)
