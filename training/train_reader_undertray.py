@@ -102,14 +102,16 @@ def base_canvases(seed: int, render_frames: int, cubes: int, cache: Path | None)
 
 
 def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clean: int = 0,
-                   sensor: int = 0) -> Canvases:
+                   sensor: int = 0, bare: bool = False) -> Canvases:
     """The under-tray training frames' dice (each through `variants` cameras, the last `clean` of them on the
     frame's denoised copy, the `sensor` before them through a Bayer camera) and the reader's false candidates
-    on them (`undertray_data.dice_and_phantoms`)."""
+    on them (`undertray_data.dice_and_phantoms`); `bare`: every odd camera without the LED ring's reflections."""
     names = [(ud.folder_key(f), r["index"]) for f, r in rows]
     tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "") + (f"-bayer{sensor}" if sensor else "")
+    tag += "-bare" if bare else ""
     return cached(cache, f"under-{tag}", UNDER_SOURCES,
-                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor), names)
+                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor, bare),
+                  names)
 
 
 def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -335,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sensor-variants", type=int, default=0,
                     help="of the --variants, this many through a Bayer camera (training/sensor.py), before "
                     "the clean ones; never the bench's held-out --sensor bayer")
+    ap.add_argument("--bare-variants", action="store_true",
+                    help="every odd one of the --variants without the LED ring's reflections its empty tray shows, "
+                    "as the reader sees a frame read with its room (`reader.REFLECTIONS_OUT`)")
     ap.add_argument("--tables", action="store_true",
                     help="also train on the tables among --train-seeds (100-199; left out unless asked)")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
@@ -377,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     tag = f"{args.train_seeds}-{args.hold_out or 'all'}"
     tag += f"-{args.clean_root.name}" if args.clean_root else ""
     under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants,
-                           args.sensor_variants)
+                           args.sensor_variants, args.bare_variants)
     data = Canvases.join([photo_part, renders, under])
     convs = tuple(int(c) for c in args.convs.split(","))
     scale = tuple(float(v) for v in args.scale.split(","))
@@ -413,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
                            "undertray_frames": seen, "undertray_share": args.undertray_share,
                            "undertray_variants": args.variants, "clean_variants": args.clean_variants,
                            "sensor_variants": args.sensor_variants,
+                           "bare_variants": args.bare_variants,
                            "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
                            "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None,
                            "clean_root": str(args.clean_root) if args.clean_root else None},

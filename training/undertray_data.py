@@ -23,6 +23,7 @@ from training.canvas import Canvases, canvas
 from training.sensor import training_camera
 from vision.detector import DieDetector
 from vision.reader import find_candidates
+from vision.reflections import reflection_spots
 
 # the renders' denoised copies (`training/denoise_undertray.py`), folder by folder as in FRAMES
 DENOISED = FRAMES.parent / "undertray-denoised"
@@ -130,18 +131,22 @@ def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished:
 
 
 def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, clean: int = 0,
-                 sensor: int = 0) -> Canvases:
+                 sensor: int = 0, bare: bool = False) -> Canvases:
     """Every labelled die as a canvas of its glass face (class = glass face - 1), seen flat from below: any
     turn is a face's own (not upright). `variants` > 1: each clean render also through other camera faults
     (`refaulted`), as another cheap camera would have given it. Why: a render takes minutes on the shared
     machine and the faults seconds, and the noise, blur and JPEG are much of what the reader must see past.
     `clean`: the last this many of those variants drawn on the frame's denoised copy where it was written
     (`denoised`): the render without Cycles' grain, as a Blender with a denoiser gives it. `sensor`: this many
-    variants just before those through a Bayer camera (`sensor.training_camera`), never the bench's one."""
+    variants just before those through a Bayer camera (`sensor.training_camera`), never the bench's one. `bare`:
+    every odd variant without the LED ring's reflections its empty tray shows (`without_ring`), as the reader
+    sees a frame read with its room (`reader.REFLECTIONS_OUT`)."""
     xs, ys = [], []
     for folder, row in rows:
         for k in range(variants):
             img = variant_frame(folder, row, k, variants, clean, sensor)
+            if bare and k % 2 == 1 and img is not None:
+                img = without_ring(img, variant_frame(folder, row, k, variants, clean, sensor, empty=True))
             if img is None:
                 continue
             for die in row["dice"]:
@@ -151,17 +156,25 @@ def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, cl
 
 
 def variant_frame(folder: Path, row: dict, k: int, variants: int, clean: int,
-                  sensor: int = 0) -> np.ndarray | None:
+                  sensor: int = 0, empty: bool = False) -> np.ndarray | None:
     """The frame's `k`-th of `variants` camera looks: 0 the camera's own, the others `refaulted`, the last
     `clean` of them on the frame's denoised copy (`denoised`; the grainy render before one is written), the
-    `sensor` before those through a Bayer camera."""
+    `sensor` before those through a Bayer camera. `empty`: the frame's empty tray in the same look."""
     if k == 0:
-        return camera_frame(folder, row)
+        return camera_frame(folder, row, empty=empty)
     bayer = variants - clean - sensor <= k < variants - clean
-    return refaulted(denoised(folder) if k >= variants - clean else folder, row, k, bayer)
+    return refaulted(denoised(folder) if k >= variants - clean else folder, row, k, bayer, empty)
 
 
-def refaulted(folder: Path, row: dict, k: int, bayer: bool = False) -> np.ndarray | None:
+def without_ring(img: np.ndarray, empty: np.ndarray | None) -> np.ndarray:
+    """The frame less the LED ring's reflections its empty tray shows (`vision.reflections`; as it is without
+    an empty tray of its size)."""
+    if empty is None or empty.shape != img.shape:
+        return img
+    return cv2.subtract(img, reflection_spots(empty))
+
+
+def refaulted(folder: Path, row: dict, k: int, bayer: bool = False, empty: bool = False) -> np.ndarray | None:
     """The frame's clean render through camera faults drawn afresh (seeded by seed, index and `k`) from the
     ranges `blender_undertray_factors.draw_frame` draws them from; `bayer`: through a Bayer camera too."""
     rnd = random.Random(row["seed"] * 100_003 + row["index"] * 97 + k)
@@ -169,7 +182,7 @@ def refaulted(folder: Path, row: dict, k: int, bayer: bool = False) -> np.ndarra
              "noise": rnd.uniform(1.0, 6.0), "blur": rnd.choice([0.0, 0.0, 0.6, 1.2]), "jpeg": rnd.randint(60, 95)}
     if bayer:
         draws["sensor"] = training_camera(rnd).as_draw()
-    return camera_frame(folder, {**row, "draws": draws, "index": row["index"] + 1000 * k})
+    return camera_frame(folder, {**row, "draws": draws, "index": row["index"] + 1000 * k}, empty=empty)
 
 
 def denoised(folder: Path) -> Path:
@@ -216,11 +229,11 @@ def with_denoised(rows: list[tuple[Path, dict]], clean: int) -> list[tuple[Path,
 
 
 def dice_and_phantoms(rows: list[tuple[Path, dict]], side: int, variants: int, detector: DieDetector | None,
-                      clean: int = 0, sensor: int = 0) -> Canvases:
+                      clean: int = 0, sensor: int = 0, bare: bool = False) -> Canvases:
     """The under-tray training frames' dice (`die_canvases`) and the reader's false candidates on them
     (`phantom_canvases`); with `clean` variants, also on their denoised copies (half as many a frame: the
     crisp LED spots there give the finder more candidates than the grain does)."""
-    parts = [die_canvases(rows, side, variants, clean, sensor), phantom_canvases(rows, side, detector)]
+    parts = [die_canvases(rows, side, variants, clean, sensor, bare), phantom_canvases(rows, side, detector)]
     if clean:
         parts.append(phantom_canvases(denoised_rows(rows), side, detector, per_frame=4))
     return Canvases.join(parts)

@@ -197,6 +197,23 @@ def _one_die_frame(folder, grey: int) -> tuple:
     return folder, row
 
 
+def test_bare_variants_lose_the_ring_their_empty_tray_shows_in_their_own_look(tmp_path):
+    """`die_canvases(bare=True)`: every odd camera variant of a die is drawn without the LED reflections of its
+    empty tray (as the reader reads a frame with its room, `reader.REFLECTIONS_OUT`); the even ones, and a frame
+    with no empty tray, as they are."""
+    from training import undertray_data as ud
+    folder, row = _one_die_frame(tmp_path / "s4", 100)
+    empty = np.full((48, 64, 3), 100, np.uint8)
+    cv2.circle(empty, (32, 24), 2, (250, 250, 250), -1)   # a reflection right where the die lies
+    cv2.imwrite(str(folder / "empty_00000.png"), empty)
+    frame = empty.copy()
+    cv2.imwrite(str(folder / "frame_00000.png"), frame)
+    row = {**row, "empty": "empty_00000.png"}
+    centres = [int(c.max()) for c in ud.die_canvases([(folder, row)], 24, 4, bare=True).x]
+    assert centres[0] > 200 and centres[2] > 200 and centres[1] < 160 and centres[3] < 160
+    assert [int(c.max()) for c in ud.die_canvases([(folder, {**row, "empty": None})], 24, 4, bare=True).x][1] > 200
+
+
 def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_path, monkeypatch):
     """The last `clean` camera-fault variants of a die (and of a finder's frame) come from the frame's
     denoised copy (training/denoise_undertray.py); variant 0 stays the frame every bench reads, and a
