@@ -27,6 +27,10 @@ from .readsize import ROOMS
 SPOT_SIDE = 11
 # How much brighter than its surroundings (grey levels) a spot of the room is before it is taken out.
 SPOT_LEVEL = 50
+# A spot's area (px at the read size): smaller is grain the median left, larger a lamp's edge.
+SPOT_AREA = (4, 120)
+# More spots than this: the room's grain (a dark room at high gain), not a ring; nothing is taken out.
+MAX_SPOTS = 48
 
 
 def without_reflections(frame: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,10 +46,23 @@ def without_reflections(frame: np.ndarray, room: np.ndarray) -> tuple[np.ndarray
 
 def reflection_spots(room: np.ndarray) -> np.ndarray:
     """The light the plate's reflections add to the room (BGR uint8, 0 off the spots): the room's top-hat at
-    `SPOT_SIDE` where its grey top-hat passes `SPOT_LEVEL`, grown by a pixel (a spot's soft rim). The room is
-    median-filtered first: a lone hot pixel of grain is no reflection."""
+    `SPOT_SIDE` on its spots (`spot_mask`), grown by a pixel (a spot's soft rim). The room is median-filtered
+    first: a lone hot pixel of grain is no reflection."""
     calm = cv2.medianBlur(room, 3)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (SPOT_SIDE, SPOT_SIDE))
     grey_top = cv2.morphologyEx(cv2.cvtColor(calm, cv2.COLOR_BGR2GRAY), cv2.MORPH_TOPHAT, kernel)
-    where = cv2.dilate((grey_top > SPOT_LEVEL).astype(np.uint8), np.ones((3, 3), np.uint8))
+    where = cv2.dilate(spot_mask(grey_top), np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(calm, cv2.MORPH_TOPHAT, kernel) * where[:, :, None]
+
+
+def spot_mask(grey_top: np.ndarray) -> np.ndarray:
+    """1 on the pixels of the top-hat's spots: past `SPOT_LEVEL`, of an LED's area (`SPOT_AREA`), and only if
+    there are few (`MAX_SPOTS`). Why: a dark room's empty tray at high gain is grain clusters all over that pass
+    any level (a Blender frame of a black die in a dark room had 630; the frame read without them lost its
+    three dice), while a ring of 6-16 LEDs mirrored by two surfaces makes at most 32."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((grey_top > SPOT_LEVEL).astype(np.uint8), connectivity=8)
+    area = stats[1:, cv2.CC_STAT_AREA]
+    spot = (area >= SPOT_AREA[0]) & (area <= SPOT_AREA[1])
+    if n <= 1 or int(spot.sum()) > MAX_SPOTS or n - 1 > 4 * MAX_SPOTS:
+        return np.zeros(grey_top.shape, np.uint8)
+    return np.concatenate([np.zeros(1, np.uint8), spot.astype(np.uint8)])[labels]

@@ -59,6 +59,18 @@ def test_grain_and_a_lamps_glow_are_no_reflection() -> None:
     assert bare is frame and bare_room is room
 
 
+def test_a_dark_rooms_grain_is_no_ring() -> None:
+    # rule (docs/dice-sets.md, "The LED ring's reflections taken out"): more spots than MAX_SPOTS are the grain of
+    # a dark room at high gain (a Blender frame had 630; read without them its three dice were lost): nothing is
+    # taken out, the ring with them included
+    rng = np.random.default_rng(5)
+    room = cv2.add(_scene(), _ring())
+    for x, y in zip(rng.integers(5, 315, 200), rng.integers(5, 235, 200), strict=True):
+        room[y:y + 3, x:x + 3] = 200                          # clusters of grain the 3x3 median keeps
+    frame = _die_on(room.copy())
+    assert without_reflections(frame, room)[0] is frame
+
+
 def test_a_frame_of_another_size_than_its_room_is_read_as_it_is() -> None:
     room = cv2.add(_scene(), _ring())
     frame = np.zeros((120, 160, 3), np.uint8)
