@@ -454,8 +454,8 @@ def main() -> int:
                     "tray (the reader before `reader.UNDER_ALONE`)")
     ap.add_argument("--roomless-pips", action="store_true", help="search a frame read without the room for "
                     "pips as well (the reader before `find.PIPS_UNDER`)")
-    ap.add_argument("--with-reflections", action="store_true", help="a frame read with its room keeps the LED "
-                    "ring's reflections (the reader before `reader.REFLECTIONS_OUT`)")
+    ap.add_argument("--with-reflections", action="store_true", help="a frame read with its room keeps the "
+                    "LED ring's reflections (the reader before `reader.REFLECTIONS_OUT`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "

@@ -105,7 +105,8 @@ def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clea
                    sensor: int = 0, bare: bool = False) -> Canvases:
     """The under-tray training frames' dice (each through `variants` cameras, the last `clean` of them on the
     frame's denoised copy, the `sensor` before them through a Bayer camera) and the reader's false candidates
-    on them (`undertray_data.dice_and_phantoms`); `bare`: every odd camera without the LED ring's reflections."""
+    on them (`undertray_data.dice_and_phantoms`); `bare`: every odd camera without the LED ring's
+    reflections."""
     names = [(ud.folder_key(f), r["index"]) for f, r in rows]
     tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "") + (f"-bayer{sensor}" if sensor else "")
     tag += "-bare" if bare else ""
@@ -338,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="of the --variants, this many through a Bayer camera (training/sensor.py), before "
                     "the clean ones; never the bench's held-out --sensor bayer")
     ap.add_argument("--bare-variants", action="store_true",
-                    help="every odd one of the --variants without the LED ring's reflections its empty tray shows, "
-                    "as the reader sees a frame read with its room (`reader.REFLECTIONS_OUT`)")
+                    help="every odd one of the --variants without the LED ring's reflections its empty tray "
+                    "shows, as the reader sees a frame read with its room (`reader.REFLECTIONS_OUT`)")
     ap.add_argument("--tables", action="store_true",
                     help="also train on the tables among --train-seeds (100-199; left out unless asked)")
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")

@@ -138,9 +138,9 @@ def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, cl
     machine and the faults seconds, and the noise, blur and JPEG are much of what the reader must see past.
     `clean`: the last this many of those variants drawn on the frame's denoised copy where it was written
     (`denoised`): the render without Cycles' grain, as a Blender with a denoiser gives it. `sensor`: this many
-    variants just before those through a Bayer camera (`sensor.training_camera`), never the bench's one. `bare`:
-    every odd variant without the LED ring's reflections its empty tray shows (`without_ring`), as the reader
-    sees a frame read with its room (`reader.REFLECTIONS_OUT`)."""
+    variants just before those through a Bayer camera (`sensor.training_camera`), never the bench's one.
+    `bare`: every odd variant without the LED ring's reflections its empty tray shows (`without_ring`), as the
+    reader sees a frame read with its room (`reader.REFLECTIONS_OUT`)."""
     xs, ys = [], []
     for folder, row in rows:
         for k in range(variants):

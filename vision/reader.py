@@ -72,8 +72,8 @@ CLOSER_UNDER = False
 # from below lies at any angle behind grain, glare and the LED ring's reflections, and the network read one turn
 # where another was clear (measurements in docs/dice-sets.md, "Four turns of every die").
 TURNS_UNDER = True
-# Under the tray with its room, the LED ring's reflections the room shows are subtracted from the frame before it
-# is read (`vision.reflections`): a spot on a die's face is no pip (docs/dice-sets.md, "The LED ring's
+# Under the tray with its room, the LED ring's reflections the room shows are subtracted from the frame before
+# it is read (`vision.reflections`): a spot on a die's face is no pip (docs/dice-sets.md, "The LED ring's
 # reflections taken out").
 REFLECTIONS_OUT = True
 # Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level

@@ -198,9 +198,9 @@ def _one_die_frame(folder, grey: int) -> tuple:
 
 
 def test_bare_variants_lose_the_ring_their_empty_tray_shows_in_their_own_look(tmp_path):
-    """`die_canvases(bare=True)`: every odd camera variant of a die is drawn without the LED reflections of its
-    empty tray (as the reader reads a frame with its room, `reader.REFLECTIONS_OUT`); the even ones, and a frame
-    with no empty tray, as they are."""
+    """`die_canvases(bare=True)`: every odd camera variant of a die is drawn without the LED reflections of
+    its empty tray (as the reader reads a frame with its room, `reader.REFLECTIONS_OUT`); the even ones, and a
+    frame with no empty tray, as they are."""
     from training import undertray_data as ud
     folder, row = _one_die_frame(tmp_path / "s4", 100)
     empty = np.full((48, 64, 3), 100, np.uint8)
@@ -209,9 +209,11 @@ def test_bare_variants_lose_the_ring_their_empty_tray_shows_in_their_own_look(tm
     frame = empty.copy()
     cv2.imwrite(str(folder / "frame_00000.png"), frame)
     row = {**row, "empty": "empty_00000.png"}
-    centres = [int(c.max()) for c in ud.die_canvases([(folder, row)], 24, 4, bare=True).x]
-    assert centres[0] > 200 and centres[2] > 200 and centres[1] < 160 and centres[3] < 160
-    assert [int(c.max()) for c in ud.die_canvases([(folder, {**row, "empty": None})], 24, 4, bare=True).x][1] > 200
+    def brightest(r: dict) -> list[int]:   # each variant's brightest pixel: the spot, or the die without it
+        return [int(c.max()) for c in ud.die_canvases([(folder, r)], 24, 4, bare=True).x]
+    looks = brightest(row)
+    assert looks[0] > 200 and looks[2] > 200 and looks[1] < 160 and looks[3] < 160
+    assert brightest({**row, "empty": None})[1] > 200
 
 
 def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_path, monkeypatch):

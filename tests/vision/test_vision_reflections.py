@@ -44,8 +44,8 @@ def test_a_spot_of_the_ring_on_a_die_is_taken_out_and_its_pips_stay() -> None:
 
 
 def test_grain_and_a_lamps_glow_are_no_reflection() -> None:
-    # rule (docs/dice-sets.md, "The LED ring's reflections taken out"): only spots SPOT_LEVEL brighter than their
-    # surroundings are taken out: hot pixels of grain and a lamp's wide glow are the room, read as before
+    # rule (docs/dice-sets.md, "The LED ring's reflections taken out"): only spots SPOT_LEVEL brighter than
+    # their surroundings are taken out: hot pixels of grain and a lamp's wide glow are the room, as before
     rng = np.random.default_rng(3)
     room = np.clip(rng.normal(70, 2, (240, 320, 3)), 0, 255).astype(np.uint8)
     hot = rng.integers(0, 240 * 320, 60)
@@ -60,9 +60,9 @@ def test_grain_and_a_lamps_glow_are_no_reflection() -> None:
 
 
 def test_a_dark_rooms_grain_is_no_ring() -> None:
-    # rule (docs/dice-sets.md, "The LED ring's reflections taken out"): more spots than MAX_SPOTS are the grain of
-    # a dark room at high gain (a Blender frame had 630; read without them its three dice were lost): nothing is
-    # taken out, the ring with them included
+    # rule (docs/dice-sets.md, "The LED ring's reflections taken out"): more spots than MAX_SPOTS are the
+    # grain of a dark room at high gain (a Blender frame had 630; read without them its three dice were lost):
+    # nothing is taken out, the ring with them included
     rng = np.random.default_rng(5)
     room = cv2.add(_scene(), _ring())
     for x, y in zip(rng.integers(5, 315, 200), rng.integers(5, 235, 200), strict=True):
