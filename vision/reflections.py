@@ -57,9 +57,10 @@ def reflection_spots(room: np.ndarray) -> np.ndarray:
 
 def spot_mask(grey_top: np.ndarray) -> np.ndarray:
     """1 on the pixels of the top-hat's spots: past `SPOT_LEVEL`, of an LED's area (`SPOT_AREA`), and only if
-    there are few (at most `MAX_SPOTS` of them, and at most four times as many clusters of any size). Why: a dark room's empty tray at high gain is grain clusters all over that
-    pass any level (a Blender frame of a black die in a dark room had 630; the frame read without them lost
-    its three dice), while a ring of 6-16 LEDs mirrored by two surfaces makes at most 32."""
+    there are few (at most `MAX_SPOTS` of them, and at most four times as many clusters of any size). Why: a
+    dark room's empty tray at high gain is grain clusters all over that pass any level (a Blender frame of a
+    black die in a dark room had 630; the frame read without them lost its three dice), while a ring of 6-16
+    LEDs mirrored by two surfaces makes at most 32."""
     past = (grey_top > SPOT_LEVEL).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(past, connectivity=8)
     area = stats[1:, cv2.CC_STAT_AREA]
