@@ -15,7 +15,7 @@ that factor in any seed). `--one-turn`: pip and symbol dice read in one turn onl
 `reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER` (the face network's given-boxes line too);
 `--no-cnn-alone`: no die certain on the CNN's word alone, as before `reader.UNDER_ALONE`; `--roomless-pips`: a
 frame read without the room searched for pips too, as before `find.PIPS_UNDER`; `--ring-out`: a frame read
-with its room loses the LED ring's reflections (`reader.REFLECTIONS_OUT`, measured, not shipped); `--colour-set
+with its room loses the LED ring's reflections (`reader.REFLECTIONS_OUT`, not shipped); `--colour-set
 regidice`: the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts
 the wrong spell). The header names the machine, the seeds, the frames and the model.
 

@@ -12,9 +12,9 @@ there is read as it is.
 
 Not shipped: the reader uses it only with `reader.REFLECTIONS_OUT` (off; `bench/vision_undertray.py
 --ring-out`), as on fresh frames it gained nothing. Measured (docs/dice-sets.md, "The LED ring's reflections
-taken out"): the face network given the true boxes, on under-tray renders already read, right / right and sure:
-64-sample renders 92.53 / 80.42 -> 93.51 / 81.88 (817 dice), grainy renders 90.95 / 73.00 -> 91.25 / 73.60
-(663 dice).
+taken out"): the face network given the true boxes, on under-tray renders already read, right / right and
+sure: 64-sample renders 92.53 / 80.42 -> 93.51 / 81.88 (817 dice), grainy renders 90.95 / 73.00 -> 91.25 /
+73.60 (663 dice).
 """
 
 from __future__ import annotations
