@@ -75,7 +75,7 @@ TURNS_UNDER = True
 # Under the tray with its room, the LED ring's reflections the room shows may be subtracted from the frame
 # before it is read (`vision.reflections`): a spot on a die's face is no pip. Off: on fresh frames it gained
 # nothing (seeds 92-93, 165 dice: one die more right, two fewer certain and right as the watcher reads), and
-# the rule written before them turned it off again (docs/dice-sets.md, "The LED ring's reflections taken out").
+# the rule written before them turned it off (docs/dice-sets.md, "The LED ring's reflections taken out").
 REFLECTIONS_OUT = False
 # Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level
 # (`FaceClassifier.certain_at`, fitted on held-back renders from below as well as photos). Why: from below the pip
