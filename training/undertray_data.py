@@ -23,7 +23,7 @@ from training.canvas import Canvases, canvas
 from training.sensor import training_camera
 from vision.detector import DieDetector
 from vision.reader import find_candidates
-from vision.reflections import reflection_spots
+from vision.reflections import without_reflections
 
 # the renders' denoised copies (`training/denoise_undertray.py`), folder by folder as in FRAMES
 DENOISED = FRAMES.parent / "undertray-denoised"
@@ -167,11 +167,9 @@ def variant_frame(folder: Path, row: dict, k: int, variants: int, clean: int,
 
 
 def without_ring(img: np.ndarray, empty: np.ndarray | None) -> np.ndarray:
-    """The frame less the LED ring's reflections its empty tray shows (`vision.reflections`; as it is without
-    an empty tray of its size)."""
-    if empty is None or empty.shape != img.shape:
-        return img
-    return cv2.subtract(img, reflection_spots(empty))
+    """The frame less the LED ring's reflections its empty tray shows, as the reader takes them out
+    (`vision.reflections`; as it is without an empty tray of its size)."""
+    return img if empty is None else without_reflections(img, empty)[0]
 
 
 def refaulted(folder: Path, row: dict, k: int, bayer: bool = False, empty: bool = False) -> np.ndarray | None:

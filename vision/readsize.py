@@ -159,8 +159,8 @@ class FrameCache:
         self._made.clear()
 
 
-# the learned room: a few sizes and copies of the last rooms (each size holds the room, its LED spots and the
-# room without them, and that one's Lab copy: `vision.reflections`, whose spots cost a few ms to find)
+# the learned room: a few sizes and copies of the last rooms (with `reader.REFLECTIONS_OUT` each size also
+# holds its LED spots, the room without them and that one's Lab copy: `vision.reflections`; spots cost ms)
 ROOMS = FrameCache(keep=16)
 FRAMES = FrameCache(keep=2)   # the frame being read: its two reads (without the room, with it) at one size
 
