@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from training.blender_canvases import seed_list
-from training.blender_undertray_factors import DICETHRONE_SEEDS, SYMBOL_SEEDS, read_rows
+from training.blender_undertray_factors import read_rows, seed_kind
 from training.blender_undertray_glyphs import write_atlases, write_dicethrone_atlases
 from training.canvas import canvas
 from training.provenance import REPO
@@ -83,9 +83,9 @@ def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
     DICETHRONE_SEEDS on every hero's in every Dice Throne printing."""
     folder = root / f"s{seed}"
     if not (folder / "done").exists():
-        if seed >= DICETHRONE_SEEDS:
+        if seed_kind(seed) == "dicethrone":
             write_dicethrone_atlases(folder)
-        elif seed >= SYMBOL_SEEDS:
+        elif seed_kind(seed) == "kingoftokyo":
             write_atlases(folder)
         blender = shutil.which("blender")
         if blender is None:

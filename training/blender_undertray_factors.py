@@ -5,7 +5,8 @@ only draws them from a seeded `random.Random` and writes the labels. Keeping the
 script) is why a bench can hold out whole factors: every frame's JSON row names its plate, LED ring, room,
 dice material, printing and build options, drawn here the same way for the same seed, with or without Blender.
 Seeds from SYMBOL_SEEDS hold King of Tokyo dice (`symbol_dice`), drawn after and apart from every d6 draw;
-seeds from DICETHRONE_SEEDS hold a Dice Throne hero's dice instead (`dicethrone_dice`), drawn the same way.
+seeds from DICETHRONE_SEEDS hold a Dice Throne hero's dice instead (`dicethrone_dice`), drawn the same way;
+seeds from MORE_D6_SEEDS hold d6 again (`seed_kind` says which a seed holds).
 Seeds from TABLE_SEEDS (below SYMBOL_SEEDS) are each one table: one box (plate, LED ring, room, build, lens,
 camera) and one set of six d6, thrown again in every frame (`table_frame`), as a box sees its players' dice all
 evening; the learning curve from below (`bench/vision_learning.py --undertray`) teaches the first throws and
@@ -48,6 +49,9 @@ KOT_GLYPHS = {"1": "text:1", "2": "text:2", "3": "text:3", "heart": "icon:heart"
 # number; opposite faces sum to 7, the engine's assumption); copied for Blender's Python (a test keeps them equal)
 DICETHRONE_SEEDS = 400
 DT_TEST_SEEDS = (400, 401)   # the only seeds that draw the held-out heroes and printing
+# Seeds from here hold d6 again, drawn as those below TABLE_SEEDS. Why: every d6 seed below 100 has been trained
+# on or read as a fresh test; a fresh test needs seeds no trainer's list ever named, rendered before it is read
+MORE_D6_SEEDS = 1000
 DT_FACES = {
     "artificer": ("wrench", "wrench", "wrench", "nut", "nut", "lightning"),
     "barbarian": ("sword", "sword", "sword", "heart", "heart", "pow"),
@@ -213,10 +217,21 @@ def place(rnd: random.Random, count: int, side: float = 2.0) -> list[tuple[float
     return [(x, y, t or any(0 < math.dist((x, y), (u, v)) < side * 1.1 for u, v, _ in spots)) for x, y, t in spots]
 
 
+def seed_kind(seed: int) -> str:
+    """What a seed's folder holds: "d6" (a new box each frame), "table" (`table_frame`), "kingoftokyo"
+    (`symbol_dice`) or "dicethrone" (`dicethrone_dice`)."""
+    if seed >= MORE_D6_SEEDS or seed < TABLE_SEEDS:
+        return "d6"
+    if seed < SYMBOL_SEEDS:
+        return "table"
+    return "dicethrone" if seed >= DICETHRONE_SEEDS else "kingoftokyo"
+
+
 def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
     """The factors of frame `index` of folder `seed`: the same for the same (seed, index), each frame drawn
     from its own generator so that a frame can be rendered again alone. `empty`: the same scene, no dice."""
-    if TABLE_SEEDS <= seed < SYMBOL_SEEDS:
+    kind = seed_kind(seed)
+    if kind == "table":
         return table_frame(seed, index, empty)
     rnd = random.Random(seed * 100_003 + index)
     f = _box_draws(rnd, seed, index)
@@ -229,9 +244,9 @@ def draw_frame(seed: int, index: int, empty: bool = False) -> Frame:
                   colour=rnd.choice(list(COLOURS)) if mixed else set_colour,
                   material=rnd.choice(MATERIALS) if mixed else set_material, touching=touching)
         _add_die(f, die, (x, y), rnd)
-    if seed >= DICETHRONE_SEEDS:
+    if kind == "dicethrone":
         dicethrone_dice(f)
-    elif seed >= SYMBOL_SEEDS:
+    elif kind == "kingoftokyo":
         symbol_dice(f)
     if empty:
         f.dice = []
@@ -335,7 +350,7 @@ def frame_scale(seed: int) -> int:
     by a corner number a fifth of the face high (three faces share the sword), unreadable on a 50 px die in the
     render's grain; the box's camera gives 1296x972 (four times the side), the d6 and King of Tokyo seeds stay
     at 1 (their glyphs fill the face, and their draws and labels stay what they were)."""
-    return 2 if seed >= DICETHRONE_SEEDS else 1
+    return 2 if seed_kind(seed) == "dicethrone" else 1
 
 
 def atlas_name(die: Die) -> str:

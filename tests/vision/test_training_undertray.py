@@ -134,7 +134,7 @@ def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     from training import undertray_data as ud
     from training.blender_canvases import seed_list
     held_out = set(seed_list(ud.HELD_OUT_SEEDS))
-    assert set(seed_list(f"{ud.TEST_SEEDS},{ud.FRESH_SEEDS},{ud.FRESH_CLEAN_SEEDS}")) <= held_out
+    assert set(seed_list(f"{ud.TEST_SEEDS},{ud.FRESH_SEEDS},{ud.FRESH_CLEAN_SEEDS},{ud.FRESH_MORE_SEEDS}")) <= held_out
     assert not held_out & set(seed_list(ud.TRAIN_SEEDS))
     # nor does `make train-reader-undertray` take them by default; fresh tables are tables (never trained on)
     assert not held_out & set(seed_list(_make_default("UNDERTRAY_TRAIN_SEEDS")))
@@ -310,6 +310,20 @@ def test_symbol_seeds_hold_king_of_tokyo_dice_whose_glass_face_is_the_sets_oppos
     row = fx.label_row(frames[0], "frame_00000.png", [[100.0, 80.0, 40.0, 40.0]] * len(frames[0].dice), None)
     d = row["dice"][0]
     assert d["set"] == "kingoftokyo" and d["glass_face"] == fx.KOT_FACES[d["glass"] - 1]
+
+
+def test_seeds_from_more_d6_seeds_hold_d6_again_drawn_as_the_first_hundred_are():
+    """The d6 seeds below 100 ran out (all trained on or read fresh): seeds from MORE_D6_SEEDS are d6 boxes
+    again, each frame a new box at the d6 frames' size, with no symbol set and no table's fixed dice."""
+    from training import undertray_data as ud
+    seed = fx.MORE_D6_SEEDS
+    assert [fx.seed_kind(s) for s in (4, fx.TABLE_SEEDS, fx.SYMBOL_SEEDS, fx.DICETHRONE_SEEDS, seed)] == \
+        ["d6", "table", "kingoftokyo", "dicethrone", "d6"]
+    frames = [fx.draw_frame(seed, i) for i in range(30)]
+    dice = [d for f in frames for d in f.dice]
+    assert dice and all(d.set == "d6" and d.glass == fx.OPPOSITE[d.top] for d in dice)
+    assert len({(f.plate, f.room, f.led_count) for f in frames}) > 5   # not one table's box
+    assert fx.frame_scale(seed) == 1 and not ud.is_table(seed)
 
 
 def test_the_d6_canvases_leave_symbol_dice_out_and_the_d6_training_seeds_hold_none(tmp_path):
