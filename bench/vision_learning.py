@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -42,7 +43,15 @@ from training.blender_undertray_canvases import camera_frame  # noqa: E402
 from training.blender_undertray_factors import read_rows  # noqa: E402
 from training.undertray_data import folders, is_table  # noqa: E402
 from vision.dicesets import DiceSet, get_set  # noqa: E402
-from vision.memory import Memory, crop_die  # noqa: E402
+from vision.memory import (  # noqa: E402
+    _GLASS_OF_TOP,
+    PRIORS,
+    Memory,
+    crop_die,
+    fit_head,
+    network_features,
+    network_head,
+)
 from vision.reader import classifier_for, read_dice  # noqa: E402
 from vision.scoring import Score, score  # noqa: E402
 
@@ -182,6 +191,56 @@ def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[s
                 print(colour_totals[k].line(f"    as {colour_set}{' (each table its own colours)' if own_colours else ''}"))
 
 
+def table_crops(folder: Path, throws: list[dict]) -> tuple[list, np.ndarray]:
+    """Every die of `throws` (those cut by the frame's edge left out) cut at its true box as the memory cuts a
+    die (`crop_die`), and its top face."""
+    crops, tops = [], []
+    for row in throws:
+        if row.get("cut"):
+            continue
+        img = camera_frame(folder, row)
+        for die in row["dice"]:
+            cx, cy, w, h = die["box"]
+            crops.append(crop_die(img, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h))))
+            tops.append(int(die["top"]))
+    return crops, np.asarray(tops)
+
+
+def head_check(seeds: str, taught: list[int], test_from: int) -> None:
+    """Right % of the later throws' dice at their true boxes: the network, the head fitted on K taught throws
+    (each pull), the nearest taught example; per table and over all."""
+    tables = [f for f in folders(seeds, finished=False, tables=True) if is_table(int(f.name[1:]))]
+    right: dict[str, list[int]] = {}
+    for folder in tables:
+        throws = throws_of(folder)
+        crops, tops = table_crops(folder, [row for row in throws if row["index"] >= test_from])
+        if not crops:
+            continue
+        for k in [k for k in taught if k]:
+            memory = table_memory(folder, throws[:k])
+            net = memory.network("d6")
+            feats = network_features(net, crops).astype(np.float64)
+            examples = [e for e in memory._examples["d6"] if e.feature is not None]
+            x, faces = np.stack([e.feature for e in examples]).astype(np.float64), np.array([e.face for e in examples])
+            w0, b0 = network_head(net, 6)
+            prior = (w0[_GLASS_OF_TOP], b0[_GLASS_OF_TOP])   # the network names the glass face, examples the top
+            named = {"network": feats @ prior[0].T + prior[1]}
+            for pull in PRIORS:
+                w, b = fit_head(x, faces, prior, pull)
+                named[f"head pull {pull:g}"] = feats @ w.T + b
+            cos = (feats / np.linalg.norm(feats, axis=1, keepdims=True)) @ (x / np.linalg.norm(x, axis=1, keepdims=True)).T
+            named["nearest example"] = np.eye(6)[faces[cos.argmax(1)] - 1]
+            cells = []
+            for name, z in named.items():
+                hits = int((z.argmax(1) + 1 == tops).sum())
+                got = right.setdefault(f"{k:2d} {name}", [0, 0])
+                got[0], got[1] = got[0] + hits, got[1] + len(tops)
+                cells.append(f"{name} {100 * hits / len(tops):5.1f}")
+            print(f"{folder.name} taught {k:2d} throws ({len(faces)} dice), {len(tops)} dice read: " + ", ".join(cells))
+    for key, (hits, n) in right.items():
+        print(f"all tables, taught {key}: {hits}/{n} right ({100 * hits / n:.2f}%)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", default="rune55-colour")
@@ -199,7 +258,12 @@ def main(argv: list[str] | None = None) -> int:
                     "of its own dice")
     ap.add_argument("--modes", default="merged", help="--undertray: merged (one frame with the room), alone (no "
                     "room) and/or watcher (three settled frames voted, as the box reads)")
+    ap.add_argument("--head-check", action="store_true", help="--undertray: the memory's head and nearest example "
+                    "against the network alone, at the true boxes (`head_check`)")
     args = ap.parse_args(argv)
+    if args.undertray and args.head_check:
+        head_check(args.undertray, args.taught or [5, 10, 15], args.test_from)
+        return 0
     if args.undertray:
         undertray_curve(args.undertray, args.taught or [0, 5, 10, 15], args.test_from, args.modes.split(","),
                         args.colour_set, args.own_colours)

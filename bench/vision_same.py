@@ -11,7 +11,10 @@ readings themselves (value, face, colour, certainty, box, confidence to 1e-4).
 Frames: renders of every dice set the games describe (vision/render.py), under the tray with the room learned
 from an empty frame (as the box reads), under it without, and from above on a floor; and real photos of
 webcam-d6 (MIT, matteop65/Dice_Detection_Recognition) and roboflow-d6 (CC BY 4.0, Epanemu/GameDiceRecognition,
-Roboflow export) from ../shared/datasets, read with the shipped models. Prints counts; asserts nothing.
+Roboflow export) from ../shared/datasets, read with the shipped models. `--blender SEEDS` adds the d6 frames
+Blender rendered from below (`training.blender_undertray_canvases`), read with the room learnt from each
+frame's empty tray and without: the frames the reader's figures come from, with their grain and glare.
+Prints counts; asserts nothing.
 """
 
 from __future__ import annotations
@@ -73,6 +76,28 @@ def photo_readings(every: int) -> dict[str, list]:
     return out
 
 
+def blender_readings(seeds: str) -> dict[str, list]:
+    """The d6 frames from below of the Blender seeds `seeds` that are rendered, each read with its empty tray
+    as the room and without one."""
+    from training.blender_canvases import seed_list
+    from training.blender_undertray_canvases import FRAMES as RENDERS
+    from training.blender_undertray_canvases import camera_frame
+    from training.blender_undertray_factors import read_rows, seed_kind
+    out: dict[str, list] = {}
+    for seed in seed_list(seeds):
+        folder = RENDERS / f"s{seed}"
+        if seed_kind(seed) not in ("d6", "table") or not (folder / "labels.jsonl").exists():
+            continue
+        for row in read_rows(folder):
+            frame, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
+            if frame is None or empty is None:
+                continue
+            for room in (empty, None):
+                key = f"blender s{seed} #{row['index']}{' learned' if room is not None else ''}"
+                out[key] = reading_rows(read_dice(frame, "d6", "under", background=room))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="write the readings here")
@@ -80,6 +105,7 @@ def main() -> int:
     ap.add_argument("--seeds", default="1,2", help="render seeds (comma-separated)")
     ap.add_argument("--frames", type=int, default=10, help="frames per set, mount and seed")
     ap.add_argument("--photo-every", type=int, default=8, help="one photo in this many (0: no photos)")
+    ap.add_argument("--blender", default="", help="also Blender's d6 frames from below of these seeds")
     args = ap.parse_args()
     if not args.out and not args.compare:
         ap.error("say --out FILE or --compare FILE")
@@ -88,6 +114,8 @@ def main() -> int:
     now = render_readings([int(s) for s in args.seeds.split(",")], args.frames)
     if args.photo_every:
         now |= photo_readings(args.photo_every)
+    if args.blender:
+        now |= blender_readings(args.blender)
     dice = sum(len(v) for v in now.values())
     print(f"{len(now)} frames, {dice} readings, {time.process_time() - t0:.0f} CPU s "
           f"(load {os.getloadavg()[0]:.1f})")
@@ -101,7 +129,7 @@ def main() -> int:
             print(f"  {k}:\n    before {before.get(k)}\n    now    {now.get(k)}")
         tally: dict[str, int] = {}
         for k in differ:  # by set and mount ("d12 under learned"), or by dataset for photos
-            group = k.split(" seed ")[0] if " seed " in k else k.split("/")[0]
+            group = k.split(" seed ")[0] if " seed " in k else k.split(" #")[0] if " #" in k else k.split("/")[0]
             tally[group] = tally.get(group, 0) + 1
         for group, n in sorted(tally.items(), key=lambda kv: -kv[1]):
             print(f"  {n:4d} frames differ: {group}")
