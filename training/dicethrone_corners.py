@@ -1,0 +1,226 @@
+"""A probe: can a small network read a Dice Throne die's corner number from below, where the face networks failed?
+
+    .venv/bin/python -m training.dicethrone_corners --seeds 400-406 [--samples 40000] [--steps 3000]
+
+Why: every Dice Throne hero's face carries its index as a small number in the face's top-left corner, and that
+number alone names the face (three faces share the barbarian's sword). The face networks tried so far had to
+find that number anywhere in a 48-64 px crop at any turn, and never fitted even their own training dice
+(docs/dice-sets.md, "Dice Throne from below"). Here the outline stage does the finding: the die's outline
+rectangle (`find.find_dice` with the room), shrunk to the printed face inside the die's rounded edges
+(`--inset`), cuts the face out upright along its own edges (`crop_rect`), and of its four quarter turns the one
+whose top-left corner holds a number gives the face. (Not mirrored: the face on the glass is seen from outside
+the die, as printed; read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12.) A small grey network reads each turn's top-left corner patch:
+six numbers or "no number" (the other corners hold a piece of the icon).
+
+The network trains on drawn corners only (`corner_sample`: the atlases' own faces, `corner_face_mask`, in the
+printings' colours, turned a little, shrunk to a die's size under the tray, grained, blurred, JPEG'd); the
+Blender frames from below are never trained on, so every rendered die read here is out of its sample. But
+the drawn faces share the renders' fonts (the printings' OpenCV Hershey fonts): a real die's own font is a
+printing no part of this has seen. The held-out printing (`DT_HELD_OUT_PRINTING`) and heroes are left out of
+the drawings. Prints figures; ships nothing (the reader does not use it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import colorsys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training.blender_canvases import seed_list
+from training.blender_undertray_canvases import FRAMES, camera_frame
+from training.blender_undertray_factors import (
+    COLOURS,
+    DT_FACES,
+    DT_HELD_OUT,
+    DT_HELD_OUT_PRINTING,
+    DT_PRINTINGS,
+    read_rows,
+)
+from training.blender_undertray_glyphs import corner_face_mask
+from vision.classify import crop_rect
+from vision.find import find_dice
+
+FACE = 96          # the upright face crop's side
+PATCH = 32         # the corner patch's side as the network reads it
+CORNER = 0.46      # the share of the face's side the corner patch spans (the number's centre is at 0.23)
+NONE = 0           # class 0: no number in this corner; classes 1-6 the number
+
+
+def bgr(hsv: tuple[float, float, float]) -> np.ndarray:
+    r, g, b = colorsys.hsv_to_rgb(*hsv)
+    return np.array([b, g, r], np.float32) * 255.0
+
+
+def corner_sample(rng: np.random.Generator) -> tuple[list[np.ndarray], int]:
+    """A drawn face, degraded as a die under the tray is, as four corner patches (turn 0's holds the number,
+    the label) of its upright crop."""
+    heroes = [h for h in DT_FACES if h not in DT_HELD_OUT]
+    printings = [p for name, p in DT_PRINTINGS.items() if name != DT_HELD_OUT_PRINTING]
+    hero, p = heroes[rng.integers(len(heroes))], printings[rng.integers(len(printings))]
+    face = int(rng.integers(1, 7))
+    ink = corner_face_mask(DT_FACES[hero][face - 1], face, p, 128).astype(np.float32)[..., None] / 255.0
+    body, colour = bgr(COLOURS[p.body]), bgr(p.ink)
+    light = rng.uniform(0.35, 1.2) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    img = ((body * (1 - ink) + colour * ink) * light).clip(0, 255)
+    # the crop as the outline cuts it: a little off square, turned and shifted by the outline's error
+    m = cv2.getRotationMatrix2D((64, 64), rng.uniform(-8, 8), rng.uniform(0.92, 1.08))
+    m[:, 2] += rng.normal(0, 3, 2)
+    img = cv2.warpAffine(img, m, (128, 128), borderMode=cv2.BORDER_REPLICATE)
+    side = int(rng.integers(40, 110))   # the face's side in the frame's pixels
+    small = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.3))
+    small = (small + rng.normal(0, rng.uniform(3, 22), small.shape)).clip(0, 255).astype(np.uint8)
+    _, jpg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+    crop = cv2.resize(cv2.imdecode(jpg, cv2.IMREAD_COLOR), (FACE, FACE), interpolation=cv2.INTER_LINEAR)
+    return corner_patches(crop), face
+
+
+def corner_patches(crop: np.ndarray) -> list[np.ndarray]:
+    """The top-left corner patch (grey, PATCH px) of each quarter turn of an upright face crop."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    n = int(CORNER * FACE)
+    return [cv2.resize(np.ascontiguousarray(np.rot90(grey, k))[:n, :n], (PATCH, PATCH),
+                       interpolation=cv2.INTER_AREA) for k in range(4)]
+
+
+def normalised(patches: np.ndarray) -> np.ndarray:
+    """(n, PATCH, PATCH) uint8 -> float32, each patch less its mean over its spread (ink light or dark alike
+    once the network has seen both: training inverts half)."""
+    x = patches.astype(np.float32).reshape(len(patches), -1)
+    x -= x.mean(1, keepdims=True)
+    x /= x.std(1, keepdims=True) + 4.0
+    return x.reshape(-1, 1, PATCH, PATCH)
+
+
+def drawn_set(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for _ in range(n):
+        patches, face = corner_sample(rng)
+        xs += patches
+        ys += [face, NONE, NONE, NONE]
+    return np.stack(xs), np.asarray(ys)
+
+
+def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int):
+    import torch
+    from torch import nn
+    torch.manual_seed(seed)
+    net = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Flatten(), nn.Linear(64 * 16, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, 7))
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps)
+    xt, yt = torch.from_numpy(normalised(x)), torch.from_numpy(y)
+    # the numbers are a quarter of the patches: weigh the classes alike
+    weight = torch.tensor(len(y) / (7 * np.bincount(y, minlength=7).clip(1)), dtype=torch.float32)
+    gen = torch.Generator().manual_seed(seed)
+    net.train()
+    for step in range(steps):
+        i = torch.randint(len(yt), (128,), generator=gen)
+        xb = xt[i] * torch.where(torch.rand(128, 1, 1, 1, generator=gen) < 0.5, -1.0, 1.0)
+        loss = nn.functional.cross_entropy(net(xb), yt[i], weight=weight)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 500 == 0:
+            print(f"  step {step}: loss {loss.item():.3f}", flush=True)
+    return net.eval()
+
+
+def rendered_dice(seeds: str, root: Path, inset: float) -> list[tuple[np.ndarray, int, str, str, bool]]:
+    """(four corner patches, glass face, hero, printing, touching) of each Dice Throne die the reader's outline
+    finder (with the frame's empty tray as its room) found in the seeds' frames, its outline shrunk by `inset`
+    to the printed face; a die it found no outline for is left out (counted)."""
+    out, missed = [], 0
+    for seed in seed_list(seeds):
+        folder = root / f"s{seed}"
+        if not (folder / "labels.jsonl").exists():
+            continue
+        for row in read_rows(folder):
+            frame, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
+            if frame is None or empty is None or row.get("cut"):
+                continue
+            blobs = find_dice(frame, "under", empty)
+            for die in row["dice"]:
+                cx, cy, w, h = die["box"]
+                near = [b for b in blobs if abs(b.rect[0][0] - cx) < 0.3 * w and abs(b.rect[0][1] - cy) < 0.3 * h
+                        and 0.6 * max(w, h) < max(b.rect[1]) < 1.3 * max(w, h)]
+                if not near:
+                    missed += 1
+                    continue
+                (x, y), (w, h), turn = near[0].rect
+                crop = crop_rect(frame, ((x, y), (w * inset, h * inset), turn), pad=1.0, size=FACE)
+                out.append((np.stack(corner_patches(crop)), int(die["glass"]), die["set"].split(":")[1],
+                            die["printing"], bool(die["touching"])))
+    print(f"rendered dice with an outline: {len(out)}; without one (left out): {missed}")
+    return out
+
+
+def read(net, patches: np.ndarray) -> tuple[int, float]:
+    """The number read from a die's four corner patches and the probability it was read with: the turn and
+    number the network is surest of (either polarity of the patch)."""
+    import torch
+    with torch.no_grad():
+        x = torch.from_numpy(normalised(patches))
+        p = (torch.softmax(net(x), 1) + torch.softmax(net(-x), 1)).numpy() / 2
+    turn, number = np.unravel_index(p[:, 1:].argmax(), p[:, 1:].shape)
+    return int(number) + 1, float(p[turn, number + 1])
+
+
+def report(got: list[tuple[tuple[int, float], tuple]]) -> None:
+    """Right and wrong at several levels of the network's probability, and right by kind of die."""
+    for level in (0.0, 0.5, 0.8, 0.9, 0.95):
+        sure = [(n, d) for (n, c), d in got if c >= level]
+        right = sum(n == d[1] for n, d in sure)
+        print(f"read at p >= {level:.2f}: {len(sure)} of {len(got)} dice, right {right} "
+              f"({100 * right / max(len(sure), 1):.1f}% of those), wrong {len(sure) - right}")
+    for name, pick in (("held-out printing", lambda d: d[3] == DT_HELD_OUT_PRINTING),
+                       ("held-out heroes", lambda d: d[2] in DT_HELD_OUT), ("touching", lambda d: d[4]),
+                       ("apart", lambda d: not d[4])):
+        part = [(n, d) for (n, c), d in got if pick(d)]
+        right = sum(n == d[1] for n, d in part)
+        print(f"  {name:<18} {right} of {len(part)} right ({100 * right / max(len(part), 1):.1f}%)")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="400-406", help="Dice Throne render seeds to read (none is trained on)")
+    ap.add_argument("--root", type=Path, default=FRAMES)
+    ap.add_argument("--samples", type=int, default=30000, help="drawn faces to train on (four patches each)")
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--model", type=Path, default=Path("build/reader-models/dicethrone-corners.pt"),
+                    help="the trained network is kept here, and read from here with --read-only")
+    ap.add_argument("--read-only", action="store_true", help="read the renders with the kept network")
+    ap.add_argument("--insets", default="0.8", help="the printed face's share of the die's outline (several: "
+                    "each read in turn, to choose one on seeds other than the test seeds 400-401)")
+    args = ap.parse_args()
+    import torch
+    t0 = time.time()
+    if args.read_only:
+        net = torch.load(args.model, weights_only=False).eval()
+    else:
+        x, y = drawn_set(args.samples, args.seed)
+        print(f"drawn: {len(y)} patches in {time.time() - t0:.0f} s", flush=True)
+        net = train(x, y, args.steps, args.seed)
+        args.model.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(net, args.model)
+    xv, yv = drawn_set(2000, args.seed + 1)
+    drawn_right = np.mean([read(net, xv[i:i + 4])[0] == yv[i] for i in range(0, len(yv), 4)])
+    print(f"drawn faces held back (2000): number right {100 * drawn_right:.1f}%")
+    for inset in (float(v) for v in args.insets.split(",")):
+        print(f"== seeds {args.seeds}, outline inset {inset}")
+        report([(read(net, d[0]), d) for d in rendered_dice(args.seeds, args.root, inset)])
+    print(f"done in {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
