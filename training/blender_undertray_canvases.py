@@ -79,8 +79,8 @@ def undertray_canvases(folders: list[Path], side: int) -> tuple[np.ndarray, np.n
 
 def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
     """The folder of `seed`, rendering what is missing (resumable; needs Blender on the PATH). A symbol seed's
-    folder gets the printings' atlases first (Blender's Python cannot draw them): King of Tokyo's, or from
-    DICETHRONE_SEEDS on every hero's in every Dice Throne printing."""
+    folder gets the printings' atlases first (Blender's Python cannot draw them): King of Tokyo's, or for a
+    Dice Throne seed (`seed_kind`) every hero's in every Dice Throne printing."""
     folder = root / f"s{seed}"
     if not (folder / "done").exists():
         if seed_kind(seed) == "dicethrone":
