@@ -42,6 +42,8 @@ from training.blender_undertray_factors import (
 )
 from training.blender_undertray_glyphs import corner_face_mask
 from vision.classify import crop_rect
+from vision.corner_numbers import corner_patches as vision_corner_patches
+from vision.corner_numbers import normalised
 from vision.find import find_dice
 
 FACE = 96          # the upright face crop's side
@@ -84,20 +86,8 @@ def corner_sample(rng: np.random.Generator) -> tuple[list[np.ndarray], int]:
 
 
 def corner_patches(crop: np.ndarray) -> list[np.ndarray]:
-    """The top-left corner patch (grey, PATCH px) of each quarter turn of an upright face crop."""
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    n = int(CORNER * FACE)
-    return [cv2.resize(np.ascontiguousarray(np.rot90(grey, k))[:n, :n], (PATCH, PATCH),
-                       interpolation=cv2.INTER_AREA) for k in range(4)]
-
-
-def normalised(patches: np.ndarray) -> np.ndarray:
-    """(n, PATCH, PATCH) uint8 -> float32, each patch less its mean over its spread (ink light or dark alike
-    once the network has seen both: training inverts half)."""
-    x = patches.astype(np.float32).reshape(len(patches), -1)
-    x -= x.mean(1, keepdims=True)
-    x /= x.std(1, keepdims=True) + 4.0
-    return x.reshape(-1, 1, PATCH, PATCH)
+    """The four corner patches of an upright face crop, as the reader cuts them (`vision.corner_numbers`)."""
+    return vision_corner_patches(crop, CORNER, PATCH)
 
 
 def drawn_set(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -194,6 +184,29 @@ def report(got: list[tuple[tuple[int, float], tuple]]) -> None:
         print(f"  {name:<18} {right} of {len(part)} right ({100 * right / max(len(part), 1):.1f}%)")
 
 
+def export(net, path: Path, meta: dict) -> None:
+    """The network as ONNX for cv2.dnn (input "patches" (n, 1, PATCH, PATCH) as `normalised` makes them,
+    output "logits"), checked to answer as torch does, and its JSON: the crop's geometry and how it was made."""
+    import json
+
+    import torch
+
+    from training.provenance import made_with
+    x = torch.from_numpy(normalised(drawn_set(16, 99)[0]))
+    torch.onnx.export(net, x, str(path), input_names=["patches"], output_names=["logits"],
+                      dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=13, dynamo=False)
+    dnn = cv2.dnn.readNetFromONNX(str(path))
+    dnn.setInput(x.numpy())
+    with torch.no_grad():
+        gap = float(np.abs(dnn.forward() - net(x).numpy()).max())
+    if gap > 1e-3:
+        raise SystemExit(f"{path}: cv2.dnn answers {gap} away from torch")
+    meta = {"kind": "corner-numbers", "face": FACE, "patch": PATCH, "corner": CORNER, **meta,
+            "trained_on": "drawn faces only (corner_sample), no render", "made_with": made_with()}
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    print(f"wrote {path} ({path.stat().st_size} bytes), cv2.dnn within {gap:.1e} of torch")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="400-406", help="Dice Throne render seeds to read (none is trained on)")
@@ -204,6 +217,8 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=Path("build/reader-models/dicethrone-corners.pt"),
                     help="the trained network is kept here, and read from here with --read-only")
     ap.add_argument("--read-only", action="store_true", help="read the renders with the kept network")
+    ap.add_argument("--export", type=Path, default=None, help="also write the network as ONNX here (and its "
+                    "JSON beside it), as the reader loads it (vision/corner_numbers.py)")
     ap.add_argument("--insets", default="0.8", help="the printed face's share of the die's outline (several: "
                     "each read in turn, to choose one on seeds other than the test seeds 400-401)")
     ap.add_argument("--first-frame", type=int, default=0, help="read each seed's frames from this one on (frames "
@@ -219,6 +234,9 @@ def main() -> int:
         net = train(x, y, args.steps, args.seed)
         args.model.parent.mkdir(parents=True, exist_ok=True)
         torch.save(net, args.model)
+    if args.export:
+        export(net, args.export, {"samples": args.samples, "steps": args.steps, "seed": args.seed,
+                                  "inset": float(args.insets.split(",")[0])})
     xv, yv = drawn_set(2000, args.seed + 1)
     drawn_right = np.mean([read(net, xv[i:i + 4])[0] == yv[i] for i in range(0, len(yv), 4)])
     print(f"drawn faces held back (2000): number right {100 * drawn_right:.1f}%")

@@ -20,6 +20,7 @@ import numpy as np
 from . import readsize
 from .classify import FaceClassifier, Prediction
 from .classify import load as load_classifier
+from .corner_numbers import with_corner_number
 from .decide import (
     CNN_ALONE_AT,
     CROP_AGREES_AT,
@@ -268,10 +269,13 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     fr = face_reader(ds, mount, taught)
     sizes = [math.sqrt(b.area) for b in blobs]
     typical = float(np.median(sizes)) if sizes else 0.0
-    readings = [r for r in (fr.read(img, lab, b, typical, background) for b in blobs) if r is not None]
+    # a die the templates are unsure of takes its corner number's face as its best guess (Dice Throne from below)
+    readings = [with_corner_number(img, b.rect, r, ds, mount) for b in blobs
+                if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
         # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
-        readings += [replace(r, certain=False, confidence=min(r.confidence, FOUND_ONLY_BY_DETECTOR))
+        readings += [with_corner_number(img, b.rect, replace(r, certain=False, confidence=min(
+                     r.confidence, FOUND_ONLY_BY_DETECTOR)), ds, mount)
                      for b in detector_blobs(img, found, blobs, ds.shape == "pentagon")
                      if (r := fr.read(img, lab, b, typical, background)) is not None]
     if background is None:
