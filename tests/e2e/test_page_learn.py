@@ -20,6 +20,7 @@ from realbox import make_table
 from device.camera.base import Frame
 from device.dice_sets import spec
 from device.learnt import Confirmed
+from vision import corner_numbers
 from vision.dicesets import get_set
 from vision.render import DieSpec, render_tray
 
@@ -111,7 +112,10 @@ def fix_on_phone(page, tray: dict, picture: str | None = None) -> int:
     return fixed
 
 
-def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table, serve_table, phone):
+def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table, serve_table, phone, monkeypatch):
+    # the players' dice carry the barbarian's corner numbers, which the corner reader names as best guesses
+    # (vision/corner_numbers.py): set aside here, the box needs the phone for them, as a set it cannot read would
+    monkeypatch.setattr(corner_numbers, "GUESS_AT", 2.0)
     url = serve_table(table)
     page = phone("en-US")
     page.goto(url)
