@@ -206,6 +206,11 @@ def table_crops(folder: Path, throws: list[dict]) -> tuple[list, np.ndarray]:
     return crops, np.asarray(tops)
 
 
+def unit(rows: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (their dot products are cosines)."""
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
 def head_check(seeds: str, taught: list[int], test_from: int) -> None:
     """Right % of the later throws' dice at their true boxes: the network, the head fitted on K taught throws
     (each pull), the nearest taught example; per table and over all."""
@@ -221,14 +226,16 @@ def head_check(seeds: str, taught: list[int], test_from: int) -> None:
             net = memory.network("d6")
             feats = network_features(net, crops).astype(np.float64)
             examples = [e for e in memory._examples["d6"] if e.feature is not None]
-            x, faces = np.stack([e.feature for e in examples]).astype(np.float64), np.array([e.face for e in examples])
+            x = np.stack([e.feature for e in examples]).astype(np.float64)
+            faces = np.array([e.face for e in examples])
             w0, b0 = network_head(net, 6)
-            prior = (w0[_GLASS_OF_TOP], b0[_GLASS_OF_TOP])   # the network names the glass face, examples the top
+            # the network names the face on the glass, the examples the top face
+            prior = (w0[_GLASS_OF_TOP], b0[_GLASS_OF_TOP])
             named = {"network": feats @ prior[0].T + prior[1]}
             for pull in PRIORS:
                 w, b = fit_head(x, faces, prior, pull)
                 named[f"head pull {pull:g}"] = feats @ w.T + b
-            cos = (feats / np.linalg.norm(feats, axis=1, keepdims=True)) @ (x / np.linalg.norm(x, axis=1, keepdims=True)).T
+            cos = unit(feats) @ unit(x).T
             named["nearest example"] = np.eye(6)[faces[cos.argmax(1)] - 1]
             cells = []
             for name, z in named.items():
@@ -236,7 +243,8 @@ def head_check(seeds: str, taught: list[int], test_from: int) -> None:
                 got = right.setdefault(f"{k:2d} {name}", [0, 0])
                 got[0], got[1] = got[0] + hits, got[1] + len(tops)
                 cells.append(f"{name} {100 * hits / len(tops):5.1f}")
-            print(f"{folder.name} taught {k:2d} throws ({len(faces)} dice), {len(tops)} dice read: " + ", ".join(cells))
+            print(f"{folder.name} taught {k:2d} throws ({len(faces)} dice), {len(tops)} dice read: "
+                  + ", ".join(cells))
     for key, (hits, n) in right.items():
         print(f"all tables, taught {key}: {hits}/{n} right ({100 * hits / n:.2f}%)")
 
@@ -258,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                     "of its own dice")
     ap.add_argument("--modes", default="merged", help="--undertray: merged (one frame with the room), alone (no "
                     "room) and/or watcher (three settled frames voted, as the box reads)")
-    ap.add_argument("--head-check", action="store_true", help="--undertray: the memory's head and nearest example "
-                    "against the network alone, at the true boxes (`head_check`)")
+    ap.add_argument("--head-check", action="store_true", help="--undertray: the memory's head and nearest "
+                    "example against the network alone, at the true boxes (`head_check`)")
     args = ap.parse_args(argv)
     if args.undertray and args.head_check:
         head_check(args.undertray, args.taught or [5, 10, 15], args.test_from)

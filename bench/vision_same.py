@@ -129,7 +129,8 @@ def main() -> int:
             print(f"  {k}:\n    before {before.get(k)}\n    now    {now.get(k)}")
         tally: dict[str, int] = {}
         for k in differ:  # by set and mount ("d12 under learned"), or by dataset for photos
-            group = k.split(" seed ")[0] if " seed " in k else k.split(" #")[0] if " #" in k else k.split("/")[0]
+            sep = " seed " if " seed " in k else " #" if " #" in k else "/"
+            group = k.split(sep)[0]
             tally[group] = tally.get(group, 0) + 1
         for group, n in sorted(tally.items(), key=lambda kv: -kv[1]):
             print(f"  {n:4d} frames differ: {group}")

@@ -602,9 +602,9 @@ def main(argv: list[str]) -> int:
     set_scale(scale)
     args.out.mkdir(parents=True, exist_ok=True)
     if fx.seed_kind(args.seed) not in ("d6", "table") and not (args.out / "atlas").is_dir():
-        raise SystemExit(f"{args.out}/atlas is missing: symbol seeds ({fx.SYMBOL_SEEDS}-{fx.MORE_D6_SEEDS - 1}) are "
-                         "rendered through training/blender_undertray_canvases.py, which draws the printings' "
-                         "atlases first")
+        raise SystemExit(f"{args.out}/atlas is missing: symbol seeds ({fx.SYMBOL_SEEDS}-"
+                         f"{fx.MORE_D6_SEEDS - 1}) are rendered through "
+                         "training/blender_undertray_canvases.py, which draws the printings' atlases first")
     t0 = time.time()
     done = {r["index"] for r in fx.read_rows(args.out)}   # resumable: a killed job keeps its frames
     with open(args.out / "labels.jsonl", "a", encoding="utf-8") as fh:

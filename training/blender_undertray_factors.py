@@ -49,8 +49,8 @@ KOT_GLYPHS = {"1": "text:1", "2": "text:2", "3": "text:3", "heart": "icon:heart"
 # number; opposite faces sum to 7, the engine's assumption); copied for Blender's Python (a test keeps them equal)
 DICETHRONE_SEEDS = 400
 DT_TEST_SEEDS = (400, 401)   # the only seeds that draw the held-out heroes and printing
-# Seeds from here hold d6 again, drawn as those below TABLE_SEEDS. Why: every d6 seed below 100 has been trained
-# on or read as a fresh test; a fresh test needs seeds no trainer's list ever named, rendered before it is read
+# Seeds from here hold d6 again, drawn as those below TABLE_SEEDS. Why: every d6 seed below 100 has been
+# trained on or read as a fresh test; a fresh test needs seeds no trainer's list ever named
 MORE_D6_SEEDS = 1000
 DT_FACES = {
     "artificer": ("wrench", "wrench", "wrench", "nut", "nut", "lightning"),

@@ -1,4 +1,4 @@
-"""A probe: can a small network read a Dice Throne die's corner number from below, where the face networks failed?
+"""Dice Throne's corner numbers from below: a small network trained on drawn faces, and its probe.
 
     .venv/bin/python -m training.dicethrone_corners --seeds 400-406 [--samples 40000] [--steps 3000]
 
@@ -7,17 +7,20 @@ number alone names the face (three faces share the barbarian's sword). The face 
 find that number anywhere in a 48-64 px crop at any turn, and never fitted even their own training dice
 (docs/dice-sets.md, "Dice Throne from below"). Here the outline stage does the finding: the die's outline
 rectangle (`find.find_dice` with the room), shrunk to the printed face inside the die's rounded edges
-(`--inset`), cuts the face out upright along its own edges (`crop_rect`), and of its four quarter turns the one
-whose top-left corner holds a number gives the face. (Not mirrored: the face on the glass is seen from outside
-the die, as printed; read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12.) A small grey network reads each turn's top-left corner patch:
-six numbers or "no number" (the other corners hold a piece of the icon).
+(`--insets`), cuts the face out upright along its own edges (`crop_rect`), and of its four quarter turns the
+one whose top-left corner holds a number gives the face. (Not mirrored: the face on the glass is seen from
+outside the die, as printed: read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12; the
+reader reads both ways, since vision/render.py draws the face mirrored: `vision.corner_numbers`.) A small grey
+network reads each turn's top-left corner patch: six numbers or "no number" (the other corners hold a piece of
+the icon).
 
 The network trains on drawn corners only (`corner_sample`: the atlases' own faces, `corner_face_mask`, in the
 printings' colours, turned a little, shrunk to a die's size under the tray, grained, blurred, JPEG'd); the
-Blender frames from below are never trained on, so every rendered die read here is out of its sample. But
-the drawn faces share the renders' fonts (the printings' OpenCV Hershey fonts): a real die's own font is a
+Blender frames from below are never trained on, so every rendered die read here is out of its sample. But the
+drawn faces share the renders' fonts (the printings' OpenCV Hershey fonts): a real die's own font is a
 printing no part of this has seen. The held-out printing (`DT_HELD_OUT_PRINTING`) and heroes are left out of
-the drawings. Prints figures; ships nothing (the reader does not use it).
+the drawings. Prints figures; `--export PATH` writes the network the reader runs
+(vision/models/dicethrone-corners.onnx and its JSON).
 """
 
 from __future__ import annotations
@@ -130,9 +133,10 @@ def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int):
 
 def rendered_dice(seeds: str, root: Path, inset: float, first: int = 0
                   ) -> list[tuple[np.ndarray, int, str, str, bool]]:
-    """(four corner patches, glass face, hero, printing, touching) of each Dice Throne die the reader's outline
-    finder (with the frame's empty tray as its room) found in the seeds' frames, its outline shrunk by `inset`
-    to the printed face, from frame `first` on; a die it found no outline for is left out (counted)."""
+    """(four corner patches, glass face, hero, printing, touching) of each Dice Throne die the reader's
+    outline finder (with the frame's empty tray as its room) found in the seeds' frames, its outline shrunk
+    by `inset` to the printed face, from frame `first` on; a die it found no outline for is left out
+    (counted)."""
     out, missed = [], 0
     for seed in seed_list(seeds):
         folder = root / f"s{seed}"
@@ -144,9 +148,7 @@ def rendered_dice(seeds: str, root: Path, inset: float, first: int = 0
                 continue
             blobs = find_dice(frame, "under", empty)
             for die in row["dice"]:
-                cx, cy, w, h = die["box"]
-                near = [b for b in blobs if abs(b.rect[0][0] - cx) < 0.3 * w and abs(b.rect[0][1] - cy) < 0.3 * h
-                        and 0.6 * max(w, h) < max(b.rect[1]) < 1.3 * max(w, h)]
+                near = [b for b in blobs if _on_die(b.rect, die["box"])]
                 if not near:
                     missed += 1
                     continue
@@ -156,6 +158,13 @@ def rendered_dice(seeds: str, root: Path, inset: float, first: int = 0
                             die["printing"], bool(die["touching"])))
     print(f"rendered dice with an outline: {len(out)}; without one (left out): {missed}")
     return out
+
+
+def _on_die(rect: tuple, box: list[float]) -> bool:
+    """Whether an outline rectangle is the labelled die's: centred within 0.3 of its box, of about its size."""
+    (x, y), sides, _ = rect
+    cx, cy, w, h = box
+    return abs(x - cx) < 0.3 * w and abs(y - cy) < 0.3 * h and 0.6 * max(w, h) < max(sides) < 1.3 * max(w, h)
 
 
 def read(net, patches: np.ndarray) -> tuple[int, float]:
@@ -186,7 +195,7 @@ def report(got: list[tuple[tuple[int, float], tuple]]) -> None:
 
 def export(net, path: Path, meta: dict) -> None:
     """The network as ONNX for cv2.dnn (input "patches" (n, 1, PATCH, PATCH) as `normalised` makes them,
-    output "logits"), checked to answer as torch does, and its JSON: the crop's geometry and how it was made."""
+    output "logits"), checked to answer as torch does, and its JSON: the crop's geometry, how it was made."""
     import json
 
     import torch
@@ -209,7 +218,7 @@ def export(net, path: Path, meta: dict) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", default="400-406", help="Dice Throne render seeds to read (none is trained on)")
+    ap.add_argument("--seeds", default="400-406", help="Dice Throne render seeds to read (none trained on)")
     ap.add_argument("--root", type=Path, default=FRAMES)
     ap.add_argument("--samples", type=int, default=30000, help="drawn faces to train on (four patches each)")
     ap.add_argument("--steps", type=int, default=3000)
@@ -221,8 +230,8 @@ def main() -> int:
                     "JSON beside it), as the reader loads it (vision/corner_numbers.py)")
     ap.add_argument("--insets", default="0.8", help="the printed face's share of the die's outline (several: "
                     "each read in turn, to choose one on seeds other than the test seeds 400-401)")
-    ap.add_argument("--first-frame", type=int, default=0, help="read each seed's frames from this one on (frames "
-                    "0-5 of seed 400 were looked at to find how the crop lies)")
+    ap.add_argument("--first-frame", type=int, default=0, help="read each seed's frames from this one on "
+                    "(frames 0-5 of seed 400 were looked at to find how the crop lies)")
     args = ap.parse_args()
     import torch
     t0 = time.time()

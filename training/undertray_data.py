@@ -38,8 +38,8 @@ FRESH_TABLES = "190-195"
 # before it was: fresh as 96-99 were, but in a look no network trained on (94-95: 28th session; 88-89 and
 # 90-91: 29th; 92-93: 30th, each taken out of TRAIN_SEEDS before any frame of it was rendered)
 FRESH_CLEAN_SEEDS = "88-95"
-# d6 seeds from `MORE_D6_SEEDS` (31st session, when every d6 seed below 100 had been trained on or read): kept for
-# fresh reads, each read once by a rule written before it, as FRESH_CLEAN_SEEDS were (docs/dice-sets.md)
+# d6 seeds from `MORE_D6_SEEDS` (31st session, when every d6 seed below 100 had been trained on or read):
+# kept for fresh reads, each read once by a rule written before it, as FRESH_CLEAN_SEEDS were
 FRESH_MORE_SEEDS = "1000-1099"
 # what no d6 trainer may take, whatever its seeds say
 HELD_OUT_SEEDS = f"{TEST_SEEDS},{FRESH_CLEAN_SEEDS},{FRESH_SEEDS},{FRESH_MORE_SEEDS}"

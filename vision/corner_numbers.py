@@ -3,13 +3,13 @@
 Every Dice Throne face carries its index as a small number in its top-left corner ("icon:NAME+corner:N"), and
 the number alone names the face (three of the barbarian's faces are swords). From below the templates, which
 know one drawing of each icon, named 6% of rendered heroes' dice (docs/dice-sets.md). Here the die's outline
-rectangle, shrunk to the printed face (`INSET` of the model's JSON), cuts the face out upright along its edges;
+rectangle, shrunk to the printed face (the model JSON's `inset`), cuts the face out upright along its edges;
 of its four quarter turns (as printed and mirrored: `CornerReader.read`) the one whose top-left corner patch
-holds a number gives the face, read by
-`models/dicethrone-corners.onnx` (trained on drawn faces only: training/dicethrone_corners.py) in both
-polarities of the ink. Read as printed, 45 rendered dice of the test seeds came out right 36 times, 27 at a
-probability no wrong die reached; fifty dice cannot vouch for a silent rate, so the reader takes it as a best
-guess only (`with_corner_number`): it never makes a die certain, nor doubts one the templates are certain of.
+holds a number gives the face, read by `models/dicethrone-corners.onnx` (trained on drawn faces only:
+training/dicethrone_corners.py) in both polarities of the ink. Read as printed, 45 rendered dice of the test
+seeds came out right 36 times, 27 at a probability no wrong die reached; fifty dice cannot vouch for a silent
+rate, so the reader takes it as a best guess only (`with_corner_number`): it never makes a die certain, nor
+doubts one the templates are certain of.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def normalised(patches: np.ndarray) -> np.ndarray:
 
 
 class CornerReader:
-    """The corner-number network and the crop it reads (its JSON: face side, corner share, patch side, inset)."""
+    """The corner-number network and the crop it reads (its JSON: face and patch sides, corner, inset)."""
 
     def __init__(self, onnx_path: Path = MODEL):
         self.meta = json.loads(onnx_path.with_suffix(".json").read_text(encoding="utf-8"))
@@ -69,11 +69,12 @@ class CornerReader:
         return (p / p.sum(2, keepdims=True)).mean(0)
 
     def read(self, img: np.ndarray, rect: tuple) -> tuple[int, float]:
-        """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels), read
-        as printed and mirrored, the surer kept. Why both: Blender's renders from below show the face as
-        printed (seen from outside the die, through the plate), vision/render.py draws it mirrored; read one way
-        only, render.py's barbarian, monk and ninja dice came out right 31 times in 75 (40 wrong at 0.5 or
-        surer), both ways 73 (2), and Blender's seed 402 19 in 29 -> 17 (3 -> 5 wrong at 0.5 or surer)."""
+        """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels),
+        read as printed and mirrored, the surer kept. Why both: Blender's renders from below show the face
+        as printed (seen from outside the die, through the plate), vision/render.py draws it mirrored; read
+        one way only, render.py's barbarian, monk and ninja dice came out right 31 times in 75 (40 wrong at
+        0.5 or surer), both ways 73 (2), and Blender's seed 402 19 in 29 -> 17 (3 -> 5 wrong at 0.5 or
+        surer)."""
         (x, y), (w, h), turn = rect
         crop = crop_rect(img, ((x, y), (w * self.inset, h * self.inset), turn), pad=1.0, size=self.face)
         patches = corner_patches(crop, self.corner, self.patch) + \
@@ -95,8 +96,8 @@ def numbered(ds: DiceSet) -> bool:
 
 
 def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: DiceSet, mount: str) -> Reading:
-    """An uncertain reading of a numbered set's die under the tray with the face its corner number names as the
-    best guess, where the number is read at GUESS_AT or surer; every other reading as it was."""
+    """An uncertain reading of a numbered set's die under the tray with the face its corner number names as
+    the best guess, where the number is read at GUESS_AT or surer; every other reading as it was."""
     reader = corner_reader()
     if r.certain or rect is None or reader is None or mount != "under" or not numbered(ds):
         return r

@@ -36,8 +36,8 @@ def _right(readings: list[Reading], dice: list[dict]) -> int:
 
 
 def test_the_corner_number_names_a_held_out_heroes_dice_the_templates_cannot(monkeypatch):
-    """Issue 31 (symbol dice from below): with the corner reader the seraph's four dice are named right as best
-    guesses, none certain; without it (no guess taken) none is named right."""
+    """Issue 31 (symbol dice from below): with the corner reader the seraph's four dice are named right as
+    best guesses, none certain; without it (no guess taken) none is named right."""
     truth = json.loads((DATA / "seraph_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
     ds = spec(truth["set"])
