@@ -50,6 +50,7 @@ from vision.memory import (  # noqa: E402
     crop_die,
     fit_head,
     network_features,
+    network_for,
     network_head,
 )
 from vision.reader import classifier_for, read_dice  # noqa: E402
@@ -114,9 +115,8 @@ def table_memory(folder: Path, throws: list[dict], as_set: DiceSet | None = None
         img = camera_frame(folder, row)
         ds = as_set or set_of(row)
         for die in row["dice"]:
-            cx, cy, w, h = die["box"]
-            crop = crop_die(img, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h)))
-            memory.add(ds.id, crop, int(die["top"]), die["colour"] if die["colour"] in ds.colours else None)
+            colour = die["colour"] if die["colour"] in ds.colours else None
+            memory.add(ds.id, die_crop(img, die), int(die["top"]), colour)
     return memory
 
 
@@ -191,19 +191,30 @@ def undertray_curve(seeds: str, taught: list[int], test_from: int, modes: list[s
                 print(colour_totals[k].line(f"    as {colour_set}{' (each table its own colours)' if own_colours else ''}"))
 
 
-def table_crops(folder: Path, throws: list[dict]) -> tuple[list, np.ndarray]:
-    """Every die of `throws` (those cut by the frame's edge left out) cut at its true box as the memory cuts a
-    die (`crop_die`), and its top face."""
-    crops, tops = [], []
-    for row in throws:
-        if row.get("cut"):
-            continue
-        img = camera_frame(folder, row)
-        for die in row["dice"]:
-            cx, cy, w, h = die["box"]
-            crops.append(crop_die(img, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h))))
-            tops.append(int(die["top"]))
-    return crops, np.asarray(tops)
+def die_crop(img: np.ndarray, die: dict) -> np.ndarray:
+    """A labelled die cut at its true box as the box cuts a die it read (`crop_die`)."""
+    cx, cy, w, h = die["box"]
+    return crop_die(img, (cx, cy), (int(cx - w / 2), int(cy - h / 2), int(w), int(h)))
+
+
+def table_crops(folder: Path, throws: list[dict], keep_cut: bool = False) -> tuple[list, np.ndarray]:
+    """Every die of `throws` (those of a frame the edge cuts left out unless `keep_cut`, as a taught throw
+    keeps them) cut as the box cuts it (`die_crop`), and its top face."""
+    rows = [row for row in throws if keep_cut or not row.get("cut")]
+    got = [(die_crop(img, die), int(die["top"])) for row in rows
+           for img in [camera_frame(folder, row)] for die in row["dice"]]
+    return [c for c, _ in got], np.asarray([t for _, t in got])
+
+
+def named_by(feats: np.ndarray, x: np.ndarray, faces: np.ndarray, prior: tuple) -> dict[str, np.ndarray]:
+    """Scores (n, 6) of the read dice's embeddings `feats`: the network's own last layer `prior`, the head
+    fitted on the taught examples (`x`, their top `faces`) at each pull, and the nearest taught example."""
+    named = {"network": feats @ prior[0].T + prior[1]}
+    for pull in PRIORS:
+        w, b = fit_head(x, faces, prior, pull)
+        named[f"head pull {pull:g}"] = feats @ w.T + b
+    named["nearest example"] = np.eye(6)[faces[(unit(feats) @ unit(x).T).argmax(1)] - 1]
+    return named
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
@@ -215,30 +226,22 @@ def head_check(seeds: str, taught: list[int], test_from: int) -> None:
     """Right % of the later throws' dice at their true boxes: the network, the head fitted on K taught throws
     (each pull), the nearest taught example; per table and over all."""
     tables = [f for f in folders(seeds, finished=False, tables=True) if is_table(int(f.name[1:]))]
+    net = network_for("d6", "under")
+    w0, b0 = network_head(net, 6)
+    prior = (w0[_GLASS_OF_TOP], b0[_GLASS_OF_TOP])   # the network names the face on the glass, we the top
     right: dict[str, list[int]] = {}
     for folder in tables:
         throws = throws_of(folder)
         crops, tops = table_crops(folder, [row for row in throws if row["index"] >= test_from])
         if not crops:
             continue
+        feats = network_features(net, crops).astype(np.float64)
         for k in [k for k in taught if k]:
-            memory = table_memory(folder, throws[:k])
-            net = memory.network("d6")
-            feats = network_features(net, crops).astype(np.float64)
-            examples = [e for e in memory._examples["d6"] if e.feature is not None]
-            x = np.stack([e.feature for e in examples]).astype(np.float64)
-            faces = np.array([e.face for e in examples])
-            w0, b0 = network_head(net, 6)
-            # the network names the face on the glass, the examples the top face
-            prior = (w0[_GLASS_OF_TOP], b0[_GLASS_OF_TOP])
-            named = {"network": feats @ prior[0].T + prior[1]}
-            for pull in PRIORS:
-                w, b = fit_head(x, faces, prior, pull)
-                named[f"head pull {pull:g}"] = feats @ w.T + b
-            cos = unit(feats) @ unit(x).T
-            named["nearest example"] = np.eye(6)[faces[cos.argmax(1)] - 1]
+            # each taught die's example as the memory keeps it (`Memory.add`: the same 8-view embedding)
+            taught_crops, faces = table_crops(folder, throws[:k], keep_cut=True)
+            x = network_features(net, taught_crops).astype(np.float64)
             cells = []
-            for name, z in named.items():
+            for name, z in named_by(feats, x, faces, prior).items():
                 hits = int((z.argmax(1) + 1 == tops).sum())
                 got = right.setdefault(f"{k:2d} {name}", [0, 0])
                 got[0], got[1] = got[0] + hits, got[1] + len(tops)

@@ -20,13 +20,14 @@ Blender frames from below are never trained on, so every rendered die read here 
 drawn faces share the renders' fonts (the printings' OpenCV Hershey fonts): a real die's own font is a
 printing no part of this has seen. The held-out printing (`DT_HELD_OUT_PRINTING`) and heroes are left out of
 the drawings. Prints figures; `--export PATH` writes the network the reader runs
-(vision/models/dicethrone-corners.onnx and its JSON).
+(vision/models/corner-numbers.onnx and its JSON).
 """
 
 from __future__ import annotations
 
 import argparse
 import colorsys
+import json
 import time
 from pathlib import Path
 
@@ -161,7 +162,7 @@ def rendered_dice(seeds: str, root: Path, inset: float, first: int = 0
 
 
 def _on_die(rect: tuple, box: list[float]) -> bool:
-    """Whether an outline rectangle is the labelled die's: centred within 0.3 of its box, of about its size."""
+    """Whether an outline rectangle is the labelled die's: centred within 0.3 of its box, about its size."""
     (x, y), sides, _ = rect
     cx, cy, w, h = box
     return abs(x - cx) < 0.3 * w and abs(y - cy) < 0.3 * h and 0.6 * max(w, h) < max(sides) < 1.3 * max(w, h)
@@ -196,8 +197,6 @@ def report(got: list[tuple[tuple[int, float], tuple]]) -> None:
 def export(net, path: Path, meta: dict) -> None:
     """The network as ONNX for cv2.dnn (input "patches" (n, 1, PATCH, PATCH) as `normalised` makes them,
     output "logits"), checked to answer as torch does, and its JSON: the crop's geometry, how it was made."""
-    import json
-
     import torch
 
     from training.provenance import made_with
@@ -210,7 +209,8 @@ def export(net, path: Path, meta: dict) -> None:
         gap = float(np.abs(dnn.forward() - net(x).numpy()).max())
     if gap > 1e-3:
         raise SystemExit(f"{path}: cv2.dnn answers {gap} away from torch")
-    meta = {"kind": "corner-numbers", "face": FACE, "patch": PATCH, "corner": CORNER, **meta,
+    meta = {"kind": "corner-numbers", "made_by": "training/dicethrone_corners.py", "face": FACE,
+            "patch": PATCH, "corner": CORNER, **meta,
             "trained_on": "drawn faces only (corner_sample), no render", "made_with": made_with()}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     print(f"wrote {path} ({path.stat().st_size} bytes), cv2.dnn within {gap:.1e} of torch")

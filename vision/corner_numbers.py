@@ -1,15 +1,15 @@
-"""A face's corner number read by a small network of its own: Dice Throne's heroes from below.
+"""A face's corner number read by a small network of its own, for sets whose faces carry their index there.
 
-Every Dice Throne face carries its index as a small number in its top-left corner ("icon:NAME+corner:N"), and
-the number alone names the face (three of the barbarian's faces are swords). From below the templates, which
-know one drawing of each icon, named 6% of rendered heroes' dice (docs/dice-sets.md). Here the die's outline
-rectangle, shrunk to the printed face (the model JSON's `inset`), cuts the face out upright along its edges;
-of its four quarter turns (as printed and mirrored: `CornerReader.read`) the one whose top-left corner patch
-holds a number gives the face, read by `models/dicethrone-corners.onnx` (trained on drawn faces only:
-training/dicethrone_corners.py) in both polarities of the ink. Read as printed, 45 rendered dice of the test
-seeds came out right 36 times, 27 at a probability no wrong die reached; fifty dice cannot vouch for a silent
-rate, so the reader takes it as a best guess only (`with_corner_number`): it never makes a die certain, nor
-doubts one the templates are certain of.
+Some sets print each face's index as a small number in its top-left corner ("icon:NAME+corner:N"), and the
+number alone names the face (several faces may share one icon). From below, the templates, which know one
+drawing of each icon, named 6% of such rendered dice (docs/dice-sets.md). Here the die's outline rectangle,
+shrunk to the printed face (the model JSON's `inset`), cuts the face out upright along its edges; of its four
+quarter turns (as printed and mirrored: `CornerReader.read`) the one whose top-left corner patch holds a
+number gives the face, read by `models/corner-numbers.onnx` (trained on drawn faces only: see its JSON) in
+both polarities of the ink. Read as printed, 45 rendered dice of the test seeds came out right 36 times, 27 at
+a probability no wrong die reached; fifty dice cannot vouch for a silent rate, so the reader takes it as a
+best guess only (`with_corner_number`): it never makes a die certain, nor doubts one the templates are certain
+of.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .name import top_face
 from .onnx_net import load_net
 from .reading import Reading
 
-MODEL = MODELS / "dicethrone-corners.onnx"
+MODEL = MODELS / "corner-numbers.onnx"
 GUESS_AT = 0.5   # the number's probability from which it is the die's best guess (none of 45 test dice wrong)
 GUESS_CONFIDENCE = 0.5   # what a best guess is shown with: an uncertain die's
 
@@ -72,7 +72,7 @@ class CornerReader:
         """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels),
         read as printed and mirrored, the surer kept. Why both: Blender's renders from below show the face
         as printed (seen from outside the die, through the plate), vision/render.py draws it mirrored; read
-        one way only, render.py's barbarian, monk and ninja dice came out right 31 times in 75 (40 wrong at
+        one way only, three of render.py's numbered sets' dice came out right 31 times in 75 (40 wrong at
         0.5 or surer), both ways 73 (2), and Blender's seed 402 19 in 29 -> 17 (3 -> 5 wrong at 0.5 or
         surer)."""
         (x, y), (w, h), turn = rect
@@ -91,17 +91,16 @@ def corner_reader() -> CornerReader | None:
 
 
 def numbered(ds: DiceSet) -> bool:
-    """Whether every face of the set carries its index as a corner number (Dice Throne's heroes)."""
+    """Whether every face of the set carries its index as a corner number."""
     return all(f.glyph.endswith(f"+corner:{f.index}") for f in ds.faces)
 
 
 def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: DiceSet, mount: str) -> Reading:
     """An uncertain reading of a numbered set's die under the tray with the face its corner number names as
     the best guess, where the number is read at GUESS_AT or surer; every other reading as it was."""
-    reader = corner_reader()
-    if r.certain or rect is None or reader is None or mount != "under" or not numbered(ds):
+    if r.certain or rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
-    number, p = reader.read(img, rect)
+    number, p = corner_reader().read(img, rect)
     if p < GUESS_AT:
         return r
     face = top_face(ds, number, mount)

@@ -269,7 +269,7 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     fr = face_reader(ds, mount, taught)
     sizes = [math.sqrt(b.area) for b in blobs]
     typical = float(np.median(sizes)) if sizes else 0.0
-    # a die the templates doubt takes its corner number's face as its best guess (Dice Throne from below)
+    # a die the templates doubt takes its corner number's face as its best guess (numbered sets from below)
     readings = [with_corner_number(img, b.rect, r, ds, mount) for b in blobs
                 if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
