@@ -9,8 +9,8 @@ find that number anywhere in a 48-64 px crop at any turn, and never fitted even 
 rectangle (`find.find_dice` with the room), shrunk to the printed face inside the die's rounded edges
 (`--insets`), cuts the face out upright along its own edges (`crop_rect`), and of its four quarter turns the
 one whose top-left corner holds a number gives the face. (Not mirrored: the face on the glass is seen from
-outside the die, as printed: read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12; the
-reader reads both ways, since vision/render.py draws the face mirrored: `vision.corner_numbers`.) A small grey
+outside the die, as printed: read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12;
+`vision.glyphs.GLASS_MIRRORS`.) A small grey
 network reads each turn's top-left corner patch: six numbers or "no number" (the other corners hold a piece of
 the icon).
 

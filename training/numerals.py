@@ -45,7 +45,7 @@ from training.data import datasets_root, photometric_noise
 from training.net import softmax
 from training.provenance import made_with
 from vision.classify import normalise_batch
-from vision.glyphs import face_glyph
+from vision.glyphs import face_glyph, seen_mirrored
 from vision.numerals import LOOKS, NONE, PAD, SIZE, die_square, looks, numeral_crop, pick
 from vision.reader import find_dice
 from vision.render import COLOURS, INKS, DieSpec, default_ink, render_tray
@@ -196,7 +196,8 @@ def _neighbours(frame: np.ndarray, d: DieSpec, body: float, mount: str, rng: np.
     side = int(0.7 * d.size)
     for j in range(k):
         a = phase + 2 * math.pi * j / k
-        g = face_glyph(f"text:{int(rng.integers(1, 21))}", 96, mirrored=mount == "under").astype(np.float32)
+        number = f"text:{int(rng.integers(1, 21))}"
+        g = face_glyph(number, 96, mirrored=seen_mirrored(mount)).astype(np.float32)
         g = cv2.resize(g, (side, side), interpolation=cv2.INTER_AREA)
         R = cv2.getRotationMatrix2D((side / 2, side / 2), -math.degrees(a) - 90 + float(rng.normal(0, 10)), 1.0)
         g = cv2.warpAffine(g, R, (side, side))
@@ -257,12 +258,12 @@ def _frame(rng: np.random.Generator) -> tuple[np.ndarray, list[DieSpec], str, np
 
 
 def render_samples(n_frames: int, rng: np.random.Generator, augment: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of rendered numeral dice (the seen face's numeral, crops mirrored back under the glass)."""
+    """Crops of rendered numeral dice (the seen face's numeral, unmirrored as `read_numeral` cuts them)."""
     xs, ys = [], []
     none = len(CLASSES) - 1
     for _ in range(n_frames):
         frame, dice, mount, learned = _frame(rng)
-        mirror = mount == "under"
+        mirror = seen_mirrored(mount)
         for b in find_dice(frame, mount, learned):
             cx, cy, side = die_square(b)
             near = [d for d in dice if math.hypot(d.x - cx, d.y - cy) < 0.3 * d.size]

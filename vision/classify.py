@@ -167,9 +167,9 @@ class FaceClassifier:
     def predict(self, img: np.ndarray, boxes: list, allowed: np.ndarray | None = None,
                 mirror: bool = False, both_ways: bool = False, turns: bool = False) -> list[Prediction]:
         """One prediction per box (cx, cy, w, h), in one cv2.dnn batch. `mirror`: the crops are flipped
-        left-right first (a face seen through the glass from below is the mirror image of the face seen from
-        above). `both_ways`: each crop is also read mirrored, where that can change the answer (`join_mirrored`
-        says how the two answers are joined; up to twice the network's time, so for still photos only).
+        left-right first (for a camera that sees faces mirrored: `glyphs.seen_mirrored`). `both_ways`: each
+        crop is also read mirrored, where that can change the answer (`join_mirrored` says how the two
+        answers are joined; up to twice the network's time, so for still photos only).
         `turns` (instead of `both_ways`): each crop the network names a face of without being sure of it
         (below `certain_at`) is also read in its other three quarter turns (`join_views`): for dice seen from
         below, which lie at any angle; a sure crop is not read again, so a clean tray costs nothing more."""

@@ -4,7 +4,7 @@ Some sets print each face's index as a small number in its top-left corner ("ico
 number alone names the face (several faces may share one icon). From below, the templates, which know one
 drawing of each icon, named 6% of such rendered dice (docs/dice-sets.md). Here the die's outline rectangle,
 shrunk to the printed face (the model JSON's `inset`), cuts the face out upright along its edges; of its four
-quarter turns (as printed and mirrored: `CornerReader.read`) the one whose top-left corner patch holds a
+quarter turns (`CornerReader.read`) the one whose top-left corner patch holds a
 number gives the face, read by `models/corner-numbers.onnx` (trained on drawn faces only: see its JSON) in
 both polarities of the ink. Read as printed, 45 rendered dice of the test seeds came out right 36 times, 27 at
 a probability no wrong die reached; fifty dice cannot vouch for a silent rate, so the reader takes it as a
@@ -24,6 +24,7 @@ import numpy as np
 
 from .classify import MODELS, crop_rect
 from .dicesets import DiceSet
+from .glyphs import seen_mirrored
 from .name import top_face
 from .onnx_net import load_net
 from .reading import Reading
@@ -68,18 +69,16 @@ class CornerReader:
         p = np.exp(z - z.max(2, keepdims=True))
         return (p / p.sum(2, keepdims=True)).mean(0)
 
-    def read(self, img: np.ndarray, rect: tuple) -> tuple[int, float]:
-        """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels),
-        read as printed and mirrored, the surer kept. Why both: Blender's renders from below show the face
-        as printed (seen from outside the die, through the plate), vision/render.py draws it mirrored; read
-        one way only, three of render.py's numbered sets' dice came out right 31 times in 75 (40 wrong at
-        0.5 or surer), both ways 73 (2), and Blender's seed 402 19 in 29 -> 17 (3 -> 5 wrong at 0.5 or
-        surer)."""
+    def read(self, img: np.ndarray, rect: tuple, mirrored: bool = False) -> tuple[int, float]:
+        """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels);
+        `mirrored`: the camera sees faces mirrored (`glyphs.seen_mirrored`), and the crop is flipped back.
+        Only one way: while vision/render.py drew faces from below mirrored and Blender as printed, this
+        read both, and read Blender's seed 402 worse for it (19 of 29 right one way, 17 both)."""
         (x, y), (w, h), turn = rect
         crop = crop_rect(img, ((x, y), (w * self.inset, h * self.inset), turn), pad=1.0, size=self.face)
-        patches = corner_patches(crop, self.corner, self.patch) + \
-            corner_patches(np.ascontiguousarray(crop[:, ::-1]), self.corner, self.patch)
-        p = self.probabilities(np.stack(patches))[:, 1:]
+        if mirrored:
+            crop = np.ascontiguousarray(crop[:, ::-1])
+        p = self.probabilities(np.stack(corner_patches(crop, self.corner, self.patch)))[:, 1:]
         k, number = np.unravel_index(p.argmax(), p.shape)
         return int(number) + 1, float(p[k, number])
 
@@ -100,7 +99,7 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     the best guess, where the number is read at GUESS_AT or surer; every other reading as it was."""
     if r.certain or rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
-    number, p = corner_reader().read(img, rect)
+    number, p = corner_reader().read(img, rect, seen_mirrored(mount))
     if p < GUESS_AT:
         return r
     face = top_face(ds, number, mount)

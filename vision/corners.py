@@ -33,7 +33,8 @@ SCALES = (0.92, 1.0)  # the face's drawing at these scales (an outline found wit
 
 def corner_centre(turn: int, mirrored: bool, where: tuple[float, float] = CORNER_XY) -> tuple[float, float]:
     """Where (face units, x right, y down) the number drawn at `where` lies on a face drawn turned `turn`
-    quarter turns (as `np.rot90` turns an array) and, under the tray, mirrored (seen through the glass)."""
+    quarter turns (as `np.rot90` turns an array), and flipped left-right if `mirrored`
+    (`glyphs.seen_mirrored`)."""
     x, y = where
     if mirrored:
         x = 1.0 - x

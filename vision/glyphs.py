@@ -187,6 +187,19 @@ def corner_number(glyph: str) -> str | None:
     return None
 
 
+GLASS_MIRRORS = False
+"""Whether the camera under the tray sees the face on the glass mirrored. It does not: it looks at that face
+from outside the die, as one reads it printed, through a plate that passes light on without mirroring it
+(Blender's renders agree). Until the 32nd session the reader and vision/render.py drew it mirrored, and read
+Blender's Dice Throne dice worse for it (docs/dice-sets.md, "Which way round is a face from below?"); the
+switch is kept so that a bench can put the two side by side."""
+
+
+def seen_mirrored(mount: str) -> bool:
+    """Whether the camera at `mount` ("over", "under") sees a face mirrored (`GLASS_MIRRORS`)."""
+    return mount == "under" and GLASS_MIRRORS
+
+
 def face_glyph(glyph: str, size: int = 96, mirrored: bool = False) -> np.ndarray:
-    """The ink mask (float32 0..1, size x size) of one face; `mirrored` for a face seen through glass."""
+    """The ink mask (float32 0..1, size x size) of one face; `mirrored`: drawn left-right flipped."""
     return _glyph_cached(glyph, int(size), bool(mirrored))

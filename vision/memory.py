@@ -8,7 +8,7 @@ Two ways of remembering, chosen by the set:
 
 - **Pip d6 (the sets the shipped face network reads): a head on the network's embedding.** Each example
   is the face network's penultimate layer (`embedding`, 96 numbers) for the die's crop, averaged over its
-  four quarter turns and their mirror images (a die lies at any angle; from below it is mirrored). The
+  four quarter turns and their mirror images (a die lies at any angle; the mirrors steady the mean). The
   memory fits a softmax head over the faces in numpy/scipy, starting from the network's own last layer and
   pulled back towards it as hard as held-out examples say (`choose_prior`): where the network reads the
   players' dice it keeps its knowledge, where it cannot (a numeral d6) the examples speak. Why: a 48x48
@@ -161,8 +161,9 @@ def network_for(set_id: str, mount: str) -> FaceClassifier | None:
 
 def network_features(clf: FaceClassifier, crops: list[np.ndarray]) -> np.ndarray:
     """The network's embedding (n, d) of each crop, averaged over VIEWS (its four quarter turns, each
-    also mirrored): a throw lies at any angle and from below it is mirrored, and one view alone varies with
-    both (after 25 photos of dicefinder-pi, 8 views -> 4 -> 2: the nearest example right 80% -> 60% -> 23%). The memory's crops have the network's own padding (CROP_PAD == the CNN's pad): only resized."""
+    also mirrored): a throw lies at any angle, and one view alone varies with it (after 25 photos of
+    dicefinder-pi, 8 views -> 4 -> 2: the nearest example right 80% -> 60% -> 23%). The memory's crops
+    have the network's own padding (CROP_PAD == the CNN's pad): only resized."""
     small = np.stack([cv2.resize(c, (clf.size, clf.size), interpolation=cv2.INTER_AREA) for c in crops])
     views = [np.rot90(small, k, axes=(1, 2)) for k in VIEWS]
     views += [v[:, :, ::-1] for v in views]

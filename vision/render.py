@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .dicesets import DiceSetLike, get_set
-from .glyphs import face_glyph
+from .glyphs import face_glyph, seen_mirrored
 
 # BGR body colours and the natural ink colour on them
 COLOURS: dict[str, tuple[int, int, int]] = {
@@ -257,7 +257,7 @@ def _draw_die(frame: np.ndarray, d: DieSpec, mount: str, lighting: str, rng: np.
     body = COLOURS.get(d.colour, COLOURS["white"])
     ink = INKS.get(d.pip_colour or default_ink(d.colour), INKS["black"])
     seen = ds.bottom_of(d.value) if mount == "under" else d.value
-    glyph = face_glyph(ds.face(seen).glyph, 96, mirrored=(mount == "under"))
+    glyph = face_glyph(ds.face(seen).glyph, 96, mirrored=seen_mirrored(mount))
     outline = _OUTLINES[ds.shape]
     half = d.size * 0.8
     box = (int(d.x - half - d.blur) - 2, int(d.y - half - d.blur) - 2,

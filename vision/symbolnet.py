@@ -1,7 +1,7 @@
 """Stage **decide**, for symbol dice with a face network of their own (`vision/models/<set>-<mount>.onnx`).
 
 The templates (`vision/glyphs.py`) know one drawing of each face; a table's dice are printed otherwise, and
-from below the face is seen mirrored through a plate, with the LED ring's glare on it. A network trained on
+from below the face is seen through a plate, with the LED ring's glare on it. A network trained on
 many printings rendered under the tray (`training/train_symbols_undertray.py`) names the face on the glass
 far more often (issue 31). Both look at each die, and one rule joins them (`joined`): the templates may
 confirm the network, never overrule it.

@@ -12,7 +12,7 @@ from .corners import CornerReader
 from .corners import M as CORNER_M
 from .crop import INNER, P_INNER, N
 from .dicesets import DiceSet
-from .glyphs import NUMBER_IN_ICON_XY, corner_number, face_glyph, split_corner
+from .glyphs import NUMBER_IN_ICON_XY, corner_number, face_glyph, seen_mirrored, split_corner
 
 NUMERAL_BLUR = 1.0  # px of blur before a d12 face is compared (its number's strokes are 2-3 px)
 NUMERAL_CLOSE = 0.1  # faces (at a turn) matching this close to the best are compared again at a higher resolution
@@ -109,13 +109,13 @@ class SymbolTemplates:
     def _drawn_sources(self) -> list[Source]:
         """A group per symbol the set draws (look-alikes merged), its drawing the template; and the readers
         of the numbers that tell the group's faces apart."""
-        mirrored = self.mount == "under"
+        under, mirrored = self.mount == "under", seen_mirrored(self.mount)
         numbers = sorted({n for n in (corner_number(f.glyph) for f in self.ds.faces) if n is not None})
         by_symbol: dict[str, list[int]] = {}
         for f in self.ds.faces:
             if f.glyph != "blank":
                 # the template shows what the camera sees: the glass face (under) keyed by the top face index
-                top = self.ds.top_of(f.index) if mirrored else f.index
+                top = self.ds.top_of(f.index) if under else f.index
                 by_symbol.setdefault(split_corner(f.glyph)[0], []).append(top)
         drawn = {sym: cv2.resize(face_glyph(sym, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
                  for sym in by_symbol}
@@ -131,8 +131,8 @@ class SymbolTemplates:
     def _group_readers(self, gi: int, members: list[str], tops: list[int], numbers: list[str]) -> None:
         """The number readers of group `gi`: look-alike drawings compared at a higher resolution, faces that
         share a symbol told apart by their number, and the check of a face's corner number."""
-        mirrored = self.mount == "under"
-        seen = {t: self.ds.face(self.ds.bottom_of(t) if mirrored else t).glyph for t in tops}
+        under, mirrored = self.mount == "under", seen_mirrored(self.mount)
+        seen = {t: self.ds.face(self.ds.bottom_of(t) if under else t).glyph for t in tops}
         if len(members) > 1:
             # look-alike drawings (digits alone on a face): told apart at a higher resolution over
             # the window that holds them
@@ -260,16 +260,16 @@ class NumeralTemplates:
     that compares close faces again at a higher resolution (under the tray)."""
 
     def __init__(self, ds: DiceSet, mount: str) -> None:
-        """Templates of a pentagonal die's faces (seen from below: mirrored, keyed by the top face), each at
-        its five upright turns, over the pentagon's inside only."""
+        """Templates of a pentagonal die's faces (seen from below: keyed by the top face), each at its five
+        upright turns, over the pentagon's inside only."""
         self.ds = ds
         self.mount = mount
         self.detail: CornerReader | None = None
-        mirrored = self.mount == "under"
+        under, mirrored = self.mount == "under", seen_mirrored(self.mount)
         vecs, keys, turns = [], [], []
         mask = P_INNER.ravel()
         for f in self.ds.faces:
-            top = self.ds.top_of(f.index) if mirrored else f.index
+            top = self.ds.top_of(f.index) if under else f.index
             g = cv2.resize(face_glyph(f.glyph, 96, mirrored), (N, N), interpolation=cv2.INTER_AREA)
             for k in range(P_STEPS):
                 R = cv2.getRotationMatrix2D((N / 2 - 0.5, N / 2 - 0.5), -360.0 * k / P_STEPS, 1.0)
@@ -284,9 +284,9 @@ class NumeralTemplates:
         self.bank = np.stack(vecs) if vecs else np.zeros((0, int(mask.sum())), np.float32)
         self.keys = keys
         self.turns = turns
-        if not mirrored:
+        if not under:
             return  # (from above: see `SymbolTemplates._lookalikes`)
-        seen = {(self.ds.top_of(f.index) if mirrored else f.index): f.glyph for f in self.ds.faces}
+        seen = {self.ds.top_of(f.index): f.glyph for f in self.ds.faces}
         where, half = _drawings_window(list(seen.values()))
         self.detail = CornerReader(seen, mirrored, where, half=half,
                                    angles=[-360.0 * k / P_STEPS for k in range(P_STEPS)], shared=False)

@@ -12,6 +12,7 @@ import numpy as np
 
 from vision.classify import MODELS
 from vision.dicesets import get_set
+from vision.glyphs import seen_mirrored
 from vision.numerals import classifier, die_square, numeral_faces, read_numeral, unmarked_turns
 from vision.outline import pentagon_angle
 from vision.render import DieSpec, render_tray
@@ -59,6 +60,7 @@ def test_shipped_numeral_model_reads_rendered_d12_faces():
         for d in dice:
             blob = min(blobs, key=lambda b: (b.rect[0][0] - d.x) ** 2 + (b.rect[0][1] - d.y) ** 2)
             cx, cy, _ = die_square(blob)
-            guess = read_numeral(clf, frame, blob, ds, mount == "under", pentagon_angle(blob.contour, cx, cy))
+            upright = pentagon_angle(blob.contour, cx, cy)
+            guess = read_numeral(clf, frame, blob, ds, seen_mirrored(mount), upright)
             seen = ds.bottom_of(d.value) if mount == "under" else d.value  # under the glass: the bottom face
             assert guess is not None and guess.index == seen, (mount, d.value, guess)
