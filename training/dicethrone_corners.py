@@ -61,9 +61,10 @@ def bgr(hsv: tuple[float, float, float]) -> np.ndarray:
     return np.array([b, g, r], np.float32) * 255.0
 
 
-def corner_sample(rng: np.random.Generator) -> tuple[list[np.ndarray], int]:
+def corner_sample(rng: np.random.Generator, speckle: bool = False) -> tuple[list[np.ndarray], int]:
     """A drawn face, degraded as a die under the tray is, as four corner patches (turn 0's holds the number,
-    the label) of its upright crop."""
+    the label) of its upright crop. `speckle`: most faces also get heavy-tailed coloured grain at the frame's
+    pixels, as a path tracer's few samples a pixel leave on Blender's frames (and a small sensor in a dim box)."""
     heroes = [h for h in DT_FACES if h not in DT_HELD_OUT]
     printings = [p for name, p in DT_PRINTINGS.items() if name != DT_HELD_OUT_PRINTING]
     hero, p = heroes[rng.integers(len(heroes))], printings[rng.integers(len(printings))]
@@ -83,6 +84,8 @@ def corner_sample(rng: np.random.Generator) -> tuple[list[np.ndarray], int]:
     side = int(rng.integers(40, 110))   # the face's side in the frame's pixels
     small = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.3))
+    if speckle and rng.random() < 0.7:
+        small = small + rng.laplace(0, rng.uniform(5, 35), small.shape)
     small = (small + rng.normal(0, rng.uniform(3, 22), small.shape)).clip(0, 255).astype(np.uint8)
     _, jpg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
     crop = cv2.resize(cv2.imdecode(jpg, cv2.IMREAD_COLOR), (FACE, FACE), interpolation=cv2.INTER_LINEAR)
@@ -94,11 +97,11 @@ def corner_patches(crop: np.ndarray) -> list[np.ndarray]:
     return vision_corner_patches(crop, CORNER, PATCH)
 
 
-def drawn_set(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def drawn_set(n: int, seed: int, speckle: bool = False) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     for _ in range(n):
-        patches, face = corner_sample(rng)
+        patches, face = corner_sample(rng, speckle)
         xs += patches
         ys += [face, NONE, NONE, NONE]
     return np.stack(xs), np.asarray(ys)
@@ -226,6 +229,8 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=Path("build/reader-models/dicethrone-corners.pt"),
                     help="the trained network is kept here, and read from here with --read-only")
     ap.add_argument("--read-only", action="store_true", help="read the renders with the kept network")
+    ap.add_argument("--speckle", action="store_true", help="train on faces with heavy-tailed grain too "
+                    "(`corner_sample`)")
     ap.add_argument("--export", type=Path, default=None, help="also write the network as ONNX here (and its "
                     "JSON beside it), as the reader loads it (vision/corner_numbers.py)")
     ap.add_argument("--insets", default="0.8", help="the printed face's share of the die's outline (several: "
@@ -238,15 +243,16 @@ def main() -> int:
     if args.read_only:
         net = torch.load(args.model, weights_only=False).eval()
     else:
-        x, y = drawn_set(args.samples, args.seed)
+        x, y = drawn_set(args.samples, args.seed, args.speckle)
         print(f"drawn: {len(y)} patches in {time.time() - t0:.0f} s", flush=True)
         net = train(x, y, args.steps, args.seed)
         args.model.parent.mkdir(parents=True, exist_ok=True)
         torch.save(net, args.model)
     if args.export:
         export(net, args.export, {"samples": args.samples, "steps": args.steps, "seed": args.seed,
+                                  "speckle": args.speckle,
                                   "inset": float(args.insets.split(",")[0])})
-    xv, yv = drawn_set(2000, args.seed + 1)
+    xv, yv = drawn_set(2000, args.seed + 1, args.speckle)
     drawn_right = np.mean([read(net, xv[i:i + 4])[0] == yv[i] for i in range(0, len(yv), 4)])
     print(f"drawn faces held back (2000): number right {100 * drawn_right:.1f}%")
     for inset in (float(v) for v in args.insets.split(",")):
