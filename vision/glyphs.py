@@ -191,7 +191,7 @@ GLASS_MIRRORS = False
 """Whether the camera under the tray sees the face on the glass mirrored. It does not: it looks at that face
 from outside the die, as one reads it printed, through a plate that passes light on without mirroring it
 (Blender's renders agree). Until the 32nd session the reader and vision/render.py drew it mirrored, and read
-Blender's Dice Throne dice worse for it (docs/dice-sets.md, "Faces from below as printed"). Set before any
+Blender's symbol dice worse for it (docs/dice-sets.md, "Faces from below as printed"). Set before any
 reader is built: the templates are kept per set and mount, drawn the way this said when they were built. (A
 box whose camera looked through a folding mirror would see faces mirrored: that would make this a setting.)"""
 
