@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -130,8 +131,8 @@ def bench_renders(count: int) -> list[Tally]:
         alone, mixed = Tally(f"render d12 alone ({mount})"), Tally(f"render d12 thrown with attack dice ({mount})")
         for seed in range(count):
             rng = np.random.default_rng(seed)
-            die = DieSpec(*D12_AT, float(rng.uniform(50, 70)), float(rng.uniform(0, 360)), int(rng.integers(1, 13)),
-                          d12, str(rng.choice(["blue", "red", "white", "black"])))
+            die = DieSpec(*D12_AT, float(rng.uniform(50, 70)), float(rng.uniform(0, 360)),
+                          int(rng.integers(1, 13)), d12, str(rng.choice(["blue", "red", "white", "black"])))
             frame = render_tray([die], mount=mount, seed=seed)
             truth = ground_truth([die], mount)[0]["face"]
             t0 = time.perf_counter()
@@ -141,7 +142,7 @@ def bench_renders(count: int) -> list[Tally]:
             frame = render_tray([die, *others], mount=mount, seed=seed)
             t0 = time.perf_counter()
             found = [r for r in read_mixed(frame, {"magewars-attack": attack, "d12": d12}, mount)
-                     if r.set == "d12" and abs(r.center[0] - D12_AT[0]) < 40 and abs(r.center[1] - D12_AT[1]) < 40]
+                     if r.set == "d12" and math.dist(r.center, D12_AT) < 40]
             mixed.add(found, truth, 1000 * (time.perf_counter() - t0))
         tallies += [alone, mixed]
     return tallies
@@ -156,8 +157,8 @@ def bench_speed(count: int) -> str:
     times: dict[bool, list[float]] = {False: [], True: []}
     for seed in range(count):
         rng = np.random.default_rng(10_000 + seed)
-        die = DieSpec(*D12_AT, float(rng.uniform(40, 80)), float(rng.uniform(0, 360)), int(rng.integers(1, 13)), d12,
-                      str(rng.choice(["blue", "red", "white", "black"])))
+        die = DieSpec(*D12_AT, float(rng.uniform(40, 80)), float(rng.uniform(0, 360)),
+                      int(rng.integers(1, 13)), d12, str(rng.choice(["blue", "red", "white", "black"])))
         frame = render_tray([die], mount="under", seed=seed, room_seed=seed)
         empty = render_tray([], mount="under", seed=seed + 7919, room_seed=seed)
         for with_cnn in (False, True, False, True):

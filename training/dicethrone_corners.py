@@ -10,9 +10,8 @@ rectangle (`find.find_dice` with the room), shrunk to the printed face inside th
 (`--insets`), cuts the face out upright along its own edges (`crop_rect`), and of its four quarter turns the
 one whose top-left corner holds a number gives the face. (Not mirrored: the face on the glass is seen from
 outside the die, as printed: read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12;
-`vision.glyphs.GLASS_MIRRORS`.) A small grey
-network reads each turn's top-left corner patch: six numbers or "no number" (the other corners hold a piece of
-the icon).
+`vision.glyphs.GLASS_MIRRORS`.) A small grey network reads each turn's top-left corner patch: six numbers or
+"no number" (the other corners hold a piece of the icon).
 
 The network trains on drawn corners only (`corner_sample`: the atlases' own faces, `corner_face_mask`, in the
 printings' colours, turned a little, shrunk to a die's size under the tray, grained, blurred, JPEG'd); the
@@ -64,7 +63,8 @@ def bgr(hsv: tuple[float, float, float]) -> np.ndarray:
 def corner_sample(rng: np.random.Generator, speckle: bool = False) -> tuple[list[np.ndarray], int]:
     """A drawn face, degraded as a die under the tray is, as four corner patches (turn 0's holds the number,
     the label) of its upright crop. `speckle`: most faces also get heavy-tailed coloured grain at the frame's
-    pixels, as a path tracer's few samples a pixel leave on Blender's frames (and a small sensor in a dim box)."""
+    pixels, as a path tracer's few samples a pixel leave on Blender's frames (and a small sensor in a dim
+    box)."""
     heroes = [h for h in DT_FACES if h not in DT_HELD_OUT]
     printings = [p for name, p in DT_PRINTINGS.items() if name != DT_HELD_OUT_PRINTING]
     hero, p = heroes[rng.integers(len(heroes))], printings[rng.integers(len(printings))]
