@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.room as room_module
 from vision.reader import read_dice
 from vision.reading import Reading
 from vision.render import DieSpec, render_tray
@@ -174,6 +175,26 @@ def test_touching_dice_the_room_saw_as_one_blob_keep_their_own_certainty() -> No
     frame[70:130, 70:190] = 220   # the two dice differ from the empty tray
     joined = merge([left, right], [blob], frame, room)
     assert [(r.value, r.certain) for r in joined] == [(3, True), (5, True)]
+
+
+def test_touching_dice_the_roomless_read_saw_as_one_are_read_as_the_room_parted_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mirror of the rule above (`room.PARTS_WITH_ROOM`): the read without the room boxed two touching dice as
+    one and guessed across them; the read with the room parted them and guessed each. Both dice are read as the
+    room parted them (Dice Throne seed 400 frame 8: the guess across both, as sure as each die's, was kept in
+    place of the nearer die). A certain reading across them stays (the rule leaves certain readings alone)."""
+    across = Reading(5, "5", "blue", 0.5, (130.0, 100.0), (70, 70, 120, 60), False)
+    left = Reading(2, "2", "blue", 0.5, (100.0, 100.0), (70, 70, 60, 60), False)
+    right = Reading(5, "5", "blue", 0.5, (160.0, 100.0), (130, 70, 60, 60), False)
+    room = Room()
+    room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
+    frame = np.zeros((240, 320, 3), np.uint8)
+    frame[70:130, 70:190] = 220
+    assert [r.center for r in merge([across], [left, right], frame, room)] == [left.center, right.center]
+    sure = replace(across, certain=True, confidence=0.99)
+    assert sure in merge([sure], [left, right], frame, room)
+    monkeypatch.setattr(room_module, "PARTS_WITH_ROOM", False)
+    assert len(merge([across], [left, right], frame, room)) == 2
 
 
 def test_a_die_only_the_roomless_read_saw_keeps_its_certainty_unless_it_is_the_room() -> None:
