@@ -570,9 +570,21 @@ DETECTOR_REACH = 1.3
 # box read its claw as a heart at 0.83, and the detector's boxes are candidates, not evidence: `vision/detector.py`)
 FOUND_ONLY_BY_DETECTOR = 0.5
 
+# A learned finder's box in a heap of touching dice that no square is found in is read as a square this
+# share of the box's longer side (`detector_blobs(boxed=True)`)
+HEAP_BOX_SIDE = 1.0
+# ... and a box under this share of the frame's whole dice's median side is a part of a die
+# (`heap_detections`)
+HEAP_BOX_LEAST = 0.6
+# ... and a heap is searched in the frame at most this long (px): the box's view from below the learned
+# finder was trained on (320x240 renders). Dice Throne's frames are read at 640 (33rd session: 400-401
+# merged 67.19 -> 71.88% right, 402-403 63.33 -> 65.00%; shrunk by 0.4 and 0.6: 71.88 and 63.33%, 71.88
+# and 66.67%)
+HEAP_SEARCH_SIDE = 320
 
-def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], pentagon: bool = False
-                   ) -> list[Blob]:
+
+def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], pentagon: bool = False,
+                   boxed: bool = False) -> list[Blob]:
     """Blobs for the dice of a still frame of icon dice that the learned finder found and the outlines did
     not: in each of its boxes with no blob's centre in it, the crisp square face (`pentagon`: a d12's face)
     nearest the box's middle (`outline.faces_in_blob`), as big as a die's face in that box can be, else a
@@ -582,12 +594,18 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
     finder, trained on photos of pip dice, finds 103 and 72 of those. The face reader then judges each such
     square as any other blob (its symbol must match a face of the set), so a box on something else reads as
     nothing; such a die is never certain (`FOUND_ONLY_BY_DETECTOR`). Pip dice have their own use of the
-    learned finder (`detector_candidates`)."""
+    learned finder (`detector_candidates`). `boxed` (a heap of touching dice with the room): a box whose edges
+    close no square is read as the box's own square (`_box_square`): the seams between touching dice, through
+    grain, close none."""
     out: list[Blob] = []
+    # in a heap, a part no one die fills (three dice's L) holds no die's centre; a whole die holds no other
+    dice = [b for b in blobs if _die_shaped(b.contour)] if boxed else []
+    blobs = dice if boxed else blobs
     for d in found:
         cx, cy, w, h = d.box
         side = max(w, h)
-        if any(abs(b.rect[0][0] - cx) < 0.5 * w and abs(b.rect[0][1] - cy) < 0.5 * h for b in blobs + out):
+        near = any(abs(b.rect[0][0] - cx) < 0.5 * w and abs(b.rect[0][1] - cy) < 0.5 * h for b in blobs + out)
+        if near or any(cv2.pointPolygonTest(b.contour, (float(cx), float(cy)), False) >= 0 for b in dice):
             continue
         r = 0.5 * DETECTOR_REACH * side
         x0, y0 = int(round(cx - r)), int(round(cy - r))
@@ -601,9 +619,19 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
                 best, best_d = _blob_of(c), off
         if best is None and not pentagon:
             best = _refit_in_box(img, cx, cy, side)
+        if best is None and boxed:
+            best = _box_square(cx, cy, HEAP_BOX_SIDE * side)
         if best is not None:
             out.append(best)
     return out
+
+
+def _box_square(cx: float, cy: float, side: float) -> Blob:
+    """An upright square blob of `side` centred at (cx, cy): a learned finder's box taken as a die's face."""
+    s = 0.5 * side
+    c = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]], np.float32)
+    ci = np.round(c).astype(np.int32).reshape(-1, 1, 2)
+    return Blob(ci, cv2.minAreaRect(c), float(side * side), 1.0, cv2.boundingRect(ci))
 
 
 def _refit_in_box(img: np.ndarray, cx: float, cy: float, side: float) -> Blob | None:
@@ -736,14 +764,52 @@ def heap_candidates(img: np.ndarray, blobs: list[Blob], cands: list[Candidate], 
     a candidate like the finder's on a still frame (`detector_candidates`); the run costs a small window, only
     where a heap lies."""
     out: list[Candidate] = []
+    for found in _found_in_heaps(img, blobs, detector):
+        out += detector_candidates(found, cands + out, [])
+    return out
+
+
+def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -> list[Detection]:
+    """The learned finder's boxes in the heaps of touching dice among `blobs` (each heap's region searched
+    alone, as `heap_candidates` does), in frame coordinates: for icon dice read with the room. Each box is
+    read as a die of its own (`detector_blobs(boxed=True)`), and the finder boxes one die of a heap several times
+    over, and parts of it: a box whose centre lies in a surer one is left out, and one far smaller than the
+    frame's whole dice (`HEAP_BOX_LEAST` of their median side, where there are any). A frame read larger than
+    the view the finder learnt from below (a set whose corner numbers need the detail) is searched shrunk to
+    that view (`HEAP_SEARCH_SIDE`): at the frame's own 640 px it boxed fewer dice of a heap."""
+    whole = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and _die_shaped(b.contour)]
+    least = HEAP_BOX_LEAST * float(np.median(whole)) if whole else 0.0
+    shrink = min(1.0, HEAP_SEARCH_SIDE / max(img.shape[:2]))
+    boxes = [d for found in _found_in_heaps(img, blobs, detector, shrink) for d in found]
+    kept: list[Detection] = []
+    for d in sorted(boxes, key=lambda d: -d.score):
+        if max(d.box[2:]) >= least and not any(abs(d.box[0] - s.box[0]) <= s.box[2] / 2 and
+                                               abs(d.box[1] - s.box[1]) <= s.box[3] / 2 for s in kept):
+            kept.append(d)
+    return kept
+
+
+def read_past_finder(img: np.ndarray) -> bool:
+    """Whether a frame is read larger than the view the learned finder learnt from below
+    (`HEAP_SEARCH_SIDE`)."""
+    return max(img.shape[:2]) > HEAP_SEARCH_SIDE
+
+
+def _found_in_heaps(img: np.ndarray, blobs: list[Blob], detector: DieDetector, k: float = 1.0
+                    ) -> list[list[Detection]]:
+    """The learned finder's boxes in each heap's region (`_heaps`, grown by `HEAP_PAD`), heap by heap, the
+    region searched shrunk by `k` (the boxes in `img`'s pixels)."""
+    out = []
     for heap in _heaps(blobs):
         x, y, w, h = heap.mask_box
         pad = int(HEAP_PAD * max(w, h))
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(img.shape[1], x + w + pad), min(img.shape[0], y + h + pad)
-        found = [Detection((d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3]), d.score)
-                 for d in detector.detect(img[y0:y1, x0:x1])]
-        out += detector_candidates(found, cands + out, [])
+        region = img[y0:y1, x0:x1]
+        if k < 1.0:
+            region = cv2.resize(region, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        out.append([Detection((d.box[0] / k + x0, d.box[1] / k + y0, d.box[2] / k, d.box[3] / k), d.score)
+                    for d in detector.detect(region)])
     return out
 
 

@@ -45,7 +45,14 @@ from .detector import Detection, DieDetector
 from .detector import load as load_detector
 from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour, colour_is_clear, nearest_colour
-from .find import FOUND_ONLY_BY_DETECTOR, detector_blobs, find_candidates, find_dice
+from .find import (
+    FOUND_ONLY_BY_DETECTOR,
+    detector_blobs,
+    find_candidates,
+    find_dice,
+    heap_detections,
+    read_past_finder,
+)
 from .finder import Candidate, blue_cast, body_colour, suppress, to_int_box
 from .memory import Memory
 from .name import top_face
@@ -78,6 +85,15 @@ TURNS_UNDER = True
 # nothing (seeds 92-93, 165 dice: one die more right, two fewer certain and right as the watcher reads), and
 # the rule written before them turned it off (docs/dice-sets.md, "The LED ring's reflections taken out").
 REFLECTIONS_OUT = False
+# With the room, the learned finder may search the heaps of touching icon dice too (`find.heap_detections`) in
+# a frame read larger than the view it learnt from below (`find.read_past_finder`: Dice Throne's, read at 640
+# px for the corner numbers); a die it finds there that no outline holds is read as a best guess
+# (`find.detector_blobs(boxed=True)`), and a box named nothing is no die. Off: on fresh Dice Throne seeds it
+# found dice the reader had missed (412-413 merged: missed 25.00 -> 15.91%, right 50.00 -> 55.68%) but saw
+# more phantoms than the rule written before them allowed (as the watcher reads 3 -> 5; 410-411 merged 1 -> 4),
+# and on King of Tokyo's frames read at 320 px it lost a die (docs/dice-sets.md, "Heaps of touching hero dice
+# searched with the room"). `bench/vision_undertray.py --heaps-for-icons` reads with it.
+HEAPS_FOR_ICONS = False
 # Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level
 # (`FaceClassifier.certain_at`, fitted on held-back renders from below as well as photos). Why: from below the pip
 # finder counts faces through grain, glare and the LED ring's reflections, and its count differed or was missing
@@ -205,8 +221,9 @@ def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, backgrou
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
     else:
         found = det.detect(img) if det is not None else None   # once: the outlines' gaps and the network both use it
-        readings = with_network(img, ds, mount, _read_faces(img, ds, mount, background, taught, found), found,
-                                icons_net, lift=background is not None)
+        heaps_by = finder if background is not None and HEAPS_FOR_ICONS and read_past_finder(img) else None
+        faces = _read_faces(img, ds, mount, background, taught, found, heaps_by)
+        readings = with_network(img, ds, mount, faces, found, icons_net, lift=background is not None)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     return [colour_sure(readsize.unscaled(r, scale), ds) for r in readings]
@@ -261,11 +278,17 @@ def _read_by_cnn(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarra
 
 
 def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray | None, taught: dict | None,
-                found: list[Detection] | None) -> list[Reading]:
+                found: list[Detection] | None, heaps_by: DieDetector | None = None) -> list[Reading]:
     """Icon and numeral dice (and taught sets): each blob's face read by the face reader (`FaceReader.read`).
-    With the box's learned background no whole-frame Lab is needed (each die's crop is converted alone)."""
+    With the box's learned background no whole-frame Lab is needed (each die's crop is converted alone), and
+    `heaps_by` (the learned finder) searches only the heaps of touching dice (`find.heap_detections`), as it
+    does for pip dice; its boxes there are read as the outlines' blobs are (a set's network judges them as
+    it judges those, and does not read them alone: on render.py's King of Tokyo frame a big die, wider than
+    the others and so a heap, lost its certainty to the finder's boxes inside it)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
     blobs = find_dice(img, mount, background, lab, part_faces=background is None and ds.shape == "square")
+    if found is None and heaps_by is not None:
+        found = heap_detections(img, blobs, heaps_by) or None
     fr = face_reader(ds, mount, taught)
     sizes = [math.sqrt(b.area) for b in blobs]
     typical = float(np.median(sizes)) if sizes else 0.0
@@ -274,10 +297,13 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
                 if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
         # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
-        readings += [with_corner_number(img, b.rect, replace(r, certain=False, confidence=min(
-                     r.confidence, FOUND_ONLY_BY_DETECTOR)), ds, mount)
-                     for b in detector_blobs(img, found, blobs, ds.shape == "pentagon")
-                     if (r := fr.read(img, lab, b, typical, background)) is not None]
+        extra = [with_corner_number(img, b.rect, replace(r, certain=False, confidence=min(
+                 r.confidence, FOUND_ONLY_BY_DETECTOR)), ds, mount)
+                 for b in detector_blobs(img, found, blobs, ds.shape == "pentagon", heaps_by is not None)
+                 if (r := fr.read(img, lab, b, typical, background)) is not None]
+        # in a heap, a box the face reader names nothing in is no die (as in a still frame, below)
+        readings += _not_outlined([r for r in extra if r.face != UNNAMED], readings) if heaps_by is not None \
+            else extra
     if background is None:
         # a still frame: what the face reader cannot name at all is no die. On the render bench (seeds 1 and
         # 2, both mounts) every such reading was a phantom (d12: 135 of its 195; about 15 for each icon set:
@@ -286,6 +312,23 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
         # room it is kept: the players are told something lies on the tray that the box cannot read
         readings = [r for r in readings if r.face != UNNAMED]
     return one_reading_per_die(readings)
+
+
+# A reading of the outlines is of one die where its box's longer side is at most this many times a
+# finder's box's (`_not_outlined`)
+OUTLINED_DIE = 1.3
+
+
+def _not_outlined(extra: list[Reading], outlined: list[Reading]) -> list[Reading]:
+    """The readings of a heap's finder boxes (`detector_blobs(boxed=True)`) whose centre lies in no outline
+    reading of one die. Why: the outlines' reading of a die is surer of where the die is than a box, yet a
+    guess by its corner number (0.5) outranked a template reading at 0.0 of the same die (seed 402 frame 15: a
+    right 3 lost to a wrong 1); a reading across several dice of a heap stands aside."""
+    def holds(r: Reading, e: Reading) -> bool:
+        x, y, w, h = r.box
+        return x <= e.center[0] <= x + w and y <= e.center[1] <= y + h and \
+            max(w, h) <= OUTLINED_DIE * max(e.box[2:])
+    return [e for e in extra if not any(holds(r, e) for r in outlined)]
 
 
 def finder_for(mount: str) -> DieDetector | None:

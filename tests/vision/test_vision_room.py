@@ -326,6 +326,37 @@ def test_a_heap_of_touching_dice_the_room_sees_as_one_blob_is_searched_by_the_le
     assert len(without) < len(dice)
 
 
+def test_a_heap_of_touching_symbol_dice_is_searched_by_the_learned_finder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31 #3 for symbol dice from below with the room: four pyromancer dice touching in an L (Blender,
+    test seed 400 frame 0, tests/vision/data/pyromancer_heap_under*) make one blob the split parts into a die
+    and an L of three, whose seams the grain hides from the edge search. The learned finder searches the heap
+    (`reader.HEAPS_FOR_ICONS`) and each box with no square in it is read as its own square
+    (`find.detector_blobs(boxed=True)`): three of the four dice are read right, each a best guess, never
+    certain, and nothing else is read. Without the search, only the die the split parted off."""
+    import json
+    from pathlib import Path
+
+    import vision.reader as reader
+    from device.dice_sets import spec
+    data = Path(__file__).parent / "data"
+    truth = json.loads((data / "pyromancer_heap_under.json").read_text())
+    frame, empty = (cv2.imread(str(data / f"pyromancer_heap_under{s}.webp")) for s in ("", "_empty"))
+    ds = spec(truth["set"])
+
+    def found(readings: list[Reading], right: bool = False) -> int:
+        return sum(any(abs(r.center[0] - d["box"][0]) < d["box"][2] / 2 and abs(r.center[1] - d["box"][1])
+                       < d["box"][3] / 2 and (r.value == d["top"] or not right) for r in readings)
+                   for d in truth["dice"])
+
+    monkeypatch.setattr(reader, "HEAPS_FOR_ICONS", True)
+    readings = read_dice(frame, ds, "under", background=empty)
+    assert found(readings) >= 3 and found(readings, right=True) >= 3 and len(readings) == found(readings)
+    assert not any(r.certain for r in readings)
+    monkeypatch.setattr(reader, "HEAPS_FOR_ICONS", False)
+    assert found(read_dice(frame, ds, "under", background=empty)) == 1
+
+
 def test_a_square_of_four_touching_dice_is_searched_as_a_heap() -> None:
     """Issue 31 #3 with the room: four dice two by two make one square blob, shaped like one die, so it was no heap
     and read as one die or none (Blender seed 42 frame 38: a certain 5 across four red dice, none of them a 5).
