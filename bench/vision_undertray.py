@@ -3,7 +3,7 @@
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--errors] [--one-turn]
         [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--ring-out]
-        [--heaps-for-icons] [--scale 4.05]
+        [--no-heaps-for-icons] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -16,9 +16,9 @@ that factor in any seed). `--one-turn`: pip and symbol dice read in one turn onl
 `reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER` (the face network's given-boxes line too);
 `--no-cnn-alone`: no die certain on the CNN's word alone, as before `reader.UNDER_ALONE`; `--roomless-pips`: a
 frame read without the room searched for pips too, as before `find.PIPS_UNDER`; `--ring-out`: a frame read
-with its room loses the LED ring's reflections (`reader.REFLECTIONS_OUT`, not shipped); `--heaps-for-icons`:
-with the room the learned finder searches heaps of touching icon dice (`reader.HEAPS_FOR_ICONS`, not
-shipped); `--colour-set
+with its room loses the LED ring's reflections (`reader.REFLECTIONS_OUT`, not shipped); `--no-heaps-for-icons`:
+with the room the learned finder does not search heaps of touching icon dice (the reader before
+`reader.HEAPS_FOR_ICONS`); `--colour-set
 regidice`: the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts
 the wrong spell). The header names the machine, the seeds, the frames and the model.
 
@@ -459,8 +459,8 @@ def main() -> int:
                     "pips as well (the reader before `find.PIPS_UNDER`)")
     ap.add_argument("--ring-out", action="store_true", help="a frame read with its room loses the LED ring's "
                     "reflections (`reader.REFLECTIONS_OUT`: measured, not shipped)")
-    ap.add_argument("--heaps-for-icons", action="store_true", help="with the room, the learned finder searches "
-                    "heaps of touching icon dice (`reader.HEAPS_FOR_ICONS`: measured, not shipped)")
+    ap.add_argument("--no-heaps-for-icons", action="store_true", help="with the room, the learned finder does "
+                    "not search heaps of touching icon dice (the reader before `reader.HEAPS_FOR_ICONS`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -479,7 +479,7 @@ def main() -> int:
     vision.reader.UNDER_ALONE = not args.no_cnn_alone
     vision.find.PIPS_UNDER = args.roomless_pips
     vision.reader.REFLECTIONS_OUT = args.ring_out
-    vision.reader.HEAPS_FOR_ICONS = args.heaps_for_icons
+    vision.reader.HEAPS_FOR_ICONS = not args.no_heaps_for_icons
     folders = [args.root / f"s{s}" for s in seed_list(args.seeds) if (args.root / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
     m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,

@@ -764,7 +764,7 @@ def heap_candidates(img: np.ndarray, blobs: list[Blob], cands: list[Candidate], 
     a candidate like the finder's on a still frame (`detector_candidates`); the run costs a small window, only
     where a heap lies."""
     out: list[Candidate] = []
-    for found in _found_in_heaps(img, blobs, detector):
+    for _, found in _found_in_heaps(img, blobs, detector):
         out += detector_candidates(found, cands + out, [])
     return out
 
@@ -772,15 +772,18 @@ def heap_candidates(img: np.ndarray, blobs: list[Blob], cands: list[Candidate], 
 def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -> list[Detection]:
     """The learned finder's boxes in the heaps of touching dice among `blobs` (each heap's region searched
     alone, as `heap_candidates` does), in frame coordinates: for icon dice read with the room. Each box is
-    read as a die of its own (`detector_blobs(boxed=True)`), and the finder boxes one die of a heap several times
-    over, and parts of it: a box whose centre lies in a surer one is left out, and one far smaller than the
-    frame's whole dice (`HEAP_BOX_LEAST` of their median side, where there are any). A frame read larger than
-    the view the finder learnt from below (a set whose corner numbers need the detail) is searched shrunk to
-    that view (`HEAP_SEARCH_SIDE`): at the frame's own 640 px it boxed fewer dice of a heap."""
+    read as a die of its own (`detector_blobs(boxed=True)`), and the finder boxes one die of a heap several
+    times over, and parts of it: a box whose centre lies off its heap, or in a surer box, is left out, and one
+    far smaller than the frame's whole dice (`HEAP_BOX_LEAST` of their median side, where there are any). A
+    frame read larger than the view the finder learnt from below (a set whose corner numbers need the detail)
+    is searched shrunk to that view (`HEAP_SEARCH_SIDE`): at the frame's own 640 px it boxed fewer dice of a
+    heap."""
     whole = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and _die_shaped(b.contour)]
     least = HEAP_BOX_LEAST * float(np.median(whole)) if whole else 0.0
     shrink = min(1.0, HEAP_SEARCH_SIDE / max(img.shape[:2]))
-    boxes = [d for found in _found_in_heaps(img, blobs, detector, shrink) for d in found]
+    # (a box whose centre lies off its heap, where the frame is the room, is none of the heap's dice)
+    boxes = [d for heap, found in _found_in_heaps(img, blobs, detector, shrink) for d in found
+             if cv2.pointPolygonTest(heap.contour, (float(d.box[0]), float(d.box[1])), False) >= 0]
     kept: list[Detection] = []
     for d in sorted(boxes, key=lambda d: -d.score):
         if max(d.box[2:]) >= least and not any(abs(d.box[0] - s.box[0]) <= s.box[2] / 2 and
@@ -796,9 +799,9 @@ def read_past_finder(img: np.ndarray) -> bool:
 
 
 def _found_in_heaps(img: np.ndarray, blobs: list[Blob], detector: DieDetector, k: float = 1.0
-                    ) -> list[list[Detection]]:
-    """The learned finder's boxes in each heap's region (`_heaps`, grown by `HEAP_PAD`), heap by heap, the
-    region searched shrunk by `k` (the boxes in `img`'s pixels)."""
+                    ) -> list[tuple[Blob, list[Detection]]]:
+    """Each heap (`_heaps`) and the learned finder's boxes in its region (grown by `HEAP_PAD`), the region
+    searched shrunk by `k` (the boxes in `img`'s pixels)."""
     out = []
     for heap in _heaps(blobs):
         x, y, w, h = heap.mask_box
@@ -808,8 +811,8 @@ def _found_in_heaps(img: np.ndarray, blobs: list[Blob], detector: DieDetector, k
         region = img[y0:y1, x0:x1]
         if k < 1.0:
             region = cv2.resize(region, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        out.append([Detection((d.box[0] / k + x0, d.box[1] / k + y0, d.box[2] / k, d.box[3] / k), d.score)
-                    for d in detector.detect(region)])
+        out.append((heap, [Detection((d.box[0] / k + x0, d.box[1] / k + y0, d.box[2] / k, d.box[3] / k),
+                                     d.score) for d in detector.detect(region)]))
     return out
 
 

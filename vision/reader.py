@@ -85,15 +85,16 @@ TURNS_UNDER = True
 # nothing (seeds 92-93, 165 dice: one die more right, two fewer certain and right as the watcher reads), and
 # the rule written before them turned it off (docs/dice-sets.md, "The LED ring's reflections taken out").
 REFLECTIONS_OUT = False
-# With the room, the learned finder may search the heaps of touching icon dice too (`find.heap_detections`) in
-# a frame read larger than the view it learnt from below (`find.read_past_finder`: Dice Throne's, read at 640
-# px for the corner numbers); a die it finds there that no outline holds is read as a best guess
-# (`find.detector_blobs(boxed=True)`), and a box named nothing is no die. Off: on fresh Dice Throne seeds it
-# found dice the reader had missed (412-413 merged: missed 25.00 -> 15.91%, right 50.00 -> 55.68%) but saw
-# more phantoms than the rule written before them allowed (as the watcher reads 3 -> 5; 410-411 merged 1 -> 4),
-# and on King of Tokyo's frames read at 320 px it lost a die (docs/dice-sets.md, "Heaps of touching hero dice
-# searched with the room"). `bench/vision_undertray.py --heaps-for-icons` reads with it.
-HEAPS_FOR_ICONS = False
+# With the room, the learned finder searches the heaps of touching icon dice too (`find.heap_detections`) in a
+# frame read larger than the view it learnt from below (`find.read_past_finder`: Dice Throne's, read at 640 px
+# for the corner numbers); a die it finds there that no outline holds is read as a best guess
+# (`find.detector_blobs(boxed=True)`), never certain. Why: from below, a sixth of a hero's dice were missed,
+# most of them touching a neighbour. Three earlier forms failed their rules written before fresh seeds (King
+# of Tokyo lost a die; phantoms); the fourth passed on seeds 414-415: merged 60.32 -> 65.08% right, missed
+# 12.70 -> 7.94%, as the watcher reads 61.90 -> 66.67%, phantoms and silent as before (docs/dice-sets.md,
+# "Heaps of touching hero dice searched with the room"). `bench/vision_undertray.py --no-heaps-for-icons`
+# reads without it.
+HEAPS_FOR_ICONS = True
 # Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level
 # (`FaceClassifier.certain_at`, fitted on held-back renders from below as well as photos). Why: from below the pip
 # finder counts faces through grain, glare and the LED ring's reflections, and its count differed or was missing

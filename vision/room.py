@@ -57,9 +57,10 @@ ALONE_KEEP_CERTAIN = True
 # old rule, every reading within the noise dropped. 0.8: of the readings the merge dropped on twelve tables
 # (118-129), 24 of 26 on a die lay past it and 6 of 18 on no die; on seeds 4, 5, 25-29 and King of Tokyo's
 # 200-201 and 223-231, as the watcher reads, 20 more dice found and 8 more phantoms.
-# An unsure reading of the read without the room that holds two or more of the read with it is left out (as
-# `_holds_two` leaves out the other way round): two touching dice the learned finder boxed as one, which the read
-# with the room parted (Dice Throne seed 400 frame 8: a guess across two dice outranked each die's own).
+# An unsure reading of the read without the room that holds two or more of the read with it is left out
+# (as `_holds_two` leaves out the other way round): two touching dice the learned finder boxed as one, which
+# the read with the room parted (Dice Throne seed 400 frame 8: a guess across two dice outranked each die's
+# own).
 PARTS_WITH_ROOM = True
 FAINT_KEEP_CERTAIN = 0.5
 FAINT_KEEP_UNSURE = 0.8

@@ -179,10 +179,11 @@ def test_touching_dice_the_room_saw_as_one_blob_keep_their_own_certainty() -> No
 
 def test_touching_dice_the_roomless_read_saw_as_one_are_read_as_the_room_parted_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The mirror of the rule above (`room.PARTS_WITH_ROOM`): the read without the room boxed two touching dice as
-    one and guessed across them; the read with the room parted them and guessed each. Both dice are read as the
-    room parted them (Dice Throne seed 400 frame 8: the guess across both, as sure as each die's, was kept in
-    place of the nearer die). A certain reading across them stays (the rule leaves certain readings alone)."""
+    """The mirror of the rule above (`room.PARTS_WITH_ROOM`): the read without the room boxed two touching
+    dice as one and guessed across them; the read with the room parted them and guessed each. Both dice are
+    read as the room parted them (Dice Throne seed 400 frame 8: the guess across both, as sure as each die's,
+    was kept in place of the nearer die). A certain reading across them stays (the rule leaves certain
+    readings alone)."""
     across = Reading(5, "5", "blue", 0.5, (130.0, 100.0), (70, 70, 120, 60), False)
     left = Reading(2, "2", "blue", 0.5, (100.0, 100.0), (70, 70, 60, 60), False)
     right = Reading(5, "5", "blue", 0.5, (160.0, 100.0), (130, 70, 60, 60), False)
