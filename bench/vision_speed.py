@@ -210,8 +210,7 @@ def blender_frames(seeds: str, repeat: int) -> None:
     from training.blender_undertray_canvases import FRAMES as RENDERS
     from training.blender_undertray_canvases import camera_frame
     from training.blender_undertray_factors import read_rows
-    from vision.dicesets import get_set
-    watched, roomless, counts = [], [], []
+    watched, roomless, counts, sets = [], [], [], set()
     for seed in seed_list(seeds):
         folder = RENDERS / f"s{seed}"
         if not (folder / "labels.jsonl").exists():
@@ -220,16 +219,17 @@ def blender_frames(seeds: str, repeat: int) -> None:
             frame, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
             if frame is None or empty is None or row.get("cut"):
                 continue
-            ds = get_set(row["dice"][0].get("set", "d6") if row["dice"] else "d6")
-            if ds.id != "d6":
-                continue
+            set_id = row["dice"][0].get("set", "d6") if row["dice"] else "d6"
+            ds = spec(set_id)   # a symbol set as the box has it (its game's description)
+            sets.add(set_id.split(":")[0])
             counts.append(len(row["dice"]))
             roomless.append(timeit(first_read(partial(read_dice, frame, ds, "under")), repeat)[1])
             watched.append(watched_ms(frame, ds, room_of(empty), repeat))
     if not watched:
         print(f"Blender frames from below: none rendered for seeds {seeds} (make blender-undertray)")
         return
-    print(f"Blender d6 frames from below, seeds {seeds}: {len(watched)} frames, {sum(counts)} dice; as the "
+    print(f"Blender frames from below ({', '.join(sorted(sets))}), seeds {seeds}: {len(watched)} frames, "
+          f"{sum(counts)} dice; as the "
           f"watcher reads one frame median {np.median(watched):6.2f} ms, "
           f"90% {np.percentile(watched, 90):6.2f} ms cpu; of it the read without the room median "
           f"{np.median(roomless):6.2f} ms, 90% {np.percentile(roomless, 90):6.2f} ms")
