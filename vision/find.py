@@ -577,7 +577,7 @@ HEAP_BOX_SIDE = 1.0
 # (`heap_detections`)
 HEAP_BOX_LEAST = 0.6
 # ... and a heap is searched in the frame at most this long (px): the box's view from below the learned
-# finder was trained on (320x240 renders). Dice Throne's frames are read at 640 (33rd session: 400-401
+# finder was trained on (320x240 renders). A set with corner numbers is read at 640 (33rd session: 400-401
 # merged 67.19 -> 71.88% right, 402-403 63.33 -> 65.00%; shrunk by 0.4 and 0.6: 71.88 and 63.33%, 71.88
 # and 66.67%)
 HEAP_SEARCH_SIDE = 320

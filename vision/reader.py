@@ -85,12 +85,12 @@ TURNS_UNDER = True
 # nothing (seeds 92-93, 165 dice: one die more right, two fewer certain and right as the watcher reads), and
 # the rule written before them turned it off (docs/dice-sets.md, "The LED ring's reflections taken out").
 REFLECTIONS_OUT = False
-# With the room, the learned finder searches the heaps of touching icon dice too (`find.heap_detections`) in a
-# frame read larger than the view it learnt from below (`find.read_past_finder`: Dice Throne's, read at 640 px
-# for the corner numbers); a die it finds there that no outline holds is read as a best guess
-# (`find.detector_blobs(boxed=True)`), never certain. Why: from below, a sixth of a hero's dice were missed,
-# most of them touching a neighbour. Three earlier forms failed their rules written before fresh seeds (King
-# of Tokyo lost a die; phantoms); the fourth passed on seeds 414-415: merged 60.32 -> 65.08% right, missed
+# With the room, the learned finder searches the heaps of touching icon dice too (`find.heap_detections`) in
+# a frame read larger than the view it learnt from below (`find.read_past_finder`: a set read at 640 px for
+# its corner numbers); a die it finds there that no outline holds is read as a best guess
+# (`find.detector_blobs(boxed=True)`), never certain. Why: from below, a sixth of such dice were missed, most
+# of them touching a neighbour. Three earlier forms failed their rules written before fresh seeds (a set read
+# at 320 px lost a die; phantoms); the fourth passed on seeds 414-415: merged 60.32 -> 65.08% right, missed
 # 12.70 -> 7.94%, as the watcher reads 61.90 -> 66.67%, phantoms and silent as before (docs/dice-sets.md,
 # "Heaps of touching hero dice searched with the room"). `bench/vision_undertray.py --no-heaps-for-icons`
 # reads without it.
@@ -284,8 +284,8 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     With the box's learned background no whole-frame Lab is needed (each die's crop is converted alone), and
     `heaps_by` (the learned finder) searches only the heaps of touching dice (`find.heap_detections`), as it
     does for pip dice; its boxes there are read as the outlines' blobs are (a set's network judges them as
-    it judges those, and does not read them alone: on render.py's King of Tokyo frame a big die, wider than
-    the others and so a heap, lost its certainty to the finder's boxes inside it)."""
+    it judges those, and does not read them alone: on a render.py frame of a set with one, a big die, wider
+    than the others and so a heap, lost its certainty to the finder's boxes inside it)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab) if background is None else None
     blobs = find_dice(img, mount, background, lab, part_faces=background is None and ds.shape == "square")
     if found is None and heaps_by is not None:

@@ -59,7 +59,7 @@ ALONE_KEEP_CERTAIN = True
 # 200-201 and 223-231, as the watcher reads, 20 more dice found and 8 more phantoms.
 # An unsure reading of the read without the room that holds two or more of the read with it is left out
 # (as `_holds_two` leaves out the other way round): two touching dice the learned finder boxed as one, which
-# the read with the room parted (Dice Throne seed 400 frame 8: a guess across two dice outranked each die's
+# the read with the room parted (Blender seed 400 frame 8: a guess across two dice outranked each die's
 # own).
 PARTS_WITH_ROOM = True
 FAINT_KEEP_CERTAIN = 0.5
