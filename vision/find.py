@@ -600,11 +600,12 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
     out: list[Blob] = []
     # in a heap, a part no one die fills (three dice's L) holds no die's centre; a whole die holds no other
     dice = [b for b in blobs if _die_shaped(b.contour)] if boxed else []
-    blobs = dice if boxed else blobs
+    blocking = dice if boxed else blobs
     for d in found:
         cx, cy, w, h = d.box
         side = max(w, h)
-        near = any(abs(b.rect[0][0] - cx) < 0.5 * w and abs(b.rect[0][1] - cy) < 0.5 * h for b in blobs + out)
+        near = any(abs(b.rect[0][0] - cx) < 0.5 * w and abs(b.rect[0][1] - cy) < 0.5 * h
+                   for b in blocking + out)
         if near or any(cv2.pointPolygonTest(b.contour, (float(cx), float(cy)), False) >= 0 for b in dice):
             continue
         r = 0.5 * DETECTOR_REACH * side
@@ -639,10 +640,7 @@ def _refit_in_box(img: np.ndarray, cx: float, cy: float, side: float) -> Blob | 
     die on a white floor: its shaded side is an edge, its lit side hardly one), from the edges the box's
     middle is surrounded by (`outline.refit_square` on a square seed of 0.7 of the box's side), when it lies in
     the box's middle and is as large as a die's face there can be."""
-    s = 0.35 * side
-    c = np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]], np.float32)
-    ci = np.round(c).astype(np.int32).reshape(-1, 1, 2)
-    o = refit_square(img, Blob(ci, cv2.minAreaRect(c), float(4 * s * s), 1.0, cv2.boundingRect(ci)), around=True)
+    o = refit_square(img, _box_square(cx, cy, 0.7 * side), around=True)
     if o is None or math.hypot(o.rect[0][0] - cx, o.rect[0][1] - cy) >= 0.25 * side or \
             not 0.5 * side <= max(o.rect[1]) <= 1.1 * side:
         return None

@@ -57,13 +57,13 @@ ALONE_KEEP_CERTAIN = True
 # old rule, every reading within the noise dropped. 0.8: of the readings the merge dropped on twelve tables
 # (118-129), 24 of 26 on a die lay past it and 6 of 18 on no die; on seeds 4, 5, 25-29 and King of Tokyo's
 # 200-201 and 223-231, as the watcher reads, 20 more dice found and 8 more phantoms.
+FAINT_KEEP_CERTAIN = 0.5
+FAINT_KEEP_UNSURE = 0.8
 # An unsure reading of the read without the room that holds two or more of the read with it is left out
 # (as `_holds_two` leaves out the other way round): two touching dice the learned finder boxed as one, which
 # the read with the room parted (Blender seed 400 frame 8: a guess across two dice outranked each die's
 # own).
 PARTS_WITH_ROOM = True
-FAINT_KEEP_CERTAIN = 0.5
-FAINT_KEEP_UNSURE = 0.8
 
 
 class Room:
@@ -167,7 +167,8 @@ def merge(plain: list[Reading], with_room: list[Reading], frame: np.ndarray, roo
     used: set[int] = {j for j, o in enumerate(with_room) if not o.certain and _holds_two(o, plain)}
     pairs = [with_room[j] for j in used]   # blobs of touching dice the read with the room did not part
     if PARTS_WITH_ROOM:   # and those the read without the room did not part, when the other parted them
-        plain = [r for r in plain if r.certain or not _holds_two(r, [o for o in with_room if o not in pairs])]
+        parted = [o for j, o in enumerate(with_room) if j not in used]
+        plain = [r for r in plain if r.certain or not _holds_two(r, parted)]
     floor = room.difference_floor(frame)
     for r in plain:
         j = _nearest(r, with_room, used)
