@@ -3,7 +3,8 @@
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--errors] [--one-turn]
         [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--ring-out]
-        [--no-heaps-for-icons] [--scale 4.05]
+        [--no-heaps-for-icons] [--corners F.onnx]
+        [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -18,9 +19,10 @@ that factor in any seed). `--one-turn`: pip and symbol dice read in one turn onl
 frame read without the room searched for pips too, as before `find.PIPS_UNDER`; `--ring-out`: a frame read
 with its room loses the LED ring's reflections (`reader.REFLECTIONS_OUT`, not shipped); `--no-heaps-for-icons`:
 with the room the learned finder does not search heaps of touching icon dice (the reader before
-`reader.HEAPS_FOR_ICONS`); `--colour-set
-regidice`: the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts
-the wrong spell). The header names the machine, the seeds, the frames and the model.
+`reader.HEAPS_FOR_ICONS`); `--corners F.onnx`: corner numbers read by that network (a candidate of
+`training/dicethrone_corners.py`); `--colour-set regidice`: the d6 frames also read as that set (a line of its
+colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine, the seeds, the
+frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads one frame (`vision.room`: the room learned from
@@ -50,6 +52,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import training.blender_undertray_canvases  # noqa: E402
+import vision.corner_numbers  # noqa: E402
 import vision.find  # noqa: E402
 import vision.reader  # noqa: E402
 import vision.readsize  # noqa: E402
@@ -461,6 +464,8 @@ def main() -> int:
                     "reflections (`reader.REFLECTIONS_OUT`: measured, not shipped)")
     ap.add_argument("--no-heaps-for-icons", action="store_true", help="with the room, the learned finder does "
                     "not search heaps of touching icon dice (the reader before `reader.HEAPS_FOR_ICONS`)")
+    ap.add_argument("--corners", type=Path, default=None, help="read corner numbers with this network (.onnx "
+                    "beside its .json) instead of the shipped vision/models/corner-numbers.onnx")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -480,6 +485,9 @@ def main() -> int:
     vision.find.PIPS_UNDER = args.roomless_pips
     vision.reader.REFLECTIONS_OUT = args.ring_out
     vision.reader.HEAPS_FOR_ICONS = not args.no_heaps_for_icons
+    if args.corners:
+        vision.corner_numbers.MODEL = args.corners
+        vision.corner_numbers.corner_reader.cache_clear()
     folders = [args.root / f"s{s}" for s in seed_list(args.seeds) if (args.root / f"s{s}" / "labels.jsonl").exists()]
     rows = [r for f in folders for r in read_rows(f) if not args.hold_out or factor_matches(r, args.hold_out)]
     m = Models(FaceClassifier(args.classifier, meta_of(args.classifier)) if args.classifier else None,

@@ -107,7 +107,10 @@ def drawn_set(n: int, seed: int, speckle: bool = False) -> tuple[np.ndarray, np.
     return np.stack(xs), np.asarray(ys)
 
 
-def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int):
+def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int, rendered: tuple | None = None,
+          render_weight: float = 0.0):
+    """The network fitted to drawn patches (x, y) and, with `rendered` (four patches and the number of each
+    rendered die, `rendered_training`), to those dice too, their loss weighed `render_weight`."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
@@ -126,6 +129,8 @@ def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int):
         i = torch.randint(len(yt), (128,), generator=gen)
         xb = xt[i] * torch.where(torch.rand(128, 1, 1, 1, generator=gen) < 0.5, -1.0, 1.0)
         loss = nn.functional.cross_entropy(net(xb), yt[i], weight=weight)
+        if rendered is not None and render_weight > 0:
+            loss = loss + render_weight * rendered_loss(net, rendered, gen)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -133,6 +138,30 @@ def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int):
         if step % 500 == 0:
             print(f"  step {step}: loss {loss.item():.3f}", flush=True)
     return net.eval()
+
+
+def rendered_loss(net, rendered: tuple, gen, batch: int = 32):
+    """The loss on a batch of rendered dice whose number is known but not the turn that shows it: each of the
+    four turns may be the one (its patch the number, the other three none), and the loss is that of all four
+    hypotheses together (-log of the sum of their likelihoods). Why: the labels say each die's face, not how
+    it lies, and a turn guessed by the network before would teach it its own mistakes."""
+    import torch
+    patches, numbers = rendered
+    i = torch.randint(len(numbers), (batch,), generator=gen)
+    x = patches[i] * torch.where(torch.rand(batch, 1, 1, 1, 1, generator=gen) < 0.5, -1.0, 1.0)
+    logp = torch.log_softmax(net(x.reshape(-1, *x.shape[2:])), 1).reshape(batch, 4, -1)
+    none = logp[:, :, NONE]
+    number = logp.gather(2, numbers[i].view(-1, 1, 1).expand(-1, 4, 1)).squeeze(2)
+    return -torch.logsumexp(number - none + none.sum(1, keepdim=True), 1).mean()
+
+
+def rendered_training(seeds: str, root: Path, inset: float) -> tuple:
+    """Tensors (n, 4, 1, PATCH, PATCH) of the rendered dice's corner patches, normalised, and (n,) their
+    numbers, for `rendered_loss`."""
+    import torch
+    dice = rendered_dice(seeds, root, inset)
+    patches = np.stack([normalised(d[0]) for d in dice])
+    return torch.from_numpy(patches), torch.tensor([d[1] for d in dice])
 
 
 def rendered_dice(seeds: str, root: Path, inset: float, first: int = 0
@@ -214,9 +243,45 @@ def export(net, path: Path, meta: dict) -> None:
         raise SystemExit(f"{path}: cv2.dnn answers {gap} away from torch")
     meta = {"kind": "corner-numbers", "made_by": "training/dicethrone_corners.py", "face": FACE,
             "patch": PATCH, "corner": CORNER, **meta,
-            "trained_on": "drawn faces only (corner_sample), no render", "made_with": made_with()}
+            "made_with": made_with()}
+    meta.setdefault("trained_on", "drawn faces only (corner_sample), no render")
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     print(f"wrote {path} ({path.stat().st_size} bytes), cv2.dnn within {gap:.1e} of torch")
+
+
+def trained(args: argparse.Namespace):
+    """The network trained as the arguments say: drawn faces, and the rendered dice of `--renders` if any."""
+    t0 = time.time()
+    x, y = drawn_set(args.samples, args.seed, args.speckle)
+    print(f"drawn: {len(y)} patches in {time.time() - t0:.0f} s", flush=True)
+    rendered = None
+    if args.renders:
+        rendered = rendered_training(args.renders, args.root, float(args.insets.split(",")[0]))
+        print(f"rendered dice trained on: {len(rendered[1])} (seeds {args.renders})", flush=True)
+    return train(x, y, args.steps, args.seed, rendered, args.render_weight)
+
+
+def export_meta(args: argparse.Namespace) -> dict:
+    """What the exported network's JSON says of how it was made."""
+    meta = {"samples": args.samples, "steps": args.steps, "seed": args.seed, "speckle": args.speckle,
+            "inset": float(args.insets.split(",")[0])}
+    if args.renders:
+        meta.update(renders=args.renders, render_weight=args.render_weight,
+                    trained_on=f"drawn faces (corner_sample) and the Dice Throne dice of Blender seeds "
+                               f"{args.renders} (their outlines as the reader's finder cuts them)")
+    return meta
+
+
+class OnnxNet:
+    """An exported corner network answering as the torch one does in `read` (logits for (n, 1, s, s))."""
+
+    def __init__(self, path: Path):
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def __call__(self, x):
+        import torch
+        self.net.setInput(np.ascontiguousarray(x.numpy()))
+        return torch.from_numpy(self.net.forward().copy())
 
 
 def main() -> int:
@@ -229,6 +294,12 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=Path("build/reader-models/dicethrone-corners.pt"),
                     help="the trained network is kept here, and read from here with --read-only")
     ap.add_argument("--read-only", action="store_true", help="read the renders with the kept network")
+    ap.add_argument("--read-onnx", type=Path, default=None, help="read the renders with this exported network "
+                    "(e.g. the shipped vision/models/corner-numbers.onnx) and train nothing")
+    ap.add_argument("--renders", default="", help="Blender seeds whose Dice Throne dice are trained on too "
+                    "(`rendered_loss`; never the test seeds 400-401, whose heroes and printing are held out)")
+    ap.add_argument("--render-weight", type=float, default=1.0, help="the rendered dice's loss beside the "
+                    "drawn patches'")
     ap.add_argument("--speckle", action="store_true", help="train on faces with heavy-tailed grain too "
                     "(`corner_sample`)")
     ap.add_argument("--export", type=Path, default=None, help="also write the network as ONNX here (and its "
@@ -240,18 +311,16 @@ def main() -> int:
     args = ap.parse_args()
     import torch
     t0 = time.time()
-    if args.read_only:
+    if args.read_onnx:
+        net = OnnxNet(args.read_onnx)
+    elif args.read_only:
         net = torch.load(args.model, weights_only=False).eval()
     else:
-        x, y = drawn_set(args.samples, args.seed, args.speckle)
-        print(f"drawn: {len(y)} patches in {time.time() - t0:.0f} s", flush=True)
-        net = train(x, y, args.steps, args.seed)
+        net = trained(args)
         args.model.parent.mkdir(parents=True, exist_ok=True)
         torch.save(net, args.model)
     if args.export:
-        export(net, args.export, {"samples": args.samples, "steps": args.steps, "seed": args.seed,
-                                  "speckle": args.speckle,
-                                  "inset": float(args.insets.split(",")[0])})
+        export(net, args.export, export_meta(args))
     xv, yv = drawn_set(2000, args.seed + 1, args.speckle)
     drawn_right = np.mean([read(net, xv[i:i + 4])[0] == yv[i] for i in range(0, len(yv), 4)])
     print(f"drawn faces held back (2000): number right {100 * drawn_right:.1f}%")

@@ -86,7 +86,7 @@ class CornerReader:
 @lru_cache(maxsize=1)
 def corner_reader() -> CornerReader | None:
     """The shipped corner reader, loaded once (None when the package has no model)."""
-    return CornerReader() if MODEL.exists() else None
+    return CornerReader(MODEL) if MODEL.exists() else None
 
 
 def numbered(ds: DiceSet) -> bool:
