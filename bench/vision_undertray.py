@@ -3,7 +3,7 @@
     nice -n 15 .venv/bin/python bench/vision_undertray.py [--seeds 1-3] [--debug-out build/undertray-debug]
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--errors] [--one-turn]
         [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--ring-out]
-        [--no-heaps-for-icons] [--corners F.onnx]
+        [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed]
         [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -20,9 +20,10 @@ frame read without the room searched for pips too, as before `find.PIPS_UNDER`; 
 with its room loses the LED ring's reflections (`reader.REFLECTIONS_OUT`, not shipped); `--no-heaps-for-icons`:
 with the room the learned finder does not search heaps of touching icon dice (the reader before
 `reader.HEAPS_FOR_ICONS`); `--corners F.onnx`: corner numbers read by that network (a candidate of
-`training/dicethrone_corners.py`); `--colour-set regidice`: the d6 frames also read as that set (a line of its
-colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine, the seeds, the
-frames and the model.
+`training/dicethrone_corners.py`); `--no-guess-unnamed`: a die the face reader names nothing in takes its
+corner number only at the guess level, as before `corner_numbers.GUESS_FOR_UNNAMED`; `--colour-set
+regidice`: the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts
+the wrong spell). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads one frame (`vision.room`: the room learned from
@@ -466,6 +467,9 @@ def main() -> int:
                     "not search heaps of touching icon dice (the reader before `reader.HEAPS_FOR_ICONS`)")
     ap.add_argument("--corners", type=Path, default=None, help="read corner numbers with this network (.onnx "
                     "beside its .json) instead of the shipped vision/models/corner-numbers.onnx")
+    ap.add_argument("--no-guess-unnamed", action="store_true", help="a die the face reader names nothing in "
+                    "keeps no corner number below its guess level (the reader before "
+                    "`corner_numbers.GUESS_FOR_UNNAMED`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -485,6 +489,7 @@ def main() -> int:
     vision.find.PIPS_UNDER = args.roomless_pips
     vision.reader.REFLECTIONS_OUT = args.ring_out
     vision.reader.HEAPS_FOR_ICONS = not args.no_heaps_for_icons
+    vision.corner_numbers.GUESS_FOR_UNNAMED = not args.no_guess_unnamed
     if args.corners:
         vision.corner_numbers.MODEL = args.corners
         vision.corner_numbers.corner_reader.cache_clear()

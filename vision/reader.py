@@ -293,9 +293,10 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     fr = face_reader(ds, mount, taught)
     sizes = [math.sqrt(b.area) for b in blobs]
     typical = float(np.median(sizes)) if sizes else 0.0
-    # a die the templates doubt takes its corner number's face as its best guess (numbered sets from below)
-    readings = [with_corner_number(img, b.rect, r, ds, mount) for b in blobs
-                if (r := fr.read(img, lab, b, typical, background)) is not None]
+    # a die the templates doubt takes its corner number's face as its best guess (numbered sets from below);
+    # with the room, one they name nothing in takes it however unsure (`corner_numbers.GUESS_FOR_UNNAMED`)
+    readings = [with_corner_number(img, b.rect, r, ds, mount, named_anyway=background is not None)
+                for b in blobs if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
         # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
         extra = [with_corner_number(img, b.rect, replace(r, certain=False, confidence=min(
