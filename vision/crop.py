@@ -41,6 +41,11 @@ P_BAND = pentagon_mask(N, 0.88) & ~pentagon_mask(N, 0.66)
 CORE = inner_mask(N, 0.16)
 BAND = inner_mask(N, 0.08) & ~inner_mask(N, 0.2)
 RIM = inner_mask(N, 0.03) & ~inner_mask(N, 0.08)
+# BAND by side (top, bottom, left, right): where a die's side face or the room fills one side of the band, as
+# a die seen slantwise or cut too wide has, another side may still hold its body alone
+_EDGE = int(round(N * 0.2))
+BAND_SIDES = tuple(BAND & m for m in (np.arange(N)[:, None] < _EDGE, np.arange(N)[:, None] >= N - _EDGE,
+                                      np.arange(N)[None, :] < _EDGE, np.arange(N)[None, :] >= N - _EDGE))
 HIRES_FACE = inner_mask(CORNER_M, 0.07).astype(np.float32)  # the corner reader's crop less its rim
 HIRES_PENTAGON = pentagon_mask(CORNER_M, 0.88).astype(np.float32)  # ... a d12's face less its rim
 

@@ -350,7 +350,7 @@ def _chain_parts(b: Blob) -> list[np.ndarray]:
     return parts
 
 
-def _die_shaped(c: np.ndarray) -> bool:
+def die_shaped(c: np.ndarray) -> bool:
     """A part that passes find_dice's own test of one whole die: not elongated, filling its rectangle."""
     (_, _), (rw, rh), _ = cv2.minAreaRect(c)
     return max(rw, rh) <= DIE_LONG * max(min(rw, rh), 1.0) and cv2.contourArea(c) >= DIE_FILL * rw * rh
@@ -541,7 +541,7 @@ def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float)
         # a square outline parted into slivers only: one dark die on a dark floor, its mask a hook of
         # rim and pips (no die is a sliver; two dice run together part into squares)
         parts = [b.contour]
-    elif learned and elong < HOOK_SQUARE and not any(_die_shaped(c) for c in parts) and \
+    elif learned and elong < HOOK_SQUARE and not any(die_shaped(c) for c in parts) and \
             not (len(parts) == 1 and parts[0] is b.contour):
         # none of the parts passes as a whole die either (one half fills its rectangle): the readers
         # get the whole blob as well as the parts, and one reading per die is kept (only with a
@@ -599,7 +599,7 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
     grain, close none."""
     out: list[Blob] = []
     # in a heap, a part no one die fills (three dice's L) holds no die's centre; a whole die holds no other
-    dice = [b for b in blobs if _die_shaped(b.contour)] if boxed else []
+    dice = [b for b in blobs if die_shaped(b.contour)] if boxed else []
     blocking = dice if boxed else blobs
     for d in found:
         cx, cy, w, h = d.box
@@ -776,7 +776,7 @@ def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -
     frame read larger than the view the finder learnt from below (a set whose corner numbers need the detail)
     is searched shrunk to that view (`HEAP_SEARCH_SIDE`): at the frame's own 640 px it boxed fewer dice of a
     heap."""
-    whole = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and _die_shaped(b.contour)]
+    whole = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and die_shaped(b.contour)]
     least = HEAP_BOX_LEAST * float(np.median(whole)) if whole else 0.0
     shrink = min(1.0, HEAP_SEARCH_SIDE / max(img.shape[:2]))
     # (a box whose centre lies off its heap, where the frame is the room, is none of the heap's dice)
@@ -818,15 +818,15 @@ def _heaps(blobs: list[Blob]) -> list[Blob]:
     """The heaps of touching dice among the outline finder's blobs: each split blob whose parts are not all
     whole dice (once), and each blob left whole that is shaped like no one die, either way one that can hold
     two dice (`_holds_dice`); and any blob much wider than the frame's other dice (`_wider_than_the_others`)."""
-    shaped = [b for b in blobs if not b.cut and _die_shaped(b.contour)]
+    shaped = [b for b in blobs if not b.cut and die_shaped(b.contour)]
     sides = [max(b.rect[1]) for b in shaped if b.whole is None]
     typical = float(np.median(sides)) if sides else 0.0
     heaps: dict[int, Blob] = {}
     for b in blobs:
         heap = b.whole if b.whole is not None else b
-        die_shaped = any(o is b for o in shaped)
+        shaped_as_die = any(o is b for o in shaped)
         others = [max(o.rect[1]) for o in shaped if o is not b]
-        if not b.cut and ((not die_shaped and _holds_dice(heap, typical)) or _wider_than_the_others(b, others)):
+        if not b.cut and ((not shaped_as_die and _holds_dice(heap, typical)) or _wider_than_the_others(b, others)):
             heaps[id(heap)] = heap
     return list(heaps.values())
 
