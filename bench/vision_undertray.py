@@ -24,10 +24,10 @@ with the room the learned finder does not search heaps of touching icon dice (th
 `training/dicethrone_corners.py`); `--no-guess-unnamed`: a die the face reader names nothing in takes its
 corner number only at the guess level, as before `corner_numbers.GUESS_FOR_UNNAMED`; `--no-quiet-side`: an
 icon die whose band shows no ink is not looked at again with its body from the band's quietest side, as before
-`faces.INK_BY_QUIET_SIDE`; `--heap-parts-shaped`: of a heap's parts only those shaped as one die are looked at
-so (`faces.QUIET_SIDE_HEAP_PARTS_SHAPED`); `--colour-set regidice`: the d6 frames also read as that set (a line of its
-colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine, the seeds, the
-frames and the model.
+`faces.INK_BY_QUIET_SIDE`; `--heap-parts-shaped`: of a heap's parts only those shaped as one die are looked
+at so (`faces.QUIET_SIDE_HEAP_PARTS_SHAPED`); `--colour-set regidice`: the d6 frames also read as that set (a
+line of its colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine,
+the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads one frame (`vision.room`: the room learned from
@@ -476,9 +476,10 @@ def main() -> int:
                     "keeps no corner number below its guess level (the reader before "
                     "`corner_numbers.GUESS_FOR_UNNAMED`)")
     ap.add_argument("--no-quiet-side", action="store_true", help="an icon die whose band shows no ink is not "
-                    "looked at again from the band's quietest side (the reader before `faces.INK_BY_QUIET_SIDE`)")
-    ap.add_argument("--heap-parts-shaped", action="store_true", help="a heap's part is looked at from its quiet "
-                    "side only if shaped as one die (`faces.QUIET_SIDE_HEAP_PARTS_SHAPED`)")
+                    "looked at again from the band's quietest side (the reader before "
+                    "`faces.INK_BY_QUIET_SIDE`)")
+    ap.add_argument("--heap-parts-shaped", action="store_true", help="a heap's part is looked at from its "
+                    "quiet side only if shaped as one die (`faces.QUIET_SIDE_HEAP_PARTS_SHAPED`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "

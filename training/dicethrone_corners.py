@@ -294,8 +294,8 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=Path("build/reader-models/dicethrone-corners.pt"),
                     help="the trained network is kept here, and read from here with --read-only")
     ap.add_argument("--read-only", action="store_true", help="read the renders with the kept network")
-    ap.add_argument("--read-onnx", type=Path, default=None, help="read the renders with this exported network "
-                    "(e.g. the shipped vision/models/corner-numbers.onnx) and train nothing")
+    ap.add_argument("--read-onnx", type=Path, default=None, help="read the renders with this exported "
+                    "network (e.g. the shipped vision/models/corner-numbers.onnx) and train nothing")
     ap.add_argument("--renders", default="", help="Blender seeds whose Dice Throne dice are trained on too "
                     "(`rendered_loss`; never the test seeds 400-401, whose heroes and printing are held out)")
     ap.add_argument("--render-weight", type=float, default=1.0, help="the rendered dice's loss beside the "

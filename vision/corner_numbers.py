@@ -32,11 +32,11 @@ from .reading import UNNAMED, Reading
 MODEL = MODELS / "corner-numbers.onnx"
 GUESS_AT = 0.5   # the number's probability from which it is the die's best guess
 GUESS_CONFIDENCE = 0.5   # what a best guess is shown with: an uncertain die's
-# With the box's room, a die the face reader named nothing in takes its corner number's face however unsure the
-# network is of it (`with_corner_number(named_anyway=True)`): a die kept and shown as "?" is wrong for certain,
-# and a best guess is what the phone shows an uncertain die with first (issue 31 #4). Shipped at a rule written
-# before Blender seeds 416-417 were read: merged 54.93 -> 60.56% right there, missed, phantoms and silent (0) as
-# before (docs/dice-sets.md)
+# With the box's room, a die the face reader named nothing in takes its corner number's face however unsure
+# the network is of it (`with_corner_number(named_anyway=True)`): a die kept and shown as "?" is wrong for
+# certain, and a best guess is what the phone shows an uncertain die with first (issue 31 #4). Shipped at a
+# rule written before Blender seeds 416-417 were read: merged 54.93 -> 60.56% right there, missed, phantoms
+# and silent (0) as before (docs/dice-sets.md)
 GUESS_FOR_UNNAMED = True
 
 

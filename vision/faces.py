@@ -217,9 +217,9 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = INNER, band_mask: np.nda
 
 
 # An icon die whose band shows no ink is looked at again with its body taken from the band's quietest side
-# (`_ink_by_quietest_side`), where its outline is of one die (`_one_die`), with the room only. Shipped at a rule
-# written before Blender seeds 418-419 were read: merged 63.79 -> 67.24% right there, missed 13.79 -> 8.62%,
-# phantoms and silent (0) as before (docs/dice-sets.md)
+# (`_ink_by_quietest_side`), where its outline is of one die (`_one_die`), with the room only. Shipped at a
+# rule written before Blender seeds 418-419 were read: merged 63.79 -> 67.24% right there, missed 13.79 ->
+# 8.62%, phantoms and silent (0) as before (docs/dice-sets.md)
 INK_BY_QUIET_SIDE = True
 QUIET_SIDE_HEAP_PARTS_SHAPED = False   # ... and a heap's part only if shaped as one die (`_not_a_heaps_part`)
 ONE_DIE_FILL, ONE_DIE_ELONGATION, ONE_DIE_SIZE = 0.65, 1.25, 1.4
@@ -231,7 +231,8 @@ def _not_a_heaps_part(blob: Any) -> bool:
     left of a heap of four filled its rectangle by 0.67, and the frame's typical blob, of two blobs only, was
     no measure of a die: looked at from its quiet side, it was read as one die at its middle (Blender test
     seed 400 frame 0)."""
-    return not QUIET_SIDE_HEAP_PARTS_SHAPED or getattr(blob, "whole", None) is None or die_shaped(blob.contour)
+    return not QUIET_SIDE_HEAP_PARTS_SHAPED or getattr(blob, "whole", None) is None or \
+        die_shaped(blob.contour)
 
 
 def _one_die(blob: Any, typical: float) -> bool:
@@ -246,8 +247,8 @@ def _one_die(blob: Any, typical: float) -> bool:
         (typical <= 0 or math.sqrt(blob.area) <= ONE_DIE_SIZE * typical)
 
 
-def _ink_by_quietest_side(crop_lab: np.ndarray, inner: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, bool,
-                                                                             float]:
+def _ink_by_quietest_side(crop_lab: np.ndarray, inner: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray, float, bool, float]:
     """(ink, body colour, threshold, has ink, spread) with the body taken from the side of the band whose ink
     varies least. Why: from below, a die off the lens's axis shows a side face beyond its own face, and a
     crop cut a little wide holds the room along one edge; either fills one side of the band, whose spread

@@ -826,7 +826,8 @@ def _heaps(blobs: list[Blob]) -> list[Blob]:
         heap = b.whole if b.whole is not None else b
         shaped_as_die = any(o is b for o in shaped)
         others = [max(o.rect[1]) for o in shaped if o is not b]
-        if not b.cut and ((not shaped_as_die and _holds_dice(heap, typical)) or _wider_than_the_others(b, others)):
+        if not b.cut and ((not shaped_as_die and _holds_dice(heap, typical))
+                          or _wider_than_the_others(b, others)):
             heaps[id(heap)] = heap
     return list(heaps.values())
 

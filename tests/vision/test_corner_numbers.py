@@ -98,12 +98,12 @@ def test_a_certain_reading_another_set_or_a_die_from_above_is_left_as_it_is(sera
 
 
 def test_a_die_the_templates_name_nothing_in_shows_its_corner_guess_with_the_room(monkeypatch):
-    """Issue 31 #4 (an uncertain die shows its best guess first): a vampire lord's die from below (Blender seed
-    408 frame 11, tests/vision/data/vampire_lord_unnamed_under*) whose symbol the templates name nothing in,
-    and whose corner number the network reads right but below GUESS_AT. With the room it is kept, and showed
-    "?"; it now shows the number's face (`corner_numbers.GUESS_FOR_UNNAMED`), never certain. Without the room
-    such a die is dropped as before (a frame alone keeps nothing the face reader cannot name: the guess is for
-the read with the room only)."""
+    """Issue 31 #4 (an uncertain die shows its best guess first): a vampire lord's die from below (Blender
+    seed 408 frame 11, tests/vision/data/vampire_lord_unnamed_under*) whose symbol the templates name nothing
+    in, and whose corner number the network reads right but below GUESS_AT. With the room it is kept, and
+    showed "?"; it now shows the number's face (`corner_numbers.GUESS_FOR_UNNAMED`), never certain. Without
+    the room such a die is dropped as before (a frame alone keeps nothing the face reader cannot name: the
+    guess is for the read with the room only)."""
     truth = json.loads((DATA / "vampire_lord_unnamed_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"vampire_lord_unnamed_under{s}.webp")) for s in ("", "_empty"))
     ds = get_set(spec(truth["set"]))

@@ -334,8 +334,8 @@ def test_a_heap_of_touching_symbol_dice_is_searched_by_the_learned_finder(
     and an L of three, whose seams the grain hides from the edge search. The learned finder searches the heap
     (`reader.HEAPS_FOR_ICONS`) and each box with no square in it is read as its own square
     (`find.detector_blobs(boxed=True)`): three of the four dice are read right, each a best guess, never
-    certain, and nothing else is read but (with the quiet side) the L's own outline. Without the search (and the
-    quiet side), only the die the split parted off."""
+    certain, and nothing else is read but (with the quiet side) the L's own outline. Without the search (and
+    the quiet side), only the die the split parted off."""
     import json
     from pathlib import Path
 
@@ -432,12 +432,12 @@ def test_a_long_blurred_blob_is_not_searched_for_a_die(monkeypatch) -> None:
 
 def test_a_hero_die_whose_side_face_shows_is_looked_at_for_ink_from_its_quiet_side(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 31 #1 for symbol dice from below with the room: a samurai's die apart near the frame's edge (Blender
-    seed 411 frame 12, tests/vision/data/samurai_side_under*) shows the camera one of its side faces beside the
-    face on the glass. The side face fills one side of the band just inside the outline, whose spread then hid
-    the clear symbol in the grain, and the die was read as no die. Its ink is looked at again with the body
-    taken from the band's quietest side (`faces.INK_BY_QUIET_SIDE`): the die is read, right and uncertain.
-    Without the room nothing is looked at again (a lamp's blob is no die's)."""
+    """Issue 31 #1 for symbol dice from below with the room: a samurai's die apart near the frame's edge
+    (Blender seed 411 frame 12, tests/vision/data/samurai_side_under*) shows the camera one of its side faces
+    beside the face on the glass. The side face fills one side of the band just inside the outline, whose
+    spread then hid the clear symbol in the grain, and the die was read as no die. Its ink is looked at again
+    with the body taken from the band's quietest side (`faces.INK_BY_QUIET_SIDE`): the die is read, right and
+    uncertain. Without the room nothing is looked at again (a lamp's blob is no die's)."""
     import json
     from pathlib import Path
 
