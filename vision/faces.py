@@ -221,8 +221,8 @@ def _ink_threshold(ink: np.ndarray, inner: np.ndarray = INNER, band_mask: np.nda
 # rule written before Blender seeds 418-419 were read: merged 63.79 -> 67.24% right there, missed 13.79 ->
 # 8.62%, phantoms and silent (0) as before (docs/dice-sets.md)
 INK_BY_QUIET_SIDE = True
-# ... and a heap's part only if shaped as one die (`_not_a_heaps_part`; shipped at a rule written before Blender
-# seeds 420-421 were read: read there as without it, one phantom fewer on the test seeds)
+# ... and a heap's part only if shaped as one die (`_not_a_heaps_part`; shipped at a rule written before
+# Blender seeds 420-421 were read: read there as without it, one phantom fewer on the test seeds)
 QUIET_SIDE_HEAP_PARTS_SHAPED = True
 ONE_DIE_FILL, ONE_DIE_ELONGATION, ONE_DIE_SIZE = 0.65, 1.25, 1.4
 
