@@ -524,10 +524,11 @@ class FaceReader:
         return FaceCut(cx, cy, side, ang, snapped, shrunk, grown)
 
     def _ink(self, img: np.ndarray, lab: np.ndarray | None, blob: Any, cut: FaceCut, numeral: bool,
-             with_room: bool = False) -> FaceInk:
+             look_again: bool = False) -> FaceInk:
         """The face's crop and its ink. Only the pentagon's inside is a d12's face (the crop's corners are
-        the room). `with_room`: the blob is of the room's difference (a lamp or glare the frame alone finds
-        is no die, and is not looked at again for ink: `_ink_by_quietest_side`)."""
+        the room). `look_again`: a face that shows no ink may be looked at again from the band's quietest
+        side (`_ink_by_quietest_side`): read with the room, its outline of one die (`FaceReader.read`; a lamp
+        or glare the frame alone finds is no die)."""
         inner, band = (P_INNER, P_BAND) if numeral else (INNER, BAND)
         crop_bgr = canonical_crop(img, (cut.cx, cut.cy), cut.side, cut.ang)
         crop_lab = canonical_crop(lab, (cut.cx, cut.cy), cut.side, cut.ang) if lab is not None else \
@@ -547,7 +548,7 @@ class FaceReader:
             # from above, keeps the rim's verdict)
             if has2 or cut.snapped is not None or face_shape_ok(blob.area, blob.solidity, blob.rect, self.pentagon):
                 ink, face_med, t, has_ink, spread = ink2, med2, t2, True, spread2
-        if INK_BY_QUIET_SIDE and with_room and not has_ink and not numeral and self.ds.kind != "pips":
+        if INK_BY_QUIET_SIDE and look_again and not has_ink and not numeral and self.ds.kind != "pips":
             quiet = _ink_by_quietest_side(crop_lab, inner)
             if quiet[3]:
                 ink, face_med, t, has_ink, spread = quiet
