@@ -48,6 +48,7 @@ from vision.classify import crop_rect
 from vision.corner_numbers import corner_patches as vision_corner_patches
 from vision.corner_numbers import normalised
 from vision.find import find_dice
+from vision.onnx_net import load_net
 
 FACE = 96          # the upright face crop's side
 PATCH = 32         # the corner patch's side as the network reads it
@@ -276,7 +277,7 @@ class OnnxNet:
     """An exported corner network answering as the torch one does in `read` (logits for (n, 1, s, s))."""
 
     def __init__(self, path: Path):
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = load_net(path)   # as the reader loads it (`vision.onnx_net`)
 
     def __call__(self, x):
         import torch

@@ -260,12 +260,12 @@ def _ink_by_quietest_side(crop_lab: np.ndarray, inner: np.ndarray
     crop_lab = cv2.medianBlur(crop_lab, 3)
 
     def spread_of(side: np.ndarray) -> float:
-        ink, _ = ink_map(crop_lab, side)
-        band = ink[side]
+        band = maps[id(side)][0][side]
         return float(rank(np.abs(band - rank(band, 0.5)), 0.5))
 
+    maps = {id(side): ink_map(crop_lab, side) for side in BAND_SIDES}
     side = min(BAND_SIDES, key=spread_of)
-    ink, med = ink_map(crop_lab, side)
+    ink, med = maps[id(side)]
     t, has_ink, spread = _ink_threshold(ink, inner, side)
     return ink, med, t, has_ink, spread
 
