@@ -4,7 +4,7 @@
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--errors] [--one-turn]
         [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--ring-out]
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
-        [--any-heap-part]
+        [--any-heap-part] [--no-nudge]
         [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -25,7 +25,8 @@ with the room the learned finder does not search heaps of touching icon dice (th
 corner number only at the guess level, as before `corner_numbers.GUESS_FOR_UNNAMED`; `--no-quiet-side`: an
 icon die whose band shows no ink is not looked at again with its body from the band's quietest side, as before
 `faces.INK_BY_QUIET_SIDE`; `--any-heap-part`: a heap's part is looked at so whatever its shape, as before
-`faces.QUIET_SIDE_HEAP_PARTS_SHAPED`; `--colour-set regidice`: the d6 frames also read as that set (a
+`faces.QUIET_SIDE_HEAP_PARTS_SHAPED`; `--no-nudge`: a corner number is read in the outline's own crop only,
+as before `corner_numbers.NUDGED`; `--colour-set regidice`: the d6 frames also read as that set (a
 line of its colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine,
 the seeds, the frames and the model.
 
@@ -480,6 +481,8 @@ def main() -> int:
                     "`faces.INK_BY_QUIET_SIDE`)")
     ap.add_argument("--any-heap-part", action="store_true", help="a heap's part is looked at from its quiet "
                     "side whatever its shape (the reader before `faces.QUIET_SIDE_HEAP_PARTS_SHAPED`)")
+    ap.add_argument("--no-nudge", action="store_true", help="a corner number is read in the outline's own crop "
+                    "only, not in nudged copies too (the reader before `corner_numbers.NUDGED`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -502,6 +505,7 @@ def main() -> int:
     vision.corner_numbers.GUESS_FOR_UNNAMED = not args.no_guess_unnamed
     vision.faces.INK_BY_QUIET_SIDE = not args.no_quiet_side
     vision.faces.QUIET_SIDE_HEAP_PARTS_SHAPED = not args.any_heap_part
+    vision.corner_numbers.NUDGED = not args.no_nudge
     if args.corners:
         vision.corner_numbers.MODEL = args.corners
         vision.corner_numbers.corner_reader.cache_clear()
