@@ -49,7 +49,24 @@ def test_the_corner_number_names_a_held_out_heroes_dice_the_templates_cannot(mon
     monkeypatch.setattr(cn, "NUDGED", False)
     assert _right(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 3
     monkeypatch.setattr(cn, "GUESS_AT", 2.0)   # no number is ever sure enough: the templates alone
+    monkeypatch.setattr(cn, "CORNER_OVER_NAMED", False)
     assert _right(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 2
+
+
+def test_a_die_the_templates_named_unsure_takes_its_corner_number_however_unsure(monkeypatch):
+    """Issue 31 #1, #4: the templates name each of the seraph's four dice from below, unsure, two of them
+    wrong. With every number below the guess level (GUESS_AT raised past 1) the dice still take their corner
+    numbers' faces (`corner_numbers.CORNER_OVER_NAMED`), and all four are right, uncertain, at the same places:
+    no die is kept or dropped for it."""
+    truth = json.loads((DATA / "seraph_under.json").read_text())
+    frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
+    ds = spec(truth["set"])
+    monkeypatch.setattr(cn, "GUESS_AT", 2.0)
+    over = read_dice(frame, ds, "under", background=empty)
+    monkeypatch.setattr(cn, "CORNER_OVER_NAMED", False)
+    templates = read_dice(frame, ds, "under", background=empty)
+    assert (_right(templates, truth["dice"]), _right(over, truth["dice"])) == (2, 4)
+    assert [r.center for r in templates] == [r.center for r in over] and not any(r.certain for r in over)
 
 
 def test_render_pys_drawings_are_read_as_printed_and_not_mirrored():
