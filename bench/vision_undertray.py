@@ -4,7 +4,7 @@
         [--classifier vision/models/pips.onnx] [--hold-out plate=glass] [--brief] [--errors] [--one-turn]
         [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--ring-out]
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
-        [--any-heap-part] [--no-nudge] [--templates-first]
+        [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -26,7 +26,8 @@ corner number only at the guess level, as before `corner_numbers.GUESS_FOR_UNNAM
 icon die whose band shows no ink is not looked at again with its body from the band's quietest side, as before
 `faces.INK_BY_QUIET_SIDE`; `--any-heap-part`: a heap's part is looked at so whatever its shape, as before
 `faces.QUIET_SIDE_HEAP_PARTS_SHAPED`; `--no-nudge`: a corner number is read in the outline's own crop only,
-as before `corner_numbers.NUDGED`; `--templates-first`: a die the templates named, unsure, takes its corner
+as before `corner_numbers.NUDGED`; `--nudge-below P`: the nudged crops only for a number the own crop reads
+below P (`corner_numbers.NUDGE_BELOW`); `--templates-first`: a die the templates named, unsure, takes its corner
 number only at the guess level, as before `corner_numbers.CORNER_OVER_NAMED`; `--colour-set regidice`: the d6 frames also read as that set (a
 line of its colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine,
 the seeds, the frames and the model.
@@ -484,6 +485,8 @@ def main() -> int:
                     "side whatever its shape (the reader before `faces.QUIET_SIDE_HEAP_PARTS_SHAPED`)")
     ap.add_argument("--no-nudge", action="store_true", help="a corner number is read in the outline's own crop "
                     "only, not in nudged copies too (the reader before `corner_numbers.NUDGED`)")
+    ap.add_argument("--nudge-below", type=float, default=None, help="the nudged crops only for a number the "
+                    "outline's own crop reads below this (`corner_numbers.NUDGE_BELOW`)")
     ap.add_argument("--templates-first", action="store_true", help="a die the templates named, unsure, keeps "
                     "their face below the corner number's guess level (the reader before "
                     "`corner_numbers.CORNER_OVER_NAMED`)")
@@ -511,6 +514,8 @@ def main() -> int:
     vision.faces.QUIET_SIDE_HEAP_PARTS_SHAPED = not args.any_heap_part
     vision.corner_numbers.NUDGED = not args.no_nudge
     vision.corner_numbers.CORNER_OVER_NAMED = not args.templates_first
+    if args.nudge_below is not None:
+        vision.corner_numbers.NUDGE_BELOW = args.nudge_below
     if args.corners:
         vision.corner_numbers.MODEL = args.corners
         vision.corner_numbers.corner_reader.cache_clear()

@@ -46,6 +46,11 @@ GUESS_FOR_UNNAMED = True
 # and 408-423 (652 dice, merged) right 65.64 -> 67.33%, missed (9.05%) and phantoms (34) as before; every turn
 # of the nine crops: 67.64% for three times the patches; the surest also deciding GUESS_AT: 70.09%, 54 phantoms.
 NUDGED = True
+# The nudges only for a number the own crop is below this sure of. Why: they cost 16 patches through the
+# network a die (the watcher's Dice Throne frame from below 77 -> 110 ms CPU), and at 0.9 or surer they changed
+# 1 of 465 numbers on the Dice Throne seeds read so far (256 of 870 below). Shipped at a rule written before
+# seeds 428-429 were read: they read the same with it and without (docs/dice-sets.md).
+NUDGE_BELOW = 0.9
 # Where the templates named an uncertain die one face and its corner number another below GUESS_AT, the number
 # was right more often (Dice Throne dev seeds 402-404 and 408-423: 35 dice against the templates' 21, at p < 0.1
 # alone 15 against 7): the templates know one drawing of each symbol and are unsure for a reason. So a die the
@@ -105,7 +110,7 @@ class CornerReader:
         own = self._numbers([self._face_crop(img, rect, mirrored)], range(4))[0]
         turn, number = np.unravel_index(own.argmax(), own.shape)
         p = float(own[turn, number])
-        if NUDGED:
+        if NUDGED and p < NUDGE_BELOW:
             nudged = self._numbers([self._face_crop(img, r, mirrored) for r in _nudged(rect)], (int(turn),))[:, 0]
             if nudged.max() > p:
                 number = np.unravel_index(nudged.argmax(), nudged.shape)[1]

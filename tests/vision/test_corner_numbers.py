@@ -145,7 +145,8 @@ def test_a_corner_number_off_its_outline_is_read_in_nudged_crops(monkeypatch):
     frame 14, tests/vision/data/corner_nudged_under*) has an outline a little off its printed face, and the
     corner patch of the outline's own crop read its number wrong (a claw). Read in eight nudged crops too
     (`corner_numbers.NUDGED`) the surest names the spear. Whether a die takes a number, and so which dice are
-    read, is still the outline's own crop's: the other two dice and every die's place are as before."""
+    read, is still the outline's own crop's: the other two dice and every die's place are as before. A number
+    the own crop is sure of (`NUDGE_BELOW`) is not read again."""
     truth = json.loads((DATA / "corner_nudged_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"corner_nudged_under{s}.webp")) for s in ("", "_empty"))
     ds = spec(truth["set"])
@@ -156,6 +157,9 @@ def test_a_corner_number_off_its_outline_is_read_in_nudged_crops(monkeypatch):
     assert (_right(own, truth["dice"]), _right(nudged, truth["dice"])) == (1, 2)
     assert [(r.center, r.certain, r.confidence) for r in own] == [(r.center, r.certain, r.confidence) for r in nudged]
     assert [r.face for r in own] != [r.face for r in nudged]
+    monkeypatch.setattr(cn, "NUDGED", True)
+    monkeypatch.setattr(cn, "NUDGE_BELOW", 0.0)   # every own number counts as sure: no nudges
+    assert read_dice(frame, ds, "under", background=empty) == own
 
 
 def test_the_nudges_keep_the_outlines_own_probability(monkeypatch):
