@@ -39,28 +39,32 @@ GUESS_CONFIDENCE = 0.5   # what a best guess is shown with: an uncertain die's
 # rule written before Blender seeds 416-417 were read: merged 54.93 -> 60.56% right there, missed, phantoms
 # and silent (0) as before (docs/dice-sets.md)
 GUESS_FOR_UNNAMED = True
-# A die's outline is often a little off its printed face (a side face seen beside it, grain on its edge), and
-# then the corner patch misses the number. So the outline's own crop says whether the die takes a number at all
-# (GUESS_AT) and in which quarter turn it lies, and the number is the surest in that turn's corner of the crop
-# and of eight nudged copies (`NUDGES`): no outline is kept or dropped for it. On Dice Throne dev seeds 402-404
-# and 408-423 (652 dice, merged) right 65.64 -> 67.33%, missed (9.05%) and phantoms (34) as before; every turn
-# of the nine crops: 67.64% for three times the patches; the surest also deciding GUESS_AT: 70.09%, 54 phantoms.
+# A die's outline is often a little off its printed face (a side face seen beside it, grain on its edge),
+# and then the corner patch misses the number. So the outline's own crop says whether the die takes a number
+# at all (GUESS_AT) and in which quarter turn it lies, and the number is the surest in that turn's corner of
+# the crop and of eight nudged copies (`NUDGES`): no outline is kept or dropped for it. On Dice Throne dev
+# seeds 402-404 and 408-423 (652 dice, merged) right 65.64 -> 67.33%, missed (9.05%) and phantoms (34) as
+# before; every turn of the nine crops: 67.64% for three times the patches; the surest also deciding
+# GUESS_AT: 70.09%, 54 phantoms.
 NUDGED = True
-# The nudges only for a number the own crop is below this sure of. Why: they cost 16 patches through the
-# network a die (the watcher's Dice Throne frame from below 77 -> 110 ms CPU), and at 0.9 or surer they changed
-# 1 of 465 numbers on the Dice Throne seeds read so far (256 of 870 below). Shipped at a rule written before
-# seeds 428-429 were read: they read the same with it and without (docs/dice-sets.md).
-NUDGE_BELOW = 0.9
-# Where the templates named an uncertain die one face and its corner number another below GUESS_AT, the number
-# was right more often (Dice Throne dev seeds 402-404 and 408-423: 35 dice against the templates' 21, at p < 0.1
-# alone 15 against 7): the templates know one drawing of each symbol and are unsure for a reason. So a die the
-# templates named, unsure, takes its corner number's face however unsure the network is (shown at that
-# probability); whether a die they named nothing in takes it is GUESS_AT's and GUESS_FOR_UNNAMED's, so no die
-# is kept or dropped for it. Dev (652 dice, merged): right 67.33 -> 69.63%, missed and phantoms as before.
-CORNER_OVER_NAMED = True
 # (side scale, centre moved right, down, in shares of the side)
 NUDGES = tuple((k, dx, dy) for k in (0.94, 1.06)
                for dx, dy in ((0.04, 0.04), (-0.04, -0.04), (0.04, -0.04), (-0.04, 0.04)))
+# The nudges only for a number the own crop is below this sure of. Why: they cost 16 patches through the
+# network a die (the watcher's Dice Throne frame from below 77 -> 110 ms CPU, a render on the other core),
+# and at 0.9 or surer they changed 1 of 465 numbers on the Dice Throne seeds read so far (256 of 870 below).
+# Shipped at a rule written before seeds 428-429 were read: they read the same with it and without
+# (docs/dice-sets.md).
+NUDGE_BELOW = 0.9
+# Where the templates named an uncertain die one face and its corner number another below GUESS_AT, the
+# number was right more often (Dice Throne dev seeds 402-404 and 408-423: 35 dice against the templates' 21,
+# at p < 0.1 alone 15 against 7): the templates know one drawing of each symbol and are unsure for a reason.
+# So a die the templates named, unsure, takes its corner number's face however unsure the network is (shown
+# at that probability); whether a die they named nothing in takes it is GUESS_AT's and GUESS_FOR_UNNAMED's,
+# so no die is kept or dropped for it. Dev (652 dice, merged): right 67.33 -> 69.63%, missed and phantoms as
+# before; on fresh seeds 426-431 (214 dice) 148 right against 147, merged and as the watcher reads
+# (docs/dice-sets.md).
+CORNER_OVER_NAMED = True
 
 
 def corner_patches(crop: np.ndarray, corner: float, patch: int, turns: Sequence[int] = range(4)
@@ -104,14 +108,15 @@ class CornerReader:
         `mirrored`: the camera sees faces mirrored (`glyphs.seen_mirrored`), and the crop is flipped back.
         Only one way: while vision/render.py drew faces from below mirrored and Blender as printed, this
         read both, and read Blender's seed 402 worse for it (19 of 29 right one way, 17 both).
-        With NUDGED the number is the surest in the rect's own crop and its `NUDGES` (`_nudged`), in the quarter
-        turn the own crop names; the probability, which decides whether the die takes it at all, is the own
-        crop's."""
+        With NUDGED the number is the surest in the rect's own crop and its `NUDGES` (`_nudged`), in the
+        quarter turn the own crop names (only below NUDGE_BELOW); the probability, which decides whether the
+        die takes it at all, is the own crop's."""
         own = self._numbers([self._face_crop(img, rect, mirrored)], range(4))[0]
         turn, number = np.unravel_index(own.argmax(), own.shape)
         p = float(own[turn, number])
         if NUDGED and p < NUDGE_BELOW:
-            nudged = self._numbers([self._face_crop(img, r, mirrored) for r in _nudged(rect)], (int(turn),))[:, 0]
+            crops = [self._face_crop(img, r, mirrored) for r in _nudged(rect)]
+            nudged = self._numbers(crops, (int(turn),))[:, 0]
             if nudged.max() > p:
                 number = np.unravel_index(nudged.argmax(), nudged.shape)[1]
         return int(number) + 1, p
@@ -122,7 +127,7 @@ class CornerReader:
         return self.probabilities(np.stack(patches))[:, 1:].reshape(len(crops), len(turns), -1)
 
     def _face_crop(self, img: np.ndarray, rect: tuple, mirrored: bool) -> np.ndarray:
-        """The printed face inside outline `rect`, upright, `face` px a side (flipped back when `mirrored`)."""
+        """The printed face inside outline `rect`, upright, `face` px a side (flipped back if `mirrored`)."""
         (x, y), (w, h), turn = rect
         crop = crop_rect(img, ((x, y), (w * self.inset, h * self.inset), turn), pad=1.0, size=self.face)
         return np.ascontiguousarray(crop[:, ::-1]) if mirrored else crop
@@ -150,8 +155,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
                        named_anyway: bool = False) -> Reading:
     """An uncertain reading of a numbered set's die under the tray with the face its corner number names as
     the best guess, where the number is read at GUESS_AT or surer; every other reading as it was.
-    `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure; with
-    CORNER_OVER_NAMED so does one the templates named."""
+    `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure;
+    with CORNER_OVER_NAMED so does one the templates named."""
     if r.certain or rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     number, p = corner_reader().read(img, rect, seen_mirrored(mount))
