@@ -27,10 +27,10 @@ icon die whose band shows no ink is not looked at again with its body from the b
 `faces.INK_BY_QUIET_SIDE`; `--any-heap-part`: a heap's part is looked at so whatever its shape, as before
 `faces.QUIET_SIDE_HEAP_PARTS_SHAPED`; `--no-nudge`: a corner number is read in the outline's own crop only,
 as before `corner_numbers.NUDGED`; `--nudge-below P`: the nudged crops only for a number the own crop reads
-below P (`corner_numbers.NUDGE_BELOW`); `--templates-first`: a die the templates named, unsure, takes its corner
-number only at the guess level, as before `corner_numbers.CORNER_OVER_NAMED`; `--colour-set regidice`: the d6 frames also read as that set (a
-line of its colours' dice: certain with a wrong colour casts the wrong spell). The header names the machine,
-the seeds, the frames and the model.
+below P (`corner_numbers.NUDGE_BELOW`); `--templates-first`: a die the templates named, unsure, takes its
+corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAMED`; `--colour-set regidice`:
+the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
+spell). The header names the machine, the seeds, the frames and the model.
 
 Every frame is read three ways: alone; with its empty tray (the same scene without dice, its own noise) handed
 to the reader as the old watcher did; and as the watcher reads one frame (`vision.room`: the room learned from
@@ -483,8 +483,8 @@ def main() -> int:
                     "`faces.INK_BY_QUIET_SIDE`)")
     ap.add_argument("--any-heap-part", action="store_true", help="a heap's part is looked at from its quiet "
                     "side whatever its shape (the reader before `faces.QUIET_SIDE_HEAP_PARTS_SHAPED`)")
-    ap.add_argument("--no-nudge", action="store_true", help="a corner number is read in the outline's own crop "
-                    "only, not in nudged copies too (the reader before `corner_numbers.NUDGED`)")
+    ap.add_argument("--no-nudge", action="store_true", help="a corner number is read in the outline's own "
+                    "crop only, not in nudged copies too (the reader before `corner_numbers.NUDGED`)")
     ap.add_argument("--nudge-below", type=float, default=None, help="the nudged crops only for a number the "
                     "outline's own crop reads below this (`corner_numbers.NUDGE_BELOW`)")
     ap.add_argument("--templates-first", action="store_true", help="a die the templates named, unsure, keeps "

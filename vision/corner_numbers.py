@@ -42,28 +42,28 @@ GUESS_FOR_UNNAMED = True
 # A die's outline is often a little off its printed face (a side face seen beside it, grain on its edge),
 # and then the corner patch misses the number. So the outline's own crop says whether the die takes a number
 # at all (GUESS_AT) and in which quarter turn it lies, and the number is the surest in that turn's corner of
-# the crop and of eight nudged copies (`NUDGES`): no outline is kept or dropped for it. On Dice Throne dev
-# seeds 402-404 and 408-423 (652 dice, merged) right 65.64 -> 67.33%, missed (9.05%) and phantoms (34) as
-# before; every turn of the nine crops: 67.64% for three times the patches; the surest also deciding
+# the crop and of eight nudged copies (`NUDGES`): no outline is kept or dropped for it. On the numbered
+# sets' dev seeds 402-404 and 408-423 (652 dice, merged) right 65.64 -> 67.33%, missed (9.05%) and phantoms
+# (34) as before; every turn of the nine crops: 67.64% for three times the patches; the surest also deciding
 # GUESS_AT: 70.09%, 54 phantoms.
 NUDGED = True
 # (side scale, centre moved right, down, in shares of the side)
 NUDGES = tuple((k, dx, dy) for k in (0.94, 1.06)
                for dx, dy in ((0.04, 0.04), (-0.04, -0.04), (0.04, -0.04), (-0.04, 0.04)))
 # The nudges only for a number the own crop is below this sure of. Why: they cost 16 patches through the
-# network a die (the watcher's Dice Throne frame from below 77 -> 110 ms CPU, a render on the other core),
-# and at 0.9 or surer they changed 1 of 465 numbers on the Dice Throne seeds read so far (256 of 870 below).
-# Shipped at a rule written before seeds 428-429 were read: they read the same with it and without
-# (docs/dice-sets.md).
+# network a die (the watcher's frame of a numbered set from below 77 -> 110 ms CPU, a render on the other
+# core), and at 0.9 or surer they changed 1 of 465 numbers on the numbered sets' seeds read so far (256 of
+# 870 below). Shipped at a rule written before seeds 428-429 were read: they read the same with it and
+# without (docs/dice-sets.md).
 NUDGE_BELOW = 0.9
 # Where the templates named an uncertain die one face and its corner number another below GUESS_AT, the
-# number was right more often (Dice Throne dev seeds 402-404 and 408-423: 35 dice against the templates' 21,
-# at p < 0.1 alone 15 against 7): the templates know one drawing of each symbol and are unsure for a reason.
-# So a die the templates named, unsure, takes its corner number's face however unsure the network is (shown
-# at that probability); whether a die they named nothing in takes it is GUESS_AT's and GUESS_FOR_UNNAMED's,
-# so no die is kept or dropped for it. Dev (652 dice, merged): right 67.33 -> 69.63%, missed and phantoms as
-# before; on fresh seeds 426-431 (214 dice) 148 right against 147, merged and as the watcher reads
-# (docs/dice-sets.md).
+# number was right more often (the numbered sets' dev seeds 402-404 and 408-423: 35 dice against the
+# templates' 21, at p < 0.1 alone 15 against 7): the templates know one drawing of each symbol and are
+# unsure for a reason. So a die the templates named, unsure, takes its corner number's face however unsure
+# the network is (shown at that probability); whether a die they named nothing in takes it is GUESS_AT's and
+# GUESS_FOR_UNNAMED's, so no die is kept or dropped for it. Dev (652 dice, merged): right 67.33 -> 69.63%,
+# missed and phantoms as before; on fresh seeds 426-431 (214 dice) 148 right against 147, merged and as the
+# watcher reads (docs/dice-sets.md).
 CORNER_OVER_NAMED = True
 
 

@@ -56,8 +56,8 @@ def test_the_corner_number_names_a_held_out_heroes_dice_the_templates_cannot(mon
 def test_a_die_the_templates_named_unsure_takes_its_corner_number_however_unsure(monkeypatch):
     """Issue 31 #1, #4: the templates name each of the seraph's four dice from below, unsure, two of them
     wrong. With every number below the guess level (GUESS_AT raised past 1) the dice still take their corner
-    numbers' faces (`corner_numbers.CORNER_OVER_NAMED`), and all four are right, uncertain, at the same places:
-    no die is kept or dropped for it."""
+    numbers' faces (`corner_numbers.CORNER_OVER_NAMED`), and all four are right, uncertain, at the same
+    places: no die is kept or dropped for it."""
     truth = json.loads((DATA / "seraph_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
     ds = spec(truth["set"])
@@ -123,8 +123,9 @@ def test_a_die_the_templates_name_nothing_in_shows_its_corner_guess_with_the_roo
     in, and whose corner number the network reads right but below GUESS_AT. With the room it is kept, and
     showed "?"; it now shows the number's face (`corner_numbers.GUESS_FOR_UNNAMED`), never certain. Without
     the room such a die is dropped as before (a frame alone keeps nothing the face reader cannot name: the
-    guess is for the read with the room only). The number as the outline's own crop reads it: read in nudged
-    crops too (`corner_numbers.NUDGED`) this die's guess turns wrong (a gaze), one of the dice the nudges lose."""
+    guess is for the read with the room only). The number as the outline's own crop reads it: read in
+    nudged crops too (`corner_numbers.NUDGED`) this die's guess turns wrong (a gaze), one of the dice the
+    nudges lose."""
     monkeypatch.setattr(cn, "NUDGED", False)
     truth = json.loads((DATA / "vampire_lord_unnamed_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"vampire_lord_unnamed_under{s}.webp")) for s in ("", "_empty"))
@@ -155,7 +156,10 @@ def test_a_corner_number_off_its_outline_is_read_in_nudged_crops(monkeypatch):
     monkeypatch.setattr(cn, "NUDGED", False)
     own = read_dice(frame, ds, "under", background=empty)
     assert (_right(own, truth["dice"]), _right(nudged, truth["dice"])) == (1, 2)
-    assert [(r.center, r.certain, r.confidence) for r in own] == [(r.center, r.certain, r.confidence) for r in nudged]
+    def placed(readings: list[Reading]) -> list[tuple]:
+        return [(r.center, r.certain, r.confidence) for r in readings]
+
+    assert placed(own) == placed(nudged)
     assert [r.face for r in own] != [r.face for r in nudged]
     monkeypatch.setattr(cn, "NUDGED", True)
     monkeypatch.setattr(cn, "NUDGE_BELOW", 0.0)   # every own number counts as sure: no nudges
