@@ -35,6 +35,11 @@ def _right(readings: list[Reading], dice: list[dict]) -> int:
     return right
 
 
+def _placed(readings: list[Reading]) -> list[tuple]:
+    """Each reading's place, certainty and confidence (all but the face it names)."""
+    return [(r.center, r.certain, r.confidence) for r in readings]
+
+
 def test_the_corner_number_names_a_held_out_heroes_dice_the_templates_cannot(monkeypatch):
     """Issue 31 (symbol dice from below): with the corner reader three of the seraph's four dice are named
     right as best guesses, and the fourth too when the number is read in nudged crops as well
@@ -156,10 +161,7 @@ def test_a_corner_number_off_its_outline_is_read_in_nudged_crops(monkeypatch):
     monkeypatch.setattr(cn, "NUDGED", False)
     own = read_dice(frame, ds, "under", background=empty)
     assert (_right(own, truth["dice"]), _right(nudged, truth["dice"])) == (1, 2)
-    def placed(readings: list[Reading]) -> list[tuple]:
-        return [(r.center, r.certain, r.confidence) for r in readings]
-
-    assert placed(own) == placed(nudged)
+    assert _placed(own) == _placed(nudged)
     assert [r.face for r in own] != [r.face for r in nudged]
     monkeypatch.setattr(cn, "NUDGED", True)
     monkeypatch.setattr(cn, "NUDGE_BELOW", 0.0)   # every own number counts as sure: no nudges
