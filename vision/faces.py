@@ -258,16 +258,15 @@ def _ink_by_quietest_side(crop_lab: np.ndarray, inner: np.ndarray
     first (a 3 px median): a camera's coloured grain varies as much as a faint symbol at a pixel, not over
     a symbol's width."""
     crop_lab = cv2.medianBlur(crop_lab, 3)
-
-    def spread_of(side: np.ndarray) -> float:
-        band = maps[id(side)][0][side]
-        return float(rank(np.abs(band - rank(band, 0.5)), 0.5))
-
-    maps = {id(side): ink_map(crop_lab, side) for side in BAND_SIDES}
-    side = min(BAND_SIDES, key=spread_of)
-    ink, med = maps[id(side)]
+    by_side = [(side, *ink_map(crop_lab, side)) for side in BAND_SIDES]
+    side, ink, med = min(by_side, key=lambda s: _spread(s[1][s[0]]))
     t, has_ink, spread = _ink_threshold(ink, inner, side)
     return ink, med, t, has_ink, spread
+
+
+def _spread(values: np.ndarray) -> float:
+    """The median distance of `values` from their median: how much a band's ink varies."""
+    return float(rank(np.abs(values - rank(values, 0.5)), 0.5))
 
 
 def _two_toned(values: np.ndarray) -> bool:
