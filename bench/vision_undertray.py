@@ -186,8 +186,8 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | No
     frames of the empty tray, and their readings voted with the read of their mean (`vision.watcher.vote`).
     Why: one frame's figures are not the box's; a die near a line may come out certain in one draw of the noise
     and not in the next."""
-    imgs = [enlarged(camera_frame(folder, row, look=k)) for k in range(VOTES)]
-    empties = [enlarged(camera_frame(folder, row, empty=True, look=k)) for k in range(VOTES)]
+    imgs = [enlarged(camera_frame(folder, row, look=LOOK + k)) for k in range(VOTES)]
+    empties = [enlarged(camera_frame(folder, row, empty=True, look=LOOK + k)) for k in range(VOTES)]
     if any(x is None for x in imgs + empties):
         return None
     room = Room()
@@ -199,14 +199,14 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | No
 def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:
     """Per die a Score (so each can count in its groups) and the frame's phantoms, a hardness figure, and the
     certain readings near no die (a certain phantom is a die the game would count that is not there)."""
-    img = enlarged(camera_frame(folder, row))
+    img = enlarged(camera_frame(folder, row, look=LOOK))
     if img is None or row.get("cut"):
         return None
     ds = set_of(row)
     if mode == "watcher":
         got = watched(folder, row, m, ds)
     else:
-        empty = enlarged(camera_frame(folder, row, empty=True)) if mode != "alone" else None
+        empty = enlarged(camera_frame(folder, row, empty=True, look=LOOK)) if mode != "alone" else None
         got = read_frame(img, empty, mode, m, ds)
     if got is None:
         return None
@@ -224,6 +224,10 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
 # three times these renders' 320x240 if it sees the same tray
 SCALE = 1.0
 
+# `--look`: which draw of each frame's sensor noise and JPEG is read (0, every trainer's and bench's frame, by
+# default; the watcher reads LOOK to LOOK + VOTES - 1). Why: a certainty that a new draw of the same noise
+# turns into a wrong name is no certainty, and other draws read more dice for the silent count
+LOOK = 0
 
 def enlarged(img: np.ndarray | None) -> np.ndarray | None:
     """The frame at SCALE (bicubic: more pixels, no more detail)."""
@@ -288,7 +292,7 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
     --debug-out`) and with the truth's boxes and glass faces drawn, for a person to look at."""
     out.mkdir(parents=True, exist_ok=True)
     for bad, folder, row in rows:
-        img = camera_frame(folder, row)
+        img = camera_frame(folder, row, look=LOOK)
         cv2.imwrite(str(out / f"{folder.name}_{row['index']:05d}_cam.png"), img)
         for d in row["dice"]:
             cx, cy, w, h = d["box"]
@@ -490,6 +494,12 @@ def main() -> int:
     ap.add_argument("--templates-first", action="store_true", help="a die the templates named, unsure, keeps "
                     "their face below the corner number's guess level (the reader before "
                     "`corner_numbers.CORNER_OVER_NAMED`)")
+    ap.add_argument("--agreed-at", type=float, default=None, help="a numbered die the templates name unsure is "
+                    "certain where its corner number names the same face this sure (0 or less: never, as before "
+                    "the 36th session; default: the shipped `corner_numbers.AGREED_AT`)")
+    ap.add_argument("--doubted-at", type=float, default=None, help="a numbered die the templates are certain "
+                    "of is not where its corner number names another face this sure (above 1: never, as before "
+                    "the 36th session; default: the shipped `corner_numbers.DOUBTED_AT`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -497,12 +507,14 @@ def main() -> int:
                     "the frames without Cycles' grain, `training/denoise_undertray.py`)")
     ap.add_argument("--scale", type=float, default=1.0, help="read every frame enlarged this many times (a camera "
                     "with more pixels a die; the given-boxes line is at the renders' own size)")
+    ap.add_argument("--look", type=int, default=0, help="read this draw of each frame's sensor noise and JPEG "
+                    "(0: the frame every trainer and bench read; the watcher reads it and the next ones)")
     ap.add_argument("--sensor", choices=("plain", "bayer"), default="plain",
                     help="the camera the frames pass through: plain (every trainer's) or bayer "
                     "(training/sensor.py: a mosaic sensor's shot noise, demosaicked and sharpened; held out)")
     args = ap.parse_args()
-    global SCALE
-    SCALE = args.scale
+    global SCALE, LOOK
+    SCALE, LOOK = args.scale, args.look
     training.blender_undertray_canvases.SENSOR = args.sensor
     vision.reader.TURNS_UNDER = vision.symbolnet.TURNS_UNDER = not args.one_turn
     vision.reader.UNDER_ALONE = not args.no_cnn_alone
@@ -514,6 +526,10 @@ def main() -> int:
     vision.faces.QUIET_SIDE_HEAP_PARTS_SHAPED = not args.any_heap_part
     vision.corner_numbers.NUDGED = not args.no_nudge
     vision.corner_numbers.CORNER_OVER_NAMED = not args.templates_first
+    if args.agreed_at is not None:
+        vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
+    if args.doubted_at is not None:
+        vision.corner_numbers.DOUBTED_AT = args.doubted_at if args.doubted_at <= 1 else None
     if args.nudge_below is not None:
         vision.corner_numbers.NUDGE_BELOW = args.nudge_below
     if args.corners:

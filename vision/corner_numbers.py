@@ -7,9 +7,10 @@ shrunk to the printed face (the model JSON's `inset`), cuts the face out upright
 quarter turns (`CornerReader.read`) the one whose top-left corner patch holds a number gives the face, read by
 `models/corner-numbers.onnx` (trained on drawn faces only: see its JSON) in both polarities of the ink. Of the
 106 dice the outline finder found on four Blender seeds of a numbered set (402-405), it names 72 right and 7
-wrong at a probability of 0.5 or more; a hundred dice cannot vouch for a silent rate, so the reader takes it
-as a best guess only (`with_corner_number`): it never makes a die certain, nor doubts one the templates are
-certain of.
+wrong at a probability of 0.5 or more; a hundred dice cannot vouch for a silent rate, so alone it is a best
+guess only (`with_corner_number`). Beside the templates it is a second judge of the same die: where both name
+the same face, the number read nearly sure, the die is certain (`AGREED_AT`), and where it names another face
+nearly sure, a die the templates are certain of is not (`DOUBTED_AT`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,21 @@ NUDGE_BELOW = 0.9
 # missed and phantoms as before; on fresh seeds 426-431 (214 dice) 148 right against 147, merged and as the
 # watcher reads (docs/dice-sets.md).
 CORNER_OVER_NAMED = True
+# Two judges of one die that look at different things (the templates at the symbol, the network at the corner
+# number), trained on nothing in common: a die the templates named, unsure, is certain where its corner number
+# names the same face at AGREED_AT or surer. On the numbered sets' dev seeds (402-404 and 408-431, seven draws
+# of each frame's sensor noise and JPEG, `bench/vision_undertray.py --look`, merged: 936 dice read 7 times) the
+# unsure readings that met it at 0.999 were 671 (136 dice), none wrong; at 0.99 1,034, none wrong; at 0.9
+# 1,503, 2 wrong (at 0.909 and 0.986). Dev look 3: certain-right 5.56 -> 15.92%, right 67.20 -> 67.52%,
+# missed and phantoms as before. Test seeds 400-401 (held-out heroes and printing), merged: certain-right
+# 10.94 -> 23.44%, the rest as before. None: off.
+AGREED_AT: float | None = 0.999
+# ... and a die the templates are certain of is not where the number names another face at DOUBTED_AT or surer
+# (the same dev reads: of 384 certain readings 5 met it, among them the one certain and wrong, a blurred 2
+# read as a 3; the other 4 were right and are shown as unsure best guesses). None: off.
+DOUBTED_AT: float | None = 0.9
+AGREED = 0.6    # the least confidence a die the two judges agree on is shown with (the templates' certain line)
+DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
 
 def corner_patches(crop: np.ndarray, corner: float, patch: int, turns: Sequence[int] = range(4)
@@ -152,17 +168,26 @@ def numbered(ds: DiceSet) -> bool:
 
 
 def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: DiceSet, mount: str,
-                       named_anyway: bool = False) -> Reading:
-    """An uncertain reading of a numbered set's die under the tray with the face its corner number names as
-    the best guess, where the number is read at GUESS_AT or surer; every other reading as it was.
-    `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure;
-    with CORNER_OVER_NAMED so does one the templates named."""
-    if r.certain or rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
+                       named_anyway: bool = False, outlined: bool = True) -> Reading:
+    """A reading of a numbered set's die under the tray judged again by its corner number: an uncertain one
+    takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
+    certain where that face is its own (`AGREED_AT`); a certain one the number contradicts is not
+    (`DOUBTED_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the number
+    however unsure; with CORNER_OVER_NAMED so does one the templates named. `outlined`: False for a die only
+    the learned finder saw, which stays uncertain whatever the number says."""
+    if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
+        return r
+    if r.certain and DOUBTED_AT is None:
         return r
     number, p = corner_reader().read(img, rect, seen_mirrored(mount))
+    face = top_face(ds, number, mount)
+    same = face.name == r.face and face.value == r.value
+    if r.certain:
+        return r if same or p < DOUBTED_AT else replace(r, certain=False, confidence=min(r.confidence, DOUBTED))
+    if same and outlined and AGREED_AT is not None and p >= AGREED_AT:
+        return replace(r, certain=True, confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
-    face = top_face(ds, number, mount)
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
 
 

@@ -300,7 +300,7 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     if found is not None and ds.shape in ("square", "pentagon"):
         # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
         extra = [with_corner_number(img, b.rect, replace(r, certain=False, confidence=min(
-                 r.confidence, FOUND_ONLY_BY_DETECTOR)), ds, mount)
+                 r.confidence, FOUND_ONLY_BY_DETECTOR)), ds, mount, outlined=False)
                  for b in detector_blobs(img, found, blobs, ds.shape == "pentagon", heaps_by is not None)
                  if (r := fr.read(img, lab, b, typical, background)) is not None]
         # in a heap, a box the face reader names nothing in is no die (as in a still frame, below)

@@ -116,9 +116,12 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
                                                                          monkeypatch):
     # the players' dice carry the barbarian's corner numbers, which the corner reader names as best guesses
     # (vision/corner_numbers.py): set aside here (no number sure enough, none taken over the templates'
-    # names), the box needs the phone for them, as for a set it cannot read
+    # names, none agreeing with them or doubting them), the box needs the phone for them, as for a set it
+    # cannot read
     monkeypatch.setattr(corner_numbers, "GUESS_AT", 2.0)
     monkeypatch.setattr(corner_numbers, "CORNER_OVER_NAMED", False)
+    monkeypatch.setattr(corner_numbers, "AGREED_AT", None)
+    monkeypatch.setattr(corner_numbers, "DOUBTED_AT", None)
     url = serve_table(table)
     page = phone("en-US")
     page.goto(url)
