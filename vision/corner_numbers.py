@@ -72,8 +72,9 @@ CORNER_OVER_NAMED = True
 # of each frame's sensor noise and JPEG, `bench/vision_undertray.py --look`, merged: 936 dice read 7 times) the
 # unsure readings that met it at 0.999 were 671 (136 dice), none wrong; at 0.99 1,034, none wrong; at 0.9
 # 1,503, 2 wrong (at 0.909 and 0.986). Dev look 3: certain-right 5.56 -> 15.92%, right 67.20 -> 67.52%,
-# missed and phantoms as before. Test seeds 400-401 (held-out heroes and printing), merged: certain-right
-# 10.94 -> 23.44%, the rest as before. None: off.
+# missed and phantoms as before. Shipped at a rule written before the test seeds and fresh seeds 432-433 were
+# read (merged certain-right 10.94 -> 23.44% and 1.47 -> 7.35%, right, missed and phantoms as before, none
+# certain and wrong; docs/dice-sets.md). None: off.
 AGREED_AT: float | None = 0.999
 # ... and a die the templates are certain of is not where the number names another face at DOUBTED_AT or surer
 # (the same dev reads: of 384 certain readings 5 met it, among them the one certain and wrong, a blurred 2

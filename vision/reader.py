@@ -294,7 +294,8 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     sizes = [math.sqrt(b.area) for b in blobs]
     typical = float(np.median(sizes)) if sizes else 0.0
     # a die the templates doubt takes its corner number's face as its best guess (numbered sets from below);
-    # with the room, one they name nothing in takes it however unsure (`corner_numbers.GUESS_FOR_UNNAMED`)
+    # with the room, one they name nothing in takes it however unsure (`corner_numbers.GUESS_FOR_UNNAMED`);
+    # where the templates and the number agree the die is certain, where they differ it is not (`AGREED_AT`)
     readings = [with_corner_number(img, b.rect, r, ds, mount, named_anyway=background is not None)
                 for b in blobs if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
