@@ -500,6 +500,8 @@ def main() -> int:
     ap.add_argument("--doubted-at", type=float, default=None, help="a numbered die the templates are certain "
                     "of is not where its corner number names another face this sure (above 1: never, as before "
                     "the 36th session; default: the shipped `corner_numbers.DOUBTED_AT`)")
+    ap.add_argument("--doubt-below", type=float, default=None, help="the corner number doubts only dice the "
+                    "templates are certain of below this (default: the shipped `corner_numbers.DOUBT_BELOW`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -530,6 +532,8 @@ def main() -> int:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:
         vision.corner_numbers.DOUBTED_AT = args.doubted_at if args.doubted_at <= 1 else None
+    if args.doubt_below is not None:
+        vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:
         vision.corner_numbers.NUDGE_BELOW = args.nudge_below
     if args.corners:

@@ -80,6 +80,11 @@ AGREED_AT: float | None = 0.999
 # (the same dev reads: of 384 certain readings 5 met it, among them the one certain and wrong, a blurred 2
 # read as a 3; the other 4 were right and are shown as unsure best guesses). None: off.
 DOUBTED_AT: float | None = 0.9
+# ... only where the templates are certain below DOUBT_BELOW (2.0: every certain die). Why: the check reads
+# the corner of every certain die (8 patches, about 2 ms on one core each), which made the box's read of 5
+# drawn hero dice 16 -> 26 ms; on the dev reads every certain die it doubted was at the templates' full 1.0
+# but the one wrong die (at 0.605), and 280 of the 384 certain readings were at 0.9 or surer.
+DOUBT_BELOW = 2.0
 AGREED = 0.6    # the least confidence a die the two judges agree on is shown with (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
@@ -120,18 +125,18 @@ class CornerReader:
         p = np.exp(z - z.max(2, keepdims=True))
         return (p / p.sum(2, keepdims=True)).mean(0)
 
-    def read(self, img: np.ndarray, rect: tuple, mirrored: bool = False) -> tuple[int, float]:
+    def read(self, img: np.ndarray, rect: tuple, mirrored: bool = False, nudge: bool = True) -> tuple[int, float]:
         """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels);
         `mirrored`: the camera sees faces mirrored (`glyphs.seen_mirrored`), and the crop is flipped back.
         Only one way: while vision/render.py drew faces from below mirrored and Blender as printed, this
         read both, and read Blender's seed 402 worse for it (19 of 29 right one way, 17 both).
         With NUDGED the number is the surest in the rect's own crop and its `NUDGES` (`_nudged`), in the
-        quarter turn the own crop names (only below NUDGE_BELOW); the probability, which decides whether the
-        die takes it at all, is the own crop's."""
+        quarter turn the own crop names (only below NUDGE_BELOW, and with `nudge`); the probability, which
+        decides whether the die takes it at all, is the own crop's."""
         own = self._numbers([self._face_crop(img, rect, mirrored)], range(4))[0]
         turn, number = np.unravel_index(own.argmax(), own.shape)
         p = float(own[turn, number])
-        if NUDGED and p < NUDGE_BELOW:
+        if NUDGED and nudge and p < NUDGE_BELOW:
             crops = [self._face_crop(img, r, mirrored) for r in _nudged(rect)]
             nudged = self._numbers(crops, (int(turn),))[:, 0]
             if nudged.max() > p:
@@ -178,9 +183,12 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     the learned finder saw, which stays uncertain whatever the number says."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
-    if r.certain and DOUBTED_AT is None:
+    if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
         return r
-    number, p = corner_reader().read(img, rect, seen_mirrored(mount))
+    # (a certain die is doubted only at DOUBTED_AT, so where the nudges could change its number, below
+    # NUDGE_BELOW, they cannot doubt it: not read)
+    nudge = not r.certain or DOUBTED_AT < NUDGE_BELOW
+    number, p = corner_reader().read(img, rect, seen_mirrored(mount), nudge)
     face = top_face(ds, number, mount)
     same = face.name == r.face and face.value == r.value
     if r.certain:
