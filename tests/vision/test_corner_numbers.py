@@ -229,3 +229,24 @@ def test_a_certain_die_its_corner_number_contradicts_is_not_certain(monkeypatch)
     assert sum(r.certain for r in shipped) == sum(r.certain for r in before) - 1 == 1
     doubted = [r for r, b in zip(shipped, before, strict=True) if b.certain and not r.certain]
     assert len(doubted) == 1 and doubted[0].confidence <= cn.DOUBTED < 0.6
+
+
+def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
+    """The doubt reads a certain die's own crop and no nudged ones: it is taken only at DOUBTED_AT, and the
+    nudges, which run below NUDGE_BELOW, could change no doubt (they cost 16 patches a die). An unsure die
+    whose own number is below NUDGE_BELOW is read in its nudged crops too."""
+    frame, rect, die, ds = seraph
+    reader = cn.corner_reader()
+    crops: list[int] = []
+    numbers = reader._numbers
+    monkeypatch.setattr(reader, "_numbers", lambda cut, turns: crops.append(len(cut)) or numbers(cut, turns))
+    monkeypatch.setattr(cn, "NUDGE_BELOW", 2.0)   # every number counts as unsure...
+    monkeypatch.setattr(cn, "DOUBTED_AT", 2.0)    # ... and none doubts: the nudges could change nothing
+    certain = Reading(1, ds.face(1).name, "white", 0.99, tuple(die["box"][:2]), (0, 0, 10, 10), True)
+    cn.with_corner_number(frame, rect, certain, ds, "under")
+    assert crops == [1]
+    cn.with_corner_number(frame, rect, replace(certain, certain=False, confidence=0.3), ds, "under")
+    assert crops == [1, 1, len(cn.NUDGES)]
+    monkeypatch.setattr(cn, "DOUBTED_AT", 0.95)   # a doubt below NUDGE_BELOW: the nudges may change it
+    cn.with_corner_number(frame, rect, certain, ds, "under")
+    assert crops[3:] == [1, len(cn.NUDGES)]
