@@ -234,7 +234,8 @@ def test_a_certain_die_its_corner_number_contradicts_is_not_certain(monkeypatch)
 def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
     """The doubt reads a certain die's own crop and no nudged ones: it is taken only at DOUBTED_AT, and the
     nudges, which run below NUDGE_BELOW, could change no doubt (they cost 16 patches a die). An unsure die
-    whose own number is below NUDGE_BELOW is read in its nudged crops too."""
+    whose own number is below NUDGE_BELOW is read in its nudged crops too. A die the templates are certain
+    of at DOUBT_BELOW or surer is not read at all."""
     frame, rect, die, ds = seraph
     reader = cn.corner_reader()
     crops: list[int] = []
@@ -242,7 +243,9 @@ def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
     monkeypatch.setattr(reader, "_numbers", lambda cut, turns: crops.append(len(cut)) or numbers(cut, turns))
     monkeypatch.setattr(cn, "NUDGE_BELOW", 2.0)   # every number counts as unsure...
     monkeypatch.setattr(cn, "DOUBTED_AT", 2.0)    # ... and none doubts: the nudges could change nothing
-    certain = Reading(1, ds.face(1).name, "white", 0.99, tuple(die["box"][:2]), (0, 0, 10, 10), True)
+    sure = Reading(1, ds.face(1).name, "white", cn.DOUBT_BELOW, tuple(die["box"][:2]), (0, 0, 10, 10), True)
+    assert cn.with_corner_number(frame, rect, sure, ds, "under") is sure and crops == []
+    certain = replace(sure, confidence=0.7)
     cn.with_corner_number(frame, rect, certain, ds, "under")
     assert crops == [1]
     cn.with_corner_number(frame, rect, replace(certain, certain=False, confidence=0.3), ds, "under")
