@@ -494,12 +494,14 @@ def main() -> int:
     ap.add_argument("--templates-first", action="store_true", help="a die the templates named, unsure, keeps "
                     "their face below the corner number's guess level (the reader before "
                     "`corner_numbers.CORNER_OVER_NAMED`)")
-    ap.add_argument("--agreed-at", type=float, default=None, help="a numbered die the templates name unsure is "
-                    "certain where its corner number names the same face this sure (0 or less: never, as before "
-                    "the 36th session; default: the shipped `corner_numbers.AGREED_AT`)")
-    ap.add_argument("--doubted-at", type=float, default=None, help="a numbered die the templates are certain "
-                    "of is not where its corner number names another face this sure (above 1: never, as before "
-                    "the 36th session; default: the shipped `corner_numbers.DOUBTED_AT`)")
+    ap.add_argument("--agreed-at", type=float, default=None,
+                    help="a numbered die the templates name unsure is certain where its corner number names "
+                    "the same face this sure (0 or less: never, as before the 36th session; default: the "
+                    "shipped `corner_numbers.AGREED_AT`)")
+    ap.add_argument("--doubted-at", type=float, default=None,
+                    help="a numbered die the templates are certain of is not where its corner number names "
+                    "another face this sure (above 1: never, as before the 36th session; default: the "
+                    "shipped `corner_numbers.DOUBTED_AT`)")
     ap.add_argument("--doubt-below", type=float, default=None, help="the corner number doubts only dice the "
                     "templates are certain of below this (default: the shipped `corner_numbers.DOUBT_BELOW`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
@@ -509,8 +511,9 @@ def main() -> int:
                     "the frames without Cycles' grain, `training/denoise_undertray.py`)")
     ap.add_argument("--scale", type=float, default=1.0, help="read every frame enlarged this many times (a camera "
                     "with more pixels a die; the given-boxes line is at the renders' own size)")
-    ap.add_argument("--look", type=int, default=0, help="read this draw of each frame's sensor noise and JPEG "
-                    "(0: the frame every trainer and bench read; the watcher reads it and the next ones)")
+    ap.add_argument("--look", type=int, default=0,
+                    help="read this draw of each frame's sensor noise and JPEG (0: the frame every trainer "
+                    "and bench read; the watcher reads it and the next ones)")
     ap.add_argument("--sensor", choices=("plain", "bayer"), default="plain",
                     help="the camera the frames pass through: plain (every trainer's) or bayer "
                     "(training/sensor.py: a mosaic sensor's shot noise, demosaicked and sharpened; held out)")

@@ -69,12 +69,12 @@ CORNER_OVER_NAMED = True
 # Two judges of one die that look at different things (the templates at the symbol, the network at the corner
 # number), trained on nothing in common: a die the templates named, unsure, is certain where its corner number
 # names the same face at AGREED_AT or surer. On the numbered sets' dev seeds (402-404 and 408-431, seven draws
-# of each frame's sensor noise and JPEG, `bench/vision_undertray.py --look`, merged: 936 dice read 7 times) the
-# unsure readings that met it at 0.999 were 671 (136 dice), none wrong; at 0.99 1,034, none wrong; at 0.9
-# 1,503, 2 wrong (at 0.909 and 0.986). Dev look 3: certain-right 5.56 -> 15.92%, right 67.20 -> 67.52%,
-# missed and phantoms as before. Shipped at a rule written before the test seeds and fresh seeds 432-433 were
-# read (merged certain-right 10.94 -> 23.44% and 1.47 -> 7.35%, right, missed and phantoms as before, none
-# certain and wrong; docs/dice-sets.md). None: off.
+# of each frame's sensor noise and JPEG, `bench/vision_undertray.py --look`, merged: 936 dice read 7 times)
+# the unsure readings that met it at 0.999 were 671 (136 dice), none wrong; at 0.99 1,034, none wrong; at 0.9
+# 1,503, 2 wrong (at 0.909 and 0.986). Dev look 3: certain-right 5.56 -> 15.92%, right 67.20 -> 67.52%, missed
+# and phantoms as before. Shipped at a rule written before the test seeds and fresh seeds 432-433 were read
+# (merged certain-right 10.94 -> 23.44% and 1.47 -> 7.35%, right, missed and phantoms as before, none certain
+# and wrong; docs/dice-sets.md). None: off.
 AGREED_AT: float | None = 0.999
 # ... and a die the templates are certain of is not where the number names another face at DOUBTED_AT or surer
 # (the same dev reads: of 384 certain readings 5 met it, among them the one certain and wrong, a blurred 2
@@ -82,11 +82,11 @@ AGREED_AT: float | None = 0.999
 DOUBTED_AT: float | None = 0.9
 # ... only where the templates are certain below DOUBT_BELOW (2.0: every certain die). Why: the check reads
 # the corner of every certain die it is asked of (8 patches, about 2 ms on one core each); on the dev reads
-# every certain die the doubt took was at the templates' full 1.0, and right, but the one wrong die (at 0.605),
-# and 280 of the 384 certain readings were at 0.9 or surer. Shipped at a rule written before fresh seeds
-# 434-435 were read: read the same with it as with every certain die checked (docs/dice-sets.md).
+# every certain die the doubt took was at the templates' full 1.0, and right, but the one wrong die (at
+# 0.605), and 280 of the 384 certain readings were at 0.9 or surer. Shipped at a rule written before fresh
+# seeds 434-435 were read: read the same with it as with every certain die checked (docs/dice-sets.md).
 DOUBT_BELOW = 0.9
-AGREED = 0.6    # the least confidence a die the two judges agree on is shown with (the templates' certain line)
+AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
 
@@ -126,7 +126,8 @@ class CornerReader:
         p = np.exp(z - z.max(2, keepdims=True))
         return (p / p.sum(2, keepdims=True)).mean(0)
 
-    def read(self, img: np.ndarray, rect: tuple, mirrored: bool = False, nudge: bool = True) -> tuple[int, float]:
+    def read(self, img: np.ndarray, rect: tuple, mirrored: bool = False, nudge: bool = True
+             ) -> tuple[int, float]:
         """(number, probability) of the face inside outline `rect` (a cv2.minAreaRect in `img`'s pixels);
         `mirrored`: the camera sees faces mirrored (`glyphs.seen_mirrored`), and the crop is flipped back.
         Only one way: while vision/render.py drew faces from below mirrored and Blender as printed, this
@@ -193,7 +194,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     face = top_face(ds, number, mount)
     same = face.name == r.face and face.value == r.value
     if r.certain:
-        return r if same or p < DOUBTED_AT else replace(r, certain=False, confidence=min(r.confidence, DOUBTED))
+        return r if same or p < DOUBTED_AT else replace(r, certain=False,
+                                                        confidence=min(r.confidence, DOUBTED))
     if same and outlined and AGREED_AT is not None and p >= AGREED_AT:
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):

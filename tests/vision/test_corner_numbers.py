@@ -190,7 +190,8 @@ def test_the_nudges_keep_the_outlines_own_probability(monkeypatch):
     assert probabilities[0] == probabilities[1]
 
 
-def _read_both_ways(name: str, monkeypatch, **rule: float | None) -> tuple[list[Reading], list[Reading], list]:
+def _read_both_ways(name: str, monkeypatch, **rule: float | None
+                    ) -> tuple[list[Reading], list[Reading], list[dict]]:
     """Fixture `name` read with the room as shipped, then with the `rule`'s constants set; and its dice."""
     truth = json.loads((DATA / f"{name}.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"{name}{s}.webp")) for s in ("", "_empty"))

@@ -446,14 +446,15 @@ def test_a_frame_read_without_the_learned_finder_is_read_at_the_camera_side(monk
     assert [r.value for r in found] == [5] and sides == [readsize.UNDER_CAMERA_SIDE]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31: known silent error, a translucent die's top pips seen through it")
+@pytest.mark.xfail(strict=True, reason="issue 31: a known silent error (a top pip seen through the die)")
 def test_a_translucent_die_is_not_certain_of_a_pip_seen_through_its_body():
-    """Issue 31 (certain means right), a known failure kept in view: the one d6 certain and wrong on fresh seeds
-    1000-1001 (36th session). Blender seed 1001 frame 10 (tests/vision/data/translucent_through_pip_under*,
-    lossless, with its empty tray): a translucent white die shows its glass 4 and, fainter, the middle pip of
-    the 3 on its top through its body; the face network reads a glass 5 (top 2) at 0.987, just over its
-    certain level, from the frame and with the room, and the watcher's merge keeps it certain. Strict: when
-    a change reads it right or unsure, this test fails and the mark comes off."""
+    """Issue 31 (certain means right), a known failure kept in view: the one d6 certain and wrong on fresh
+    seeds 1000-1001 (36th session). Blender seed 1001 frame 10
+    (tests/vision/data/translucent_through_pip_under*, lossless, with its empty tray): a translucent white
+    die shows its glass 4 and, fainter, the middle pip of the 3 on its top through its body; the face
+    network reads a glass 5 (top 2) at 0.987, just over its certain level, from the frame and with the
+    room, and the watcher's merge keeps it certain. Strict: when a change reads it right or unsure, this
+    test fails and the mark comes off."""
     import cv2
 
     from vision.room import Room, merge
@@ -463,6 +464,7 @@ def test_a_translucent_die_is_not_certain_of_a_pip_seen_through_its_body():
     room = Room()
     room.add_empty([cv2.imread(str(data / "translucent_through_pip_under_empty.webp"))])
     d6 = spec("d6")
-    got = merge(read_dice(frame, d6, "under"), read_dice(frame, d6, "under", background=room.image), frame, room)
+    got = merge(read_dice(frame, d6, "under"), read_dice(frame, d6, "under", background=room.image), frame,
+                room)
     (die,) = [r for r in got if math.dist(r.center, (105.7, 111.9)) < 15]
     assert die.value == 3 or not die.certain
