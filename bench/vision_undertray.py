@@ -229,6 +229,7 @@ SCALE = 1.0
 # turns into a wrong name is no certainty, and other draws read more dice for the silent count
 LOOK = 0
 
+
 def enlarged(img: np.ndarray | None) -> np.ndarray | None:
     """The frame at SCALE (bicubic: more pixels, no more detail)."""
     if img is None or SCALE == 1.0:

@@ -194,13 +194,20 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     face = top_face(ds, number, mount)
     same = face.name == r.face and face.value == r.value
     if r.certain:
-        return r if same or p < DOUBTED_AT else replace(r, certain=False,
-                                                        confidence=min(r.confidence, DOUBTED))
+        return _doubted(r, same, p)
     if same and outlined and AGREED_AT is not None and p >= AGREED_AT:
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
+
+
+def _doubted(r: Reading, same: bool, p: float) -> Reading:
+    """Certain reading `r` as its corner number (naming `r`'s own face or not, at probability `p`) leaves it:
+    no longer certain where the number names another face at DOUBTED_AT or surer."""
+    if same or DOUBTED_AT is None or p < DOUBTED_AT:
+        return r
+    return replace(r, certain=False, confidence=min(r.confidence, DOUBTED))
 
 
 def _taken_however_unsure(r: Reading, named_anyway: bool) -> bool:
