@@ -28,10 +28,11 @@ icon die whose band shows no ink is not looked at again with its body from the b
 `faces.QUIET_SIDE_HEAP_PARTS_SHAPED`; `--no-nudge`: a corner number is read in the outline's own crop only,
 as before `corner_numbers.NUDGED`; `--nudge-below P`: the nudged crops only for a number the own crop reads
 below P (`corner_numbers.NUDGE_BELOW`); `--templates-first`: a die the templates named, unsure, takes its
-corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAMED`; `--agreed-at 0 --doubted-at
-2`: the corner number neither makes a die certain nor doubts one, as before `corner_numbers.AGREED_AT` and
-`DOUBTED_AT` (`--doubt-below 2`: every certain die doubted, as before `DOUBT_BELOW`); `--look N`: each frame in
-draw N of its sensor noise and JPEG (the watcher N to N+2); `--colour-set regidice`:
+corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAMED`; `--agreed-at 0
+--doubted-at 2`: the corner number neither makes a die certain nor doubts one, as before
+`corner_numbers.AGREED_AT` and `DOUBTED_AT` (`--doubt-below 2`: every certain die doubted, as before
+`DOUBT_BELOW`); `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
+`--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
 spell). The header names the machine, the seeds, the frames and the model.
 
