@@ -8,6 +8,7 @@ the corner network never drew; its labels are in seraph_under.json."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -254,3 +255,19 @@ def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
     monkeypatch.setattr(cn, "DOUBTED_AT", 0.95)   # a doubt below NUDGE_BELOW: the nudges may change it
     cn.with_corner_number(frame, rect, certain, ds, "under")
     assert crops[3:] == [1, len(cn.NUDGES)]
+
+
+def test_a_die_only_the_learned_finder_saw_stays_unsure_however_the_judges_agree(monkeypatch):
+    """A die found only by the learned finder's box is never certain (`reader.FOUND_ONLY_BY_DETECTOR`): its
+    corner number agreeing with the templates does not make it so (`with_corner_number(outlined=False)`),
+    where the same reading of an outline is."""
+    truth = json.loads((DATA / "seraph_under.json").read_text())
+    frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
+    ds = get_set(spec(truth["set"]))
+    blob = min(find_dice(frame, "under", empty), key=lambda b: math.dist(b.rect[0], (421.0, 172.0)))
+    monkeypatch.setattr(cn, "AGREED_AT", None)
+    unsure = [r for r in read_dice(frame, ds, "under", background=empty) if math.dist(r.center, blob.rect[0]) < 10]
+    monkeypatch.setattr(cn, "AGREED_AT", 0.999)
+    assert len(unsure) == 1 and not unsure[0].certain
+    assert cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under").certain
+    assert not cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under", outlined=False).certain
