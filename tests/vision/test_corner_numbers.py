@@ -266,7 +266,8 @@ def test_a_die_only_the_learned_finder_saw_stays_unsure_however_the_judges_agree
     ds = get_set(spec(truth["set"]))
     blob = min(find_dice(frame, "under", empty), key=lambda b: math.dist(b.rect[0], (421.0, 172.0)))
     monkeypatch.setattr(cn, "AGREED_AT", None)
-    unsure = [r for r in read_dice(frame, ds, "under", background=empty) if math.dist(r.center, blob.rect[0]) < 10]
+    readings = read_dice(frame, ds, "under", background=empty)
+    unsure = [r for r in readings if math.dist(r.center, blob.rect[0]) < 10]
     monkeypatch.setattr(cn, "AGREED_AT", 0.999)
     assert len(unsure) == 1 and not unsure[0].certain
     assert cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under").certain
