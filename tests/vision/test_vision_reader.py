@@ -452,9 +452,9 @@ def test_a_translucent_die_is_not_certain_of_a_pip_seen_through_its_body():
     seeds 1000-1001 (36th session). Blender seed 1001 frame 10
     (tests/vision/data/translucent_through_pip_under*, lossless, with its empty tray): a translucent white
     die shows its glass 4 and, fainter, the middle pip of the 3 on its top through its body; the face
-    network reads a glass 5 (top 2) at 0.987, just over its certain level, from the frame and with the
-    room, and the watcher's merge keeps it certain. Strict: when a change reads it right or unsure, this
-    test fails and the mark comes off."""
+    network reads a glass 5 (top 2), certain with the room (at its certain level, 0.9865), unsure from the
+    frame alone, and the watcher's merge keeps it certain. Strict: when a change reads it right or unsure,
+    this test fails and the mark comes off."""
     import cv2
 
     from vision.room import Room, merge
