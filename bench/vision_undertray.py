@@ -501,8 +501,8 @@ def main() -> int:
                     "`corner_numbers.CORNER_OVER_NAMED`)")
     ap.add_argument("--agreed-at", type=float, default=None,
                     help="a numbered die the templates name unsure is certain where its corner number names "
-                    "the same face this sure (0 or less: never, as before the 36th session; default: the "
-                    "shipped `corner_numbers.AGREED_AT`)")
+                    "the same face this sure (0 or less: never, as before the 36th session; 0.999: as in the "
+                    "36th; default: the shipped `corner_numbers.AGREED_AT`)")
     ap.add_argument("--doubted-at", type=float, default=None,
                     help="a numbered die the templates are certain of is not where its corner number names "
                     "another face this sure (above 1: never, as before the 36th session; default: the "

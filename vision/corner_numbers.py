@@ -74,8 +74,11 @@ CORNER_OVER_NAMED = True
 # 1,503, 2 wrong (at 0.909 and 0.986). Dev look 3: certain-right 5.56 -> 15.92%, right 67.20 -> 67.52%, missed
 # and phantoms as before. Shipped at a rule written before the test seeds and fresh seeds 432-433 were read
 # (merged certain-right 10.94 -> 23.44% and 1.47 -> 7.35%, right, missed and phantoms as before, none certain
-# and wrong; docs/dice-sets.md). None: off.
-AGREED_AT: float | None = 0.999
+# and wrong; docs/dice-sets.md). Lowered to 0.99 in the 37th session (the agreements in [0.99, 0.999) on those
+# reads: 381, about 109 dice, none wrong; in [0.95, 0.99) 303, one wrong) at a rule written before fresh seeds
+# 436-437 were read: merged certain-right there 23.21 -> 25.00%, on the test seeds 23.44 -> 29.69%, right,
+# missed and phantoms as before, none certain and wrong (docs/dice-sets.md). None: off.
+AGREED_AT: float | None = 0.99
 # ... and a die the templates are certain of is not where the number names another face at DOUBTED_AT or surer
 # (the same dev reads: of 384 certain readings 5 met it, among them the one certain and wrong, a blurred 2
 # read as a 3; the other 4 were right and are shown as unsure best guesses). None: off.
