@@ -10,8 +10,9 @@ rectangle (`find.find_dice` with the room), shrunk to the printed face inside th
 (`--insets`), cuts the face out upright along its own edges (`crop_rect`), and of its four quarter turns the
 one whose top-left corner holds a number gives the face. (Not mirrored: the face on the glass is seen from
 outside the die, as printed: read mirrored, 1 of 12 rendered dice came out right, as printed 9 of 12;
-`vision.glyphs.GLASS_MIRRORS`.) A small grey network reads each turn's top-left corner patch: six numbers or
-"no number" (the other corners hold a piece of the icon).
+`vision.glyphs.GLASS_MIRRORS`.) A small one-channel network reads each turn's top-left corner patch (the face
+along its colours' main axis, `vision.corner_numbers.INK_AXIS`; the shipped network learnt lightness patches):
+six numbers or "no number" (the other corners hold a piece of the icon).
 
 The network trains on drawn corners only (`corner_sample`: the atlases' own faces, `corner_face_mask`, in the
 printings' colours, turned a little, shrunk to a die's size under the tray, grained, blurred, JPEG'd); the

@@ -89,18 +89,43 @@ DOUBTED_AT: float | None = 0.9
 # 0.605), and 280 of the 384 certain readings were at 0.9 or surer. Shipped at a rule written before fresh
 # seeds 434-435 were read: read the same with it as with every certain die checked (docs/dice-sets.md).
 DOUBT_BELOW = 0.9
+# The corner patches are read along the face crop's main colour axis (`ink_axis`), not its lightness. Why:
+# yellow ink on a green body hardly differs in lightness; on the dev seeds (402-404, 408-431) that printing's
+# numbers were read right 55.6% against 76-86% for the others. Shipped at a rule written before fresh seeds
+# 438-439 were read (right plus certain-right over them and the test seeds, merged and as the watcher reads,
+# +1 die, none certain and wrong; the test seeds' held-out printing lost two certain dice: docs/dice-sets.md).
+INK_AXIS = True
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
 
-def corner_patches(crop: np.ndarray, corner: float, patch: int, turns: Sequence[int] = range(4)
-                   ) -> list[np.ndarray]:
-    """The top-left corner patch (grey, `patch` px, `corner` of the side) of each of `turns` (quarter turns)
-    of an upright face crop (BGR)."""
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+def corner_patches(crop: np.ndarray, corner: float, patch: int, turns: Sequence[int] = range(4),
+                   axis: np.ndarray | None = None, own_axis: bool = True) -> list[np.ndarray]:
+    """The top-left corner patch (one channel, `patch` px, `corner` of the side) of each of `turns` (quarter
+    turns) of an upright face crop (BGR): the crop along colour `axis` (`own_axis`: with INK_AXIS the crop's
+    own, `ink_axis`), or its lightness where there is none."""
+    if INK_AXIS and own_axis:
+        axis = ink_axis(crop)
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if axis is None else ink_grey(crop, axis)
     n = int(corner * grey.shape[0])
     return [cv2.resize(np.ascontiguousarray(np.rot90(grey, k))[:n, :n], (patch, patch),
                        interpolation=cv2.INTER_AREA) for k in turns]
+
+
+def ink_axis(crop: np.ndarray) -> np.ndarray:
+    """The main axis of a face crop's colours (BGR weights, their absolute values summing to 1, lighter
+    higher): the principal component of its smoothed pixels, on every other pixel. Why: lightness parts some
+    printings' ink from their body least (yellow ink on a green body differs in red, hardly in lightness)."""
+    px = np.ascontiguousarray(cv2.blur(crop, (5, 5))[::2, ::2]).reshape(-1, 3)
+    cov, _ = cv2.calcCovarMatrix(px, None, cv2.COVAR_NORMAL | cv2.COVAR_ROWS | cv2.COVAR_SCALE)
+    axis = cv2.eigen(cov)[2][0]   # (the eigenvectors as rows, the largest eigenvalue's first)
+    axis = axis / max(float(np.abs(axis).sum()), 1e-6)
+    return -axis if axis.sum() < 0 else axis
+
+
+def ink_grey(crop: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """A BGR crop as one float32 channel along `axis`."""
+    return cv2.transform(crop.astype(np.float32), axis.reshape(1, 3).astype(np.float32))
 
 
 def normalised(patches: np.ndarray) -> np.ndarray:
@@ -138,19 +163,24 @@ class CornerReader:
         With NUDGED the number is the surest in the rect's own crop and its `NUDGES` (`_nudged`), in the
         quarter turn the own crop names (only below NUDGE_BELOW, and with `nudge`); the probability, which
         decides whether the die takes it at all, is the own crop's."""
-        own = self._numbers([self._face_crop(img, rect, mirrored)], range(4))[0]
+        crop = self._face_crop(img, rect, mirrored)
+        axis = ink_axis(crop) if INK_AXIS else None   # the die's colours: its nudged crops are read alike
+        own = self._numbers([crop], range(4), axis)[0]
         turn, number = np.unravel_index(own.argmax(), own.shape)
         p = float(own[turn, number])
         if NUDGED and nudge and p < NUDGE_BELOW:
             crops = [self._face_crop(img, r, mirrored) for r in _nudged(rect)]
-            nudged = self._numbers(crops, (int(turn),))[:, 0]
+            nudged = self._numbers(crops, (int(turn),), axis)[:, 0]
             if nudged.max() > p:
                 number = np.unravel_index(nudged.argmax(), nudged.shape)[1]
         return int(number) + 1, p
 
-    def _numbers(self, crops: list[np.ndarray], turns: Sequence[int]) -> np.ndarray:
-        """(crops, turns, 6): each number's probability in the corner of each crop in each of `turns`."""
-        patches = [p for crop in crops for p in corner_patches(crop, self.corner, self.patch, turns)]
+    def _numbers(self, crops: list[np.ndarray], turns: Sequence[int], axis: np.ndarray | None = None
+                 ) -> np.ndarray:
+        """(crops, turns, 6): each number's probability in the corner of each crop in each of `turns`, the
+        crops read along colour `axis` (their lightness where None)."""
+        patches = [p for crop in crops
+                   for p in corner_patches(crop, self.corner, self.patch, turns, axis, own_axis=False)]
         return self.probabilities(np.stack(patches))[:, 1:].reshape(len(crops), len(turns), -1)
 
     def _face_crop(self, img: np.ndarray, rect: tuple, mirrored: bool) -> np.ndarray:

@@ -242,7 +242,8 @@ def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
     reader = cn.corner_reader()
     crops: list[int] = []
     numbers = reader._numbers
-    monkeypatch.setattr(reader, "_numbers", lambda cut, turns: crops.append(len(cut)) or numbers(cut, turns))
+    monkeypatch.setattr(reader, "_numbers",
+                        lambda cut, turns, axis: crops.append(len(cut)) or numbers(cut, turns, axis))
     monkeypatch.setattr(cn, "NUDGE_BELOW", 2.0)   # every number counts as unsure...
     monkeypatch.setattr(cn, "DOUBTED_AT", 2.0)    # ... and none doubts: the nudges could change nothing
     sure = Reading(1, ds.face(1).name, "white", cn.DOUBT_BELOW, tuple(die["box"][:2]), (0, 0, 10, 10), True)
@@ -272,3 +273,38 @@ def test_a_die_only_the_learned_finder_saw_stays_unsure_however_the_judges_agree
     assert len(unsure) == 1 and not unsure[0].certain
     assert cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under").certain
     assert not cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under", outlined=False).certain
+
+
+def test_a_face_crop_is_read_along_its_colours_main_axis():
+    """Yellow ink on a green body differs in red and blue, hardly in lightness: along the crop's main colour
+    axis (`corner_numbers.ink_axis`) the ink stands out of the body's grain about twice as far as in the
+    lightness; on a white-on-black face the axis is the lightness's own direction (equal weights)."""
+    rng = np.random.default_rng(3)
+    face = np.full((96, 96, 3), (40, 200, 40), np.uint8)
+    face[30:60, 30:60] = (30, 210, 240)
+    face = np.clip(face + rng.normal(0, 20, face.shape), 0, 255).astype(np.uint8)
+
+    def contrast(grey: np.ndarray) -> float:
+        return float(grey[30:60, 30:60].mean() - grey[:20].mean()) / float(grey[:20].std())
+
+    along = cn.ink_grey(face, cn.ink_axis(face))
+    assert contrast(along) > 1.8 * contrast(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)) > 0
+    grey_face = np.zeros((96, 96, 3), np.uint8)
+    grey_face[30:60, 30:60] = 230
+    assert np.allclose(cn.ink_axis(grey_face), 1 / 3, atol=0.01)
+
+
+def test_a_yellow_number_on_a_green_die_is_read_along_the_colours_axis(monkeypatch):
+    """Issue 31 #4: a huntress's die in the green-yellow printing from below (tests/vision/data/
+    huntress_green_yellow_under*, cut from Blender dev seed 429 frame 18, lossless), its glass face the 2.
+    In the crop's lightness its corner number reads as a 6 at 0.92 (near the level at which it would doubt a
+    certain die); along its colours' main axis (`corner_numbers.INK_AXIS`), as the 2, nearly sure."""
+    truth = json.loads((DATA / "huntress_green_yellow_under.json").read_text())
+    crop = cv2.imread(str(DATA / "huntress_green_yellow_under.webp"))
+    (x, y), (w, h), turn = truth["rect"]
+    rect = ((x, y), (w, h), turn)
+    number, p = cn.corner_reader().read(crop, rect)
+    assert number == truth["glass"] == 2 and p > 0.98
+    monkeypatch.setattr(cn, "INK_AXIS", False)
+    number, p = cn.corner_reader().read(crop, rect)
+    assert number == 6 and 0.9 < p < 0.95
