@@ -129,7 +129,8 @@ def ink_grey(crop: np.ndarray, axis: np.ndarray) -> np.ndarray:
 
 
 def normalised(patches: np.ndarray) -> np.ndarray:
-    """(n, side, side) uint8 -> (n, 1, side, side) float32, each patch less its mean over its spread."""
+    """(n, side, side) patches (uint8 or float32) -> (n, 1, side, side) float32, each patch less its mean over
+    its spread."""
     side = patches.shape[-1]
     x = patches.astype(np.float32).reshape(len(patches), -1)
     x -= x.mean(1, keepdims=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from visionkit import right_by_box
 
 import vision.corner_numbers as cn
 from device.dice_sets import spec
@@ -25,16 +26,6 @@ from vision.reading import Reading
 from vision.render import random_dice, render_tray
 
 DATA = Path(__file__).parent / "data"
-
-
-def _right(readings: list[Reading], dice: list[dict]) -> int:
-    """Dice whose reading (the one whose centre lies in the die's box) names its top face."""
-    right = 0
-    for d in dice:
-        cx, cy, w, h = d["box"]
-        near = [r for r in readings if abs(r.center[0] - cx) < w / 2 and abs(r.center[1] - cy) < h / 2]
-        right += bool(near) and near[0].value == d["top"]
-    return right
 
 
 def _placed(readings: list[Reading]) -> list[tuple]:
@@ -53,13 +44,13 @@ def test_the_corner_number_names_a_held_out_heroes_dice_the_templates_cannot(mon
     frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
     ds = spec(truth["set"])
     readings = read_dice(frame, ds, "under", background=empty)
-    assert _right(readings, truth["dice"]) == 4
+    assert right_by_box(readings, truth["dice"]) == 4
     assert not any(r.certain for r in readings) and all(r.confidence <= cn.GUESS_CONFIDENCE for r in readings)
     monkeypatch.setattr(cn, "NUDGED", False)
-    assert _right(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 3
+    assert right_by_box(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 3
     monkeypatch.setattr(cn, "GUESS_AT", 2.0)   # no number is ever sure enough: the templates alone
     monkeypatch.setattr(cn, "CORNER_OVER_NAMED", False)
-    assert _right(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 2
+    assert right_by_box(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 2
 
 
 def test_a_die_the_templates_named_unsure_takes_its_corner_number_however_unsure(monkeypatch):
@@ -75,7 +66,7 @@ def test_a_die_the_templates_named_unsure_takes_its_corner_number_however_unsure
     over = read_dice(frame, ds, "under", background=empty)
     monkeypatch.setattr(cn, "CORNER_OVER_NAMED", False)
     templates = read_dice(frame, ds, "under", background=empty)
-    assert (_right(templates, truth["dice"]), _right(over, truth["dice"])) == (2, 4)
+    assert (right_by_box(templates, truth["dice"]), right_by_box(over, truth["dice"])) == (2, 4)
     assert [r.center for r in templates] == [r.center for r in over] and not any(r.certain for r in over)
 
 
@@ -142,7 +133,7 @@ def test_a_die_the_templates_name_nothing_in_shows_its_corner_guess_with_the_roo
     frame, empty = (cv2.imread(str(DATA / f"vampire_lord_unnamed_under{s}.webp")) for s in ("", "_empty"))
     ds = get_set(spec(truth["set"]))
     guessed = read_dice(frame, ds, "under", background=empty)
-    assert _right(guessed, truth["dice"]) == 1 and len(guessed) == 1
+    assert right_by_box(guessed, truth["dice"]) == 1 and len(guessed) == 1
     assert not guessed[0].certain and guessed[0].confidence < cn.GUESS_AT
     monkeypatch.setattr(cn, "GUESS_FOR_UNNAMED", False)
     unnamed = read_dice(frame, ds, "under", background=empty)
@@ -166,7 +157,7 @@ def test_a_corner_number_off_its_outline_is_read_in_nudged_crops(monkeypatch):
     nudged = read_dice(frame, ds, "under", background=empty)
     monkeypatch.setattr(cn, "NUDGED", False)
     own = read_dice(frame, ds, "under", background=empty)
-    assert (_right(own, truth["dice"]), _right(nudged, truth["dice"])) == (1, 2)
+    assert (right_by_box(own, truth["dice"]), right_by_box(nudged, truth["dice"])) == (1, 2)
     assert _placed(own) == _placed(nudged)
     assert [r.face for r in own] != [r.face for r in nudged]
     monkeypatch.setattr(cn, "NUDGED", True)
@@ -204,7 +195,7 @@ def _read_both_ways(name: str, monkeypatch, **rule: float | None
 
 
 def _certain_and_wrong(readings: list[Reading], dice: list[dict]) -> int:
-    return sum(r.certain for r in readings) - _right([r for r in readings if r.certain], dice)
+    return sum(r.certain for r in readings) - right_by_box([r for r in readings if r.certain], dice)
 
 
 def test_a_die_both_judges_name_alike_is_certain(monkeypatch):
@@ -212,10 +203,11 @@ def test_a_die_both_judges_name_alike_is_certain(monkeypatch):
     (a cross, 5), unsure; its corner number, read by a network trained on nothing the templates know, names
     the same face nearly sure (`corner_numbers.AGREED_AT`). Two judges that look at different things agreeing,
     the die is certain, and right; so is the fourth die at 0.99 (it was not at 0.999, before the 37th
-    session); the other two stay best guesses, and nothing else changes. Without the rule no die is certain."""
+    session); the other two stay best guesses, and nothing else changes. Without the rule none is certain."""
     shipped, before, dice = _read_both_ways("seraph_under", monkeypatch, AGREED_AT=None)
     assert [r.certain for r in shipped] == [False, True, False, True] and not any(r.certain for r in before)
-    assert _certain_and_wrong(shipped, dice) == 0 and _right(shipped, dice) == _right(before, dice) == 4
+    assert _certain_and_wrong(shipped, dice) == 0
+    assert right_by_box(shipped, dice) == right_by_box(before, dice) == 4
     assert [(r.center, r.value) for r in shipped] == [(r.center, r.value) for r in before]
     assert shipped[1].confidence >= cn.AGREED
 

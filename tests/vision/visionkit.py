@@ -11,6 +11,7 @@ import pytest
 
 from vision.dicesets import get_set
 from vision.reader import read_dice
+from vision.reading import Reading
 from vision.render import DieSpec, ground_truth, render_tray
 from vision.scoring import Score, score, yolo_truth
 
@@ -59,3 +60,14 @@ def real_photo(name: str):
     frame = cv2.imread(str(img))
     h, w = frame.shape[:2]
     return frame, yolo_truth(DATASET / "labels" / f"{name}.txt", w, h)
+
+
+def right_by_box(readings: list[Reading], dice: list[dict]) -> int:
+    """Labelled dice (a fixture's JSON: each die's "box" cx, cy, w, h and its "top" value) whose reading, the
+    first whose centre lies in the die's box, names its top face."""
+    right = 0
+    for d in dice:
+        cx, cy, w, h = d["box"]
+        near = [r for r in readings if abs(r.center[0] - cx) < w / 2 and abs(r.center[1] - cy) < h / 2]
+        right += bool(near) and near[0].value == d["top"]
+    return right
