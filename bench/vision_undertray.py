@@ -509,8 +509,11 @@ def main() -> int:
                     "shipped `corner_numbers.DOUBTED_AT`)")
     ap.add_argument("--doubt-below", type=float, default=None, help="the corner number doubts only dice the "
                     "templates are certain of below this (default: the shipped `corner_numbers.DOUBT_BELOW`)")
-    ap.add_argument("--luma-corners", action="store_true", help="the corner number read in the crop's lightness "
-                    "(the reader before `corner_numbers.INK_AXIS`)")
+    ap.add_argument("--alone-finder-at-read-size", action="store_true", help="a frame of icon dice read "
+                    "without the room searched by the learned finder at its read size (the reader before "
+                    "`reader.ALONE_AT_FINDER_VIEW`)")
+    ap.add_argument("--luma-corners", action="store_true", help="the corner number read in the crop's "
+                    "lightness (the reader before `corner_numbers.INK_AXIS`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -539,6 +542,7 @@ def main() -> int:
     vision.corner_numbers.NUDGED = not args.no_nudge
     vision.corner_numbers.CORNER_OVER_NAMED = not args.templates_first
     vision.corner_numbers.INK_AXIS = not args.luma_corners
+    vision.reader.ALONE_AT_FINDER_VIEW = not args.alone_finder_at_read_size
     if args.agreed_at is not None:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:

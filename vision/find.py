@@ -778,7 +778,7 @@ def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -
     heap."""
     whole = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and die_shaped(b.contour)]
     least = HEAP_BOX_LEAST * float(np.median(whole)) if whole else 0.0
-    shrink = min(1.0, HEAP_SEARCH_SIDE / max(img.shape[:2]))
+    shrink = at_finder_view(img)
     # (a box whose centre lies off its heap, where the frame is the room, is none of the heap's dice)
     boxes = [d for heap, found in _found_in_heaps(img, blobs, detector, shrink) for d in found
              if cv2.pointPolygonTest(heap.contour, (float(d.box[0]), float(d.box[1])), False) >= 0]
@@ -806,12 +806,24 @@ def _found_in_heaps(img: np.ndarray, blobs: list[Blob], detector: DieDetector, k
         pad = int(HEAP_PAD * max(w, h))
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(img.shape[1], x + w + pad), min(img.shape[0], y + h + pad)
-        region = img[y0:y1, x0:x1]
-        if k < 1.0:
-            region = cv2.resize(region, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        out.append((heap, [Detection((d.box[0] / k + x0, d.box[1] / k + y0, d.box[2] / k, d.box[3] / k),
-                                     d.score) for d in detector.detect(region)]))
+        out.append((heap, [Detection((d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3]), d.score)
+                           for d in detected_shrunk(img[y0:y1, x0:x1], detector, k)]))
     return out
+
+
+def detected_shrunk(img: np.ndarray, detector: DieDetector, k: float) -> list[Detection]:
+    """The learned finder's boxes in `img` searched shrunk by `k` (at most 1), in `img`'s pixels."""
+    if k >= 1.0:
+        return detector.detect(img)
+    small = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    return [Detection((d.box[0] / k, d.box[1] / k, d.box[2] / k, d.box[3] / k), d.score)
+            for d in detector.detect(small)]
+
+
+def at_finder_view(img: np.ndarray) -> float:
+    """The factor a frame read larger than the view the learned finder learnt from below is shrunk by to be
+    searched (`HEAP_SEARCH_SIDE`; 1: not shrunk)."""
+    return min(1.0, HEAP_SEARCH_SIDE / max(img.shape[:2]))
 
 
 def _heaps(blobs: list[Blob]) -> list[Blob]:

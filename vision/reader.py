@@ -47,6 +47,8 @@ from .dicesets import DiceSet, DiceSetLike, get_set
 from .faces import FaceReader, classify_colour, colour_is_clear, nearest_colour
 from .find import (
     FOUND_ONLY_BY_DETECTOR,
+    at_finder_view,
+    detected_shrunk,
     detector_blobs,
     find_candidates,
     find_dice,
@@ -95,6 +97,11 @@ REFLECTIONS_OUT = False
 # "Heaps of touching hero dice searched with the room"). `bench/vision_undertray.py --no-heaps-for-icons`
 # reads without it.
 HEAPS_FOR_ICONS = True
+# Without the room, a frame of icon dice read larger than the view the learned finder learnt from below is
+# searched by it shrunk to that view (`find.at_finder_view`), as the heaps are: at 640 px it saw hero dice
+# twice the size it knows. Dev seeds (402-404, 408-431, merged): right 69.23 -> 69.66%, missed 9.29 -> 9.83%,
+# phantoms 58 -> 46 (docs/dice-sets.md). `bench/vision_undertray.py --alone-finder-at-read-size`: without.
+ALONE_AT_FINDER_VIEW = True
 # Under the tray (every frame, with the room or without) the CNN is trusted alone at its own certainty level
 # (`FaceClassifier.certain_at`, fitted on held-back renders from below as well as photos). Why: from below the pip
 # finder counts faces through grain, glare and the LED ring's reflections, and its count differed or was missing
@@ -221,13 +228,22 @@ def _read_at(frame_bgr: np.ndarray, side: int, ds: DiceSet, mount: str, backgrou
     elif ds.kind == "pips" and not taught:
         readings = _read_pip_set(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), ds, mount)
     else:
-        found = det.detect(img) if det is not None else None   # once: the outlines' gaps and the network both use it
+        # once: the outlines' gaps and the network both use it (`ALONE_AT_FINDER_VIEW`)
+        found = _found(det, img, mount) if det is not None else None
         heaps_by = finder if background is not None and HEAPS_FOR_ICONS and read_past_finder(img) else None
         faces = _read_faces(img, ds, mount, background, taught, found, heaps_by)
         readings = with_network(img, ds, mount, faces, found, icons_net, lift=background is not None)
     if memory is not None and memory.mount == mount and memory.knows(ds.id) and readings:
         readings = with_memory(img, ds, readings, memory, has_cnn=clf is not None)
     return [colour_sure(readsize.unscaled(r, scale), ds) for r in readings]
+
+
+def _found(det: DieDetector, img: np.ndarray, mount: str) -> list[Detection]:
+    """The learned finder's boxes in a still frame of icon dice; with ALONE_AT_FINDER_VIEW one from below read
+    larger than the view the finder learnt there is searched shrunk to it (`find.at_finder_view`)."""
+    if ALONE_AT_FINDER_VIEW and mount == "under":
+        return detected_shrunk(img, det, at_finder_view(img))
+    return det.detect(img)
 
 
 def _check(frame: np.ndarray, mount: str) -> None:

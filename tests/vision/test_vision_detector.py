@@ -84,7 +84,7 @@ def test_an_icon_die_the_outlines_miss_in_a_still_frame_is_found_by_the_learned_
     assert [r for r in both if r not in found] == alone
 
 
-def test_a_d12_the_outlines_miss_in_a_still_frame_is_found_by_the_learned_finder_and_read_unsure():
+def test_a_d12_the_outlines_miss_in_a_still_frame_is_found_by_the_learned_finder_and_read_unsure(monkeypatch):
     # (reader.detector_blobs with pentagons) the render bench's frame 2 of the d12 under the tray with no learned
     # room (seed 2): a small green die in the frame's corner under cold light that the outlines miss
     d12 = spec("d12")
@@ -101,7 +101,10 @@ def test_a_d12_the_outlines_miss_in_a_still_frame_is_found_by_the_learned_finder
     alone = read_dice(frame, d12, "under", detector=None)
     assert near(alone) == []
     # the photos' finder, whose box there holds the whole face: this checks the pentagon search in a finder's box,
-    # not how tight the shipped under-tray finder's box is (retrained as renders come; 41 px on this 45 px die)
+    # not how tight the shipped under-tray finder's box is (retrained as renders come; 41 px on a 45 px die),
+    # so the photos' finder searches the frame at its read size, the view it learnt from above
+    # (`reader.ALONE_AT_FINDER_VIEW` shrinks a frame from below to the under-tray finder's view)
+    monkeypatch.setattr(reader, "ALONE_AT_FINDER_VIEW", False)
     found = near(read_dice(frame, d12, "under", detector=detector.load("finder")))
     assert [(r.face, r.value, r.certain) for r in found] == [(green["face"], green["value"], False)]
 
