@@ -5,7 +5,8 @@
         [--no-cnn-alone] [--colour-set regidice] [--roomless-pips] [--ring-out]
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
-        [--agreed-at P] [--doubted-at P] [--doubt-below C] [--look N] [--scale 4.05]
+        [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
+        [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -31,7 +32,10 @@ below P (`corner_numbers.NUDGE_BELOW`); `--templates-first`: a die the templates
 corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAMED`; `--agreed-at 0
 --doubted-at 2`: the corner number neither makes a die certain nor doubts one, as before
 `corner_numbers.AGREED_AT` and `DOUBTED_AT` (`--doubt-below 2`: every certain die doubted, as before
-`DOUBT_BELOW`); `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
+`DOUBT_BELOW`); `--luma-corners`: the corner number read in the crop's lightness, as before
+`corner_numbers.INK_AXIS`; `--alone-finder-at-read-size`: a frame read without the room searched by the
+learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--look N`: each frame in draw N of
+its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
 spell). The header names the machine, the seeds, the frames and the model.

@@ -47,7 +47,7 @@ from training.blender_undertray_factors import (
 from training.blender_undertray_glyphs import corner_face_mask
 from vision.classify import crop_rect
 from vision.corner_numbers import corner_patches as vision_corner_patches
-from vision.corner_numbers import normalised
+from vision.corner_numbers import die_axis, face_grey, normalised
 from vision.find import find_dice
 from vision.onnx_net import load_net
 
@@ -96,7 +96,7 @@ def corner_sample(rng: np.random.Generator, speckle: bool = False) -> tuple[list
 
 def corner_patches(crop: np.ndarray) -> list[np.ndarray]:
     """The four corner patches of an upright face crop, as the reader cuts them (`vision.corner_numbers`)."""
-    return vision_corner_patches(crop, CORNER, PATCH)
+    return vision_corner_patches(face_grey(crop, die_axis(crop)), CORNER, PATCH)
 
 
 def drawn_set(n: int, seed: int, speckle: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -99,17 +99,25 @@ AGREED = 0.6    # the least confidence of a die both judges name alike (the temp
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
 
-def corner_patches(crop: np.ndarray, corner: float, patch: int, turns: Sequence[int] = range(4),
-                   axis: np.ndarray | None = None, own_axis: bool = True) -> list[np.ndarray]:
-    """The top-left corner patch (one channel, `patch` px, `corner` of the side) of each of `turns` (quarter
-    turns) of an upright face crop (BGR): the crop along colour `axis` (`own_axis`: with INK_AXIS the crop's
-    own, `ink_axis`), or its lightness where there is none."""
-    if INK_AXIS and own_axis:
-        axis = ink_axis(crop)
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if axis is None else ink_grey(crop, axis)
+def corner_patches(grey: np.ndarray, corner: float, patch: int, turns: Sequence[int] = range(4)
+                   ) -> list[np.ndarray]:
+    """The top-left corner patch (`patch` px, `corner` of the side) of each of `turns` (quarter turns) of an
+    upright face crop in one channel (`face_grey`)."""
     n = int(corner * grey.shape[0])
     return [cv2.resize(np.ascontiguousarray(np.rot90(grey, k))[:n, :n], (patch, patch),
                        interpolation=cv2.INTER_AREA) for k in turns]
+
+
+def face_grey(crop: np.ndarray, axis: np.ndarray | None) -> np.ndarray:
+    """An upright face crop (BGR) in one channel: along colour `axis` (`die_axis`), or its lightness where
+    there is none."""
+    return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if axis is None else ink_grey(crop, axis)
+
+
+def die_axis(crop: np.ndarray) -> np.ndarray | None:
+    """The colour axis a die's face crops are read along: with INK_AXIS its own crop's (`ink_axis`), else
+    none (the lightness)."""
+    return ink_axis(crop) if INK_AXIS else None
 
 
 def ink_axis(crop: np.ndarray) -> np.ndarray:
@@ -165,7 +173,7 @@ class CornerReader:
         quarter turn the own crop names (only below NUDGE_BELOW, and with `nudge`); the probability, which
         decides whether the die takes it at all, is the own crop's."""
         crop = self._face_crop(img, rect, mirrored)
-        axis = ink_axis(crop) if INK_AXIS else None   # the die's colours: its nudged crops are read alike
+        axis = die_axis(crop)   # the die's colours: its nudged crops are read alike
         own = self._numbers([crop], range(4), axis)[0]
         turn, number = np.unravel_index(own.argmax(), own.shape)
         p = float(own[turn, number])
@@ -181,7 +189,7 @@ class CornerReader:
         """(crops, turns, 6): each number's probability in the corner of each crop in each of `turns`, the
         crops read along colour `axis` (their lightness where None)."""
         patches = [p for crop in crops
-                   for p in corner_patches(crop, self.corner, self.patch, turns, axis, own_axis=False)]
+                   for p in corner_patches(face_grey(crop, axis), self.corner, self.patch, turns)]
         return self.probabilities(np.stack(patches))[:, 1:].reshape(len(crops), len(turns), -1)
 
     def _face_crop(self, img: np.ndarray, rect: tuple, mirrored: bool) -> np.ndarray:
