@@ -6,6 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
+        [--finder-box-unsure] [--exact-agreement]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -34,7 +35,10 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 `corner_numbers.AGREED_AT` and `DOUBTED_AT` (`--doubt-below 2`: every certain die doubted, as before
 `DOUBT_BELOW`); `--luma-corners`: the corner number read in the crop's lightness, as before
 `corner_numbers.INK_AXIS`; `--alone-finder-at-read-size`: a frame read without the room searched by the
-learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--look N`: each frame in draw N of
+learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered die
+only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`; `--exact-agreement`:
+certain only where the corner number names the templates' own face, as before `corner_numbers.AGREED_BY_ICON`;
+`--look N`: each frame in draw N of
 its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -518,6 +522,12 @@ def main() -> int:
                     "`reader.ALONE_AT_FINDER_VIEW`)")
     ap.add_argument("--luma-corners", action="store_true", help="the corner number read in the crop's "
                     "lightness (the reader before `corner_numbers.INK_AXIS`)")
+    ap.add_argument("--finder-box-unsure", action="store_true", help="a numbered die only the learned finder "
+                    "saw stays uncertain however its judges agree (the reader before "
+                    "`corner_numbers.AGREED_IN_FINDER_BOX`)")
+    ap.add_argument("--exact-agreement", action="store_true", help="a numbered die is certain only where its "
+                    "corner number names the templates' own face, not another with the same icon (the reader "
+                    "before `corner_numbers.AGREED_BY_ICON`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -547,6 +557,8 @@ def main() -> int:
     vision.corner_numbers.CORNER_OVER_NAMED = not args.templates_first
     vision.corner_numbers.INK_AXIS = not args.luma_corners
     vision.reader.ALONE_AT_FINDER_VIEW = not args.alone_finder_at_read_size
+    vision.corner_numbers.AGREED_IN_FINDER_BOX = not args.finder_box_unsure
+    vision.corner_numbers.AGREED_BY_ICON = not args.exact_agreement
     if args.agreed_at is not None:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:

@@ -95,6 +95,24 @@ DOUBT_BELOW = 0.9
 # 438-439 were read (right plus certain-right over them and the test seeds, merged and as the watcher reads,
 # +1 die, none certain and wrong; the test seeds' held-out printing lost two certain dice: docs/dice-sets.md).
 INK_AXIS = True
+# ... also for a die only the learned finder saw (its square refitted in the finder's box, `find.detector_blobs`),
+# which stays uncertain otherwise (`find.FOUND_ONLY_BY_DETECTOR`). Why: that rule dates from the templates
+# alone, unsure of a box on something else (a claw read as a heart at 0.83); two judges that look at different
+# things and agree are as good a witness in the finder's box as in an outline. On the dev seeds (402-404 and
+# 408-431, draws 0-3 of the noise, merged) such agreements at 0.99 or surer were 129 readings (about 40 dice),
+# none wrong; at 0.95 157, none wrong. Shipped at a rule written before fresh seeds 442-443 were read: there
+# it read the same, and the test seeds' certain-right rose by two dice merged and one as the watcher reads;
+# none certain and wrong (docs/dice-sets.md). False: a finder's box is never certain.
+AGREED_IN_FINDER_BOX = True
+# ... and where the number names another face than the templates' that carries the same icon (three of the
+# barbarian's faces carry his sword: the templates, which know the icon, may pick the wrong one of them), the
+# die is certain as the number names it. Two judges still agree: on the icon, and the number names one face
+# of those. On the dev seeds (draws 0-3, merged) such readings at 0.99 or surer were 126 (about 35 dice),
+# none wrong; the surest wrong one was at 0.949. False: such a die stays unsure, with the number's face as its
+# best guess.
+AGREED_BY_ICON = False
+# The level of the number for those two (a finder's box, the same icon): at least AGREED_AT's.
+AGREED_APART_AT = 0.99
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
@@ -221,10 +239,11 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
                        named_anyway: bool = False, outlined: bool = True) -> Reading:
     """A reading of a numbered set's die under the tray judged again by its corner number: an uncertain one
     takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
-    certain where that face is its own (`AGREED_AT`); a certain one the number contradicts is not
+    certain where that face is its own or carries the icon the templates saw (`AGREED_AT`, `AGREED_BY_ICON`),
+    named by the number; a certain one the number contradicts is not
     (`DOUBTED_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the number
     however unsure; with CORNER_OVER_NAMED so does one the templates named. `outlined`: False for a die only
-    the learned finder saw, which stays uncertain whatever the number says."""
+    the learned finder saw, certain only where the judges agree and AGREED_IN_FINDER_BOX says so."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
@@ -237,11 +256,39 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     same = face.name == r.face and face.value == r.value
     if r.certain:
         return _doubted(r, same, p)
-    if same and outlined and AGREED_AT is not None and p >= AGREED_AT:
-        return replace(r, certain=True, confidence=max(r.confidence, AGREED))
+    same_icon = AGREED_BY_ICON and not same and _same_icon(ds, r, number, mount)
+    if _agreed(p, outlined, same, same_icon):
+        return replace(r, value=face.value, face=face.name, certain=True, confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
+
+
+def _agreed(p: float, outlined: bool, same: bool, same_icon: bool) -> bool:
+    """Whether a corner number read at `p` and the templates make the die certain: naming the templates' own
+    face (`same`) in an outline at AGREED_AT; in a finder's box (`outlined` False, with AGREED_IN_FINDER_BOX),
+    or naming another face of the same icon (`same_icon`), at AGREED_APART_AT too."""
+    if AGREED_AT is None or p < AGREED_AT or not (same or same_icon):
+        return False
+    if same and outlined:
+        return True
+    return (outlined or AGREED_IN_FINDER_BOX) and p >= AGREED_APART_AT
+
+
+def _same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:
+    """Whether the face the templates named in reading `r` shows the camera the icon that face `number` (as
+    seen, the corner number's) carries. From below both are read on the glass and named by the face opposite,
+    so the icons are compared there."""
+    named = [f.index for f in ds.faces if (f.name, f.value) == (r.face, r.value)]
+    if not named:
+        return False
+    seen = ds.top_of(named[0]) if mount == "under" else named[0]
+    return _icon(ds.face(seen).glyph) == _icon(ds.face(number).glyph)
+
+
+def _icon(glyph: str) -> str:
+    """A numbered face's glyph without its corner number (\"icon:sword+corner:2\" -> \"icon:sword\")."""
+    return glyph.split("+corner:")[0]
 
 
 def _doubted(r: Reading, same: bool, p: float) -> Reading:

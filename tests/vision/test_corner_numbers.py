@@ -250,10 +250,10 @@ def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
     assert crops[3:] == [1, len(cn.NUDGES)]
 
 
-def test_a_die_only_the_learned_finder_saw_stays_unsure_however_the_judges_agree(monkeypatch):
-    """A die found only by the learned finder's box is never certain (`reader.FOUND_ONLY_BY_DETECTOR`): its
-    corner number agreeing with the templates does not make it so (`with_corner_number(outlined=False)`),
-    where the same reading of an outline is."""
+def test_a_die_only_the_learned_finder_saw_is_certain_where_the_judges_agree(monkeypatch):
+    """A die found only by the learned finder's box is otherwise never certain (`find.FOUND_ONLY_BY_DETECTOR`);
+    its corner number naming the templates' own face at AGREED_AT makes it so as it does an outline's die
+    (`corner_numbers.AGREED_IN_FINDER_BOX`), and without that rule it stays unsure."""
     truth = json.loads((DATA / "seraph_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
     ds = get_set(spec(truth["set"]))
@@ -264,7 +264,34 @@ def test_a_die_only_the_learned_finder_saw_stays_unsure_however_the_judges_agree
     monkeypatch.setattr(cn, "AGREED_AT", 0.999)
     assert len(unsure) == 1 and not unsure[0].certain
     assert cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under").certain
+    assert cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under", outlined=False).certain
+    monkeypatch.setattr(cn, "AGREED_IN_FINDER_BOX", False)
     assert not cn.with_corner_number(frame, blob.rect, unsure[0], ds, "under", outlined=False).certain
+
+
+def test_a_number_naming_another_face_with_the_templates_icon_makes_the_die_certain(monkeypatch):
+    """Two of the huntress's faces carry her spear (1 and 2); templates unsure which of them lies on the glass
+    named the one opposite the 1 (her sabertooth), and the corner number reads the 2 nearly sure (the crop of
+    `test_a_yellow_number_on_a_green_die_is_read_along_the_colours_axis`). Both judges agree on the spear and
+    the number names one face of those: the die is certain, named by the number (`AGREED_BY_ICON`). Where the
+    templates saw another icon (the claw of the 3), or without the rule, it stays unsure with the number's face
+    as its best guess."""
+    truth = json.loads((DATA / "huntress_green_yellow_under.json").read_text())
+    crop = cv2.imread(str(DATA / "huntress_green_yellow_under.webp"))
+    (x, y), (w, h), turn = truth["rect"]
+    rect = ((x, y), (w, h), turn)
+    ds = get_set(spec(truth["set"]))
+    by_top = {f.value: f for f in ds.faces}
+    monkeypatch.setattr(cn, "AGREED_BY_ICON", True)
+    spear_sibling = Reading(6, by_top[6].name, "green", 0.4, (x, y), (0, 0, 10, 10), False)
+    read = cn.with_corner_number(crop, rect, spear_sibling, ds, "under")
+    assert (read.value, read.face, read.certain) == (truth["top"], by_top[5].name, True)
+    claw = replace(spear_sibling, value=4, face=by_top[4].name)
+    read = cn.with_corner_number(crop, rect, claw, ds, "under")
+    assert (read.value, read.certain) == (truth["top"], False)
+    monkeypatch.setattr(cn, "AGREED_BY_ICON", False)
+    read = cn.with_corner_number(crop, rect, spear_sibling, ds, "under")
+    assert (read.value, read.certain) == (truth["top"], False)
 
 
 def test_a_face_crop_is_read_along_its_colours_main_axis():
