@@ -565,9 +565,10 @@ def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float)
 DETECTOR_REACH = 1.3
 
 
-# The confidence at most of a die read in a square that only the learned finder pointed at (never certain: on
-# renders of King of Tokyo from above, a black die on a white floor whose square was found inside the finder's
-# box read its claw as a heart at 0.83, and the detector's boxes are candidates, not evidence: `vision/detector.py`)
+# The confidence at most of a die read in a square that only the learned finder pointed at (never certain on the
+# templates' word: on renders of King of Tokyo from above, a black die on a white floor whose square was found
+# inside the finder's box read its claw as a heart at 0.83, and the detector's boxes are candidates, not
+# evidence: `vision/detector.py`; a numbered die whose corner number agrees may be: `corner_numbers`)
 FOUND_ONLY_BY_DETECTOR = 0.5
 
 # A learned finder's box in a heap of touching dice that no square is found in is read as a square this
@@ -593,10 +594,10 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
     them (on renders of every icon set, 106 of 2660 dice from above and 78 from below, seed 1); the learned
     finder, trained on photos of pip dice, finds 103 and 72 of those. The face reader then judges each such
     square as any other blob (its symbol must match a face of the set), so a box on something else reads as
-    nothing; such a die is never certain (`FOUND_ONLY_BY_DETECTOR`). Pip dice have their own use of the
-    learned finder (`detector_candidates`). `boxed` (a heap of touching dice with the room): a box whose edges
-    close no square is read as the box's own square (`_box_square`): the seams between touching dice, through
-    grain, close none."""
+    nothing; such a die is not certain on the templates' word (`FOUND_ONLY_BY_DETECTOR`). Pip dice have their
+    own use of the learned finder (`detector_candidates`). `boxed` (a heap of touching dice with the room): a
+    box whose edges close no square is read as the box's own square (`_box_square`): the seams between
+    touching dice, through grain, close none."""
     out: list[Blob] = []
     # in a heap, a part no one die fills (three dice's L) holds no die's centre; a whole die holds no other
     dice = [b for b in blobs if die_shaped(b.contour)] if boxed else []

@@ -315,7 +315,8 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     readings = [with_corner_number(img, b.rect, r, ds, mount, named_anyway=background is not None)
                 for b in blobs if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
-        # dice only the learned finder saw: a best guess, never certain (`detector_blobs`)
+        # dice only the learned finder saw (`detector_blobs`): a best guess, certain only where the templates
+        # and the corner number agree (`corner_numbers.AGREED_IN_FINDER_BOX`)
         extra = [with_corner_number(img, b.rect, replace(r, certain=False, confidence=min(
                  r.confidence, FOUND_ONLY_BY_DETECTOR)), ds, mount, outlined=False)
                  for b in detector_blobs(img, found, blobs, ds.shape == "pentagon", heaps_by is not None)
