@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--exact-agreement]
+        [--finder-box-unsure] [--exact-agreement] [--no-agreeing-first]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -38,6 +38,7 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered die
 only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`; `--exact-agreement`:
 certain only where the corner number names the templates' own face, as before `corner_numbers.AGREED_BY_ICON`;
+`--no-agreeing-first`: a guess whose judges agree shown as any other, as before `corner_numbers.AGREEING_FIRST`;
 `--look N`: each frame in draw N of
 its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
@@ -528,6 +529,9 @@ def main() -> int:
     ap.add_argument("--exact-agreement", action="store_true", help="a numbered die is certain only where its "
                     "corner number names the templates' own face, not another with the same icon (the reader "
                     "before `corner_numbers.AGREED_BY_ICON`)")
+    ap.add_argument("--no-agreeing-first", action="store_true", help="an unsure numbered die whose corner number "
+                    "agrees with the templates below the certain level is shown at min(p, 0.5) as any best guess "
+                    "(the reader before `corner_numbers.AGREEING_FIRST`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -559,6 +563,7 @@ def main() -> int:
     vision.reader.ALONE_AT_FINDER_VIEW = not args.alone_finder_at_read_size
     vision.corner_numbers.AGREED_IN_FINDER_BOX = not args.finder_box_unsure
     vision.corner_numbers.AGREED_BY_ICON = not args.exact_agreement
+    vision.corner_numbers.AGREEING_FIRST = not args.no_agreeing_first
     if args.agreed_at is not None:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:

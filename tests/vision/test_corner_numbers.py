@@ -45,7 +45,8 @@ def test_the_corner_number_names_a_held_out_heroes_dice_the_templates_cannot(mon
     ds = spec(truth["set"])
     readings = read_dice(frame, ds, "under", background=empty)
     assert right_by_box(readings, truth["dice"]) == 4
-    assert not any(r.certain for r in readings) and all(r.confidence <= cn.GUESS_CONFIDENCE for r in readings)
+    # (best guesses: where the templates' face is the number's, shown at AGREEING_GUESS)
+    assert not any(r.certain for r in readings) and all(r.confidence <= cn.AGREEING_GUESS for r in readings)
     monkeypatch.setattr(cn, "NUDGED", False)
     assert right_by_box(read_dice(frame, ds, "under", background=empty), truth["dice"]) == 3
     monkeypatch.setattr(cn, "GUESS_AT", 2.0)   # no number is ever sure enough: the templates alone
@@ -292,6 +293,30 @@ def test_a_number_naming_another_face_with_the_templates_icon_makes_the_die_cert
     monkeypatch.setattr(cn, "AGREED_BY_ICON", False)
     read = cn.with_corner_number(crop, rect, spear_sibling, ds, "under")
     assert (read.value, read.certain) == (truth["top"], False)
+
+
+def test_a_guess_whose_two_judges_agree_outranks_one_they_differ_on(monkeypatch):
+    """One die is often read twice (its outline and a finder's box), and the surer reading is kept: below the
+    level that makes it certain, a reading whose corner number names the templates' own face is shown at
+    AGREEING_GUESS, above a guess where the number overrode the templates (at most GUESS_CONFIDENCE), never
+    certain (`corner_numbers.AGREEING_FIRST`; the huntress's 2 on the glass, read as such nearly sure)."""
+    truth = json.loads((DATA / "huntress_green_yellow_under.json").read_text())
+    crop = cv2.imread(str(DATA / "huntress_green_yellow_under.webp"))
+    (x, y), (w, h), turn = truth["rect"]
+    rect = ((x, y), (w, h), turn)
+    ds = get_set(spec(truth["set"]))
+    by_top = {f.value: f for f in ds.faces}
+    monkeypatch.setattr(cn, "AGREED_AT", None)   # never certain here: the guesses only
+    monkeypatch.setattr(cn, "AGREEING_FIRST", True)
+    agreeing = Reading(5, by_top[5].name, "green", 0.3, (x, y), (0, 0, 10, 10), False)
+    differing = replace(agreeing, value=4, face=by_top[4].name)
+    read = cn.with_corner_number(crop, rect, agreeing, ds, "under")
+    assert (read.value, read.certain, read.confidence) == (5, False, cn.AGREEING_GUESS)
+    overruled = cn.with_corner_number(crop, rect, differing, ds, "under")
+    assert (overruled.value, overruled.certain) == (5, False)
+    assert overruled.confidence <= cn.GUESS_CONFIDENCE < cn.AGREEING_GUESS < cn.AGREED
+    monkeypatch.setattr(cn, "AGREEING_FIRST", False)
+    assert cn.with_corner_number(crop, rect, agreeing, ds, "under").confidence <= cn.GUESS_CONFIDENCE
 
 
 def test_a_face_crop_is_read_along_its_colours_main_axis():
