@@ -264,28 +264,28 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     same = face.name == r.face and face.value == r.value
     if r.certain:
         return _doubted(r, same, p)
-    same_icon = AGREED_BY_ICON and not same and _same_icon(ds, r, number, mount)
-    if _agreed(p, outlined, same, same_icon):
+    icon_alike = AGREED_BY_ICON and not same and same_icon(ds, r, number, mount)
+    if _agreed(p, outlined, same, icon_alike):
         return replace(r, value=face.value, face=face.name, certain=True, confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
-    if AGREEING_FIRST and (same or same_icon) and p >= GUESS_AT:
+    if AGREEING_FIRST and (same or icon_alike) and p >= GUESS_AT:
         return replace(r, value=face.value, face=face.name, confidence=AGREEING_GUESS)
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
 
 
-def _agreed(p: float, outlined: bool, same: bool, same_icon: bool) -> bool:
+def _agreed(p: float, outlined: bool, same: bool, icon_alike: bool) -> bool:
     """Whether a corner number read at `p` and the templates make the die certain: naming the templates' own
     face (`same`) in an outline at AGREED_AT; in a finder's box (`outlined` False, with AGREED_IN_FINDER_BOX),
-    or naming another face of the same icon (`same_icon`), at AGREED_APART_AT too."""
-    if AGREED_AT is None or p < AGREED_AT or not (same or same_icon):
+    or naming another face of the same icon (`icon_alike`), at AGREED_APART_AT too."""
+    if AGREED_AT is None or p < AGREED_AT or not (same or icon_alike):
         return False
     if same and outlined:
         return True
     return (outlined or AGREED_IN_FINDER_BOX) and p >= AGREED_APART_AT
 
 
-def _same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:
+def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:
     """Whether the face the templates named in reading `r` shows the camera the icon that face `number` (as
     seen, the corner number's) carries. From below both are read on the glass and named by the face opposite,
     so the icons are compared there."""
