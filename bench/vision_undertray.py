@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--exact-agreement] [--no-agreeing-first]
+        [--finder-box-unsure] [--icon-agreement] [--agreeing-first]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -36,9 +36,8 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 `DOUBT_BELOW`); `--luma-corners`: the corner number read in the crop's lightness, as before
 `corner_numbers.INK_AXIS`; `--alone-finder-at-read-size`: a frame read without the room searched by the
 learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered die
-only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`; `--exact-agreement`:
-certain only where the corner number names the templates' own face, as before `corner_numbers.AGREED_BY_ICON`;
-`--no-agreeing-first`: a guess whose judges agree shown as any other, as before `corner_numbers.AGREEING_FIRST`;
+only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`; `--icon-agreement`
+and `--agreeing-first`: two rules tried and not shipped (`corner_numbers.AGREED_BY_ICON`, `AGREEING_FIRST`);
 `--look N`: each frame in draw N of
 its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
@@ -526,12 +525,12 @@ def main() -> int:
     ap.add_argument("--finder-box-unsure", action="store_true", help="a numbered die only the learned finder "
                     "saw stays uncertain however its judges agree (the reader before "
                     "`corner_numbers.AGREED_IN_FINDER_BOX`)")
-    ap.add_argument("--exact-agreement", action="store_true", help="a numbered die is certain only where its "
-                    "corner number names the templates' own face, not another with the same icon (the reader "
-                    "before `corner_numbers.AGREED_BY_ICON`)")
-    ap.add_argument("--no-agreeing-first", action="store_true", help="an unsure numbered die whose corner number "
-                    "agrees with the templates below the certain level is shown at min(p, 0.5) as any best guess "
-                    "(the reader before `corner_numbers.AGREEING_FIRST`)")
+    ap.add_argument("--icon-agreement", action="store_true", help="a numbered die is certain also where its "
+                    "corner number names another face than the templates' with the same icon "
+                    "(`corner_numbers.AGREED_BY_ICON`, not shipped: its rule failed in the 38th session)")
+    ap.add_argument("--agreeing-first", action="store_true", help="an unsure numbered die whose corner number "
+                    "agrees with the templates below the certain level is shown above other best guesses "
+                    "(`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th session)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -562,8 +561,8 @@ def main() -> int:
     vision.corner_numbers.INK_AXIS = not args.luma_corners
     vision.reader.ALONE_AT_FINDER_VIEW = not args.alone_finder_at_read_size
     vision.corner_numbers.AGREED_IN_FINDER_BOX = not args.finder_box_unsure
-    vision.corner_numbers.AGREED_BY_ICON = not args.exact_agreement
-    vision.corner_numbers.AGREEING_FIRST = not args.no_agreeing_first
+    vision.corner_numbers.AGREED_BY_ICON = args.icon_agreement
+    vision.corner_numbers.AGREEING_FIRST = args.agreeing_first
     if args.agreed_at is not None:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:
