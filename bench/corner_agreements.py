@@ -38,7 +38,8 @@ LEVELS = (0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
 
 
 class Calls:
-    """`with_corner_number` as the reader calls it, each call kept: (templates' reading, number, p, outlined)."""
+    """`with_corner_number` as the reader calls it, each call kept: (templates' reading, number, p,
+    outlined, set)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Reading, int, float, bool, DiceSet]] = []
@@ -78,7 +79,8 @@ def tally(seeds: str, looks: list[int], calls: Calls) -> Counter:
         for seed in seed_list(seeds):
             folder = FRAMES / f"s{seed}"
             for row in read_rows(folder):
-                img, empty = camera_frame(folder, row, look=look), camera_frame(folder, row, empty=True, look=look)
+                img = camera_frame(folder, row, look=look)
+                empty = camera_frame(folder, row, empty=True, look=look)
                 if img is None or empty is None or row.get("cut"):
                     continue
                 ds = bench.set_of(row)
@@ -100,14 +102,16 @@ def tally(seeds: str, looks: list[int], calls: Calls) -> Counter:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", default="402-404,408-431", help="Blender seeds of numbered dice (dev: 402-431)")
+    ap.add_argument("--seeds", default="402-404,408-431",
+                    help="Blender seeds of numbered dice (dev: 402-404, 408-431)")
     ap.add_argument("--looks", default="0", help="draws of each frame's sensor noise and JPEG, e.g. 0-3")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     calls = Calls()
     calls.install()
     counts = tally(args.seeds, seed_list(args.looks), calls)
-    print(f"seeds {args.seeds}, looks {args.looks}: unsure readings whose corner number agrees, at p >= level")
+    print(f"seeds {args.seeds}, looks {args.looks}: unsure readings whose corner number agrees, "
+          "at p >= level")
     for agreed in ("exact", "icon"):
         for where in ("outline", "finder's box"):
             cells = [f"{lv}: {counts[(agreed, where, lv, True)]}/{counts[(agreed, where, lv, False)]}"

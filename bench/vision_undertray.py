@@ -35,9 +35,10 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 `corner_numbers.AGREED_AT` and `DOUBTED_AT` (`--doubt-below 2`: every certain die doubted, as before
 `DOUBT_BELOW`); `--luma-corners`: the corner number read in the crop's lightness, as before
 `corner_numbers.INK_AXIS`; `--alone-finder-at-read-size`: a frame read without the room searched by the
-learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered die
-only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`; `--icon-agreement`
-and `--agreeing-first`: two rules tried and not shipped (`corner_numbers.AGREED_BY_ICON`, `AGREEING_FIRST`);
+learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered
+die only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`;
+`--icon-agreement` and `--agreeing-first`: two rules tried and not shipped (`corner_numbers.AGREED_BY_ICON`,
+`AGREEING_FIRST`);
 `--look N`: each frame in draw N of
 its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
@@ -528,8 +529,9 @@ def main() -> int:
     ap.add_argument("--icon-agreement", action="store_true", help="a numbered die is certain also where its "
                     "corner number names another face than the templates' with the same icon "
                     "(`corner_numbers.AGREED_BY_ICON`, not shipped: its rule failed in the 38th session)")
-    ap.add_argument("--agreeing-first", action="store_true", help="an unsure numbered die whose corner number "
-                    "agrees with the templates below the certain level is shown above other best guesses "
+    ap.add_argument("--agreeing-first", action="store_true", help="an unsure numbered die whose corner "
+                    "number agrees with the templates below the certain level is shown above other best "
+                    "guesses "
                     "(`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th session)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")

@@ -95,10 +95,11 @@ DOUBT_BELOW = 0.9
 # 438-439 were read (right plus certain-right over them and the test seeds, merged and as the watcher reads,
 # +1 die, none certain and wrong; the test seeds' held-out printing lost two certain dice: docs/dice-sets.md).
 INK_AXIS = True
-# ... also for a die only the learned finder saw (its square refitted in the finder's box, `find.detector_blobs`),
-# which stays uncertain otherwise (`find.FOUND_ONLY_BY_DETECTOR`). Why: that rule dates from the templates
-# alone, unsure of a box on something else (a claw read as a heart at 0.83); two judges that look at different
-# things and agree are as good a witness in the finder's box as in an outline. On the dev seeds (402-404 and
+# The agreement makes certain also a die only the learned finder saw (its square refitted in the finder's box,
+# `find.detector_blobs`), at AGREED_APART_AT, which stays uncertain otherwise (`find.FOUND_ONLY_BY_DETECTOR`).
+# Why: that rule dates from the templates alone, unsure of a box on something else (a claw read as a heart at
+# 0.83); two judges that look at different things and agree are as good a witness in the finder's box as in an
+# outline. On the dev seeds (402-404 and
 # 408-431, draws 0-3 of the noise, merged) such agreements at 0.99 or surer were 129 readings (about 40 dice),
 # none wrong; at 0.95 157, none wrong. Shipped at a rule written before fresh seeds 442-443 were read: there
 # it read the same, and the test seeds' certain-right rose by two dice merged and one as the watcher reads;
@@ -116,14 +117,14 @@ AGREED_IN_FINDER_BOX = True
 AGREED_BY_ICON = False
 # The level of the number for those two (a finder's box, the same icon): at least AGREED_AT's.
 AGREED_APART_AT = 0.99
-# An unsure die whose corner number, read at GUESS_AT or surer but below the level that makes it certain, names
-# the templates' own face (or one of its icon, with AGREED_BY_ICON) is shown at AGREEING_GUESS, above a best
-# guess the two judges differ on (at most GUESS_CONFIDENCE) and below the certain line (AGREED). Why: one die is
-# often read twice (its outline and a finder's box, the frame with the room and without), and the surer of two
-# readings is kept; at 0.5 both, the one whose judges agreed lost as often as it won. Dev seeds (402-404 and
-# 408-431, merged, draw 0): right 70.41 -> 71.26%, certainty unchanged. Not shipped: at the rule written before
-# fresh seeds 444-445 were read, they and the test seeds read exactly as without it (docs/dice-sets.md).
-# False: every such guess at min(p, 0.5).
+# An unsure die whose corner number, read at GUESS_AT or surer but below the level that makes it certain,
+# names the templates' own face (or one of its icon, with AGREED_BY_ICON) is shown at AGREEING_GUESS, above a
+# best guess the two judges differ on (at most GUESS_CONFIDENCE) and below the certain line (AGREED). Why: one
+# die is often read twice (its outline and a finder's box, the frame with the room and without), and the surer
+# of two readings is kept; at 0.5 both, the one whose judges agreed lost as often as it won. Dev seeds
+# (402-404 and 408-431, merged, draw 0): right 70.41 -> 71.26%, certainty unchanged. Not shipped: at the rule
+# written before fresh seeds 444-445 were read, they and the test seeds read exactly as without it
+# (docs/dice-sets.md). False: every such guess at min(p, 0.5).
 AGREEING_FIRST = False
 AGREEING_GUESS = 0.55
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
@@ -271,7 +272,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         return _doubted(r, same, p)
     icon_alike = AGREED_BY_ICON and not same and same_icon(ds, r, number, mount)
     if _agreed(p, outlined, same, icon_alike):
-        return replace(r, value=face.value, face=face.name, certain=True, confidence=max(r.confidence, AGREED))
+        return replace(r, value=face.value, face=face.name, certain=True,
+                       confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
     if AGREEING_FIRST and (same or icon_alike) and p >= GUESS_AT:
@@ -302,7 +304,7 @@ def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:
 
 
 def _icon(glyph: str) -> str:
-    """A numbered face's glyph without its corner number (\"icon:sword+corner:2\" -> \"icon:sword\")."""
+    """A numbered face's glyph without its corner number ('icon:sword+corner:2' -> 'icon:sword')."""
     return glyph.split("+corner:")[0]
 
 

@@ -565,9 +565,9 @@ def _touching_dice(b: Blob, shape: tuple[int, ...], learned: bool, elong: float)
 DETECTOR_REACH = 1.3
 
 
-# The confidence at most of a die read in a square that only the learned finder pointed at (never certain on the
-# templates' word: on renders of King of Tokyo from above, a black die on a white floor whose square was found
-# inside the finder's box read its claw as a heart at 0.83, and the detector's boxes are candidates, not
+# The confidence at most of a die read in a square that only the learned finder pointed at (never certain on
+# the templates' word: on renders of King of Tokyo from above, a black die on a white floor whose square was
+# found inside the finder's box read its claw as a heart at 0.83, and the detector's boxes are candidates, not
 # evidence: `vision/detector.py`; a numbered die whose corner number agrees may be: `corner_numbers`)
 FOUND_ONLY_BY_DETECTOR = 0.5
 

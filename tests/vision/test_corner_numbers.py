@@ -252,9 +252,10 @@ def test_a_certain_die_is_checked_in_its_own_crop_only(seraph, monkeypatch):
 
 
 def test_a_die_only_the_learned_finder_saw_is_certain_where_the_judges_agree(monkeypatch):
-    """A die found only by the learned finder's box is otherwise never certain (`find.FOUND_ONLY_BY_DETECTOR`);
-    its corner number naming the templates' own face at AGREED_AT makes it so as it does an outline's die
-    (`corner_numbers.AGREED_IN_FINDER_BOX`), and without that rule it stays unsure."""
+    """A die found only by the learned finder's box is otherwise never certain
+    (`find.FOUND_ONLY_BY_DETECTOR`); its corner number naming the templates' own face at AGREED_AT makes it so
+    as it does an outline's die (`corner_numbers.AGREED_IN_FINDER_BOX`), and without that rule it stays
+    unsure."""
     truth = json.loads((DATA / "seraph_under.json").read_text())
     frame, empty = (cv2.imread(str(DATA / f"seraph_under{s}.webp")) for s in ("", "_empty"))
     ds = get_set(spec(truth["set"]))
@@ -275,8 +276,9 @@ def test_a_number_naming_another_face_with_the_templates_icon_makes_the_die_cert
     named the one opposite the 1 (her sabertooth), and the corner number reads the 2 nearly sure (the crop of
     `test_a_yellow_number_on_a_green_die_is_read_along_the_colours_axis`). Both judges agree on the spear and
     the number names one face of those: the die is certain, named by the number (`AGREED_BY_ICON`). Where the
-    templates saw another icon (the claw of the 3), or without the rule, it stays unsure with the number's face
-    as its best guess. (Not shipped: off by default, its rule failed; the test keeps what the switch does.)"""
+    templates saw another icon (the claw of the 3), or without the rule, it stays unsure with the number's
+    face as its best guess. (Not shipped: off by default, its rule failed; the test keeps what the switch
+    does.)"""
     truth = json.loads((DATA / "huntress_green_yellow_under.json").read_text())
     crop = cv2.imread(str(DATA / "huntress_green_yellow_under.webp"))
     (x, y), (w, h), turn = truth["rect"]
