@@ -110,8 +110,8 @@ INK_AXIS = True
 # it read the same, and the test seeds' certain-right rose by two dice merged and one as the watcher reads;
 # none certain and wrong (docs/dice-sets.md). False: a finder's box is never certain.
 AGREED_IN_FINDER_BOX = True
-# ... and where the number names another face than the templates' that carries the same icon (three of the
-# barbarian's faces carry his sword: the templates, which know the icon, may pick the wrong one of them), the
+# ... and where the number names another face than the templates' that carries the same icon (up to three
+# faces of a numbered set carry one icon: the templates, which know the icon, may pick the wrong one), the
 # die is certain as the number names it. Two judges still agree: on the icon, and the number names one face
 # of those. On the dev seeds (draws 0-3, merged) such readings at 0.99 or surer were 126 (about 35 dice),
 # none wrong; the surest wrong one was at 0.949. Not shipped: at the rule written before fresh seeds 444-445
@@ -309,7 +309,7 @@ def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:
 
 
 def _icon(glyph: str) -> str:
-    """A numbered face's glyph without its corner number ('icon:sword+corner:2' -> 'icon:sword')."""
+    """A numbered face's glyph without its corner number ('icon:star+corner:2' -> 'icon:star')."""
     return glyph.split("+corner:")[0]
 
 
