@@ -38,9 +38,7 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered
 die only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`;
 `--icon-agreement` and `--agreeing-first`: two rules tried and not shipped (`corner_numbers.AGREED_BY_ICON`,
-`AGREEING_FIRST`);
-`--look N`: each frame in draw N of
-its sensor noise and JPEG (the watcher N to N+2);
+`AGREEING_FIRST`); `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
 spell). The header names the machine, the seeds, the frames and the model.
@@ -531,8 +529,7 @@ def main() -> int:
                     "(`corner_numbers.AGREED_BY_ICON`, not shipped: its rule failed in the 38th session)")
     ap.add_argument("--agreeing-first", action="store_true", help="an unsure numbered die whose corner "
                     "number agrees with the templates below the certain level is shown above other best "
-                    "guesses "
-                    "(`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th session)")
+                    "guesses (`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th session)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
