@@ -529,7 +529,8 @@ def main() -> int:
                     "(`corner_numbers.AGREED_BY_ICON`, not shipped: its rule failed in the 38th session)")
     ap.add_argument("--agreeing-first", action="store_true", help="an unsure numbered die whose corner "
                     "number agrees with the templates below the certain level is shown above other best "
-                    "guesses (`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th session)")
+                    "guesses (`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th "
+                    "session)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "

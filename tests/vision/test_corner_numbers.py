@@ -274,9 +274,9 @@ def test_a_die_only_the_learned_finder_saw_is_certain_where_the_judges_agree(mon
 def test_a_die_whose_judges_agree_at_0_95_is_certain_in_its_outline_only(monkeypatch):
     """Issue 31 #4: an artificer's die in the black-gold printing (tests/vision/data/artificer_agreed_under*,
     cut from Blender dev seed 410 frame 4, lossless), its glass face the 5: its corner number reads the 5 at
-    0.97. Templates unsure of the same face, the die is certain in its outline at AGREED_AT (0.95 since the 38th
-    session; at 0.99 it stayed a best guess), and in a box only the learned finder saw only at AGREED_APART_AT
-    (0.99)."""
+    0.97. Templates unsure of the same face, the die is certain in its outline at AGREED_AT (0.95 since the
+    38th session; at 0.99 it stayed a best guess), and in a box only the learned finder saw only at
+    AGREED_APART_AT (0.99)."""
     truth = json.loads((DATA / "artificer_agreed_under.json").read_text())
     crop = cv2.imread(str(DATA / "artificer_agreed_under.webp"))
     (x, y), (w, h), turn = truth["rect"]
