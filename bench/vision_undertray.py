@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--icon-agreement] [--agreeing-first]
+        [--finder-box-unsure] [--icon-agreement] [--agreeing-first] [--doubted-by-icon-at P]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -531,6 +531,9 @@ def main() -> int:
                     "number agrees with the templates below the certain level is shown above other best "
                     "guesses (`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th "
                     "session)")
+    ap.add_argument("--doubted-by-icon-at", type=float, default=None, help="a certain numbered die whose "
+                    "corner number names another face of its icon this sure is not certain (above 1: never) "
+                    "(`corner_numbers.DOUBTED_BY_ICON_AT`; default: the shipped one)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -567,6 +570,8 @@ def main() -> int:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:
         vision.corner_numbers.DOUBTED_AT = args.doubted_at if args.doubted_at <= 1 else None
+    if args.doubted_by_icon_at is not None:
+        vision.corner_numbers.DOUBTED_BY_ICON_AT = args.doubted_by_icon_at
     if args.doubt_below is not None:
         vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:
