@@ -97,9 +97,9 @@ DOUBT_BELOW = 0.9
 # ... and where the number names another face that carries the templates' icon at DOUBTED_BY_ICON_AT or surer:
 # the templates, sure of the icon, chose among its faces by their own reading of the number. Why: the one hero
 # die certain and wrong on the 38th session's fresh seeds (446 frame 0: the templates sure of the 1 of an icon
-# three faces carry, the number reading the 3 of it at 0.48, the 3 right). On the dev seeds it changed nothing at 0.3 or 0.45; shipped
-# at a rule of cost written before fresh seeds 450-451 were read: there and on the test seeds no die lost its
-# certainty (docs/dice-sets.md). None: off.
+# three faces carry, the number reading the 3 of it at 0.48, the 3 right). On the dev seeds it changed nothing
+# at 0.3 or 0.45; shipped at a rule of cost written before fresh seeds 450-451 were read: there and on the
+# test seeds no die lost its certainty (docs/dice-sets.md). None: off.
 DOUBTED_BY_ICON_AT: float | None = 0.3
 # The corner patches are read along the face crop's main colour axis (`ink_axis`), not its lightness. Why:
 # yellow ink on a green body hardly differs in lightness; on the dev seeds (402-404, 408-431) that printing's
