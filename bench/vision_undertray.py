@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--icon-agreement] [--agreeing-first] [--doubted-by-icon-at P]
+        [--finder-box-unsure] [--doubted-by-icon-at P]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -37,8 +37,8 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 `corner_numbers.INK_AXIS`; `--alone-finder-at-read-size`: a frame read without the room searched by the
 learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered
 die only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`;
-`--icon-agreement` and `--agreeing-first`: two rules tried and not shipped (`corner_numbers.AGREED_BY_ICON`,
-`AGREEING_FIRST`); `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
+`--doubted-by-icon-at 2`: a certain numbered die doubted only as before `corner_numbers.DOUBTED_BY_ICON_AT`;
+`--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
 spell). The header names the machine, the seeds, the frames and the model.
@@ -524,13 +524,6 @@ def main() -> int:
     ap.add_argument("--finder-box-unsure", action="store_true", help="a numbered die only the learned finder "
                     "saw stays uncertain however its judges agree (the reader before "
                     "`corner_numbers.AGREED_IN_FINDER_BOX`)")
-    ap.add_argument("--icon-agreement", action="store_true", help="a numbered die is certain also where its "
-                    "corner number names another face than the templates' with the same icon "
-                    "(`corner_numbers.AGREED_BY_ICON`, not shipped: its rule failed in the 38th session)")
-    ap.add_argument("--agreeing-first", action="store_true", help="an unsure numbered die whose corner "
-                    "number agrees with the templates below the certain level is shown above other best "
-                    "guesses (`corner_numbers.AGREEING_FIRST`, not shipped: its rule failed in the 38th "
-                    "session)")
     ap.add_argument("--doubted-by-icon-at", type=float, default=None, help="a certain numbered die whose "
                     "corner number names another face of its icon this sure is not certain (above 1: never) "
                     "(`corner_numbers.DOUBTED_BY_ICON_AT`; default: the shipped one)")
@@ -564,8 +557,6 @@ def main() -> int:
     vision.corner_numbers.INK_AXIS = not args.luma_corners
     vision.reader.ALONE_AT_FINDER_VIEW = not args.alone_finder_at_read_size
     vision.corner_numbers.AGREED_IN_FINDER_BOX = not args.finder_box_unsure
-    vision.corner_numbers.AGREED_BY_ICON = args.icon_agreement
-    vision.corner_numbers.AGREEING_FIRST = args.agreeing_first
     if args.agreed_at is not None:
         vision.corner_numbers.AGREED_AT = args.agreed_at if args.agreed_at > 0 else None
     if args.doubted_at is not None:

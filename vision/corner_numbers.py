@@ -111,34 +111,14 @@ INK_AXIS = True
 # `find.detector_blobs`), at AGREED_APART_AT, which stays uncertain otherwise (`find.FOUND_ONLY_BY_DETECTOR`).
 # Why: that rule dates from the templates alone, unsure of a box on something else (a claw read as a heart at
 # 0.83); two judges that look at different things and agree are as good a witness in the finder's box as in an
-# outline. On the dev seeds (402-404 and
-# 408-431, draws 0-3 of the noise, merged) such agreements at 0.99 or surer were 129 readings (about 40 dice),
-# none wrong; at 0.95 157, none wrong. Shipped at a rule written before fresh seeds 442-443 were read: there
-# it read the same, and the test seeds' certain-right rose by two dice merged and one as the watcher reads;
-# none certain and wrong (docs/dice-sets.md). False: a finder's box is never certain.
+# outline. On the dev seeds (402-404 and 408-431, draws 0-3 of the noise, merged) such agreements at 0.99 or
+# surer were 129 readings (about 40 dice), none wrong; at 0.95 157, none wrong. Shipped at a rule written
+# before fresh seeds 442-443 were read: there it read the same, and the test seeds' certain-right rose by two
+# dice merged and one as the watcher reads; none certain and wrong (docs/dice-sets.md). False: a finder's box
+# is never certain.
 AGREED_IN_FINDER_BOX = True
-# ... and where the number names another face than the templates' that carries the same icon (up to three
-# faces of a numbered set carry one icon: the templates, which know the icon, may pick the wrong one), the
-# die is certain as the number names it. Two judges still agree: on the icon, and the number names one face
-# of those. On the dev seeds (draws 0-3, merged) such readings at 0.99 or surer were 126 (about 35 dice),
-# none wrong; the surest wrong one was at 0.949. Not shipped: at the rule written before fresh seeds 444-445
-# were read, the test seeds gained four certain dice but two certain readings near no die (a thin blob read
-# as the bullseye's 6, seed 400 frame 9; a blob beside a die as the moon's 6, seed 401 frame 17): the number
-# finds a digit in texture that is no die, and the icon, shared by two or three faces, checks little
-# (docs/dice-sets.md). False: such a die stays unsure, with the number's face as its best guess.
-AGREED_BY_ICON = False
-# The level of the number for those two (a finder's box, the same icon): at least AGREED_AT's.
+# The level of the number for a finder's box: at least AGREED_AT's.
 AGREED_APART_AT = 0.99
-# An unsure die whose corner number, read at GUESS_AT or surer but below the level that makes it certain,
-# names the templates' own face (or one of its icon, with AGREED_BY_ICON) is shown at AGREEING_GUESS, above a
-# best guess the two judges differ on (at most GUESS_CONFIDENCE) and below the certain line (AGREED). Why: one
-# die is often read twice (its outline and a finder's box, the frame with the room and without), and the surer
-# of two readings is kept; at 0.5 both, the one whose judges agreed lost as often as it won. Dev seeds
-# (402-404 and 408-431, merged, draw 0): right 70.41 -> 71.26%, certainty unchanged. Not shipped: at the rule
-# written before fresh seeds 444-445 were read, they and the test seeds read exactly as without it
-# (docs/dice-sets.md). False: every such guess at min(p, 0.5).
-AGREEING_FIRST = False
-AGREEING_GUESS = 0.55
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
@@ -265,17 +245,18 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
                        named_anyway: bool = False, outlined: bool = True) -> Reading:
     """A reading of a numbered set's die under the tray judged again by its corner number: an uncertain one
     takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
-    certain where that face is its own or carries the icon the templates saw (`AGREED_AT`, `AGREED_BY_ICON`),
-    named by the number; a certain one the number contradicts is not
-    (`DOUBTED_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the number
-    however unsure; with CORNER_OVER_NAMED so does one the templates named. `outlined`: False for a die only
-    the learned finder saw, certain only where the judges agree and AGREED_IN_FINDER_BOX says so."""
+    certain where that face is its own (`AGREED_AT`); a certain one the number contradicts is not
+    (`DOUBTED_AT`, `DOUBTED_BY_ICON_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names
+    nothing takes the number however unsure; with CORNER_OVER_NAMED so does one the templates named.
+    `outlined`: False for a die only the learned finder saw, certain only where the judges agree and
+    AGREED_IN_FINDER_BOX says so."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
         return r
     # (a certain die is doubted only at DOUBTED_AT, so where the nudges could change its number, below
-    # NUDGE_BELOW, they cannot doubt it: not read)
+    # NUDGE_BELOW, they cannot doubt it: not read; the doubt by icon, DOUBTED_BY_ICON_AT, was chosen and read
+    # fresh on the own crop's number alone)
     nudge = not r.certain or DOUBTED_AT < NUDGE_BELOW
     number, p = corner_reader().read(img, rect, seen_mirrored(mount), nudge)
     face = top_face(ds, number, mount)
@@ -284,26 +265,20 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         icon_doubt = DOUBTED_BY_ICON_AT is not None and not same and p >= DOUBTED_BY_ICON_AT and \
             same_icon(ds, r, number, mount)
         return _doubted(r, same, p, icon_doubt)
-    icon_alike = AGREED_BY_ICON and not same and same_icon(ds, r, number, mount)
-    if _agreed(p, outlined, same, icon_alike):
-        return replace(r, value=face.value, face=face.name, certain=True,
-                       confidence=max(r.confidence, AGREED))
+    if same and _agreed(p, outlined):
+        return replace(r, certain=True, confidence=max(r.confidence, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
-    if AGREEING_FIRST and (same or icon_alike) and p >= GUESS_AT:
-        return replace(r, value=face.value, face=face.name, confidence=AGREEING_GUESS)
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
 
 
-def _agreed(p: float, outlined: bool, same: bool, icon_alike: bool) -> bool:
-    """Whether a corner number read at `p` and the templates make the die certain: naming the templates' own
-    face (`same`) in an outline at AGREED_AT; in a finder's box (`outlined` False, with AGREED_IN_FINDER_BOX),
-    or naming another face of the same icon (`icon_alike`), at AGREED_APART_AT too."""
-    if AGREED_AT is None or p < AGREED_AT or not (same or icon_alike):
+def _agreed(p: float, outlined: bool) -> bool:
+    """Whether a corner number read at `p` that names the templates' own face makes the die certain: in an
+    outline at AGREED_AT, in a finder's box (`outlined` False) with AGREED_IN_FINDER_BOX at
+    AGREED_APART_AT."""
+    if AGREED_AT is None or p < AGREED_AT:
         return False
-    if same and outlined:
-        return True
-    return (outlined or AGREED_IN_FINDER_BOX) and p >= AGREED_APART_AT
+    return outlined or (AGREED_IN_FINDER_BOX and p >= AGREED_APART_AT)
 
 
 def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:
