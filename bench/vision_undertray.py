@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--doubted-by-icon-at P]
+        [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -38,6 +38,8 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered
 die only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`;
 `--doubted-by-icon-at 2`: a certain numbered die doubted only as before `corner_numbers.DOUBTED_BY_ICON_AT`;
+`--unnamed-certain-at P`: a numbered die the templates named nothing in certain where its corner number is
+read this sure (`corner_numbers.UNNAMED_CERTAIN_AT`);
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -178,7 +180,7 @@ def read_frame(img, empty, mode: str, m: Models, ds: DiceSet, memory: Memory | N
     if mode == "alone":
         return read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory)
     if mode == "room":
-        return read_dice(img, ds, "under", background=empty, classifier=clf, memory=memory)
+        return read_dice(img, ds, "under", background=empty, classifier=clf, memory=memory, detector=m.det)
     room = Room()
     room.add_empty([empty])
     return merged(img, room, m, ds, memory)
@@ -188,7 +190,8 @@ def merged(img: np.ndarray, room: Room, m: Models, ds: DiceSet, memory: Memory |
     """One frame read as the watcher reads it: without the room and with it, the two reads merged (`vision.room`)."""
     clf = m.clf if ds.id == "d6" else m.symbols
     return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory),
-                 read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory), img, room)
+                 read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory, detector=m.det),
+                 img, room)
 
 
 def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | None = None) -> list | None:
@@ -527,6 +530,11 @@ def main() -> int:
     ap.add_argument("--doubted-by-icon-at", type=float, default=None, help="a certain numbered die whose "
                     "corner number names another face of its icon this sure is not certain (above 1: never) "
                     "(`corner_numbers.DOUBTED_BY_ICON_AT`; default: the shipped one)")
+    ap.add_argument("--unnamed-certain-at", type=float, default=None, help="a numbered die the templates named "
+                    "nothing in is certain in an outline where its corner number is read this sure (above 1: "
+                    "never) (`corner_numbers.UNNAMED_CERTAIN_AT`; default: the shipped one)")
+    ap.add_argument("--crowds-by-finder", action="store_true", help="with the room, a blob the learned finder "
+                    "boxes as two dice or more is a heap (`find.CROWDS_BY_FINDER`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -563,6 +571,10 @@ def main() -> int:
         vision.corner_numbers.DOUBTED_AT = args.doubted_at if args.doubted_at <= 1 else None
     if args.doubted_by_icon_at is not None:
         vision.corner_numbers.DOUBTED_BY_ICON_AT = args.doubted_by_icon_at
+    if args.unnamed_certain_at is not None:
+        level = args.unnamed_certain_at
+        vision.corner_numbers.UNNAMED_CERTAIN_AT = level if level <= 1 else None
+    vision.find.CROWDS_BY_FINDER = vision.find.CROWDS_BY_FINDER or args.crowds_by_finder
     if args.doubt_below is not None:
         vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:

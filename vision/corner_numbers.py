@@ -119,6 +119,10 @@ INK_AXIS = True
 AGREED_IN_FINDER_BOX = True
 # The level of the number for a finder's box: at least AGREED_AT's.
 AGREED_APART_AT = 0.99
+# A die the templates named nothing in, in an outline, whose corner number is read at UNNAMED_CERTAIN_AT or
+# surer, is certain of the number's face: one judge, but the one that saw what the templates could not. None:
+# only a best guess (GUESS_FOR_UNNAMED).
+UNNAMED_CERTAIN_AT: float | None = None
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
@@ -267,6 +271,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         return _doubted(r, same, p, icon_doubt)
     if same and _agreed(p, outlined):
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
+    if _unnamed_certain(r, p, outlined):
+        return replace(r, value=face.value, face=face.name, certain=True, confidence=max(p, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
@@ -279,6 +285,12 @@ def _agreed(p: float, outlined: bool) -> bool:
     if AGREED_AT is None or p < AGREED_AT:
         return False
     return outlined or (AGREED_IN_FINDER_BOX and p >= AGREED_APART_AT)
+
+
+def _unnamed_certain(r: Reading, p: float, outlined: bool) -> bool:
+    """Whether an uncertain reading whose templates named nothing is made certain by a corner number read at
+    `p` (UNNAMED_CERTAIN_AT, in an outline only)."""
+    return UNNAMED_CERTAIN_AT is not None and r.face == UNNAMED and outlined and p >= UNNAMED_CERTAIN_AT
 
 
 def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:

@@ -607,7 +607,7 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
         side = max(w, h)
         near = any(abs(b.rect[0][0] - cx) < 0.5 * w and abs(b.rect[0][1] - cy) < 0.5 * h
                    for b in blocking + out)
-        if near or any(cv2.pointPolygonTest(b.contour, (float(cx), float(cy)), False) >= 0 for b in dice):
+        if near or any(_holds_box(b, cx, cy, side) for b in dice):
             continue
         r = 0.5 * DETECTOR_REACH * side
         x0, y0 = int(round(cx - r)), int(round(cy - r))
@@ -626,6 +626,15 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
         if best is not None:
             out.append(best)
     return out
+
+
+def _holds_box(b: Blob, cx: float, cy: float, side: float) -> bool:
+    """Whether die-shaped blob `b` holds the centre of a finder's box of `side` as one die; with
+    CROWDS_BY_FINDER not where it is CROWD_BOX or less of the blob's side (four dice in a square are shaped
+    like one die: `crowd_detections`)."""
+    if CROWDS_BY_FINDER and side <= CROWD_BOX * min(b.rect[1]):
+        return False
+    return cv2.pointPolygonTest(b.contour, (float(cx), float(cy)), False) >= 0
 
 
 def _box_square(cx: float, cy: float, side: float) -> Blob:
@@ -782,13 +791,51 @@ def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -
     shrink = at_finder_view(img)
     # (a box whose centre lies off its heap, where the frame is the room, is none of the heap's dice)
     boxes = [d for heap, found in _found_in_heaps(img, blobs, detector, shrink) for d in found
-             if cv2.pointPolygonTest(heap.contour, (float(d.box[0]), float(d.box[1])), False) >= 0]
+             if _inside(heap, d)]
+    kept = _one_box_a_die([d for d in boxes if max(d.box[2:]) >= least])
+    return kept + crowd_detections(img, blobs, detector, shrink) if CROWDS_BY_FINDER else kept
+
+
+def _inside(b: Blob, d: Detection) -> bool:
+    """Whether the centre of the learned finder's box `d` lies in blob `b`."""
+    return cv2.pointPolygonTest(b.contour, (float(d.box[0]), float(d.box[1])), False) >= 0
+
+
+def _one_box_a_die(boxes: list[Detection]) -> list[Detection]:
+    """The surest of the boxes whose centre lies in another's middle half (the finder boxes one die of a
+    heap several times over)."""
     kept: list[Detection] = []
     for d in sorted(boxes, key=lambda d: -d.score):
-        if max(d.box[2:]) >= least and not any(abs(d.box[0] - s.box[0]) <= s.box[2] / 2 and
-                                               abs(d.box[1] - s.box[1]) <= s.box[3] / 2 for s in kept):
+        if not any(abs(d.box[0] - s.box[0]) <= s.box[2] / 2 and abs(d.box[1] - s.box[1]) <= s.box[3] / 2
+                   for s in kept):
             kept.append(d)
     return kept
+
+
+# With the room, a blob the learned finder boxes as two dice or more, each box at most CROWD_BOX of the blob's
+# shorter side, is a heap too (`crowd_detections`). False: only the outlines' own measure finds heaps.
+CROWDS_BY_FINDER = False
+CROWD_BOX = 0.75
+
+
+def crowd_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector, shrink: float
+                     ) -> list[Detection]:
+    """The learned finder's boxes (the frame searched shrunk by `shrink`) in each whole blob, not a heap by
+    `_heaps`, that it boxes as two dice or more. Why: `_heaps` measures a blob against the frame's other dice, and a frame whose dice all
+    touch has none to measure by (three black dice in an L, four in a square: each read as one die, or
+    none)."""
+    heaps = {id(h) for h in _heaps(blobs)}
+    wholes = {id(w): w for w in (b.whole if b.whole is not None else b for b in blobs)
+              if not w.cut and id(w) not in heaps}
+    if not wholes:
+        return []
+    found = detected_shrunk(img, detector, shrink)
+    out: list[Detection] = []
+    for b in wholes.values():
+        inside = _one_box_a_die([d for d in found if _inside(b, d) and
+                                 max(d.box[2:]) <= CROWD_BOX * min(b.rect[1])])
+        out += inside if len(inside) >= 2 else []
+    return out
 
 
 def read_past_finder(img: np.ndarray) -> bool:
