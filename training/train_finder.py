@@ -46,6 +46,7 @@ from training.provenance import REPO, SHIPPED, made_with, reference_path
 from training.scenes import scenes
 from training.splits import PHOTO_SETS, model_jobs
 from vision.detector import DieDetector, prepare
+from vision.find import at_finder_view
 
 SOURCES = ("webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
            "Epanemu/GameDiceRecognition, Roboflow export)")
@@ -384,9 +385,18 @@ def undertray_frames(seeds: tuple[int, ...], variants: int, hold_out: str = "", 
         for k in range(variants):
             img = ud.variant_frame(folder, row, k, variants, clean)
             if img is not None:
-                imgs.append(img)
-                boxes.append(np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4))
+                box = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4)
+                imgs.append(at_view(img))
+                boxes.append(box * at_finder_view(img))
     return imgs, boxes
+
+
+def at_view(img: np.ndarray) -> np.ndarray:
+    """A frame larger than the view the reader searches under the tray (`find.at_finder_view`: the hero
+    dice's 640x480 renders) shrunk to it, as the reader shrinks it: the finder learns every die at the size
+    it will be asked to find it."""
+    k = at_finder_view(img)
+    return img if k >= 1.0 else cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
 
 
 def main(argv: list[str] | None = None) -> int:
