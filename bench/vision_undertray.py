@@ -38,8 +38,9 @@ corner number only at the guess level, as before `corner_numbers.CORNER_OVER_NAM
 learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--finder-box-unsure`: a numbered
 die only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`;
 `--doubted-by-icon-at 2`: a certain numbered die doubted only as before `corner_numbers.DOUBTED_BY_ICON_AT`;
-`--unnamed-certain-at P`: a numbered die the templates named nothing in certain where its corner number is
-read this sure (`corner_numbers.UNNAMED_CERTAIN_AT`);
+`--unnamed-certain-at 2`: a numbered die the templates named nothing in never certain, as before
+`corner_numbers.UNNAMED_CERTAIN_AT`; `--crowds-by-finder`: a blob the learned finder boxes as several dice read as
+a heap with the room (`find.CROWDS_BY_FINDER`, off);
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
