@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P]
+        [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P] [--no-crowds]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -39,8 +39,8 @@ learned finder at its read size, as before `reader.ALONE_AT_FINDER_VIEW`; `--fin
 die only the learned finder saw never certain, as before `corner_numbers.AGREED_IN_FINDER_BOX`;
 `--doubted-by-icon-at 2`: a certain numbered die doubted only as before `corner_numbers.DOUBTED_BY_ICON_AT`;
 `--unnamed-certain-at 2`: a numbered die the templates named nothing in never certain, as before
-`corner_numbers.UNNAMED_CERTAIN_AT`; `--crowds-by-finder`: a blob the learned finder boxes as several dice read as
-a heap with the room (`find.CROWDS_BY_FINDER`, off);
+`corner_numbers.UNNAMED_CERTAIN_AT`; `--no-crowds`: a blob the learned finder boxes as several dice no heap
+unless the outlines say so, as before `find.CROWDS_BY_FINDER`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -534,8 +534,9 @@ def main() -> int:
     ap.add_argument("--unnamed-certain-at", type=float, default=None, help="a numbered die the templates named "
                     "nothing in is certain in an outline where its corner number is read this sure (above 1: "
                     "never) (`corner_numbers.UNNAMED_CERTAIN_AT`; default: the shipped one)")
-    ap.add_argument("--crowds-by-finder", action="store_true", help="with the room, a blob the learned finder "
-                    "boxes as two dice or more is a heap (`find.CROWDS_BY_FINDER`)")
+    ap.add_argument("--no-crowds", action="store_true", help="with the room, a blob the learned finder boxes as "
+                    "two dice or more is no heap unless the outlines say so (the reader before "
+                    "`find.CROWDS_BY_FINDER`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -575,7 +576,7 @@ def main() -> int:
     if args.unnamed_certain_at is not None:
         level = args.unnamed_certain_at
         vision.corner_numbers.UNNAMED_CERTAIN_AT = level if level <= 1 else None
-    vision.find.CROWDS_BY_FINDER = vision.find.CROWDS_BY_FINDER or args.crowds_by_finder
+    vision.find.CROWDS_BY_FINDER = not args.no_crowds
     if args.doubt_below is not None:
         vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:

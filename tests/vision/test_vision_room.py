@@ -456,3 +456,29 @@ def test_a_hero_die_whose_side_face_shows_is_looked_at_for_ink_from_its_quiet_si
     assert read_dice(frame, ds, "under") == []
     monkeypatch.setattr(faces, "INK_BY_QUIET_SIDE", False)
     assert read_dice(frame, ds, "under", background=empty) == []
+
+
+def test_dice_that_all_touch_are_a_heap_where_the_learned_finder_boxes_several(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31 #3 with the room: three black moon elf dice touching in an L and nothing else on the tray
+    (Blender dev seed 421 frame 17, tests/vision/data/moon_elf_crowd_under*). With no lone die to measure by,
+    the blob is no heap (`find._heaps`) and none of the three was read. The learned finder boxes it as three
+    dice (`find.CROWDS_BY_FINDER`): each is found, a reading inside each die's box, and nothing else."""
+    import json
+    from pathlib import Path
+
+    import vision.find as find
+    from device.dice_sets import spec
+    data = Path(__file__).parent / "data"
+    truth = json.loads((data / "moon_elf_crowd_under.json").read_text())
+    frame, empty = (cv2.imread(str(data / f"moon_elf_crowd_under{s}.webp")) for s in ("", "_empty"))
+    ds = spec(truth["set"])
+
+    def inside(r: Reading, d: dict) -> bool:
+        return abs(r.center[0] - d["box"][0]) < d["box"][2] / 2 and abs(r.center[1] - d["box"][1]) < d["box"][3] / 2
+
+    monkeypatch.setattr(find, "CROWDS_BY_FINDER", True)
+    readings = read_dice(frame, ds, "under", background=empty)
+    assert len(readings) == 3 and all(sum(inside(r, d) for r in readings) == 1 for d in truth["dice"])
+    monkeypatch.setattr(find, "CROWDS_BY_FINDER", False)
+    assert not any(inside(r, d) for r in read_dice(frame, ds, "under", background=empty) for d in truth["dice"])
