@@ -8,9 +8,10 @@ quarter turns (`CornerReader.read`) the one whose top-left corner patch holds a 
 `models/corner-numbers.onnx` (trained on drawn faces only: see its JSON) in both polarities of the ink. Of the
 106 dice the outline finder found on four Blender seeds of a numbered set (402-405), it names 72 right and 7
 wrong at a probability of 0.5 or more; a hundred dice cannot vouch for a silent rate, so alone it is a best
-guess only (`with_corner_number`). Beside the templates it is a second judge of the same die: where both name
-the same face, the number read nearly sure, the die is certain (`AGREED_AT`), and where it names another face
-nearly sure, a die the templates are certain of is not (`DOUBTED_AT`).
+guess (`with_corner_number`), certain only where the templates named nothing and it is surest
+(`UNNAMED_CERTAIN_AT`, vouched for by the readings of 27 dev seeds). Beside the templates it is a second judge
+of the same die: where both name the same face, the number read nearly sure, the die is certain (`AGREED_AT`),
+and where it names another face nearly sure, a die the templates are certain of is not (`DOUBTED_AT`).
 """
 
 from __future__ import annotations
