@@ -191,8 +191,8 @@ def merged(img: np.ndarray, room: Room, m: Models, ds: DiceSet, memory: Memory |
     """One frame read as the watcher reads it: without the room and with it, the two reads merged (`vision.room`)."""
     clf = m.clf if ds.id == "d6" else m.symbols
     return merge(read_dice(img, ds, "under", classifier=clf, detector=m.det, memory=memory),
-                 read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory, detector=m.det),
-                 img, room)
+                 read_dice(img, ds, "under", background=room.image, classifier=clf, memory=memory,
+                           detector=m.det), img, room)
 
 
 def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | None = None) -> list | None:
@@ -531,12 +531,13 @@ def main() -> int:
     ap.add_argument("--doubted-by-icon-at", type=float, default=None, help="a certain numbered die whose "
                     "corner number names another face of its icon this sure is not certain (above 1: never) "
                     "(`corner_numbers.DOUBTED_BY_ICON_AT`; default: the shipped one)")
-    ap.add_argument("--unnamed-certain-at", type=float, default=None, help="a numbered die the templates named "
-                    "nothing in is certain in an outline where its corner number is read this sure (above 1: "
-                    "never) (`corner_numbers.UNNAMED_CERTAIN_AT`; default: the shipped one)")
-    ap.add_argument("--no-crowds", action="store_true", help="with the room, a blob the learned finder boxes as "
-                    "two dice or more is no heap unless the outlines say so (the reader before "
-                    "`find.CROWDS_BY_FINDER`)")
+    ap.add_argument("--unnamed-certain-at", type=float, default=None,
+                    help="a numbered die the templates named nothing in is certain in an outline where its "
+                    "corner number is read this sure (above 1: never) (`corner_numbers.UNNAMED_CERTAIN_AT`; "
+                    "default: the shipped one)")
+    ap.add_argument("--no-crowds", action="store_true",
+                    help="with the room, a blob the learned finder boxes as two dice or more is no heap "
+                    "unless the outlines say so (the reader before `find.CROWDS_BY_FINDER`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "

@@ -121,12 +121,12 @@ AGREED_IN_FINDER_BOX = True
 # The level of the number for a finder's box: at least AGREED_AT's.
 AGREED_APART_AT = 0.99
 # A die the templates named nothing in, in an outline, whose corner number is read at UNNAMED_CERTAIN_AT or
-# surer, is certain of the number's face: one judge, but the one that saw what the templates could not. On the
-# dev seeds (402-404, 408-431, draws 0-6 of the noise) such readings at 0.99 or surer were 159 (about 23 dice a
-# draw), none wrong; at 0.95 five wrong; in a finder's box (draw 0) three wrong of ten, so an outline's only.
-# Shipped at a rule written before fresh seeds 452-453 were read (certain-right there merged 26 -> 27%, as the
-# watcher reads 26 -> 28%, right, missed and phantoms as before, none certain and wrong; the test seeds read the
-# same: docs/dice-sets.md). None: only a best guess (GUESS_FOR_UNNAMED).
+# surer, is certain of the number's face: one judge, but the one that saw what the templates could not. On
+# the dev seeds (402-404, 408-431, draws 0-6 of the noise) such readings at 0.99 or surer were 159 (about 23
+# dice a draw), none wrong; at 0.95 five wrong; in a finder's box (draw 0) three wrong of ten, so an
+# outline's only. Shipped at a rule written before fresh seeds 452-453 were read (certain-right there merged
+# 26 -> 27%, as the watcher reads 26 -> 28%, right, missed and phantoms as before, none certain and wrong;
+# the test seeds read the same: docs/dice-sets.md). None: only a best guess (GUESS_FOR_UNNAMED).
 UNNAMED_CERTAIN_AT: float | None = 0.99
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)

@@ -630,8 +630,8 @@ def detector_blobs(img: np.ndarray, found: list[Detection], blobs: list[Blob], p
 
 def _holds_box(b: Blob, cx: float, cy: float, side: float) -> bool:
     """Whether die-shaped blob `b` holds the centre of a finder's box of `side` as one die; with
-    CROWDS_BY_FINDER not where it is CROWD_BOX or less of the blob's side (four dice in a square are shaped
-    like one die: `crowd_detections`)."""
+    CROWDS_BY_FINDER not where the box is CROWD_BOX or less of the blob's shorter side (four dice in a square
+    are shaped like one die: `crowd_detections`)."""
     if CROWDS_BY_FINDER and side <= CROWD_BOX * min(b.rect[1]):
         return False
     return cv2.pointPolygonTest(b.contour, (float(cx), float(cy)), False) >= 0
@@ -785,7 +785,8 @@ def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -
     far smaller than the frame's whole dice (`HEAP_BOX_LEAST` of their median side, where there are any). A
     frame read larger than the view the finder learnt from below (a set whose corner numbers need the detail)
     is searched shrunk to that view (`HEAP_SEARCH_SIDE`): at the frame's own 640 px it boxed fewer dice of a
-    heap."""
+    heap. With CROWDS_BY_FINDER, also the boxes of each blob the finder boxes as several dice
+    (`crowd_detections`)."""
     whole = [max(b.rect[1]) for b in blobs if b.whole is None and not b.cut and die_shaped(b.contour)]
     least = HEAP_BOX_LEAST * float(np.median(whole)) if whole else 0.0
     shrink = at_finder_view(img)
@@ -812,14 +813,15 @@ def _one_box_a_die(boxes: list[Detection]) -> list[Detection]:
     return kept
 
 
-# With the room, a blob the learned finder boxes as two dice or more, each box at most CROWD_BOX of the blob's
-# shorter side, is a heap too (`crowd_detections`), and a die-shaped blob holds no such box as one die
+# With the room, a blob the learned finder boxes as two dice or more, each box at most CROWD_BOX of the
+# blob's shorter side, is a heap too (`crowd_detections`), and a die-shaped blob holds no such box as one die
 # (`_holds_box`). Dev seeds (402-404, 408-431, merged): 11 hero dice found that were missed (7 right), none
-# lost, phantoms as before. A first rule (fresh seeds 452-453) failed on its letter: a die fewer missed and two
-# fewer phantoms, but none more right; a second, written before seeds 456-457 were rendered, passed: merged
-# right 77.92 -> 81.82%, missed 5.19 -> 1.30%, as the watcher reads 75.32 -> 76.62% and 7.79 -> 6.49%, phantoms
-# and certain-right as before (docs/dice-sets.md). Costs one search of the frame at the finder's view (about
-# 1 ms of a hero frame's 61 ms read with the room). False: only the outlines' own measure finds heaps.
+# lost, phantoms as before. A first rule (fresh seeds 452-453) failed on its letter: a die fewer missed and
+# two fewer phantoms, but none more right; a second, written before seeds 456-457 were rendered, passed:
+# merged right 77.92 -> 81.82%, missed 5.19 -> 1.30%, as the watcher reads 75.32 -> 76.62% and 7.79 ->
+# 6.49%, phantoms and certain-right as before (docs/dice-sets.md). Costs one search of the frame at the
+# finder's view (about 1 ms of a hero frame's 61 ms read with the room). False: only the outlines' own
+# measure finds heaps.
 CROWDS_BY_FINDER = True
 CROWD_BOX = 0.75
 

@@ -341,7 +341,8 @@ def test_a_die_the_templates_name_nothing_in_is_certain_by_a_sure_corner_number(
     monkeypatch.setattr(cn, "UNNAMED_CERTAIN_AT", 0.95)
     certain = cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True)
     assert certain.certain and certain.value == truth["top"] and certain.confidence >= 0.95
-    assert not cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, outlined=False).certain
+    in_box = cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, outlined=False)
+    assert not in_box.certain
     monkeypatch.setattr(cn, "UNNAMED_CERTAIN_AT", 0.99)
     guess = cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True)
     assert not guess.certain and guess.value == truth["top"]
