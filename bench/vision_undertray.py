@@ -538,6 +538,8 @@ def main() -> int:
     ap.add_argument("--no-crowds", action="store_true",
                     help="with the room, a blob the learned finder boxes as two dice or more is no heap "
                     "unless the outlines say so (the reader before `find.CROWDS_BY_FINDER`)")
+    ap.add_argument("--across-aside", action="store_true", help="with the room, an outline's reading across "
+                    "two or more of a heap's boxed dice stands aside (`reader.ACROSS_DICE_ASIDE`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -578,6 +580,7 @@ def main() -> int:
         level = args.unnamed_certain_at
         vision.corner_numbers.UNNAMED_CERTAIN_AT = level if level <= 1 else None
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
+    vision.reader.ACROSS_DICE_ASIDE = vision.reader.ACROSS_DICE_ASIDE or args.across_aside
     if args.doubt_below is not None:
         vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:
