@@ -6,7 +6,7 @@
         [--no-heaps-for-icons] [--corners F.onnx] [--no-guess-unnamed] [--no-quiet-side]
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
-        [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P] [--no-crowds]
+        [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P] [--no-crowds] [--keep-across]
         [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
@@ -40,7 +40,8 @@ die only the learned finder saw never certain, as before `corner_numbers.AGREED_
 `--doubted-by-icon-at 2`: a certain numbered die doubted only as before `corner_numbers.DOUBTED_BY_ICON_AT`;
 `--unnamed-certain-at 2`: a numbered die the templates named nothing in never certain, as before
 `corner_numbers.UNNAMED_CERTAIN_AT`; `--no-crowds`: a blob the learned finder boxes as several dice no heap
-unless the outlines say so, as before `find.CROWDS_BY_FINDER`;
+unless the outlines say so, as before `find.CROWDS_BY_FINDER`; `--keep-across`: an outline's reading across
+several of a heap's boxed dice kept, as before `reader.ACROSS_DICE_ASIDE`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -538,8 +539,9 @@ def main() -> int:
     ap.add_argument("--no-crowds", action="store_true",
                     help="with the room, a blob the learned finder boxes as two dice or more is no heap "
                     "unless the outlines say so (the reader before `find.CROWDS_BY_FINDER`)")
-    ap.add_argument("--across-aside", action="store_true", help="with the room, an outline's reading across "
-                    "two or more of a heap's boxed dice stands aside (`reader.ACROSS_DICE_ASIDE`)")
+    ap.add_argument("--keep-across", action="store_true", help="with the room, an outline's reading across "
+                    "two or more of a heap's boxed dice is kept (the reader before "
+                    "`reader.ACROSS_DICE_ASIDE`)")
     ap.add_argument("--colour-set", default="", help="also read the d6 frames as this set (e.g. regidice): its "
                     "colours' dice, value and colour (merged only)")
     ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x3: frames "
@@ -580,7 +582,7 @@ def main() -> int:
         level = args.unnamed_certain_at
         vision.corner_numbers.UNNAMED_CERTAIN_AT = level if level <= 1 else None
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
-    vision.reader.ACROSS_DICE_ASIDE = vision.reader.ACROSS_DICE_ASIDE or args.across_aside
+    vision.reader.ACROSS_DICE_ASIDE = not args.keep_across
     if args.doubt_below is not None:
         vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:

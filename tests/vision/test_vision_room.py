@@ -356,9 +356,13 @@ def test_a_heap_of_touching_symbol_dice_is_searched_by_the_learned_finder(
     assert found(readings) >= 3 and found(readings, right=True) >= 3 and len(readings) == found(readings)
     assert not any(r.certain for r in readings)
     # the L of three the split left is shaped like no die, and is not looked at from its quiet side as one
-    # (`faces._not_a_heaps_part`); looked at so, it was read as a die at its middle
+    # (`faces._not_a_heaps_part`); looked at so, it was read as a die at its middle, a reading across the
+    # heap's boxed dice, which now stands aside as well (`reader.ACROSS_DICE_ASIDE`)
     monkeypatch.setattr(faces, "QUIET_SIDE_HEAP_PARTS_SHAPED", False)
+    assert len(read_dice(frame, ds, "under", background=empty)) == len(readings)
+    monkeypatch.setattr(reader, "ACROSS_DICE_ASIDE", False)
     assert len(read_dice(frame, ds, "under", background=empty)) == len(readings) + 1
+    monkeypatch.setattr(reader, "ACROSS_DICE_ASIDE", True)
     monkeypatch.setattr(faces, "QUIET_SIDE_HEAP_PARTS_SHAPED", True)
     monkeypatch.setattr(reader, "HEAPS_FOR_ICONS", False)
     assert found(read_dice(frame, ds, "under", background=empty)) == 1
@@ -484,3 +488,22 @@ def test_dice_that_all_touch_are_a_heap_where_the_learned_finder_boxes_several(
     monkeypatch.setattr(find, "CROWDS_BY_FINDER", False)
     without = read_dice(frame, ds, "under", background=empty)
     assert not any(inside(r, d) for r in without for d in truth["dice"])
+
+
+def test_an_outline_read_across_several_boxed_dice_of_a_heap_stands_aside():
+    """Issue 31 #4 (a certain die that is not there is the worst error): fresh seed 456 frame 11, three
+    touching red dice: the learned finder boxed each (read unsure), and the blob across all three, named one
+    face by templates and corner number alike, was a fourth die, certain. With the room, an outline's reading
+    whose box is more than OUTLINED_DIE times as wide as two or more boxed dice whose centres lie in it stands
+    aside (`reader.ACROSS_DICE_ASIDE`); one die's outline holding one die's box stays."""
+    from vision.reader import _not_across
+
+    def reading(cx: float, cy: float, side: int, certain: bool = False) -> Reading:
+        return Reading(3, "bag", "red", 0.6 if certain else 0.5, (cx, cy),
+                       (int(cx - side / 2), int(cy - side / 2), side, side), certain)
+
+    across = replace(reading(181, 185, 0, True), box=(100, 86, 185, 203))
+    boxed = [reading(212, 135, 95), reading(231, 213, 97), reading(152, 236, 100)]
+    one_die = reading(400, 300, 100, True)
+    assert _not_across([across, one_die], boxed + [reading(400, 300, 96)]) == [one_die]
+    assert _not_across([across], boxed[:1]) == [across]
