@@ -256,10 +256,9 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
     certain where that face is its own (`AGREED_AT`), or where the templates named nothing and the number is
     sure (`UNNAMED_CERTAIN_AT`); a certain one the number contradicts is not (`DOUBTED_AT`,
-    `DOUBTED_BY_ICON_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names
-    nothing takes the number however unsure; with CORNER_OVER_NAMED so does one the templates named.
-    `outlined`: False for a die only the learned finder saw, certain only where the judges agree and
-    AGREED_IN_FINDER_BOX says so."""
+    `DOUBTED_BY_ICON_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the
+    number however unsure; with CORNER_OVER_NAMED so does one the templates named. `outlined`: False for a
+    die only the learned finder saw, certain only where the judges agree and AGREED_IN_FINDER_BOX says so."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):

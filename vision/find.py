@@ -634,7 +634,7 @@ def _holds_box(b: Blob, cx: float, cy: float, side: float) -> bool:
     are shaped like one die: `crowd_detections`)."""
     if CROWDS_BY_FINDER and side <= CROWD_BOX * min(b.rect[1]):
         return False
-    return cv2.pointPolygonTest(b.contour, (float(cx), float(cy)), False) >= 0
+    return _contains(b, cx, cy)
 
 
 def _box_square(cx: float, cy: float, side: float) -> Blob:
@@ -799,12 +799,17 @@ def heap_detections(img: np.ndarray, blobs: list[Blob], detector: DieDetector) -
 
 def _inside(b: Blob, d: Detection) -> bool:
     """Whether the centre of the learned finder's box `d` lies in blob `b`."""
-    return cv2.pointPolygonTest(b.contour, (float(d.box[0]), float(d.box[1])), False) >= 0
+    return _contains(b, d.box[0], d.box[1])
+
+
+def _contains(b: Blob, x: float, y: float) -> bool:
+    """Whether point (x, y) lies in blob `b`'s contour (or on it)."""
+    return cv2.pointPolygonTest(b.contour, (float(x), float(y)), False) >= 0
 
 
 def _one_box_a_die(boxes: list[Detection]) -> list[Detection]:
-    """The surest of the boxes whose centre lies in another's middle half (the finder boxes one die of a
-    heap several times over)."""
+    """The boxes, surest first, less any whose centre lies in the middle half of a surer one (the finder
+    boxes one die of a heap several times over)."""
     kept: list[Detection] = []
     for d in sorted(boxes, key=lambda d: -d.score):
         if not any(abs(d.box[0] - s.box[0]) <= s.box[2] / 2 and abs(d.box[1] - s.box[1]) <= s.box[3] / 2

@@ -348,10 +348,14 @@ def _not_outlined(extra: list[Reading], outlined: list[Reading]) -> list[Reading
     guess by its corner number (0.5) outranked a template reading at 0.0 of the same die (seed 402 frame 15: a
     right 3 lost to a wrong 1); a reading across several dice of a heap stands aside."""
     def holds(r: Reading, e: Reading) -> bool:
-        x, y, w, h = r.box
-        return x <= e.center[0] <= x + w and y <= e.center[1] <= y + h and \
-            max(w, h) <= OUTLINED_DIE * max(e.box[2:])
+        return _centre_in(e, r) and max(r.box[2:]) <= OUTLINED_DIE * max(e.box[2:])
     return [e for e in extra if not any(holds(r, e) for r in outlined)]
+
+
+def _centre_in(e: Reading, r: Reading) -> bool:
+    """Whether reading `e`'s centre lies in reading `r`'s box."""
+    x, y, w, h = r.box
+    return x <= e.center[0] <= x + w and y <= e.center[1] <= y + h
 
 
 # With the room, an outline's reading that holds two or more of a heap's boxed dice stands aside. Designed on
@@ -368,9 +372,7 @@ def _not_across(outlined: list[Reading], boxed: list[Reading]) -> list[Reading]:
     one face by templates and corner number alike, was a certain die beside the three (fresh seed 456 frame
     11): the game would count a die that is not there."""
     def across(r: Reading) -> bool:
-        x, y, w, h = r.box
-        held = [e for e in boxed if x <= e.center[0] <= x + w and y <= e.center[1] <= y + h and
-                max(w, h) > OUTLINED_DIE * max(e.box[2:])]
+        held = [e for e in boxed if _centre_in(e, r) and max(r.box[2:]) > OUTLINED_DIE * max(e.box[2:])]
         return len(held) >= 2
     return [r for r in outlined if not across(r)]
 
