@@ -33,7 +33,7 @@ from vision.faces import FaceReader  # noqa: E402
 from vision.finder import count_pips, outline_candidates, pip_candidates  # noqa: E402
 from vision.onnx_net import CLASSIC, load_net  # noqa: E402
 from vision.reader import face_reader, find_dice, read_dice  # noqa: E402
-from vision.readsize import FRAMES, at_read_size, camera_side  # noqa: E402
+from vision.readsize import at_read_size, camera_side, forget_frames  # noqa: E402
 from vision.render import random_dice, render_tray  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
 from vision.watcher import motion_between, small_grey  # noqa: E402
@@ -157,7 +157,7 @@ def watched_ms(frame: np.ndarray, ds: DiceSetLike, room: Room, repeat: int) -> f
     """CPU ms of one frame as the watcher reads it once its room is learned (`Watcher._read_frame`): without
     the room and with it, merged (`vision.room.merge`). Why: the box reads every settled frame so."""
     def both() -> None:
-        FRAMES.clear()   # a frame the box has not read yet (its room it has)
+        forget_frames()   # a frame the box has not read yet (its room it has)
         plain = read_dice(frame, ds, "under")
         merge(plain, read_dice(frame, ds, "under", background=room.image), frame, room)
 
@@ -165,9 +165,9 @@ def watched_ms(frame: np.ndarray, ds: DiceSetLike, room: Room, repeat: int) -> f
 
 
 def first_read(fn: Callable[[], object]) -> Callable[[], object]:
-    """`fn` run on a frame the box has not read yet (`readsize.FRAMES` forgets the last one first)."""
+    """`fn` run on a frame the box has not read yet (`readsize.forget_frames` first)."""
     def run() -> object:
-        FRAMES.clear()
+        forget_frames()
         return fn()
 
     return run

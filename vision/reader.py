@@ -48,10 +48,10 @@ from .faces import FaceReader, classify_colour, colour_is_clear, nearest_colour
 from .find import (
     FOUND_ONLY_BY_DETECTOR,
     at_finder_view,
-    detected_shrunk,
     detector_blobs,
     find_candidates,
     find_dice,
+    frame_detected,
     heap_detections,
     read_past_finder,
 )
@@ -242,7 +242,7 @@ def _found(det: DieDetector, img: np.ndarray, mount: str) -> list[Detection]:
     """The learned finder's boxes in a still frame of icon dice; with ALONE_AT_FINDER_VIEW one from below read
     larger than the view the finder learnt there is searched shrunk to it (`find.at_finder_view`)."""
     if ALONE_AT_FINDER_VIEW and mount == "under":
-        return detected_shrunk(img, det, at_finder_view(img))
+        return frame_detected(img, det, at_finder_view(img))
     return det.detect(img)
 
 

@@ -163,6 +163,13 @@ class FrameCache:
 # holds its LED spots, the room without them and that one's Lab copy: `vision.reflections`; spots cost ms)
 ROOMS = FrameCache(keep=16)
 FRAMES = FrameCache(keep=2)   # the frame being read: its two reads (without the room, with it) at one size
+FOUND = FrameCache(keep=2)    # ... and the learned finder's boxes in it (`find.frame_detected`)
+
+
+def forget_frames() -> None:
+    """Forget the frames being read and what was found in them (a bench timing a frame's first read)."""
+    FRAMES.clear()
+    FOUND.clear()
 
 
 def _at(frame: np.ndarray, size: tuple[int, int], cache: FrameCache) -> np.ndarray:
@@ -180,4 +187,5 @@ def unscaled(r: Reading, scale: float) -> Reading:
                    (int(bx / scale), int(by / scale), int(bw / scale), int(bh / scale)), r.certain)
 
 
-__all__ = ["WORKING_SIDE", "camera_side", "better_side", "in_band", "probed_die_side", "at_read_size", "unscaled"]
+__all__ = ["WORKING_SIDE", "camera_side", "better_side", "in_band", "probed_die_side", "at_read_size", "unscaled",
+           "forget_frames"]

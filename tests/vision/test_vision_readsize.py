@@ -16,6 +16,8 @@ class SetFinder:
     """A finder that sees dice of `share` of the frame's longer side at `score`, in every look (or per look side:
     `by_side` maps a look's longer side to (share, score))."""
 
+    threshold = 0.5
+
     def __init__(self, share: float = 0.0, score: float = 0.9, by_side: dict[int, tuple[float, float]] | None = None):
         self.share, self.score, self.by_side = share, score, by_side or {}
         self.looks: list[int] = []
@@ -165,3 +167,20 @@ def test_a_frame_read_twice_is_shrunk_once():
     nxt = frame(1296, 972)
     nxt[::29, ::31] = 1
     assert readsize.at_read_size(nxt, bg, 480)[0] is not plain
+
+
+def test_a_frame_read_twice_is_searched_by_the_finder_once():
+    """Both reads of a settled frame of icon dice search all of it at the finder's view (`find.frame_detected`):
+    the second gets the first's boxes, the same values; another shrink, another finder or a forgotten frame
+    (`forget_frames`, as a bench timing a first read does) is searched anew."""
+    from vision.find import frame_detected
+
+    img, finder = frame(640, 480), SetFinder(share=0.1, score=0.9)
+    first = frame_detected(img, finder, 0.5)
+    assert frame_detected(img, finder, 0.5) == first and len(first) == 2 and finder.looks == [320]
+    frame_detected(img, finder, 1.0)
+    other = SetFinder(share=0.1, score=0.9)
+    assert frame_detected(img, other, 0.5) == first and other.looks == [320]
+    readsize.forget_frames()
+    frame_detected(img, finder, 0.5)
+    assert finder.looks == [320, 640, 320]
