@@ -980,6 +980,7 @@ function playAgain(snap) {
   const loser = players.find((p) => !winners.includes(p.id));
   const setup = { mode: snap.mode, players, health: (snap.players[0] || {}).health_start };
   if (loser) setup.start = loser.id;
-  // the new game's snapshot comes over the live stream like every change
-  return ctx.api("POST", "/api/games", { game: "dicethrone", setup }).catch(() => {});
+  // the box answers with the new game's snapshot, shown at once (the live stream brings it too, and `apply`
+  // keeps one of the two); a refusal is toasted by `api`
+  return ctx.api("POST", "/api/games", { game: "dicethrone", setup }).then((s) => s && ctx.apply(s)).catch(() => {});
 }

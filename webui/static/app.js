@@ -20,7 +20,7 @@ let viewName = null;
 
 // What a view is handed besides the snapshot: helpers bound to the page (docs/architecture.md).
 const ctx = {
-  S, h, fill, loc, t, act, api, info, toast, dieElement, dieLabel, findPlayer, playerName, diceInput, setFaces, phaseLabel,
+  S, h, fill, loc, t, act, api, apply, info, toast, dieElement, dieLabel, findPlayer, playerName, diceInput, setFaces, phaseLabel,
   text: (key, vars) => gameText(key, vars),
   game: () => currentGame(),
   paired: () => Boolean(S.session.paired),
