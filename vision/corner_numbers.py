@@ -128,6 +128,16 @@ AGREED_APART_AT = 0.99
 # 26 -> 27%, as the watcher reads 26 -> 28%, right, missed and phantoms as before, none certain and wrong;
 # the test seeds read the same: docs/dice-sets.md). None: only a best guess (GUESS_FOR_UNNAMED).
 UNNAMED_CERTAIN_AT: float | None = 0.99
+# A die the templates named, unsure, at AGREED_NAMED_AT or surer, in an outline, is certain where its corner
+# number names the same face at GUESS_AT or surer. Why: the templates' unsure readings at 0.4 or more are
+# mostly faces capped below certain for a reason the number settles (a face on the glass whose look-alike has
+# another top, `name.AMBIGUOUS_TOP_AT_MOST`; a cocked die's two shades). On the dev seeds (402-404, 408-431,
+# draws 0-6 of the noise, outlines) such agreements with the number below AGREED_AT were 219 readings, none
+# wrong; the surest wrong agreement's templates were at 0.299. Dev, merged: certain-right 30.77 -> 33.33%,
+# all else as before. Shipped at a rule written before fresh seeds 460-461 were read (certain-right there
+# merged 28.75 -> 33.75%, as the watcher reads 27.50 -> 31.25%, on the test seeds 32.81 -> 39.06% and 29.69 ->
+# 32.81%; right, missed and phantoms as before, none certain and wrong: docs/dice-sets.md). None: off.
+AGREED_NAMED_AT: float | None = 0.4
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
@@ -254,11 +264,12 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
                        named_anyway: bool = False, outlined: bool = True) -> Reading:
     """A reading of a numbered set's die under the tray judged again by its corner number: an uncertain one
     takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
-    certain where that face is its own (`AGREED_AT`), or where the templates named nothing and the number is
-    sure (`UNNAMED_CERTAIN_AT`); a certain one the number contradicts is not (`DOUBTED_AT`,
-    `DOUBTED_BY_ICON_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the
-    number however unsure; with CORNER_OVER_NAMED so does one the templates named. `outlined`: False for a
-    die only the learned finder saw, certain only where the judges agree and AGREED_IN_FINDER_BOX says so."""
+    certain where that face is its own (`AGREED_AT`; for a die the templates named fairly sure, at GUESS_AT:
+    `AGREED_NAMED_AT`), or where the templates named nothing and the number is sure (`UNNAMED_CERTAIN_AT`); a
+    certain one the number contradicts is not (`DOUBTED_AT`, `DOUBTED_BY_ICON_AT`). `named_anyway` (with
+    GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure; with CORNER_OVER_NAMED
+    so does one the templates named. `outlined`: False for a die only the learned finder saw, certain only
+    where the judges agree and AGREED_IN_FINDER_BOX says so."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
@@ -274,7 +285,7 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         icon_doubt = DOUBTED_BY_ICON_AT is not None and not same and p >= DOUBTED_BY_ICON_AT and \
             same_icon(ds, r, number, mount)
         return _doubted(r, same, p, icon_doubt)
-    if same and _agreed(p, outlined):
+    if same and (_agreed(p, outlined) or _named_and_agreed(r, p, outlined)):
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
     if _unnamed_certain(r, p, outlined):
         return replace(r, value=face.value, face=face.name, certain=True, confidence=max(p, AGREED))
@@ -290,6 +301,12 @@ def _agreed(p: float, outlined: bool) -> bool:
     if AGREED_AT is None or p < AGREED_AT:
         return False
     return outlined or (AGREED_IN_FINDER_BOX and p >= AGREED_APART_AT)
+
+
+def _named_and_agreed(r: Reading, p: float, outlined: bool) -> bool:
+    """Whether an uncertain reading the templates named at AGREED_NAMED_AT or surer, in an outline, is made
+    certain by a corner number naming its face at `p` (GUESS_AT or surer)."""
+    return AGREED_NAMED_AT is not None and outlined and r.confidence >= AGREED_NAMED_AT and p >= GUESS_AT
 
 
 def _unnamed_certain(r: Reading, p: float, outlined: bool) -> bool:

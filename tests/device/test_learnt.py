@@ -200,9 +200,11 @@ def in_place_order(tray: dict) -> list[int]:
 def test_the_next_roll_is_read_with_what_was_learnt(box, tmp_path: Path, monkeypatch) -> None:
     """Three throws of the six faces confirmed on a phone; dice of the next throw that the drawn templates
     leave unsure (the players' dice are drawn unlike them) are now certain, and right. The corner numbers'
-    second judgement (`corner_numbers.AGREED_AT`, `DOUBTED_AT`) is set aside: it makes three of the six
-    certain, and right, before anything is learnt, and this is a test of what the box learns."""
+    second judgement (`corner_numbers.AGREED_AT`, `AGREED_NAMED_AT`, `DOUBTED_AT`) is set aside: it makes
+    three of the six certain, and right, before anything is learnt, and this is a test of what the box
+    learns."""
     monkeypatch.setattr(corner_numbers, "AGREED_AT", None)
+    monkeypatch.setattr(corner_numbers, "AGREED_NAMED_AT", None)
     monkeypatch.setattr(corner_numbers, "DOUBTED_AT", None)
     table, camera = box
     for k in range(3):
