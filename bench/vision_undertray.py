@@ -540,6 +540,9 @@ def main() -> int:
                     help="a numbered die the templates named this sure (unsure) is certain in an outline where "
                     "its corner number names the same face at the guess level (above 1: never) "
                     "(`corner_numbers.AGREED_NAMED_AT`; default: the shipped one)")
+    ap.add_argument("--agreed-named-in-box-at", type=float, default=None,
+                    help="... and in a finder's box where the number names it this sure (above 1: never) "
+                    "(`corner_numbers.AGREED_NAMED_IN_BOX_AT`; default: the shipped one)")
     ap.add_argument("--no-crowds", action="store_true",
                     help="with the room, a blob the learned finder boxes as two dice or more is no heap "
                     "unless the outlines say so (the reader before `find.CROWDS_BY_FINDER`)")
@@ -588,6 +591,9 @@ def main() -> int:
     if args.agreed_named_at is not None:
         level = args.agreed_named_at
         vision.corner_numbers.AGREED_NAMED_AT = level if level <= 1 else None
+    if args.agreed_named_in_box_at is not None:
+        level = args.agreed_named_in_box_at
+        vision.corner_numbers.AGREED_NAMED_IN_BOX_AT = level if level <= 1 else None
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across
     if args.doubt_below is not None:

@@ -353,8 +353,9 @@ def test_a_die_the_templates_named_fairly_sure_is_certain_where_its_number_agree
     huntress_named_agreed_under*, cut from Blender dev seed 409 frame 9, lossless), its glass face the 4 (a
     claw; the 3 on top). Its corner number reads the 4 at only 0.73, below AGREED_AT; the templates named the
     same claw at 0.5 (a claw face whose look-alike has another top, `name.AMBIGUOUS_TOP_AT_MOST`). Named at
-    AGREED_NAMED_AT or surer and agreed with at GUESS_AT or surer, the die is certain in its outline, not in a
-    finder's box; named at less it stays a best guess, and without the rule too."""
+    AGREED_NAMED_AT or surer and agreed with at GUESS_AT or surer, the die is certain in its outline; in a
+    finder's box only where the number is at AGREED_NAMED_IN_BOX_AT (0.7) or surer; named at less it stays a
+    best guess, and without the rule too."""
     truth = json.loads((DATA / "huntress_named_agreed_under.json").read_text())
     crop = cv2.imread(str(DATA / "huntress_named_agreed_under.webp"))
     (x, y), (w, h), turn = truth["rect"]
@@ -366,6 +367,11 @@ def test_a_die_the_templates_named_fairly_sure_is_certain_where_its_number_agree
     named = Reading(top.value, top.name, "red", 0.5, (x, y), (0, 0, 10, 10), False)
     got = cn.with_corner_number(crop, rect, named, ds, "under")
     assert got.certain and (got.value, got.face) == (top.value, top.name) and got.confidence >= cn.AGREED
+    assert cn.AGREED_NAMED_IN_BOX_AT <= p and cn.with_corner_number(crop, rect, named, ds, "under",
+                                                                     outlined=False).certain
+    monkeypatch.setattr(cn, "AGREED_NAMED_IN_BOX_AT", 0.75)
+    assert not cn.with_corner_number(crop, rect, named, ds, "under", outlined=False).certain
+    monkeypatch.setattr(cn, "AGREED_NAMED_IN_BOX_AT", None)
     assert not cn.with_corner_number(crop, rect, named, ds, "under", outlined=False).certain
     less_sure = replace(named, confidence=cn.AGREED_NAMED_AT - 0.05)
     assert not cn.with_corner_number(crop, rect, less_sure, ds, "under").certain
