@@ -537,8 +537,8 @@ def main() -> int:
                     "corner number is read this sure (above 1: never) (`corner_numbers.UNNAMED_CERTAIN_AT`; "
                     "default: the shipped one)")
     ap.add_argument("--agreed-named-at", type=float, default=None,
-                    help="a numbered die the templates named this sure (unsure) is certain in an outline where "
-                    "its corner number names the same face at the guess level (above 1: never) "
+                    help="a numbered die the templates named this sure (unsure) is certain in an outline "
+                    "where its corner number names the same face at the guess level (above 1: never) "
                     "(`corner_numbers.AGREED_NAMED_AT`; default: the shipped one)")
     ap.add_argument("--agreed-named-in-box-at", type=float, default=None,
                     help="... and in a finder's box where the number names it this sure (above 1: never) "

@@ -138,13 +138,13 @@ UNNAMED_CERTAIN_AT: float | None = 0.99
 # merged 28.75 -> 33.75%, as the watcher reads 27.50 -> 31.25%, on the test seeds 32.81 -> 39.06% and 29.69 ->
 # 32.81%; right, missed and phantoms as before, none certain and wrong: docs/dice-sets.md). None: off.
 AGREED_NAMED_AT: float | None = 0.4
-# ... and in a finder's box (`outlined` False) where the number names it at AGREED_NAMED_IN_BOX_AT or surer.
-# Why: on the same dev reads such agreements in boxes at 0.7 or surer were 95 readings, none wrong; between 0.5
-# and 0.7 two were wrong (at 0.51 and 0.55), and a box's square is the finder's guess of the die's turn, not
-# its outline. Dev, merged: certain-right 33.33 -> 34.29%. Shipped at a rule written before fresh seeds 462-463
-# were read (there merged certain-right 26.67 -> 28.00%, as the watcher reads 21.33 -> 24.00%, right a die
-# higher in each, missed and phantoms as before, none certain and wrong; the test seeds read the same:
-# docs/dice-sets.md). None: in an outline only.
+# ... and in a finder's box (`outlined` False) where the number names it at AGREED_NAMED_IN_BOX_AT or
+# surer. Why: on the same dev reads such agreements in boxes at 0.7 or surer were 95 readings, none wrong;
+# between 0.5 and 0.7 two were wrong (at 0.51 and 0.55), and a box's square is the finder's guess of the
+# die's turn, not its outline. Dev, merged: certain-right 33.33 -> 34.29%. Shipped at a rule written before
+# fresh seeds 462-463 were read (there merged certain-right 26.67 -> 28.00%, as the watcher reads 21.33 ->
+# 24.00%, right a die higher in each, missed and phantoms as before, none certain and wrong; the test seeds
+# read the same: docs/dice-sets.md). None: in an outline only.
 AGREED_NAMED_IN_BOX_AT: float | None = 0.7
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)

@@ -187,5 +187,5 @@ def unscaled(r: Reading, scale: float) -> Reading:
                    (int(bx / scale), int(by / scale), int(bw / scale), int(bh / scale)), r.certain)
 
 
-__all__ = ["WORKING_SIDE", "camera_side", "better_side", "in_band", "probed_die_side", "at_read_size", "unscaled",
-           "forget_frames"]
+__all__ = ["WORKING_SIDE", "camera_side", "better_side", "in_band", "probed_die_side", "at_read_size",
+           "unscaled", "forget_frames"]

@@ -170,9 +170,9 @@ def test_a_frame_read_twice_is_shrunk_once():
 
 
 def test_a_frame_read_twice_is_searched_by_the_finder_once():
-    """Both reads of a settled frame of icon dice search all of it at the finder's view (`find.frame_detected`):
-    the second gets the first's boxes, the same values; another shrink, another finder or a forgotten frame
-    (`forget_frames`, as a bench timing a first read does) is searched anew."""
+    """Both reads of a settled frame of icon dice search all of it at the finder's view
+    (`find.frame_detected`): the second gets the first's boxes, the same values; another shrink, another
+    finder or a forgotten frame (`forget_frames`, as a bench timing a first read does) is searched anew."""
     from vision.find import frame_detected
 
     img, finder = frame(640, 480), SetFinder(share=0.1, score=0.9)
