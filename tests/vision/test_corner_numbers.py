@@ -20,9 +20,9 @@ from visionkit import right_by_box
 import vision.corner_numbers as cn
 from device.dice_sets import spec
 from vision.dicesets import get_set
-from vision.find import find_dice
+from vision.find import die_shaped, find_dice
 from vision.reader import read_dice
-from vision.reading import Reading
+from vision.reading import UNNAMED, Reading
 from vision.render import random_dice, render_tray
 
 DATA = Path(__file__).parent / "data"
@@ -399,3 +399,25 @@ def test_a_certain_die_whose_own_number_names_another_face_at_0_6_is_not_certain
     assert got.confidence <= cn.DOUBTED
     monkeypatch.setattr(cn, "DOUBTED_AT", 0.9)
     assert cn.with_corner_number(crop, rect, certain, ds, "under").certain
+
+
+def test_two_dice_touching_corner_to_corner_are_not_certain_by_a_corner_number_alone(monkeypatch):
+    """Issue 31 #4 (no silent errors): two monk dice touching corner to corner from below (tests/vision/data/
+    monk_corner_to_corner_under*, cut from Blender seed 467 frame 12, lossless), one blob the templates name
+    nothing in; a corner number in it reads as a 1 at 0.993. A certain 6 there would be a die the game counts
+    where two others lie: a blob not shaped as one die (`find.die_shaped`) is not certain by its number
+    alone (`corner_numbers.UNNAMED_CERTAIN_ONE_DIE`), and was before the 40th session."""
+    truth = json.loads((DATA / "monk_corner_to_corner_under.json").read_text())
+    crop = cv2.imread(str(DATA / "monk_corner_to_corner_under.webp"))
+    (x, y), (w, h), turn = truth["rect"]
+    rect = ((x, y), (w, h), turn)
+    ds = get_set(spec(truth["set"]))
+    number, p = cn.corner_reader().read(crop, rect)
+    assert p >= cn.UNNAMED_CERTAIN_AT and number not in [d["glass"] for d in truth["dice"]]
+    contour = np.array(truth["contour"], np.int32).reshape(-1, 1, 2)
+    assert not die_shaped(contour)
+    unnamed = Reading(None, UNNAMED, "red", 0.05, (x, y), (0, 0, 10, 10), False)
+    got = cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, one_die=False)
+    assert not got.certain and got.confidence <= cn.GUESS_CONFIDENCE
+    monkeypatch.setattr(cn, "UNNAMED_CERTAIN_ONE_DIE", False)
+    assert cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, one_die=False).certain
