@@ -543,9 +543,10 @@ def main() -> int:
     ap.add_argument("--agreed-named-in-box-at", type=float, default=None,
                     help="... and in a finder's box where the number names it this sure (above 1: never) "
                     "(`corner_numbers.AGREED_NAMED_IN_BOX_AT`; default: the shipped one)")
-    ap.add_argument("--unnamed-certain-any-outline", action="store_true", help="a die the templates named "
-                    "nothing in is certain by a sure corner number in any outline, not only one shaped as one "
-                    "die (the reader before `corner_numbers.UNNAMED_CERTAIN_ONE_DIE`)")
+    ap.add_argument("--unnamed-certain-any-outline", action="store_true",
+                    help="a die the templates named nothing in is certain by a sure corner number in any "
+                    "outline, not only one shaped as one die (the reader before "
+                    "`corner_numbers.UNNAMED_CERTAIN_ONE_DIE`)")
     ap.add_argument("--no-crowds", action="store_true",
                     help="with the room, a blob the learned finder boxes as two dice or more is no heap "
                     "unless the outlines say so (the reader before `find.CROWDS_BY_FINDER`)")
