@@ -10,8 +10,9 @@ quarter turns (`CornerReader.read`) the one whose top-left corner patch holds a 
 wrong at a probability of 0.5 or more; a hundred dice cannot vouch for a silent rate, so alone it is a best
 guess (`with_corner_number`), certain only where the templates named nothing and it is surest
 (`UNNAMED_CERTAIN_AT`, vouched for by the readings of 27 dev seeds). Beside the templates it is a second judge
-of the same die: where both name the same face, the number read nearly sure, the die is certain (`AGREED_AT`),
-and where it names another face nearly sure, a die the templates are certain of is not (`DOUBTED_AT`).
+of the same die: where both name the same face, the number read nearly sure (or the templates fairly
+sure), the die is certain (`AGREED_AT`, `AGREED_NAMED_AT`), and where it names another face fairly sure, a
+die the templates are certain of below `DOUBT_BELOW` is not (`DOUBTED_AT`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 
 from .classify import MODELS, crop_rect
 from .dicesets import DiceSet
+from .find import die_shaped
 from .glyphs import seen_mirrored
 from .name import top_face
 from .onnx_net import load_net
@@ -280,7 +282,8 @@ def numbered(ds: DiceSet) -> bool:
 
 
 def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: DiceSet, mount: str,
-                       named_anyway: bool = False, outlined: bool = True, one_die: bool = True) -> Reading:
+                       named_anyway: bool = False, outlined: bool = True, contour: np.ndarray | None = None
+                       ) -> Reading:
     """A reading of a numbered set's die under the tray judged again by its corner number: an uncertain one
     takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
     certain where that face is its own (`AGREED_AT`; for a die the templates named fairly sure, at GUESS_AT:
@@ -288,8 +291,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     certain one the number contradicts is not (`DOUBTED_AT`, `DOUBTED_BY_ICON_AT`). `named_anyway` (with
     GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure; with CORNER_OVER_NAMED
     so does one the templates named. `outlined`: False for a die only the learned finder saw, certain only
-    where the judges agree and AGREED_IN_FINDER_BOX says so. `one_die`: False for an outline not shaped as
-    one die (`UNNAMED_CERTAIN_ONE_DIE`)."""
+    where the judges agree and AGREED_IN_FINDER_BOX says so. `contour`: the outline's, where known (a number
+    alone makes certain only a die shaped as one, `UNNAMED_CERTAIN_ONE_DIE`; tested only where it would)."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
@@ -305,7 +308,7 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         return _doubted(r, same, p, icon_doubt)
     if same and (_agreed(p, outlined) or _named_and_agreed(r, p, outlined)):
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
-    if _unnamed_certain(r, p, outlined and (one_die or not UNNAMED_CERTAIN_ONE_DIE)):
+    if _unnamed_certain(r, p, outlined, contour):
         return replace(r, value=face.value, face=face.name, certain=True, confidence=max(p, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
@@ -332,10 +335,13 @@ def _named_and_agreed(r: Reading, p: float, outlined: bool) -> bool:
     return AGREED_IN_FINDER_BOX and AGREED_NAMED_IN_BOX_AT is not None and p >= AGREED_NAMED_IN_BOX_AT
 
 
-def _unnamed_certain(r: Reading, p: float, outlined: bool) -> bool:
+def _unnamed_certain(r: Reading, p: float, outlined: bool, contour: np.ndarray | None = None) -> bool:
     """Whether an uncertain reading whose templates named nothing is made certain by a corner number read at
-    `p` (UNNAMED_CERTAIN_AT, in an outline only)."""
-    return UNNAMED_CERTAIN_AT is not None and r.face == UNNAMED and outlined and p >= UNNAMED_CERTAIN_AT
+    `p` (UNNAMED_CERTAIN_AT, in an outline only; with UNNAMED_CERTAIN_ONE_DIE one whose `contour`, where
+    known, is shaped as one die)."""
+    if UNNAMED_CERTAIN_AT is None or r.face != UNNAMED or not outlined or p < UNNAMED_CERTAIN_AT:
+        return False
+    return not UNNAMED_CERTAIN_ONE_DIE or contour is None or die_shaped(contour)
 
 
 def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:

@@ -406,7 +406,7 @@ def test_two_dice_touching_corner_to_corner_are_not_certain_by_a_corner_number_a
     monk_corner_to_corner_under*, cut from Blender seed 467 frame 12, lossless), one blob the templates name
     nothing in; a corner number in it reads as a 1 at 0.993. A certain 6 there would be a die the game counts
     where two others lie: a blob not shaped as one die (`find.die_shaped`) is not certain by its number
-    alone (`corner_numbers.UNNAMED_CERTAIN_ONE_DIE`), and was before the 40th session."""
+    alone (`corner_numbers.UNNAMED_CERTAIN_ONE_DIE`; before the 40th session it was certain)."""
     truth = json.loads((DATA / "monk_corner_to_corner_under.json").read_text())
     crop = cv2.imread(str(DATA / "monk_corner_to_corner_under.webp"))
     (x, y), (w, h), turn = truth["rect"]
@@ -417,7 +417,8 @@ def test_two_dice_touching_corner_to_corner_are_not_certain_by_a_corner_number_a
     contour = np.array(truth["contour"], np.int32).reshape(-1, 1, 2)
     assert not die_shaped(contour)
     unnamed = Reading(None, UNNAMED, "red", 0.05, (x, y), (0, 0, 10, 10), False)
-    got = cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, one_die=False)
+    got = cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, contour=contour)
     assert not got.certain and got.confidence <= cn.GUESS_CONFIDENCE
     monkeypatch.setattr(cn, "UNNAMED_CERTAIN_ONE_DIE", False)
-    assert cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True, one_die=False).certain
+    assert cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True,
+                                 contour=contour).certain
