@@ -11,8 +11,9 @@ wrong at a probability of 0.5 or more; a hundred dice cannot vouch for a silent 
 guess (`with_corner_number`), certain only where the templates named nothing and it is surest
 (`UNNAMED_CERTAIN_AT`, vouched for by the readings of 27 dev seeds). Beside the templates it is a second judge
 of the same die: where both name the same face, the number read nearly sure (or the templates fairly
-sure), the die is certain (`AGREED_AT`, `AGREED_NAMED_AT`), and where it names another face fairly sure, a
-die the templates are certain of below `DOUBT_BELOW` is not (`DOUBTED_AT`).
+sure), the die is certain (`AGREED_AT`, `AGREED_NAMED_AT`); where the templates saw the icon and the number,
+surest, names another of its faces, the die is certain of that face (`AGREED_ICON_AT`); and where the number
+names another face fairly sure, a die the templates are certain of below `DOUBT_BELOW` is not (`DOUBTED_AT`).
 """
 
 from __future__ import annotations
@@ -159,6 +160,18 @@ AGREED_NAMED_AT: float | None = 0.4
 # 24.00%, right a die higher in each, missed and phantoms as before, none certain and wrong; the test seeds
 # read the same: docs/dice-sets.md). None: in an outline only.
 AGREED_NAMED_IN_BOX_AT: float | None = 0.7
+# A die the templates named, unsure, in an outline, takes its corner number's face and is certain where the
+# number names another face carrying the same icon at AGREED_ICON_AT or surer, in an outline shaped as one die:
+# the templates saw the icon and the number says which of its faces lies there. Why: on the dev seeds' dumps
+# (402-404, 408-431, draws 0-6 of the noise, outlines) such readings at 0.99 or surer were 203, the number
+# right in each (at 0.95 265, one wrong); where the number named a face of another icon at 0.99 or surer it
+# was wrong on 10 of 405. Without the outline's shape it made two certain phantoms on the test seeds (a
+# scratch's 70 x 13 px sliver, the LED ring's reflection), and failed its rule. Dev, merged: certain-right
+# 34.29 -> 36.43%, as the watcher reads 31.84 -> 33.65%, all else as before. Shipped (with the shape) at a rule
+# written before fresh seeds 471-472 were read (certain-right there merged and as the watcher reads 31.11 ->
+# 36.67%, on the test seeds 39.06 -> 45.31% and 32.81 -> 39.06%; right, missed and phantoms as before, none
+# certain and wrong, no certain reading near no die: docs/dice-sets.md). None: off.
+AGREED_ICON_AT: float | None = 0.99
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)
 DOUBTED = 0.55  # the most a die they disagree on is (below certain, as `faces.NUMBER_DISAGREES`)
 
@@ -287,12 +300,14 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     """A reading of a numbered set's die under the tray judged again by its corner number: an uncertain one
     takes the face the number names as its best guess where the number is read at GUESS_AT or surer, and is
     certain where that face is its own (`AGREED_AT`; for a die the templates named fairly sure, at GUESS_AT:
-    `AGREED_NAMED_AT`), or where the templates named nothing and the number is sure (`UNNAMED_CERTAIN_AT`); a
+    `AGREED_NAMED_AT`), or where it is another face of the icon the templates saw and the number is surest
+    (`AGREED_ICON_AT`), or where the templates named nothing and the number is sure (`UNNAMED_CERTAIN_AT`); a
     certain one the number contradicts is not (`DOUBTED_AT`, `DOUBTED_BY_ICON_AT`). `named_anyway` (with
     GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure; with CORNER_OVER_NAMED
     so does one the templates named. `outlined`: False for a die only the learned finder saw, certain only
     where the judges agree and AGREED_IN_FINDER_BOX says so. `contour`: the outline's, where known (a number
-    alone makes certain only a die shaped as one, `UNNAMED_CERTAIN_ONE_DIE`; tested only where it would)."""
+    alone or naming another face of the templates' icon makes certain only a die shaped as one,
+    `UNNAMED_CERTAIN_ONE_DIE`, `AGREED_ICON_AT`; tested only where it would)."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
@@ -308,6 +323,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         return _doubted(r, same, p, icon_doubt)
     if same and (_agreed(p, outlined) or _named_and_agreed(r, p, outlined)):
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
+    if not same and _icon_agreed(r, ds, number, p, outlined, mount) and _one_die(contour):
+        return replace(r, value=face.value, face=face.name, certain=True, confidence=AGREED)
     if _unnamed_certain(r, p, outlined, contour):
         return replace(r, value=face.value, face=face.name, certain=True, confidence=max(p, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
@@ -335,13 +352,27 @@ def _named_and_agreed(r: Reading, p: float, outlined: bool) -> bool:
     return AGREED_IN_FINDER_BOX and AGREED_NAMED_IN_BOX_AT is not None and p >= AGREED_NAMED_IN_BOX_AT
 
 
+def _icon_agreed(r: Reading, ds: DiceSet, number: int, p: float, outlined: bool, mount: str) -> bool:
+    """Whether an uncertain reading the templates named is made certain of its corner number's face, another
+    face with the same icon, read at `p` (AGREED_ICON_AT, in an outline only)."""
+    if AGREED_ICON_AT is None or r.face == UNNAMED or not outlined or p < AGREED_ICON_AT:
+        return False
+    return same_icon(ds, r, number, mount)
+
+
 def _unnamed_certain(r: Reading, p: float, outlined: bool, contour: np.ndarray | None = None) -> bool:
     """Whether an uncertain reading whose templates named nothing is made certain by a corner number read at
     `p` (UNNAMED_CERTAIN_AT, in an outline only; with UNNAMED_CERTAIN_ONE_DIE one whose `contour`, where
     known, is shaped as one die)."""
     if UNNAMED_CERTAIN_AT is None or r.face != UNNAMED or not outlined or p < UNNAMED_CERTAIN_AT:
         return False
-    return not UNNAMED_CERTAIN_ONE_DIE or contour is None or die_shaped(contour)
+    return not UNNAMED_CERTAIN_ONE_DIE or _one_die(contour)
+
+
+def _one_die(contour: np.ndarray | None) -> bool:
+    """Whether an outline's `contour`, where known, is shaped as one die (`find.die_shaped`). Why: the
+    network reads a number in whatever it is shown, a scratch's sliver or a reflection as surely as a face."""
+    return contour is None or die_shaped(contour)
 
 
 def same_icon(ds: DiceSet, r: Reading, number: int, mount: str) -> bool:

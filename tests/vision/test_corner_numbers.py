@@ -422,3 +422,33 @@ def test_two_dice_touching_corner_to_corner_are_not_certain_by_a_corner_number_a
     monkeypatch.setattr(cn, "UNNAMED_CERTAIN_ONE_DIE", False)
     assert cn.with_corner_number(crop, rect, unnamed, ds, "under", named_anyway=True,
                                  contour=contour).certain
+
+
+def test_a_die_the_templates_named_by_its_icon_is_certain_of_the_icons_face_its_number_names(monkeypatch):
+    """Issue 31 #4: a moon elf's die in the red-white printing from below (tests/vision/data/
+    moon_elf_icon_agreed_under*, cut from Blender dev seed 411 frame 19, lossless), its glass face the 2 (an
+    arrow; the 5, a foot, on top). The templates saw the arrow but named the arrow whose top is the 4, unsure;
+    the corner number names the 2 at 0.99 or surer, a face with the same icon. With AGREED_ICON_AT the die is certain of
+    the number's face in its outline shaped as one die; not in a finder's box, nor in an outline of another
+    shape (a scratch's sliver read as surely), nor where the templates named another icon, nor without the
+    rule."""
+    truth = json.loads((DATA / "moon_elf_icon_agreed_under.json").read_text())
+    crop = cv2.imread(str(DATA / "moon_elf_icon_agreed_under.webp"))
+    (x, y), (w, h), turn = truth["rect"]
+    rect = ((x, y), (w, h), turn)
+    ds = get_set(spec(truth["set"]))
+    number, p = cn.corner_reader().read(crop, rect)
+    assert number == truth["glass"] and p >= 0.99
+    top = next(f for f in ds.faces if f.value == truth["top"])
+    named = Reading(4, "foot", "red", 0.03, (x, y), (0, 0, 10, 10), False)
+    monkeypatch.setattr(cn, "AGREED_ICON_AT", 0.99)
+    got = cn.with_corner_number(crop, rect, named, ds, "under")
+    assert got.certain and (got.value, got.face) == (top.value, top.name) and got.confidence >= cn.AGREED
+    assert not cn.with_corner_number(crop, rect, named, ds, "under", outlined=False).certain
+    sliver = np.array([[0, 0], [70, 0], [70, 13], [0, 13]], np.int32).reshape(-1, 1, 2)
+    unshaped = cn.with_corner_number(crop, rect, named, ds, "under", contour=sliver)
+    assert not unshaped.certain and unshaped.value == top.value
+    other_icon = Reading(1, "arrow", "red", 0.03, (x, y), (0, 0, 10, 10), False)   # a moon on the glass
+    assert not cn.with_corner_number(crop, rect, other_icon, ds, "under").certain
+    monkeypatch.setattr(cn, "AGREED_ICON_AT", None)
+    assert not cn.with_corner_number(crop, rect, named, ds, "under").certain
