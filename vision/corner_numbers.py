@@ -161,15 +161,15 @@ AGREED_NAMED_AT: float | None = 0.4
 # read the same: docs/dice-sets.md). None: in an outline only.
 AGREED_NAMED_IN_BOX_AT: float | None = 0.7
 # A die the templates named, unsure, in an outline, takes its corner number's face and is certain where the
-# number names another face carrying the same icon at AGREED_ICON_AT or surer, in an outline shaped as one die:
-# the templates saw the icon and the number says which of its faces lies there. Why: on the dev seeds' dumps
-# (402-404, 408-431, draws 0-6 of the noise, outlines) such readings at 0.99 or surer were 203, the number
-# right in each (at 0.95 265, one wrong); where the number named a face of another icon at 0.99 or surer it
-# was wrong on 10 of 405. Without the outline's shape it made two certain phantoms on the test seeds (a
-# scratch's 70 x 13 px sliver, the LED ring's reflection), and failed its rule. Dev, merged: certain-right
-# 34.29 -> 36.43%, as the watcher reads 31.84 -> 33.65%, all else as before. Shipped (with the shape) at a rule
-# written before fresh seeds 471-472 were read (certain-right there merged and as the watcher reads 31.11 ->
-# 36.67%, on the test seeds 39.06 -> 45.31% and 32.81 -> 39.06%; right, missed and phantoms as before, none
+# number names another face carrying the same icon at AGREED_ICON_AT or surer, in an outline shaped as one
+# die: the templates saw the icon and the number says which of its faces lies there. Why: on the dev seeds'
+# dumps (402-404, 408-431, draws 0-6 of the noise, outlines) such readings at 0.99 or surer were 203, the
+# number right in each (at 0.95 265, one wrong); where the number named a face of another icon at 0.99 or
+# surer it was wrong on 10 of 405. Without the outline's shape it made two certain phantoms on the test seeds
+# (a scratch's 70 x 13 px sliver, the LED ring's reflection), and failed its rule. Dev, merged: certain-right
+# 34.29 -> 36.43%, as the watcher reads 31.84 -> 33.65%, all else as before. Shipped (with the shape) at a
+# rule written before fresh seeds 471-472 were read (certain-right there merged and as the watcher reads 31.11
+# -> 36.67%, on the test seeds 39.06 -> 45.31% and 32.81 -> 39.06%; right, missed and phantoms as before, none
 # certain and wrong, no certain reading near no die: docs/dice-sets.md). None: off.
 AGREED_ICON_AT: float | None = 0.99
 AGREED = 0.6    # the least confidence of a die both judges name alike (the templates' certain line)

@@ -428,10 +428,10 @@ def test_a_die_the_templates_named_by_its_icon_is_certain_of_the_icons_face_its_
     """Issue 31 #4: a moon elf's die in the red-white printing from below (tests/vision/data/
     moon_elf_icon_agreed_under*, cut from Blender dev seed 411 frame 19, lossless), its glass face the 2 (an
     arrow; the 5, a foot, on top). The templates saw the arrow but named the arrow whose top is the 4, unsure;
-    the corner number names the 2 at 0.99 or surer, a face with the same icon. With AGREED_ICON_AT the die is certain of
-    the number's face in its outline shaped as one die; not in a finder's box, nor in an outline of another
-    shape (a scratch's sliver read as surely), nor where the templates named another icon, nor without the
-    rule."""
+    the corner number names the 2 at 0.99 or surer, a face with the same icon. With AGREED_ICON_AT the die is
+    certain of the number's face in its outline shaped as one die; not in a finder's box, nor in an outline of
+    another shape (a scratch's sliver read as surely), nor where the templates named another icon, nor without
+    the rule."""
     truth = json.loads((DATA / "moon_elf_icon_agreed_under.json").read_text())
     crop = cv2.imread(str(DATA / "moon_elf_icon_agreed_under.webp"))
     (x, y), (w, h), turn = truth["rect"]
