@@ -7,7 +7,7 @@
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
         [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P] [--no-crowds] [--keep-across]
-        [--agreed-icon-at P] [--look N] [--scale 4.05]
+        [--agreed-icon-at P] [--number-over-icon-at P] [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -43,7 +43,8 @@ die only the learned finder saw never certain, as before `corner_numbers.AGREED_
 unless the outlines say so, as before `find.CROWDS_BY_FINDER`; `--keep-across`: an outline's reading across
 several of a heap's boxed dice kept, as before `reader.ACROSS_DICE_ASIDE`; `--agreed-icon-at 2`: a numbered
 die the templates named is never certain of another face of their icon by its corner number, as before
-`corner_numbers.AGREED_ICON_AT`;
+`corner_numbers.AGREED_ICON_AT`; `--number-over-icon-at 2`: nor of a face of another icon, as before
+`corner_numbers.NUMBER_OVER_ICON_AT`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -549,6 +550,10 @@ def main() -> int:
                     help="a numbered die the templates named (unsure) is certain in an outline of its corner "
                     "number's face where that face carries the templates' icon and the number is read this "
                     "sure (above 1: never) (`corner_numbers.AGREED_ICON_AT`; default: the shipped one)")
+    ap.add_argument("--number-over-icon-at", type=float, default=None,
+                    help="a numbered die the templates named (unsure, below 0.5) is certain in an outline of "
+                    "its own edges of its corner number's face of another icon read this sure (above 1: "
+                    "never) (`corner_numbers.NUMBER_OVER_ICON_AT`; default: the shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "
                     "outline, not only one shaped as one die (the reader before "
@@ -607,6 +612,9 @@ def main() -> int:
     if args.agreed_icon_at is not None:
         level = args.agreed_icon_at
         vision.corner_numbers.AGREED_ICON_AT = level if level <= 1 else None
+    if args.number_over_icon_at is not None:
+        level = args.number_over_icon_at
+        vision.corner_numbers.NUMBER_OVER_ICON_AT = level if level <= 1 else None
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

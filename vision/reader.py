@@ -313,7 +313,7 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     # with the room, one they name nothing in takes it however unsure (`corner_numbers.GUESS_FOR_UNNAMED`);
     # where the templates and the number agree the die is certain, where they differ it is not (`AGREED_AT`)
     readings = [with_corner_number(img, b.rect, r, ds, mount, named_anyway=background is not None,
-                                   contour=b.contour)
+                                   contour=b.contour, measured=b.cut)
                 for b in blobs if (r := fr.read(img, lab, b, typical, background)) is not None]
     if found is not None and ds.shape in ("square", "pentagon"):
         # dice only the learned finder saw (`detector_blobs`): a best guess, certain only where the templates

@@ -200,11 +200,13 @@ def in_place_order(tray: dict) -> list[int]:
 def test_the_next_roll_is_read_with_what_was_learnt(box, tmp_path: Path, monkeypatch) -> None:
     """Three throws of the six faces confirmed on a phone; dice of the next throw that the drawn templates
     leave unsure (the players' dice are drawn unlike them) are now certain, and right. The corner numbers'
-    second judgement (`corner_numbers.AGREED_AT`, `AGREED_NAMED_AT`, `DOUBTED_AT`) is set aside: it makes
-    three of the six certain, and right, before anything is learnt, and this is a test of what the box
-    learns."""
+    second judgement (`corner_numbers.AGREED_AT`, `AGREED_NAMED_AT`, `AGREED_ICON_AT`, `NUMBER_OVER_ICON_AT`,
+    `DOUBTED_AT`) is set aside: it makes three of the six certain, and right, before anything is learnt, and
+    this is a test of what the box learns."""
     monkeypatch.setattr(corner_numbers, "AGREED_AT", None)
     monkeypatch.setattr(corner_numbers, "AGREED_NAMED_AT", None)
+    monkeypatch.setattr(corner_numbers, "AGREED_ICON_AT", None)
+    monkeypatch.setattr(corner_numbers, "NUMBER_OVER_ICON_AT", None)
     monkeypatch.setattr(corner_numbers, "DOUBTED_AT", None)
     table, camera = box
     for k in range(3):
@@ -362,11 +364,16 @@ def test_a_game_that_hides_rolls_teaches_only_its_dice_colours(tmp_path: Path) -
         table.close()
 
 
-def test_dicesight_read_uses_what_the_box_learnt(tmp_path: Path, capsys) -> None:
+def test_dicesight_read_uses_what_the_box_learnt(tmp_path: Path, capsys, monkeypatch) -> None:
     """`dicesight read --state-dir S` reads with the box's memory, as `dicesight run` does: dice the drawn
-    templates leave unsure are certain (and right) once the box has learnt the set."""
+    templates leave unsure are certain (and right) once the box has learnt the set. The corner numbers'
+    judgements over the templates' names (`corner_numbers.AGREED_ICON_AT`, `NUMBER_OVER_ICON_AT`) are set
+    aside: they make three more dice certain, and right, before anything is learnt."""
     from device.cli import main  # the command line as a user runs it
     from vision.reader import read_dice
+
+    monkeypatch.setattr(corner_numbers, "AGREED_ICON_AT", None)
+    monkeypatch.setattr(corner_numbers, "NUMBER_OVER_ICON_AT", None)
 
     kept = LearntDice(tmp_path / "box", "under")
     for k in range(3):

@@ -122,6 +122,8 @@ def test_a_fixed_throw_teaches_the_box_and_the_next_throw_is_read_with_it(table,
     monkeypatch.setattr(corner_numbers, "CORNER_OVER_NAMED", False)
     monkeypatch.setattr(corner_numbers, "AGREED_AT", None)
     monkeypatch.setattr(corner_numbers, "AGREED_NAMED_AT", None)
+    monkeypatch.setattr(corner_numbers, "AGREED_ICON_AT", None)
+    monkeypatch.setattr(corner_numbers, "NUMBER_OVER_ICON_AT", None)
     monkeypatch.setattr(corner_numbers, "DOUBTED_AT", None)
     url = serve_table(table)
     page = phone("en-US")

@@ -100,9 +100,15 @@ def seraph():
     return frame, blob.rect, die, get_set(spec(truth["set"]))
 
 
-def test_a_guess_is_the_top_face_opposite_the_number_and_never_certain(seraph):
+def test_a_guess_is_the_top_face_opposite_the_number_and_never_certain(seraph, monkeypatch):
+    """The number's face is the top face opposite it. Its surest readings over templates unsure of another
+    icon are certain (`NUMBER_OVER_ICON_AT`, as here); set aside, the number is a best guess, never
+    certain."""
     frame, rect, die, ds = seraph
     unsure = Reading(1, ds.face(1).name, "white", 0.3, tuple(die["box"][:2]), (0, 0, 10, 10), False)
+    got = cn.with_corner_number(frame, rect, unsure, ds, "under")
+    assert (got.value, got.certain) == (die["top"], True)
+    monkeypatch.setattr(cn, "NUMBER_OVER_ICON_AT", None)
     got = cn.with_corner_number(frame, rect, unsure, ds, "under")
     assert (got.value, got.certain) == (die["top"], False) and got.confidence <= cn.GUESS_CONFIDENCE
 
@@ -217,10 +223,11 @@ def test_a_certain_die_its_corner_number_contradicts_is_not_certain(monkeypatch)
     (tests/vision/data/katana_doubted_under*, lossless), a samurai's katana 2 whose blurred corner number the
     templates read as a 3, certain: the one die certain and wrong of 6,552 readings of the numbered sets' dev
     seeds. The corner network reads its 2 nearly sure, so the die is not certain (`corner_numbers.DOUBTED_AT`)
-    and shows the templates' name as an unsure guess; the other certain die (a rising sun both name) stays."""
+    and shows the templates' name as an unsure guess; the other certain dice stay (a rising sun both name,
+    and a katana whose number the templates, unsure, named another icon of: `NUMBER_OVER_ICON_AT`)."""
     shipped, before, dice = _read_both_ways("katana_doubted_under", monkeypatch, DOUBTED_AT=None)
     assert _certain_and_wrong(before, dice) == 1 and _certain_and_wrong(shipped, dice) == 0
-    assert sum(r.certain for r in shipped) == sum(r.certain for r in before) - 1 == 1
+    assert sum(r.certain for r in shipped) == sum(r.certain for r in before) - 1 == 2
     doubted = [r for r, b in zip(shipped, before, strict=True) if b.certain and not r.certain]
     assert len(doubted) == 1 and doubted[0].confidence <= cn.DOUBTED < 0.6
 
@@ -430,8 +437,8 @@ def test_a_die_the_templates_named_by_its_icon_is_certain_of_the_icons_face_its_
     arrow; the 5, a foot, on top). The templates saw the arrow but named the arrow whose top is the 4, unsure;
     the corner number names the 2 at 0.99 or surer, a face with the same icon. With AGREED_ICON_AT the die is
     certain of the number's face in its outline shaped as one die; not in a finder's box, nor in an outline of
-    another shape (a scratch's sliver read as surely), nor where the templates named another icon, nor without
-    the rule."""
+    another shape (a scratch's sliver read as surely), nor where the templates named another icon (that is
+    `NUMBER_OVER_ICON_AT`'s, set aside here), nor without the rule."""
     truth = json.loads((DATA / "moon_elf_icon_agreed_under.json").read_text())
     crop = cv2.imread(str(DATA / "moon_elf_icon_agreed_under.webp"))
     (x, y), (w, h), turn = truth["rect"]
@@ -449,6 +456,38 @@ def test_a_die_the_templates_named_by_its_icon_is_certain_of_the_icons_face_its_
     unshaped = cn.with_corner_number(crop, rect, named, ds, "under", contour=sliver)
     assert not unshaped.certain and unshaped.value == top.value
     other_icon = Reading(1, "arrow", "red", 0.03, (x, y), (0, 0, 10, 10), False)   # a moon on the glass
+    monkeypatch.setattr(cn, "NUMBER_OVER_ICON_AT", None)
     assert not cn.with_corner_number(crop, rect, other_icon, ds, "under").certain
     monkeypatch.setattr(cn, "AGREED_ICON_AT", None)
+    assert not cn.with_corner_number(crop, rect, named, ds, "under").certain
+
+
+def test_a_sure_number_overrules_templates_unsure_of_another_icon_in_a_die_s_own_outline(monkeypatch):
+    """Issue 31 #4: a shadow thief's die in the black-white-thin printing from below (tests/vision/data/
+    shadow_thief_number_over_icon_under*, cut from Blender dev seed 421 frame 7, lossless), its glass face the
+    2 (a dagger; the 5, a card, on top). The templates named a bag (the 4's top) at 0.12; the corner number
+    reads the 2 at 0.99 or surer. With NUMBER_OVER_ICON_AT the die is certain of the card in an outline of its
+    own edges shaped as one die; not where the templates were fairly sure of theirs (NUMBER_OVER_ICON_BELOW),
+    nor in an outline cut out of a row of dice by measure, nor in another shape, nor in a finder's box, nor
+    without the rule."""
+    truth = json.loads((DATA / "shadow_thief_number_over_icon_under.json").read_text())
+    crop = cv2.imread(str(DATA / "shadow_thief_number_over_icon_under.webp"))
+    (x, y), (w, h), turn = truth["rect"]
+    rect = ((x, y), (w, h), turn)
+    ds = get_set(spec(truth["set"]))
+    number, p = cn.corner_reader().read(crop, rect)
+    assert number == truth["glass"] and p >= 0.99
+    top = next(f for f in ds.faces if f.value == truth["top"])
+    named = Reading(4, "bag", "black", 0.12, (x, y), (0, 0, 10, 10), False)
+    monkeypatch.setattr(cn, "NUMBER_OVER_ICON_AT", 0.99)
+    got = cn.with_corner_number(crop, rect, named, ds, "under")
+    assert got.certain and (got.value, got.face) == (top.value, top.name) and got.confidence >= cn.AGREED
+    fairly_sure = replace(named, confidence=cn.NUMBER_OVER_ICON_BELOW)
+    assert not cn.with_corner_number(crop, rect, fairly_sure, ds, "under").certain
+    by_measure = cn.with_corner_number(crop, rect, named, ds, "under", measured=True)
+    assert not by_measure.certain and by_measure.value == top.value
+    sliver = np.array([[0, 0], [70, 0], [70, 13], [0, 13]], np.int32).reshape(-1, 1, 2)
+    assert not cn.with_corner_number(crop, rect, named, ds, "under", contour=sliver).certain
+    assert not cn.with_corner_number(crop, rect, named, ds, "under", outlined=False).certain
+    monkeypatch.setattr(cn, "NUMBER_OVER_ICON_AT", None)
     assert not cn.with_corner_number(crop, rect, named, ds, "under").certain
