@@ -161,13 +161,13 @@ AGREED_NAMED_AT: float | None = 0.4
 # 24.00%, right a die higher in each, missed and phantoms as before, none certain and wrong; the test seeds
 # read the same: docs/dice-sets.md). None: in an outline only.
 AGREED_NAMED_IN_BOX_AT: float | None = 0.7
-# A die the templates named, unsure, in an outline, takes its corner number's face and is certain where the
-# number names another face carrying the same icon at AGREED_ICON_AT or surer, in an outline shaped as one
-# die: the templates saw the icon and the number says which of its faces lies there. Why: on the dev seeds'
-# dumps (402-404, 408-431, draws 0-6 of the noise, outlines) such readings at 0.99 or surer were 203, the
-# number right in each (at 0.95 265, one wrong); where the number named a face of another icon at 0.99 or
-# surer it was wrong on 10 of 405. Without the outline's shape it made two certain phantoms on the test seeds
-# (a scratch's 70 x 13 px sliver, the LED ring's reflection), and failed its rule. Dev, merged: certain-right
+# A die the templates named, unsure, takes its corner number's face and is certain where the number names
+# another face carrying the same icon at AGREED_ICON_AT or surer, in an outline shaped as one die: the
+# templates saw the icon and the number says which of its faces lies there. Why: on the dev seeds' dumps
+# (402-404, 408-431, draws 0-6 of the noise, outlines) such readings at 0.99 or surer were 203, the number
+# right in each (at 0.95 265, one wrong); where the number named a face of another icon at 0.99 or surer it
+# was wrong on 10 of 405. Without the outline's shape it made two certain phantoms on the test seeds (a
+# scratch's 70 x 13 px sliver, the LED ring's reflection), and failed its rule. Dev, merged: certain-right
 # 34.29 -> 36.43%, as the watcher reads 31.84 -> 33.65%, all else as before. Shipped (with the shape) at a
 # rule written before fresh seeds 471-472 were read (certain-right there merged and as the watcher reads 31.11
 # -> 36.67%, on the test seeds 39.06 -> 45.31% and 32.81 -> 39.06%; right, missed and phantoms as before, none
@@ -175,7 +175,7 @@ AGREED_NAMED_IN_BOX_AT: float | None = 0.7
 AGREED_ICON_AT: float | None = 0.99
 # ... and, where the number names a face of another icon, at NUMBER_OVER_ICON_AT or surer, where the templates
 # named theirs below NUMBER_OVER_ICON_BELOW, in an outline shaped as one die and found by its own edges (not
-# cut out of a row of dice by measure, `find.Blob.cut`). Why: on the dev seeds' dumps (draws 0-3, this
+# cut out of a row of dice by measure, `find.Blob.cut`). Why: on the dev seeds' dumps (draws 0-3, the 41st
 # session's reader) such readings at 0.99 or surer in outlines shaped as one die were about 53 a draw, wrong
 # on 5: four the same die of seed 402 frame 0, an outline cut by measure across two dice of a row of three,
 # one a die the templates were fairly sure (0.55) of another icon (seed 403 frame 16; the number read a 1
@@ -316,8 +316,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     certain where that face is its own (`AGREED_AT`; for a die the templates named fairly sure, at GUESS_AT:
     `AGREED_NAMED_AT`), or where it is another face of the icon the templates saw and the number is surest
     (`AGREED_ICON_AT`; of another icon, `NUMBER_OVER_ICON_AT`), or where the templates named nothing and the
-    number is sure (`UNNAMED_CERTAIN_AT`); a
-    certain one the number contradicts is not (`DOUBTED_AT`, `DOUBTED_BY_ICON_AT`). `named_anyway` (with
+    number is sure (`UNNAMED_CERTAIN_AT`); a certain one the number contradicts is not (`DOUBTED_AT`,
+    `DOUBTED_BY_ICON_AT`). `named_anyway` (with
     GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure; with CORNER_OVER_NAMED
     so does one the templates named. `outlined`: False for a die only the learned finder saw, certain only
     where the judges agree and AGREED_IN_FINDER_BOX says so. `contour`: the outline's, where known (a number

@@ -312,6 +312,8 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
     # a die the templates doubt takes its corner number's face as its best guess (numbered sets from below);
     # with the room, one they name nothing in takes it however unsure (`corner_numbers.GUESS_FOR_UNNAMED`);
     # where the templates and the number agree the die is certain, where they differ it is not (`AGREED_AT`)
+    # unless the number, surest, names another face in the die's own outline (`AGREED_ICON_AT`,
+    # `NUMBER_OVER_ICON_AT`: the blob's shape and whether it was cut by measure count)
     readings = [with_corner_number(img, b.rect, r, ds, mount, named_anyway=background is not None,
                                    contour=b.contour, measured=b.cut)
                 for b in blobs if (r := fr.read(img, lab, b, typical, background)) is not None]
