@@ -7,7 +7,7 @@
         [--any-heap-part] [--no-nudge] [--nudge-below P] [--templates-first]
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
         [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P] [--no-crowds] [--keep-across]
-        [--agreed-icon-at P] [--number-over-icon-at P] [--look N] [--scale 4.05]
+        [--agreed-icon-at P] [--number-over-icon-at P] [--most-looks-enough 0|1] [--look N] [--scale 4.05]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
@@ -44,7 +44,8 @@ unless the outlines say so, as before `find.CROWDS_BY_FINDER`; `--keep-across`: 
 several of a heap's boxed dice kept, as before `reader.ACROSS_DICE_ASIDE`; `--agreed-icon-at 2`: a numbered
 die the templates named is never certain of another face of their icon by its corner number, as before
 `corner_numbers.AGREED_ICON_AT`; `--number-over-icon-at 2`: nor of a face of another icon, as before
-`corner_numbers.NUMBER_OVER_ICON_AT`;
+`corner_numbers.NUMBER_OVER_ICON_AT`; `--most-looks-enough 0`: the watcher's die most looks were certain of
+needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -84,6 +85,7 @@ import vision.find  # noqa: E402
 import vision.reader  # noqa: E402
 import vision.readsize  # noqa: E402
 import vision.symbolnet  # noqa: E402
+import vision.watcher  # noqa: E402
 from device.dice_sets import spec  # noqa: E402
 from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
@@ -554,6 +556,10 @@ def main() -> int:
                     help="a numbered die the templates named (unsure, below 0.5) is certain in an outline of "
                     "its own edges of its corner number's face of another icon read this sure (above 1: "
                     "never) (`corner_numbers.NUMBER_OVER_ICON_AT`; default: the shipped one)")
+    ap.add_argument("--most-looks-enough", type=int, choices=(0, 1), default=None,
+                    help="1: the watcher's die most looks were certain of (every look naming it alike) is "
+                    "certain without the mean frame's read; 0: not (`watcher.MOST_LOOKS_ENOUGH`; default: the "
+                    "shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "
                     "outline, not only one shaped as one die (the reader before "
@@ -615,6 +621,8 @@ def main() -> int:
     if args.number_over_icon_at is not None:
         level = args.number_over_icon_at
         vision.corner_numbers.NUMBER_OVER_ICON_AT = level if level <= 1 else None
+    if args.most_looks_enough is not None:
+        vision.watcher.MOST_LOOKS_ENOUGH = bool(args.most_looks_enough)
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

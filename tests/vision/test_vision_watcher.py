@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from vision import watcher
 from vision.reading import Reading
 from vision.render import DieSpec, Hand, render_tray
 from vision.watcher import TrayWatcher, mean_frame, motion_between, small_grey, vote
@@ -111,11 +112,13 @@ def _four(certain: bool, value: int = 4, x: float = 100.0) -> Reading:
     return Reading(value, str(value), "white", 0.97, (x, 100.0), (int(x) - 20, 80, 40, 40), certain)
 
 
-def test_a_die_most_frames_are_sure_of_is_certain_when_their_mean_is_read_certain_too():
+def test_a_die_most_frames_are_sure_of_is_certain_when_their_mean_is_read_certain_too(monkeypatch):
     """Issue 31: each settled frame has its own sensor noise, and a die near the reader's level is certain in one
     draw of it and not the next. A die every frame names alike, most of them certain, is certain when the read
     of the frames' mean is certain of the same face; not when the mean is unsure or names another face, and not
-    when only one frame of three was certain. The mean is read only when such a die asks for it."""
+    when only one frame of three was certain. The mean is read only when such a die asks for it. (Without
+    `watcher.MOST_LOOKS_ENOUGH`: with it, most frames certain are enough.)"""
+    monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", False)
     asked = []
 
     def mean_of(*readings: Reading):
@@ -136,6 +139,25 @@ def test_a_die_most_frames_are_sure_of_is_certain_when_their_mean_is_read_certai
     assert asked == []
 
 
+def test_a_die_every_look_names_alike_and_most_are_sure_of_is_certain_without_the_mean(monkeypatch):
+    """Issue 31 #4: with `watcher.MOST_LOOKS_ENOUGH` a die all three looks name alike, two of them certain, is
+    certain without the mean frame's read (it is not asked for); one certain look of three, or a look naming
+    another face, is not enough."""
+    monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", True)
+    asked = []
+
+    def unsure_mean() -> list[Reading]:
+        asked.append(1)
+        return [_four(False)]
+
+    assert vote([[_four(True)], [_four(False)], [_four(True)]], unsure_mean)[0].certain and asked == []
+    assert vote([[_four(True)], [_four(False)], [_four(True)]])[0].certain
+    assert not vote([[_four(True)], [_four(False)], [_four(False)]], unsure_mean)[0].certain
+    assert not vote([[_four(True)], [_four(False, value=5)], [_four(True)]], unsure_mean)[0].certain
+    monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", False)
+    assert not vote([[_four(True)], [_four(False)], [_four(True)]], unsure_mean)[0].certain and asked == [1]
+
+
 def test_the_mean_of_still_frames_averages_their_noise():
     rng = np.random.default_rng(0)
     scene_ = np.full((40, 60, 3), 100.0)
@@ -146,9 +168,10 @@ def test_the_mean_of_still_frames_averages_their_noise():
     assert mean_frame(frames[:1]) is None and mean_frame([frames[0], frames[1][:20]]) is None
 
 
-def test_the_watcher_reads_the_mean_of_its_settled_frames_for_a_die_they_half_doubt():
+def test_the_watcher_reads_the_mean_of_its_settled_frames_for_a_die_they_half_doubt(monkeypatch):
     """The watcher's own path: three settled frames, the second read unsure; the fourth read is of their mean
-    (no frame the camera gave), certain, so the roll is certain."""
+    (no frame the camera gave), certain, so the roll is certain (without `watcher.MOST_LOOKS_ENOUGH`)."""
+    monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", False)
     seen = []
 
     def flaky_read(frame):
