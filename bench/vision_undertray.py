@@ -558,8 +558,8 @@ def main() -> int:
                     "never) (`corner_numbers.NUMBER_OVER_ICON_AT`; default: the shipped one)")
     ap.add_argument("--most-looks-enough", type=int, choices=(0, 1), default=None,
                     help="1: the watcher's die most looks were certain of (every look naming it alike) is "
-                    "certain without the mean frame's read; 0: not (`watcher.MOST_LOOKS_ENOUGH`; default: the "
-                    "shipped one)")
+                    "certain without the mean frame's read; 0: not (`watcher.MOST_LOOKS_ENOUGH`; default: "
+                    "the shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "
                     "outline, not only one shaped as one die (the reader before "
