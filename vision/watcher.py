@@ -79,10 +79,11 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
     """Combine readings of several settled frames die by die (matched by position). A die is certain where every
     frame was certain of the same face; or where every frame named that face, most of them certain (and,
     without MOST_LOOKS_ENOUGH, the read of the frames' mean, `mean_frame`, is certain of it too; `mean` reads
-    it, asked only for such a die). Why: each frame has its own sensor noise, and a die near the reader's level comes out certain in one draw
-    of it and not in the next (Blender's under-tray throws, three looks each, `bench/vision_undertray.py
-    --modes watcher`: tables 100-129 certain-right 41.07% -> 44.04%, seeds 1-3, 20-21, 42-49 and King of
-    Tokyo's 200-201, 217-221 37.26% -> 40.42%, silent 1 -> 1 on both; docs/dice-sets.md)."""
+    it, asked only for such a die). Why: each frame has its own sensor noise, and a die near the reader's
+    level comes out certain in one draw of it and not in the next (Blender's under-tray throws, three looks
+    each, `bench/vision_undertray.py --modes watcher`: tables 100-129 certain-right 41.07% -> 44.04%, seeds
+    1-3, 20-21, 42-49 and King of Tokyo's 200-201, 217-221 37.26% -> 40.42%, silent 1 -> 1 on both;
+    docs/dice-sets.md)."""
     if not frames:
         return []
     n = len(frames)
