@@ -30,12 +30,13 @@ from .room import Room, merge
 SMALL_W = 80
 VOTES = 3   # settled frames read and voted die by die (`vote`)
 # A die every look named alike and most looks were certain of is certain without the read of the frames' mean
-# (`_backed_by_mean`). Why: on the hero dice's dev seeds (402-404, 408-431, 936 dice, a dump of each look)
-# 15 dice were named alike by all three looks, two of them certain, and left unsure by the vote, all right;
-# on d6 dev seeds 42-45 (157 dice) one. Shipped at a rule written before fresh seeds 475-476 (hero dice) and
-# 1002-1003 (d6) were read: certain-right there 36.23 -> 39.13% and 78.41% both, on the test seeds d6 53.57%
-# both, King of Tokyo 41.94 -> 43.01%, hero dice 40.62 -> 42.19%; right, missed and phantoms as before, none
-# certain and wrong (docs/dice-sets.md). The mean frame is then never read. False: it must be certain too.
+# (`_backed_by_mean`). Why: on the numbered icon sets' dev seeds (402-404, 408-431, 936 dice, a dump of each
+# look) 15 dice were named alike by all three looks, two of them certain, and left unsure by the vote, all
+# right; on d6 dev seeds 42-45 (157 dice) one. Shipped at a rule written before fresh seeds 475-476 (numbered
+# icon dice) and 1002-1003 (d6) were read: certain-right there 36.23 -> 39.13% and 78.41% both, on the test
+# seeds d6 53.57% both, the symbol dice of 200-201 41.94 -> 43.01%, the numbered icon dice of 400-401 40.62 ->
+# 42.19%; right, missed and phantoms as before, none certain and wrong (docs/dice-sets.md). The mean frame is
+# then never read. False: it must be certain too.
 MOST_LOOKS_ENOUGH = True
 
 
