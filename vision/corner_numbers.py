@@ -317,13 +317,13 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     `AGREED_NAMED_AT`), or where it is another face of the icon the templates saw and the number is surest
     (`AGREED_ICON_AT`; of another icon, `NUMBER_OVER_ICON_AT`), or where the templates named nothing and the
     number is sure (`UNNAMED_CERTAIN_AT`); a certain one the number contradicts is not (`DOUBTED_AT`,
-    `DOUBTED_BY_ICON_AT`). `named_anyway` (with
-    GUESS_FOR_UNNAMED): a reading that names nothing takes the number however unsure; with CORNER_OVER_NAMED
-    so does one the templates named. `outlined`: False for a die only the learned finder saw, certain only
-    where the judges agree and AGREED_IN_FINDER_BOX says so. `contour`: the outline's, where known (a number
-    alone or naming another face of the templates' icon makes certain only a die shaped as one,
-    `UNNAMED_CERTAIN_ONE_DIE`, `AGREED_ICON_AT`; tested only where it would). `measured`: the outline was cut
-    out of a row of dice by measure (`find.Blob.cut`), not found by its own edges (`NUMBER_OVER_ICON_AT`)."""
+    `DOUBTED_BY_ICON_AT`). `named_anyway` (with GUESS_FOR_UNNAMED): a reading that names nothing takes the
+    number however unsure; with CORNER_OVER_NAMED so does one the templates named. `outlined`: False for a die
+    only the learned finder saw, certain only where the judges agree and AGREED_IN_FINDER_BOX says so.
+    `contour`: the outline's, where known (a number alone or naming another face of the templates' icon makes
+    certain only a die shaped as one, `UNNAMED_CERTAIN_ONE_DIE`, `AGREED_ICON_AT`; tested only where it
+    would). `measured`: the outline was cut out of a row of dice by measure (`find.Blob.cut`), not found by
+    its own edges (`NUMBER_OVER_ICON_AT`)."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
@@ -339,7 +339,7 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         return _doubted(r, same, p, icon_doubt)
     if same and (_agreed(p, outlined) or _named_and_agreed(r, p, outlined)):
         return replace(r, certain=True, confidence=max(r.confidence, AGREED))
-    if not same and _number_over_named(r, ds, number, p, outlined, mount, measured) and _one_die(contour):
+    if not same and _number_over_named(r, ds, number, p, outlined, mount, contour, measured):
         return replace(r, value=face.value, face=face.name, certain=True, confidence=AGREED)
     if _unnamed_certain(r, p, outlined, contour):
         return replace(r, value=face.value, face=face.name, certain=True, confidence=max(p, AGREED))
@@ -369,17 +369,19 @@ def _named_and_agreed(r: Reading, p: float, outlined: bool) -> bool:
 
 
 def _number_over_named(r: Reading, ds: DiceSet, number: int, p: float, outlined: bool, mount: str,
-                       measured: bool) -> bool:
+                       contour: np.ndarray | None, measured: bool) -> bool:
     """Whether an uncertain reading the templates named is made certain of its corner number's face (another
-    face than theirs) read at `p`, in an outline only: a face with the icon they saw at AGREED_ICON_AT; one
-    with another icon at NUMBER_OVER_ICON_AT, where they named theirs below NUMBER_OVER_ICON_BELOW and the
-    outline was not cut by measure (`measured`)."""
+    face than theirs) read at `p`, in an outline shaped as one die (`contour`) only: a face with the icon
+    they saw at AGREED_ICON_AT; one with another icon at NUMBER_OVER_ICON_AT, where they named theirs below
+    NUMBER_OVER_ICON_BELOW and the outline was not cut by measure (`measured`)."""
     if r.face == UNNAMED or not outlined:
         return False
     if same_icon(ds, r, number, mount):
-        return AGREED_ICON_AT is not None and p >= AGREED_ICON_AT
-    return NUMBER_OVER_ICON_AT is not None and p >= NUMBER_OVER_ICON_AT and \
-        r.confidence < NUMBER_OVER_ICON_BELOW and not measured
+        sure = AGREED_ICON_AT is not None and p >= AGREED_ICON_AT
+    else:
+        sure = NUMBER_OVER_ICON_AT is not None and p >= NUMBER_OVER_ICON_AT and \
+            r.confidence < NUMBER_OVER_ICON_BELOW and not measured
+    return sure and _one_die(contour)
 
 
 def _unnamed_certain(r: Reading, p: float, outlined: bool, contour: np.ndarray | None = None) -> bool:
