@@ -8,7 +8,8 @@ a level (`AGREED_AT`, `AGREED_APART_AT`); a level is chosen where no agreement a
 seeds, and judged on seeds read fresh. Every call of `with_corner_number` in a merged read (the frame with its
 room and without, `bench/vision_undertray.py --modes merged`) is matched to the labelled die it lies on and
 sorted by kind: the number names the templates' own face (exact) or another face that carries the same icon
-on the glass (icon), in an outline or in a box only the learned finder saw. Prints counts; asserts nothing.
+on the glass (icon), in an outline shaped as one die (`find.die_shaped`) or another, or in a box only the
+learned finder saw. Prints counts; asserts nothing.
 """
 
 from __future__ import annotations
@@ -32,17 +33,19 @@ from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
 from training.blender_undertray_factors import read_rows  # noqa: E402
 from vision.dicesets import DiceSet  # noqa: E402
+from vision.find import die_shaped  # noqa: E402
 from vision.reading import UNNAMED, Reading  # noqa: E402
 
 LEVELS = (0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
 
 
 class Calls:
-    """`with_corner_number` as the reader calls it, each call kept: (templates' reading, number, p,
-    outlined, set)."""
+    """`with_corner_number` as the reader calls it, each call kept: (templates' reading, number, p, where,
+    set), where "finder's box", "one-die outline" (shaped as one die, `find.die_shaped`) or "other
+    outline"."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[Reading, int, float, bool, DiceSet]] = []
+        self.calls: list[tuple[Reading, int, float, str, DiceSet]] = []
         self._read = cn.CornerReader.read
         self._judge = cn.with_corner_number
         self._last: tuple[int, float] | None = None
@@ -52,15 +55,22 @@ class Calls:
             self._last = self._read(reader, img, rect, mirrored, nudge)
             return self._last
 
-        def judge(img, rect, r, ds, mount, named_anyway=False, outlined=True):
+        def judge(img, rect, r, ds, mount, named_anyway=False, outlined=True, contour=None, measured=False):
             self._last = None
-            out = self._judge(img, rect, r, ds, mount, named_anyway, outlined)
+            out = self._judge(img, rect, r, ds, mount, named_anyway, outlined, contour, measured)
             if self._last is not None and not r.certain and r.face != UNNAMED:
-                self.calls.append((r, *self._last, outlined, ds))
+                self.calls.append((r, *self._last, where_read(outlined, contour), ds))
             return out
 
         cn.CornerReader.read = read
         vision.reader.with_corner_number = judge
+
+
+def where_read(outlined: bool, contour) -> str:
+    """Where a die was read: a box only the learned finder saw, or an outline shaped as one die or not."""
+    if not outlined:
+        return "finder's box"
+    return "one-die outline" if contour is None or die_shaped(contour) else "other outline"
 
 
 def kind(r: Reading, number: int, ds: DiceSet) -> str | None:
@@ -87,13 +97,12 @@ def tally(seeds: str, looks: list[int], calls: Calls) -> Counter:
                 calls.calls.clear()
                 bench.read_frame(img, empty, "merged", bench.Models(), ds)
                 radius = bench.radius_of(row)
-                for r, number, p, outlined, dset in calls.calls:
+                for r, number, p, where, dset in calls.calls:
                     die = min(row["dice"], key=lambda d: math.dist(d["center"], r.center))
                     agreed = kind(r, number, dset)
                     if agreed is None or math.dist(die["center"], r.center) > radius:
                         continue
                     right = cn.top_face(dset, number, "under").value == bench.truth_of(die, ds)["value"]
-                    where = "outline" if outlined else "finder's box"
                     for level in LEVELS:
                         if p >= level:
                             counts[(agreed, where, level, right)] += 1
@@ -113,10 +122,10 @@ def main() -> int:
     print(f"seeds {args.seeds}, looks {args.looks}: unsure readings whose corner number agrees, "
           "at p >= level")
     for agreed in ("exact", "icon"):
-        for where in ("outline", "finder's box"):
+        for where in ("one-die outline", "other outline", "finder's box"):
             cells = [f"{lv}: {counts[(agreed, where, lv, True)]}/{counts[(agreed, where, lv, False)]}"
                      for lv in LEVELS]
-            print(f"  {agreed:<5} {where:<12} (right/wrong) " + "  ".join(cells))
+            print(f"  {agreed:<5} {where:<15} (right/wrong) " + "  ".join(cells))
     return 0
 
 
