@@ -45,7 +45,8 @@ several of a heap's boxed dice kept, as before `reader.ACROSS_DICE_ASIDE`; `--ag
 die the templates named is never certain of another face of their icon by its corner number, as before
 `corner_numbers.AGREED_ICON_AT`; `--number-over-icon-at 2`: nor of a face of another icon, as before
 `corner_numbers.NUMBER_OVER_ICON_AT`; `--most-looks-enough 0`: the watcher's die most looks were certain of
-needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`;
+needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`; `--one-look-enough 0`: most
+looks must be certain, as before `watcher.ONE_LOOK_ENOUGH`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -560,6 +561,9 @@ def main() -> int:
                     help="1: the watcher's die most looks were certain of (every look naming it alike) is "
                     "certain without the mean frame's read; 0: not (`watcher.MOST_LOOKS_ENOUGH`; default: "
                     "the shipped one)")
+    ap.add_argument("--one-look-enough", type=int, choices=(0, 1), default=None,
+                    help="1: the watcher's die every look named alike is certain when one look was certain "
+                    "of it; 0: most looks must be (`watcher.ONE_LOOK_ENOUGH`; default: the shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "
                     "outline, not only one shaped as one die (the reader before "
@@ -623,6 +627,8 @@ def main() -> int:
         vision.corner_numbers.NUMBER_OVER_ICON_AT = level if level <= 1 else None
     if args.most_looks_enough is not None:
         vision.watcher.MOST_LOOKS_ENOUGH = bool(args.most_looks_enough)
+    if args.one_look_enough is not None:
+        vision.watcher.ONE_LOOK_ENOUGH = bool(args.one_look_enough)
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

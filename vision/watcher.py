@@ -3,9 +3,9 @@
 `TrayWatcher.feed(frame, t)` is called for every camera frame with the frame's own (monotonic) timestamp;
 it never looks at the wall clock. The full reader runs only once the tray has been still for `settle_s`,
 on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
-uncertain; one they agree on is certain when all were certain, or most were and the read of their mean is
-(`vote`). A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise alone
-does not (lone changed pixels are not motion: `motion_between`).
+uncertain; one they agree on is certain when one of them was (`vote`: ONE_LOOK_ENOUGH; without it, when most
+were and the read of their mean is). A hand in the tray (a large region reaching in from the edge) counts as
+movement; sensor noise alone does not (lone changed pixels are not motion: `motion_between`).
 Every settle teaches the room (`vision.room.Room`: the empty tray learned from what stays still across
 settles); once it can be trusted the reader reads each frame both with it and without it and keeps the better
 of the two (`vision.room.merge`), so a room never makes a reading worse.
@@ -38,6 +38,14 @@ VOTES = 3   # settled frames read and voted die by die (`vote`)
 # 42.19%; right, missed and phantoms as before, none certain and wrong (docs/dice-sets.md). The mean frame is
 # then never read. False: it must be certain too.
 MOST_LOOKS_ENOUGH = True
+# ... and one look certain of it is enough, every look still naming it alike (ONE_LOOK_ENOUGH). Why: a die
+# the reader is sure of in one draw of the sensor's noise and names alike, unsure, in the others is as a rule
+# right (the 41st session's dump of the numbered icon sets' dev seeds: 37 more dice certain, all right). At a
+# rule written before fresh seeds were read: certain-right as the watcher reads, numbered icon dice 477-478
+# 41.46 -> 46.34% (82 dice), d6 1004 66.67 -> 70.37% and 1005 49.09 -> 50.91%, King of Tokyo's 291 62.50 ->
+# 65.62%; right, missed and phantoms as before, no die certain and wrong that was not before, no certain
+# reading near no die (docs/dice-sets.md). False: most looks must be certain.
+ONE_LOOK_ENOUGH = True
 
 
 @dataclass
@@ -78,13 +86,13 @@ def motion_between(a: np.ndarray, b: np.ndarray, level: int = 10) -> float:
 
 def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] | None = None) -> list[Reading]:
     """Combine readings of several settled frames die by die (matched by position). A die is certain where every
-    frame was certain of the same face; or where every frame named that face, most of them certain (and,
-    without MOST_LOOKS_ENOUGH, the read of the frames' mean, `mean_frame`, is certain of it too; `mean` reads
-    it, asked only for such a die). Why: each frame has its own sensor noise, and a die near the reader's
-    level comes out certain in one draw of it and not in the next (Blender's under-tray throws, three looks
-    each, `bench/vision_undertray.py --modes watcher`: tables 100-129 certain-right 41.07% -> 44.04%, seeds
-    1-3, 20-21, 42-49 and King of Tokyo's 200-201, 217-221 37.26% -> 40.42%, silent 1 -> 1 on both;
-    docs/dice-sets.md)."""
+    frame was certain of the same face; or where every frame named that face, one of them certain
+    (ONE_LOOK_ENOUGH; without it most of them, and without MOST_LOOKS_ENOUGH the read of the frames' mean,
+    `mean_frame`, certain of it too; `mean` reads it, asked only for such a die). Why: each frame has its own
+    sensor noise, and a die near the reader's level comes out certain in one draw of it and not in the next
+    (Blender's under-tray throws, three looks each, `bench/vision_undertray.py --modes watcher`: tables
+    100-129 certain-right 41.07% -> 44.04%, seeds 1-3, 20-21, 42-49 and King of Tokyo's 200-201, 217-221
+    37.26% -> 40.42%, silent 1 -> 1 on both; docs/dice-sets.md)."""
     if not frames:
         return []
     n = len(frames)
@@ -130,9 +138,13 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
 
 def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Reading] | None], n: int,
                     key: tuple) -> bool:
-    """Whether most of a die's `n` frames were certain of its face and (unless MOST_LOOKS_ENOUGH) the read of
-    their mean is certain of it."""
-    if 2 * sum(1 for x in group if x.certain) <= n:
+    """Whether one of a die's `n` frames (every one naming its face) was certain of it and ONE_LOOK_ENOUGH
+    says that is enough; or most were and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of
+    it."""
+    sure = sum(1 for x in group if x.certain)
+    if ONE_LOOK_ENOUGH and sure:
+        return True
+    if 2 * sure <= n:
         return False
     if MOST_LOOKS_ENOUGH:
         return True

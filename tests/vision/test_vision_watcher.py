@@ -117,8 +117,9 @@ def test_a_die_most_frames_are_sure_of_is_certain_when_their_mean_is_read_certai
     draw of it and not the next. A die every frame names alike, most of them certain, is certain when the read
     of the frames' mean is certain of the same face; not when the mean is unsure or names another face, and not
     when only one frame of three was certain. The mean is read only when such a die asks for it. (Without
-    `watcher.MOST_LOOKS_ENOUGH`: with it, most frames certain are enough.)"""
+    `watcher.MOST_LOOKS_ENOUGH`: with it, most frames certain are enough; nor `ONE_LOOK_ENOUGH`.)"""
     monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", False)
+    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", False)
     asked = []
 
     def mean_of(*readings: Reading):
@@ -142,8 +143,9 @@ def test_a_die_most_frames_are_sure_of_is_certain_when_their_mean_is_read_certai
 def test_a_die_every_look_names_alike_and_most_are_sure_of_is_certain_without_the_mean(monkeypatch):
     """Issue 31 #4: with `watcher.MOST_LOOKS_ENOUGH` a die all three looks name alike, two of them certain, is
     certain without the mean frame's read (it is not asked for); one certain look of three, or a look naming
-    another face, is not enough."""
+    another face, is not enough (without `watcher.ONE_LOOK_ENOUGH`)."""
     monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", True)
+    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", False)
     asked = []
 
     def unsure_mean() -> list[Reading]:
@@ -158,6 +160,25 @@ def test_a_die_every_look_names_alike_and_most_are_sure_of_is_certain_without_th
     assert not vote([[_four(True)], [_four(False)], [_four(True)]], unsure_mean)[0].certain and asked == [1]
 
 
+def test_a_die_every_look_names_alike_and_one_is_sure_of_is_certain(monkeypatch):
+    """Issue 31 #4: with `watcher.ONE_LOOK_ENOUGH` a die all three looks name alike, one of them certain, is
+    certain (the mean frame is not read); a look naming another face, or a look that missed the die, or no
+    certain look, leaves it unsure."""
+    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", True)
+    asked = []
+
+    def unsure_mean() -> list[Reading]:
+        asked.append(1)
+        return [_four(False)]
+
+    assert vote([[_four(False)], [_four(True)], [_four(False)]], unsure_mean)[0].certain and asked == []
+    assert not vote([[_four(True)], [_four(False, value=5)], [_four(False)]], unsure_mean)[0].certain
+    assert not vote([[_four(True)], [], [_four(False)]], unsure_mean)[0].certain
+    assert not vote([[_four(False)]] * 3, unsure_mean)[0].certain
+    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", False)
+    assert not vote([[_four(False)], [_four(True)], [_four(False)]], unsure_mean)[0].certain
+
+
 def test_the_mean_of_still_frames_averages_their_noise():
     rng = np.random.default_rng(0)
     scene_ = np.full((40, 60, 3), 100.0)
@@ -170,8 +191,10 @@ def test_the_mean_of_still_frames_averages_their_noise():
 
 def test_the_watcher_reads_the_mean_of_its_settled_frames_for_a_die_they_half_doubt(monkeypatch):
     """The watcher's own path: three settled frames, the second read unsure; the fourth read is of their mean
-    (no frame the camera gave), certain, so the roll is certain (without `watcher.MOST_LOOKS_ENOUGH`)."""
+    (no frame the camera gave), certain, so the roll is certain (without `watcher.MOST_LOOKS_ENOUGH` and
+    `ONE_LOOK_ENOUGH`)."""
     monkeypatch.setattr(watcher, "MOST_LOOKS_ENOUGH", False)
+    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", False)
     seen = []
 
     def flaky_read(frame):
