@@ -41,7 +41,8 @@ die only the learned finder saw never certain, as before `corner_numbers.AGREED_
 `--unnamed-certain-at 2`: a numbered die the templates named nothing in never certain, as before
 `corner_numbers.UNNAMED_CERTAIN_AT`; `--no-crowds`: a blob the learned finder boxes as several dice no heap
 unless the outlines say so, as before `find.CROWDS_BY_FINDER`; `--keep-across`: an outline's reading across
-several of a heap's boxed dice kept, as before `reader.ACROSS_DICE_ASIDE`; `--agreed-icon-at 2`: a numbered
+several of a heap's boxed dice kept, as before `reader.ACROSS_DICE_ASIDE`; `--keep-across-still`: so in a
+frame read without the room, as before `reader.ACROSS_DICE_ASIDE_STILL`; `--agreed-icon-at 2`: a numbered
 die the templates named is never certain of another face of their icon by its corner number, as before
 `corner_numbers.AGREED_ICON_AT`; `--number-over-icon-at 2`: nor of a face of another icon, as before
 `corner_numbers.NUMBER_OVER_ICON_AT`; `--most-looks-enough 0`: the watcher's die most looks were certain of
@@ -561,6 +562,9 @@ def main() -> int:
                     help="1: the watcher's die most looks were certain of (every look naming it alike) is "
                     "certain without the mean frame's read; 0: not (`watcher.MOST_LOOKS_ENOUGH`; default: "
                     "the shipped one)")
+    ap.add_argument("--keep-across-still", action="store_true",
+                    help="a still frame's outline reading across several of the finder's boxed dice kept "
+                    "(`reader.ACROSS_DICE_ASIDE_STILL`)")
     ap.add_argument("--one-look-enough", type=int, choices=(0, 1), default=None,
                     help="1: the watcher's die every look named alike is certain when one look was certain "
                     "of it; 0: most looks must be (`watcher.ONE_LOOK_ENOUGH`; default: the shipped one)")
@@ -632,6 +636,7 @@ def main() -> int:
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across
+    vision.reader.ACROSS_DICE_ASIDE_STILL = not args.keep_across_still
     if args.doubt_below is not None:
         vision.corner_numbers.DOUBT_BELOW = args.doubt_below
     if args.nudge_below is not None:

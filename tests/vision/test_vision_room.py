@@ -507,3 +507,38 @@ def test_an_outline_read_across_several_boxed_dice_of_a_heap_stands_aside():
     one_die = reading(400, 300, 100, True)
     assert _not_across([across, one_die], boxed + [reading(400, 300, 96)]) == [one_die]
     assert _not_across([across], boxed[:1]) == [across]
+
+
+def test_an_outline_read_across_several_boxed_dice_stands_aside_in_a_still_frame_too(monkeypatch):
+    """Issue 31 #4: seed 479 frame 16 (tests/vision/data/moon_elf_heap_still_under*), three touching moon elf
+    dice read without the room: the outline around all three passed as one die's shape, the templates named
+    an arrow face and the corner number another arrow face at 0.99 or surer, so it was a certain die across
+    three, and the merge with the room's read kept it. With `reader.ACROSS_DICE_ASIDE_STILL` such a reading
+    stands aside in a still frame as it does with the room; the readings of the dice themselves stay, and
+    each certain one is right."""
+    import json
+    from pathlib import Path
+
+    import vision.reader as reader
+    from device.dice_sets import spec
+    data = Path(__file__).parent / "data"
+    truth = json.loads((data / "moon_elf_heap_still_under.json").read_text())
+    frame = cv2.imread(str(data / "moon_elf_heap_still_under.webp"))
+    ds = spec(truth["set"])
+
+    def right_on(r: Reading, d: dict) -> bool:
+        x, y, w, h = d["box"]
+        top = next(f for f in ds["faces"] if f["index"] == d["top"])
+        return abs(r.center[0] - x) < w / 2 and abs(r.center[1] - y) < h / 2 and r.face == top["name"] and \
+            r.value == top["value"]
+
+    def across(r: Reading) -> bool:
+        x, y, w, h = r.box
+        return sum(x <= d["box"][0] <= x + w and y <= d["box"][1] <= y + h for d in truth["dice"]) >= 2
+
+    monkeypatch.setattr(reader, "ACROSS_DICE_ASIDE_STILL", True)
+    readings = read_dice(frame, ds, "under")
+    assert len(readings) >= 2 and not any(across(r) for r in readings)
+    assert all(any(right_on(r, d) for d in truth["dice"]) for r in readings if r.certain)
+    monkeypatch.setattr(reader, "ACROSS_DICE_ASIDE_STILL", False)
+    assert any(across(r) and r.certain for r in read_dice(frame, ds, "under"))
