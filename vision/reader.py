@@ -326,11 +326,11 @@ def _read_faces(img: np.ndarray, ds: DiceSet, mount: str, background: np.ndarray
                  if (r := fr.read(img, lab, b, typical, background)) is not None]
         # in a heap, a box the face reader names nothing in is no die (as in a still frame, below); in a still
         # frame an outline's reading across several of the named boxes stands aside, as in a heap
+        named = [r for r in extra if r.face != UNNAMED]
         if heaps_by is None:
-            named = [r for r in extra if r.face != UNNAMED]
             readings = (_not_across(readings, named) if ACROSS_DICE_ASIDE_STILL else readings) + extra
         else:
-            boxed = _not_outlined([r for r in extra if r.face != UNNAMED], readings)
+            boxed = _not_outlined(named, readings)
             readings = (_not_across(readings, boxed) if ACROSS_DICE_ASIDE else readings) + boxed
     if background is None:
         # a still frame: what the face reader cannot name at all is no die. On the render bench (seeds 1 and
