@@ -47,7 +47,9 @@ die the templates named is never certain of another face of their icon by its co
 `corner_numbers.AGREED_ICON_AT`; `--number-over-icon-at 2`: nor of a face of another icon, as before
 `corner_numbers.NUMBER_OVER_ICON_AT`; `--most-looks-enough 0`: the watcher's die most looks were certain of
 needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`; `--one-look-enough 0`: most
-looks must be certain, as before `watcher.ONE_LOOK_ENOUGH`;
+looks must be certain, as before `watcher.ONE_LOOK_ENOUGH`; `--named-every-look-at 0`: a die every look named
+surely (`Reading.named_p`) is certain only as any other, as before `watcher.NAMED_IN_EVERY_LOOK_AT` (a level:
+that level); `--no-cnn-named-p`: a pip die carries no probability for it, as before `reader.CNN_NAMED_P`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -568,6 +570,12 @@ def main() -> int:
     ap.add_argument("--one-look-enough", type=int, choices=(0, 1), default=None,
                     help="1: the watcher's die every look named alike is certain when one look was certain "
                     "of it; 0: most looks must be (`watcher.ONE_LOOK_ENOUGH`; default: the shipped one)")
+    ap.add_argument("--no-cnn-named-p", action="store_true",
+                    help="a pip die's reading carries no face network probability for the watcher's looks "
+                    "(`reader.CNN_NAMED_P`)")
+    ap.add_argument("--named-every-look-at", type=float, default=None,
+                    help="the watcher's die every look took from its corner number at this level or surer is "
+                    "certain; 0: not so (`watcher.NAMED_IN_EVERY_LOOK_AT`; default: the shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "
                     "outline, not only one shaped as one die (the reader before "
@@ -633,6 +641,10 @@ def main() -> int:
         vision.watcher.MOST_LOOKS_ENOUGH = bool(args.most_looks_enough)
     if args.one_look_enough is not None:
         vision.watcher.ONE_LOOK_ENOUGH = bool(args.one_look_enough)
+    if args.named_every_look_at is not None:
+        vision.watcher.NAMED_IN_EVERY_LOOK_AT = args.named_every_look_at or None
+    if args.no_cnn_named_p:
+        vision.reader.CNN_NAMED_P = False
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

@@ -323,7 +323,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     `contour`: the outline's, where known (a number alone or naming another face of the templates' icon makes
     certain only a die shaped as one, `UNNAMED_CERTAIN_ONE_DIE`, `AGREED_ICON_AT`; tested only where it
     would). `measured`: the outline was cut out of a row of dice by measure (`find.Blob.cut`), not found by
-    its own edges (`NUMBER_OVER_ICON_AT`)."""
+    its own edges (`NUMBER_OVER_ICON_AT`). A best guess carries the number's probability (`Reading.named_p`)
+    for the watcher, which weighs it over its looks."""
     if rect is None or mount != "under" or not numbered(ds) or corner_reader() is None:
         return r
     if r.certain and (DOUBTED_AT is None or r.confidence >= DOUBT_BELOW):
@@ -345,7 +346,8 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
         return replace(r, value=face.value, face=face.name, certain=True, confidence=max(p, AGREED))
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
-    return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE))
+    return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE),
+                   named_p=float(p))
 
 
 def _agreed(p: float, outlined: bool) -> bool:

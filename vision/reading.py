@@ -25,9 +25,17 @@ class Reading:
     box: tuple[int, int, int, int]  # x, y, w, h
     certain: bool
     set: str = ""              # the dice set it belongs to, when one throw mixes sets (vision.mixed)
+    # an uncertain die's: how surely the one judge that named its face named it, where it is known: the corner
+    # number's probability (numbered sets from below, `corner_numbers.with_corner_number`), the face network's
+    # in a die's own box (pip dice from below, `reader.CNN_NAMED_P`). Why: such a die's shown confidence is
+    # capped (`corner_numbers.GUESS_CONFIDENCE`; a pip die's at 0.5, `decide`), and the watcher weighs how
+    # surely each of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not
+    # part of what it reports (`to_dict` leaves it out)
+    named_p: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        del out["named_p"]
         if not out["set"]:
             del out["set"]  # only a mixed throw names each die's set
         out["center"] = [round(self.center[0], 1), round(self.center[1], 1)]

@@ -194,7 +194,7 @@ def _seen_alone(r: Reading, contrast: float | None, pairs: list[Reading]) -> Rea
     if contrast is not None and contrast <= 1.0:
         return r if contrast > (FAINT_KEEP_CERTAIN if r.certain else FAINT_KEEP_UNSURE) else None
     keep = (PARTED_KEEP_CERTAIN and _inside_any(r, pairs)) or (ALONE_KEEP_CERTAIN and contrast is not None)
-    return r if keep else replace(r, certain=False)
+    return r if keep else replace(r, certain=False, named_p=None)   # a guess, however surely it was named
 
 
 def _joined(a: Reading, b: Reading) -> Reading:

@@ -4,7 +4,8 @@
 it never looks at the wall clock. The full reader runs only once the tray has been still for `settle_s`,
 on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
 uncertain; one they agree on is certain when one of them was (`vote`: ONE_LOOK_ENOUGH; without it, when most
-were and the read of their mean is). A hand in the tray (a large region reaching in from the edge) counts as
+were and the read of their mean is), or when each named it surely (NAMED_IN_EVERY_LOOK_AT: its corner
+number, a pip die's face network). A hand in the tray (a large region reaching in from the edge) counts as
 movement; sensor noise alone does not (lone changed pixels are not motion: `motion_between`).
 Every settle teaches the room (`vision.room.Room`: the empty tray learned from what stays still across
 settles); once it can be trusted the reader reads each frame both with it and without it and keeps the better
@@ -46,6 +47,14 @@ MOST_LOOKS_ENOUGH = True
 # 65.62%; right, missed and phantoms as before, no die certain and wrong that was not before, no certain
 # reading near no die (docs/dice-sets.md). False: most looks must be certain.
 ONE_LOOK_ENOUGH = True
+# ... and so is a face every look named at least this surely by the one judge that named it, no look certain
+# of it (`Reading.named_p`: the corner number of a numbered set from below, the face network of a pip die in
+# its own box). Why: one look's number, however sure, may be read on a scratch or astride two dice; three
+# looks, each a draw of the sensor's noise, that read it alike and surely are the templates' agreement's equal
+# (`corner_numbers.AGREED_AT`, the same level). On dev seeds 477-482 (236 hero dice, a dump of each look) 7
+# dice were so, all right; the wrong dice every look named alike read their number at most 0.664 in their
+# least sure look (the pip dice: `reader.CNN_NAMED_P`). None: not so.
+NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
 
 
 @dataclass
@@ -88,7 +97,8 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
     """Combine readings of several settled frames die by die (matched by position). A die is certain where every
     frame was certain of the same face; or where every frame named that face, one of them certain
     (ONE_LOOK_ENOUGH; without it most of them, and without MOST_LOOKS_ENOUGH the read of the frames' mean,
-    `mean_frame`, certain of it too; `mean` reads it, asked only for such a die). Why: each frame has its own
+    `mean_frame`, certain of it too; `mean` reads it, asked only for such a die), or every frame named it at
+    NAMED_IN_EVERY_LOOK_AT or surer (`Reading.named_p`). Why: each frame has its own
     sensor noise, and a die near the reader's level comes out certain in one draw of it and not in the next
     (Blender's under-tray throws, three looks each, `bench/vision_undertray.py --modes watcher`: tables
     100-129 certain-right 41.07% -> 44.04%, seeds 1-3, 20-21, 42-49 and King of Tokyo's 200-201, 217-221
@@ -139,10 +149,10 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
 def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Reading] | None], n: int,
                     key: tuple) -> bool:
     """Whether one of a die's `n` frames (every one naming its face) was certain of it and ONE_LOOK_ENOUGH
-    says that is enough; or most were and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of
-    it."""
+    says that is enough; or every one named it surely (`_named_in_every_look`); or most
+    were certain and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it."""
     sure = sum(1 for x in group if x.certain)
-    if ONE_LOOK_ENOUGH and sure:
+    if (ONE_LOOK_ENOUGH and sure) or _named_in_every_look(group, n):
         return True
     if 2 * sure <= n:
         return False
@@ -155,6 +165,17 @@ def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Readi
     size = max(ref.box[2], ref.box[3], 8)
     return any(m.certain and (m.value, m.face, m.set) == key and
                math.hypot(m.center[0] - ref.center[0], m.center[1] - ref.center[1]) < 0.45 * size for m in mean)
+
+
+def _named_in_every_look(group: list[Reading], n: int) -> bool:
+    """Whether each of the `n` looks named the die's face at NAMED_IN_EVERY_LOOK_AT or surer."""
+    at = NAMED_IN_EVERY_LOOK_AT
+    return at is not None and len(group) == n and all(_named_at(x, at) for x in group)
+
+
+def _named_at(r: Reading, at: float) -> bool:
+    """Whether reading `r`'s face was named at least `at` surely (`Reading.named_p`)."""
+    return r.named_p is not None and r.named_p >= at
 
 
 def mean_frame(frames: list[np.ndarray]) -> np.ndarray | None:

@@ -24,7 +24,7 @@ from device.dice_sets import spec
 from device.learnt import Confirmed, LearntDice, face_index
 from device.store import DB_NAME, Store
 from device.table import Table
-from vision import corner_numbers
+from vision import corner_numbers, watcher
 from vision.dicesets import DiceSet, get_set
 from vision.memory import crop_die
 from vision.render import DieSpec, render_tray
@@ -202,7 +202,9 @@ def test_the_next_roll_is_read_with_what_was_learnt(box, tmp_path: Path, monkeyp
     leave unsure (the players' dice are drawn unlike them) are now certain, and right. The corner numbers'
     second judgement (`corner_numbers.AGREED_AT`, `AGREED_NAMED_AT`, `AGREED_ICON_AT`, `NUMBER_OVER_ICON_AT`,
     `DOUBTED_AT`) is set aside: it makes three of the six certain, and right, before anything is learnt, and
-    this is a test of what the box learns."""
+    this is a test of what the box learns; so is the watcher's trust in a number every look read surely
+    (`watcher.NAMED_IN_EVERY_LOOK_AT`, which makes all six certain and right)."""
+    monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", None)
     monkeypatch.setattr(corner_numbers, "AGREED_AT", None)
     monkeypatch.setattr(corner_numbers, "AGREED_NAMED_AT", None)
     monkeypatch.setattr(corner_numbers, "AGREED_ICON_AT", None)
@@ -396,13 +398,16 @@ def test_dicesight_read_uses_what_the_box_learnt(tmp_path: Path, capsys, monkeyp
     assert len(learnt) >= len(plain) + 2
 
 
-def test_a_confirmed_reading_keeps_the_trays_photo_and_what_the_camera_read(box) -> None:
+def test_a_confirmed_reading_keeps_the_trays_photo_and_what_the_camera_read(box, monkeypatch) -> None:
     """DESIGN: a roll read by the camera carries its evidence (the readings and a JPEG of the tray). An unsure
     reading that a phone confirms or fixes is such a roll too, and the one most worth checking later: the
     stored roll names the tray's photo and keeps what the camera read beside the players' dice. A fix the game
-    refuses keeps no photo and leaves it for the next try; dice entered by hand, tied to no throw, get none."""
+    refuses keeps no photo and leaves it for the next try; dice entered by hand, tied to no throw, get none.
+    (The watcher's trust in a number every look read surely, `watcher.NAMED_IN_EVERY_LOOK_AT`, is set aside:
+    it makes both of these dice certain, and right, and this needs a throw the phone confirms.)"""
     from engine.core import IllegalAction
 
+    monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", None)
     table, camera = box
     tray = settle(table, camera, frame([(180, 240, 10.0, 6), (460, 240, 40.0, 4)]))
     assert tray["needs_confirmation"] and len(tray["dice"]) == 2

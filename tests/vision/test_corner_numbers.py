@@ -113,6 +113,18 @@ def test_a_guess_is_the_top_face_opposite_the_number_and_never_certain(seraph, m
     assert (got.value, got.certain) == (die["top"], False) and got.confidence <= cn.GUESS_CONFIDENCE
 
 
+def test_a_best_guess_carries_its_corner_numbers_probability_for_the_watcher_only(seraph, monkeypatch):
+    """Issue 31 #4: a best guess shows a capped confidence (`GUESS_CONFIDENCE`) and carries the number's own
+    probability (`Reading.named_p`), which the watcher weighs over its looks; the page is not sent it."""
+    monkeypatch.setattr(cn, "NUMBER_OVER_ICON_AT", None)
+    frame, rect, die, ds = seraph
+    unsure = Reading(1, ds.face(1).name, "white", 0.3, tuple(die["box"][:2]), (0, 0, 10, 10), False)
+    got = cn.with_corner_number(frame, rect, unsure, ds, "under")
+    _, p = cn.corner_reader().read(frame, rect, cn.seen_mirrored("under"), nudge=True)
+    assert not got.certain and got.named_p == pytest.approx(float(p)) and got.named_p > got.confidence
+    assert unsure.named_p is None and "named_p" not in got.to_dict()
+
+
 def test_a_certain_reading_another_set_or_a_die_from_above_is_left_as_it_is(seraph, monkeypatch):
     monkeypatch.setattr(cn, "DOUBTED_AT", None)
     frame, rect, die, ds = seraph

@@ -213,6 +213,10 @@ def test_a_die_only_the_roomless_read_saw_keeps_its_certainty_unless_it_is_the_r
         assert [(r.value, r.certain) for r in merge([lone], [], frame, room)] == kept, level
     (guess,) = merge([lone], [], frame, Room())
     assert (guess.value, guess.certain) == (4, False)
+    # an unsure die named surely (`Reading.named_p`) is such a guess too: the watcher's looks may not make it
+    # certain (`watcher.NAMED_IN_EVERY_LOOK_AT`)
+    (guess,) = merge([replace(lone, certain=False, confidence=0.5, named_p=0.99)], [], frame, Room())
+    assert (guess.value, guess.certain, guess.named_p) == (4, False, None)
 
 
 def test_a_certain_die_within_the_rooms_noise_stays_unless_the_frame_is_plainly_the_room() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -177,6 +178,27 @@ def test_a_die_every_look_names_alike_and_one_is_sure_of_is_certain(monkeypatch)
     assert not vote([[_four(False)]] * 3, unsure_mean)[0].certain
     monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", False)
     assert not vote([[_four(False)], [_four(True)], [_four(False)]], unsure_mean)[0].certain
+
+
+def test_a_die_every_look_named_surely_is_certain(monkeypatch):
+    """Issue 31 #4: with `watcher.NAMED_IN_EVERY_LOOK_AT` a die all three looks named alike (from its corner
+    number, or a pip die's network: `Reading.named_p`), each at that level or surer, is certain though no look
+    was; a look below it, a look that named it otherwise (no such judge), or a look that missed the die leaves
+    it unsure."""
+    monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", 0.95)
+
+    def guess(p: float | None) -> list[Reading]:
+        return [replace(_four(False), confidence=0.5, named_p=p)]
+
+    def no_mean() -> list[Reading]:
+        raise AssertionError("the mean frame is not read for such a die")
+
+    assert vote([guess(0.99), guess(0.95), guess(0.97)], no_mean)[0].certain
+    assert not vote([guess(0.99), guess(0.9), guess(0.97)], no_mean)[0].certain
+    assert not vote([guess(0.99), guess(None), guess(0.97)], no_mean)[0].certain
+    assert not vote([guess(0.99), [], guess(0.97)], no_mean)[0].certain
+    monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", None)
+    assert not vote([guess(0.99), guess(0.99), guess(0.99)], no_mean)[0].certain
 
 
 def test_the_mean_of_still_frames_averages_their_noise():
