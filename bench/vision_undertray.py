@@ -50,6 +50,8 @@ needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`; 
 looks must be certain, as before `watcher.ONE_LOOK_ENOUGH`; `--named-every-look-at 0`: a die every look named
 surely (`Reading.named_p`) is certain only as any other, as before `watcher.NAMED_IN_EVERY_LOOK_AT` (a level:
 that level); `--no-cnn-named-p`: a pip die carries no probability for it, as before `reader.CNN_NAMED_P`;
+`--one-look-placed`: one certain look is enough though the reader placed its box, as before
+`watcher.ONE_LOOK_FOUND_ONLY`;
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -570,6 +572,9 @@ def main() -> int:
     ap.add_argument("--one-look-enough", type=int, choices=(0, 1), default=None,
                     help="1: the watcher's die every look named alike is certain when one look was certain "
                     "of it; 0: most looks must be (`watcher.ONE_LOOK_ENOUGH`; default: the shipped one)")
+    ap.add_argument("--one-look-placed", action="store_true",
+                    help="one certain look is enough for the watcher even where the reader placed its box "
+                    "(a window: the reader before `watcher.ONE_LOOK_FOUND_ONLY`)")
     ap.add_argument("--no-cnn-named-p", action="store_true",
                     help="a pip die's reading carries no face network probability for the watcher's looks "
                     "(`reader.CNN_NAMED_P`)")
@@ -645,6 +650,8 @@ def main() -> int:
         vision.watcher.NAMED_IN_EVERY_LOOK_AT = args.named_every_look_at or None
     if args.no_cnn_named_p:
         vision.reader.CNN_NAMED_P = False
+    if args.one_look_placed:
+        vision.watcher.ONE_LOOK_FOUND_ONLY = False
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

@@ -32,10 +32,14 @@ class Reading:
     # surely each of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not
     # part of what it reports (`to_dict` leaves it out)
     named_p: float | None = None
+    # its box was placed by the reader (around a part of a die, or nudged: `vision.window`), not found by an
+    # outline or the learned finder. Why: the watcher counts such a certain look less (`watcher.
+    # ONE_LOOK_FOUND_ONLY`). The reader's own evidence too (`to_dict` leaves it out)
+    placed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        del out["named_p"]
+        del out["named_p"], out["placed"]
         if not out["set"]:
             del out["set"]  # only a mixed throw names each die's set
         out["center"] = [round(self.center[0], 1), round(self.center[1], 1)]

@@ -47,6 +47,14 @@ MOST_LOOKS_ENOUGH = True
 # 65.62%; right, missed and phantoms as before, no die certain and wrong that was not before, no certain
 # reading near no die (docs/dice-sets.md). False: most looks must be certain.
 ONE_LOOK_ENOUGH = True
+# A certain look whose box the reader placed (`Reading.placed`: a window around a part of a die, or a nudged
+# box; `vision.window`) counts as no certain look, for one look or most (ONE_LOOK_FOUND_ONLY); every look
+# certain still is. Why: fresh seed 1006 frame 3, a yellow d6 tilted against another (a 1 on the glass): one
+# look's window read a 2 at 0.991, past the window's floor (`window.WINDOW_SURE`), the others named the 2
+# unsure, and the one certain look made it certain and wrong; 1005 frame 14, two looks' windows across two
+# touching dice, certain of a face neither showed. On 1004-1006 it removed both for two dice certain-right.
+# False: any certain look counts.
+ONE_LOOK_FOUND_ONLY = True
 # ... and so is a face every look named at least this surely by the one judge that named it, no look certain
 # of it (`Reading.named_p`: the corner number of a numbered set from below, the face network of a pip die in
 # its own box). Why: one look's number, however sure, may be read on a scratch or astride two dice; three
@@ -150,8 +158,9 @@ def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Readi
                     key: tuple) -> bool:
     """Whether one of a die's `n` frames (every one naming its face) was certain of it and ONE_LOOK_ENOUGH
     says that is enough; or every one named it surely (`_named_in_every_look`); or most
-    were certain and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it."""
-    sure = sum(1 for x in group if x.certain)
+    were certain and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it. A look certain in a
+    box the reader placed counts as no certain look (ONE_LOOK_FOUND_ONLY)."""
+    sure = sum(1 for x in group if x.certain and not (ONE_LOOK_FOUND_ONLY and x.placed))
     if (ONE_LOOK_ENOUGH and sure) or _named_in_every_look(group, n):
         return True
     if 2 * sure <= n:

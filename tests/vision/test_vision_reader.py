@@ -525,7 +525,9 @@ def test_an_unsure_pip_die_carries_the_networks_probability_only_in_a_dies_own_b
     assert reader._cnn_named_p(own, votes, (4, 0.99, True), 0.0) is None
     grey = np.full((200, 200, 3), 128, np.uint8)
     read = reader._pip_reading(grey, get_set("d6"), "under", own, *unsure, named_p=0.97)
-    assert read.named_p == pytest.approx(0.97)
+    assert read.named_p == pytest.approx(0.97) and not read.placed
+    window = reader._pip_reading(grey, get_set("d6"), "under", replace(own, source="window"), 4, 0.99, True)
+    assert window.placed and "placed" not in window.to_dict()   # (`watcher.ONE_LOOK_FOUND_ONLY`)
     doubted_colour = reader._pip_reading(grey, get_set(spec("regidice")), "under", own, *unsure, named_p=0.97)
     assert doubted_colour.named_p is None
     monkeypatch.setattr(reader, "CNN_NAMED_P", False)
