@@ -383,7 +383,8 @@ ACROSS_DICE_ASIDE_STILL = True
 # Why: on dev seeds 1004-1005 (82 d6, a dump of each look) four dice every look named alike and unsure were
 # named so at 0.955 or surer in every look, all right; the wrong ones of that kind at most 0.804 in any look.
 # Not a window's or a cut die's box (each has a floor of its own, `WINDOW_SURE`, `CUT_FLOOR`: windows across
-# two dice read faces no die showed at 0.984 and 0.986); not a die whose colour is doubted. False: none does.
+# two dice read faces no die showed at 0.984 and 0.986); not a die whose colour is doubted. Fresh d6 1006-1008
+# (a rule written before they were read): one die more certain-right, nothing else changed. False: none does.
 CNN_NAMED_P = True
 
 
