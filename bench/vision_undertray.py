@@ -579,7 +579,7 @@ def main() -> int:
                     help="a pip die's reading carries no face network probability for the watcher's looks "
                     "(`reader.CNN_NAMED_P`)")
     ap.add_argument("--named-every-look-at", type=float, default=None,
-                    help="the watcher's die every look took from its corner number at this level or surer is "
+                    help="the watcher's die every look named at this level or surer (`Reading.named_p`) is "
                     "certain; 0: not so (`watcher.NAMED_IN_EVERY_LOOK_AT`; default: the shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "

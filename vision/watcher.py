@@ -47,15 +47,6 @@ MOST_LOOKS_ENOUGH = True
 # 65.62%; right, missed and phantoms as before, no die certain and wrong that was not before, no certain
 # reading near no die (docs/dice-sets.md). False: most looks must be certain.
 ONE_LOOK_ENOUGH = True
-# A certain look whose box the reader placed (`Reading.placed`: a window around a part of a die, or a nudged
-# box; `vision.window`) counts as no certain look, for one look or most (ONE_LOOK_FOUND_ONLY); every look
-# certain still is. Why: fresh seed 1006 frame 3, a yellow d6 tilted against another (a 1 on the glass): one
-# look's window read a 2 at 0.991, past the window's floor (`window.WINDOW_SURE`), the others named the 2
-# unsure, and the one certain look made it certain and wrong; 1005 frame 14, two looks' windows across two
-# touching dice, certain of a face neither showed. On 1004-1006 it removed both for two dice certain-right;
-# on fresh 1007-1008 (a rule of cost written before they were read) it cost one. False: any certain look
-# counts.
-ONE_LOOK_FOUND_ONLY = True
 # ... and so is a face every look named at least this surely by the one judge that named it, no look certain
 # of it (`Reading.named_p`: the corner number of a numbered set from below, the face network of a pip die in
 # its own box). Why: one look's number, however sure, may be read on a scratch or astride two dice; three
@@ -66,6 +57,15 @@ ONE_LOOK_FOUND_ONLY = True
 # certain-right as the watcher reads, hero dice 483-485 44.35 -> 48.70% (115 dice), d6 1006 +1 die (with
 # CNN_NAMED_P), 1007-1008 and King of Tokyo's 292 the same, none certain and wrong. None: not so.
 NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
+# A certain look whose box the reader placed (`Reading.placed`: a window around a part of a die, or a nudged
+# box; `vision.window`) counts as no certain look, for one look or most (ONE_LOOK_FOUND_ONLY); every look
+# certain still is. Why: fresh seed 1006 frame 3, a yellow d6 tilted against another (a 1 on the glass): one
+# look's window read a 2 at 0.991, past the window's floor (`window.WINDOW_SURE`), the others named the 2
+# unsure, and the one certain look made it certain and wrong; 1005 frame 14, two looks' windows across two
+# touching dice, certain of a face neither showed. On 1004-1006 it removed both for two dice certain-right;
+# on fresh 1007-1008 (a rule of cost written before they were read) it cost one. False: any certain look
+# counts.
+ONE_LOOK_FOUND_ONLY = True
 
 
 @dataclass
