@@ -384,8 +384,10 @@ ACROSS_DICE_ASIDE_STILL = True
 # named so at 0.955 or surer in every look, all right; the wrong ones of that kind at most 0.804 in any look.
 # Not a window's or a cut die's box (each has a floor of its own, `WINDOW_SURE`, `CUT_FLOOR`: windows across
 # two dice read faces no die showed at 0.984 and 0.986); not a die whose colour is doubted. Fresh d6 1006-1008
-# (a rule written before they were read): one die more certain-right, nothing else changed. False: none does.
-CNN_NAMED_P = True
+# (a rule written before they were read): one die more certain-right, nothing else changed. Off: d6 1009-1010,
+# read after it had shipped, gave a certain die where none lay (frame 13, a 74 px box between three dice the
+# network named a 1 on the glass at 0.96-0.98 in every look) for two dice more certain-right. True: on.
+CNN_NAMED_P = False
 
 
 def _not_across(outlined: list[Reading], boxed: list[Reading]) -> list[Reading]:

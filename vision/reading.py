@@ -27,14 +27,14 @@ class Reading:
     set: str = ""              # the dice set it belongs to, when one throw mixes sets (vision.mixed)
     # an uncertain die's: how surely the one judge that named its face named it, where it is known: the corner
     # number's probability (numbered sets from below, `corner_numbers.with_corner_number`), the face network's
-    # in a die's own box (pip dice from below, `reader.CNN_NAMED_P`). Why: such a die's shown confidence is
-    # capped (`corner_numbers.GUESS_CONFIDENCE`; a pip die's at 0.5, `decide`), and the watcher weighs how
+    # in a die's own box (pip dice from below, `reader.CNN_NAMED_P`, off). Why: such a die's shown confidence
+    # is capped (`corner_numbers.GUESS_CONFIDENCE`; a pip die's at 0.5, `decide`), and the watcher weighs how
     # surely each of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not
     # part of what it reports (`to_dict` leaves it out)
     named_p: float | None = None
     # its box was placed by the reader (around a part of a die, or nudged: `vision.window`), not found by an
-    # outline or the learned finder. Why: the watcher counts such a certain look less (`watcher.
-    # ONE_LOOK_FOUND_ONLY`). The reader's own evidence too (`to_dict` leaves it out)
+    # outline or the learned finder. Why: the watcher may count such a certain look as none
+    # (`watcher.ONE_LOOK_FOUND_ONLY`, off). The reader's own evidence too (`to_dict` leaves it out)
     placed: bool = False
 
     def to_dict(self) -> dict[str, Any]:

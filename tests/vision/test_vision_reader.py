@@ -507,12 +507,13 @@ def test_an_unsure_pip_die_carries_the_networks_probability_only_in_a_dies_own_b
     probability (`Reading.named_p`, weighed by the watcher over its looks: `watcher.NAMED_IN_EVERY_LOOK_AT`),
     in an outline or the learned finder's box that is square and has no floor of its own; not a window, a
     die cut from a row (a floor), a long box, a face the pip count named, a certain die; and only with a sure
-    colour (`reader.CNN_NAMED_P`)."""
+    colour (`reader.CNN_NAMED_P`, off as shipped)."""
     import vision.reader as reader
     from vision.decide import PipVotes
     from vision.dicesets import get_set
     from vision.finder import Candidate
 
+    monkeypatch.setattr(reader, "CNN_NAMED_P", True)
     votes = PipVotes(4, 3, 0.97, 0.0)
     own = Candidate((100.0, 100.0, 50.0, 52.0), "outline")
     unsure = (4, 0.5, False)
