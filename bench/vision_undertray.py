@@ -49,9 +49,7 @@ die the templates named is never certain of another face of their icon by its co
 needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`; `--one-look-enough 0`: most
 looks must be certain, as before `watcher.ONE_LOOK_ENOUGH`; `--named-every-look-at 0`: a die every look named
 surely (`Reading.named_p`) is certain only as any other, as before `watcher.NAMED_IN_EVERY_LOOK_AT` (a level:
-that level); `--cnn-named-p`: a pip die carries its face network's probability for it
-(`reader.CNN_NAMED_P`, off); `--one-look-found-only`: a certain look in a box the reader placed counts as no
-certain look (`watcher.ONE_LOOK_FOUND_ONLY`, off);
+that level);
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -572,12 +570,6 @@ def main() -> int:
     ap.add_argument("--one-look-enough", type=int, choices=(0, 1), default=None,
                     help="1: the watcher's die every look named alike is certain when one look was certain "
                     "of it; 0: most looks must be (`watcher.ONE_LOOK_ENOUGH`; default: the shipped one)")
-    ap.add_argument("--one-look-found-only", action="store_true",
-                    help="the watcher counts no certain look whose box the reader placed (a window: "
-                    "`watcher.ONE_LOOK_FOUND_ONLY`, off)")
-    ap.add_argument("--cnn-named-p", action="store_true",
-                    help="a pip die's reading carries its face network's probability for the watcher's looks "
-                    "(`reader.CNN_NAMED_P`, off)")
     ap.add_argument("--named-every-look-at", type=float, default=None,
                     help="the watcher's die every look named at this level or surer (`Reading.named_p`) is "
                     "certain; 0: not so (`watcher.NAMED_IN_EVERY_LOOK_AT`; default: the shipped one)")
@@ -648,10 +640,6 @@ def main() -> int:
         vision.watcher.ONE_LOOK_ENOUGH = bool(args.one_look_enough)
     if args.named_every_look_at is not None:
         vision.watcher.NAMED_IN_EVERY_LOOK_AT = args.named_every_look_at or None
-    if args.cnn_named_p:
-        vision.reader.CNN_NAMED_P = True
-    if args.one_look_found_only:
-        vision.watcher.ONE_LOOK_FOUND_ONLY = True
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

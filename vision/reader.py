@@ -377,17 +377,6 @@ ACROSS_DICE_ASIDE = True
 # read: there, on the test seed 400 and on King of Tokyo's 291 every die read the same (docs/dice-sets.md).
 # False: kept.
 ACROSS_DICE_ASIDE_STILL = True
-# An uncertain pip die under the tray whose face the face network named, in a die's own box, carries the
-# network's probability (`Reading.named_p`), which the watcher weighs over its looks
-# (`watcher.NAMED_IN_EVERY_LOOK_AT`).
-# Why: on dev seeds 1004-1005 (82 d6, a dump of each look) four dice every look named alike and unsure were
-# named so at 0.955 or surer in every look, all right; the wrong ones of that kind at most 0.804 in any look.
-# Not a window's or a cut die's box (each has a floor of its own, `WINDOW_SURE`, `CUT_FLOOR`: windows across
-# two dice read faces no die showed at 0.984 and 0.986); not a die whose colour is doubted. Fresh d6 1006-1008
-# (a rule written before they were read): one die more certain-right, nothing else changed. Off: d6 1009-1010,
-# read after it had shipped, gave a certain die where none lay (frame 13, a 74 px box between three dice the
-# network named a 1 on the glass at 0.96-0.98 in every look) for two dice more certain-right. True: on.
-CNN_NAMED_P = False
 
 
 def _not_across(outlined: list[Reading], boxed: list[Reading]) -> list[Reading]:
@@ -474,20 +463,8 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
-            named_p = _cnn_named_p(c, votes[i], judged, floor) if mount == "under" else None
-            out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt, named_p=named_p))
+            out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt))
     return out
-
-
-def _cnn_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], floor: float) -> float | None:
-    """The face network's probability for an uncertain die whose face it named (`Reading.named_p`, for the
-    watcher), in a die's own box only (CNN_NAMED_P): an outline or the learned finder's box, square, with no
-    floor of its own (not a window, a die cut from a row or boxed in a heap, a sparse outline)."""
-    seen, _, certain = judged
-    own_box = c.source in ("outline", "detector") and floor == 0.0 and squarish(c.box)
-    if not CNN_NAMED_P or certain or seen != v.cnn_seen or not own_box:
-        return None
-    return float(v.cnn_conf)
 
 
 def _parted(c: Candidate, background: np.ndarray | None) -> bool:
@@ -529,18 +506,15 @@ def _second_looks(img: np.ndarray, clf: FaceClassifier, cands: list[Candidate], 
 
 
 def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: int, conf: float,
-                 certain: bool, learnt: Memory | None = None, named_p: float | None = None) -> Reading:
+                 certain: bool, learnt: Memory | None = None) -> Reading:
     """A candidate's reading: its face named, its colour from the pip finder's face or the box's body (or as the
-    box learnt its dice's colours: `die_colour`). `named_p`: how surely its face was named
-    (`Reading.named_p`), kept only where its colour is sure (the watcher's looks must not make a die of a
-    doubted colour certain)."""
+    box learnt its dice's colours: `die_colour`)."""
     f = top_face(ds, seen, mount)
     body = lab_to_bgr(c.face.lab) if c.face is not None else body_colour(img, c.box)
     colour, colour_sure = die_colour(img, c.box, body, ds, mount, learnt)
     if certain and not colour_sure:
         certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask
-    return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain,
-                   named_p=named_p if colour_sure else None, placed=c.source == "window")
+    return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
 
 
 def _learnt_by(memory: Memory | None, mount: str) -> Memory | None:

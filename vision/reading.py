@@ -26,20 +26,15 @@ class Reading:
     certain: bool
     set: str = ""              # the dice set it belongs to, when one throw mixes sets (vision.mixed)
     # an uncertain die's: how surely the one judge that named its face named it, where it is known: the corner
-    # number's probability (numbered sets from below, `corner_numbers.with_corner_number`), the face network's
-    # in a die's own box (pip dice from below, `reader.CNN_NAMED_P`, off). Why: such a die's shown confidence
-    # is capped (`corner_numbers.GUESS_CONFIDENCE`; a pip die's at 0.5, `decide`), and the watcher weighs how
-    # surely each of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not
-    # part of what it reports (`to_dict` leaves it out)
+    # number's probability (numbered sets from below, `corner_numbers.with_corner_number`). Why: such a die's
+    # shown confidence is capped (`corner_numbers.GUESS_CONFIDENCE`), and the watcher weighs how surely each
+    # of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not part of what
+    # it reports (`to_dict` leaves it out)
     named_p: float | None = None
-    # its box was placed by the reader (around a part of a die, or nudged: `vision.window`), not found by an
-    # outline or the learned finder. Why: the watcher may count such a certain look as none
-    # (`watcher.ONE_LOOK_FOUND_ONLY`, off). The reader's own evidence too (`to_dict` leaves it out)
-    placed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        del out["named_p"], out["placed"]
+        del out["named_p"]
         if not out["set"]:
             del out["set"]  # only a mixed throw names each die's set
         out["center"] = [round(self.center[0], 1), round(self.center[1], 1)]

@@ -5,9 +5,8 @@ it never looks at the wall clock. The full reader runs only once the tray has be
 on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
 uncertain; one they agree on is certain when one of them was (`vote`: ONE_LOOK_ENOUGH; without it, when most
 were and the read of their mean is), or when each named it surely (NAMED_IN_EVERY_LOOK_AT: its corner
-number; a pip die's face network, with `reader.CNN_NAMED_P`, off). A hand in the tray (a large region
-reaching in from the edge) counts as movement; sensor noise alone does not (lone changed pixels are not
-motion: `motion_between`).
+number). A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise alone
+does not (lone changed pixels are not motion: `motion_between`).
 Every settle teaches the room (`vision.room.Room`: the empty tray learned from what stays still across
 settles); once it can be trusted the reader reads each frame both with it and without it and keeps the better
 of the two (`vision.room.merge`), so a room never makes a reading worse.
@@ -49,25 +48,16 @@ MOST_LOOKS_ENOUGH = True
 # reading near no die (docs/dice-sets.md). False: most looks must be certain.
 ONE_LOOK_ENOUGH = True
 # ... and so is a face every look named at least this surely by the one judge that named it, no look certain
-# of it (`Reading.named_p`: the corner number of a numbered set from below; the face network of a pip die in
-# its own box, with `reader.CNN_NAMED_P`, off). Why: one look's number, however sure, may be read on a scratch
-# or astride two dice; three looks, each a draw of the sensor's noise, that read it alike and surely are the
-# templates' agreement's equal (`corner_numbers.AGREED_AT`, the same level). On dev seeds 477-482 (236 hero
-# dice, a dump of each look) 8 dice were so, all right; the wrong dice every look named alike read their
-# number at most 0.664 in their least sure look (the pip dice: `reader.CNN_NAMED_P`). At a rule written before
-# fresh seeds were read: certain-right as the watcher reads, hero dice 483-485 44.35 -> 48.70% (115 dice), d6
-# 1006 +1 die (with CNN_NAMED_P), 1007-1008 and King of Tokyo's 292 the same, none certain and wrong. None:
-# not so.
+# of it (`Reading.named_p`: the corner number of a numbered set from below). Why: one look's number, however
+# sure, may be read on a scratch or astride two dice; three looks, each a draw of the sensor's noise, that
+# read it alike and surely are the templates' agreement's equal (`corner_numbers.AGREED_AT`, the same level).
+# On dev seeds 477-482 (236 hero dice, a dump of each look) 8 dice were so, all right; the wrong dice every
+# look named alike read their number at most 0.664 in their least sure look. At a rule written before fresh
+# seeds were read: certain-right as the watcher reads, hero dice 483-485 44.35 -> 48.70% (115 dice), King of
+# Tokyo's 292 the same, none certain and wrong. (The same for pip dice, the face network's probability,
+# passed on fresh d6 1006-1008 and was taken out after 1009-1010 gave a certain die where none lay:
+# docs/dice-sets.md.) None: not so.
 NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
-# A certain look whose box the reader placed (`Reading.placed`: a window around a part of a die, or a nudged
-# box; `vision.window`) counts as no certain look, for one look or most (ONE_LOOK_FOUND_ONLY); every look
-# certain still is. Why: fresh seed 1006 frame 3, a yellow d6 tilted against another (a 1 on the glass): one
-# look's window read a 2 at 0.991, past the window's floor (`window.WINDOW_SURE`), the others named the 2
-# unsure, and the one certain look made it certain and wrong; 1005 frame 14, two looks' windows across two
-# touching dice, certain of a face neither showed. On 1004-1006 it removed both for two dice certain-right;
-# on fresh 1007-1008 (a rule of cost written before they were read) it cost one. Off: on 1009-1010, read after
-# it had shipped, it cost five dice certain-right (87 dice) and removed no error. True: on.
-ONE_LOOK_FOUND_ONLY = False
 
 
 @dataclass
@@ -163,9 +153,8 @@ def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Readi
                     key: tuple) -> bool:
     """Whether one of a die's `n` frames (every one naming its face) was certain of it and ONE_LOOK_ENOUGH
     says that is enough; or every one named it surely (`_named_in_every_look`); or most
-    were certain and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it. A look certain in a
-    box the reader placed counts as no certain look (ONE_LOOK_FOUND_ONLY)."""
-    sure = sum(1 for x in group if x.certain and not (ONE_LOOK_FOUND_ONLY and x.placed))
+    were certain and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it."""
+    sure = sum(1 for x in group if x.certain)
     if (ONE_LOOK_ENOUGH and sure) or _named_in_every_look(group, n):
         return True
     if 2 * sure <= n:

@@ -500,36 +500,3 @@ def test_a_hero_die_the_templates_are_sure_of_is_doubted_by_a_number_of_its_icon
     monkeypatch.setattr(cn, "DOUBTED_BY_ICON_AT", None)
     before = the_die()
     assert before.value == 6 and before.certain
-
-
-def test_an_unsure_pip_die_carries_the_networks_probability_only_in_a_dies_own_box(monkeypatch):
-    """Issue 31 #4: an uncertain pip die under the tray whose face the network named carries the network's
-    probability (`Reading.named_p`, weighed by the watcher over its looks: `watcher.NAMED_IN_EVERY_LOOK_AT`),
-    in an outline or the learned finder's box that is square and has no floor of its own; not a window, a
-    die cut from a row (a floor), a long box, a face the pip count named, a certain die; and only with a sure
-    colour (`reader.CNN_NAMED_P`, off as shipped)."""
-    import vision.reader as reader
-    from vision.decide import PipVotes
-    from vision.dicesets import get_set
-    from vision.finder import Candidate
-
-    monkeypatch.setattr(reader, "CNN_NAMED_P", True)
-    votes = PipVotes(4, 3, 0.97, 0.0)
-    own = Candidate((100.0, 100.0, 50.0, 52.0), "outline")
-    unsure = (4, 0.5, False)
-    assert reader._cnn_named_p(own, votes, unsure, 0.0) == pytest.approx(0.97)
-    assert reader._cnn_named_p(replace(own, source="detector"), votes, unsure, 0.0) == pytest.approx(0.97)
-    assert reader._cnn_named_p(replace(own, source="window"), votes, unsure, 0.99) is None
-    assert reader._cnn_named_p(own, votes, unsure, reader.CUT_FLOOR) is None
-    assert reader._cnn_named_p(replace(own, box=(100.0, 100.0, 50.0, 90.0)), votes, unsure, 0.0) is None
-    assert reader._cnn_named_p(own, votes, (3, 0.5, False), 0.0) is None
-    assert reader._cnn_named_p(own, votes, (4, 0.99, True), 0.0) is None
-    grey = np.full((200, 200, 3), 128, np.uint8)
-    read = reader._pip_reading(grey, get_set("d6"), "under", own, *unsure, named_p=0.97)
-    assert read.named_p == pytest.approx(0.97) and not read.placed
-    window = reader._pip_reading(grey, get_set("d6"), "under", replace(own, source="window"), 4, 0.99, True)
-    assert window.placed and "placed" not in window.to_dict()   # (`watcher.ONE_LOOK_FOUND_ONLY`)
-    doubted_colour = reader._pip_reading(grey, get_set(spec("regidice")), "under", own, *unsure, named_p=0.97)
-    assert doubted_colour.named_p is None
-    monkeypatch.setattr(reader, "CNN_NAMED_P", False)
-    assert reader._cnn_named_p(own, votes, unsure, 0.0) is None

@@ -182,7 +182,7 @@ def test_a_die_every_look_names_alike_and_one_is_sure_of_is_certain(monkeypatch)
 
 def test_a_die_every_look_named_surely_is_certain(monkeypatch):
     """Issue 31 #4: with `watcher.NAMED_IN_EVERY_LOOK_AT` a die all three looks named alike (from its corner
-    number, or a pip die's network: `Reading.named_p`), each at that level or surer, is certain though no look
+    number: `Reading.named_p`), each at that level or surer, is certain though no look
     was; a look below it, a look that named it otherwise (no such judge), or a look that missed the die leaves
     it unsure."""
     monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", 0.95)
@@ -199,25 +199,6 @@ def test_a_die_every_look_named_surely_is_certain(monkeypatch):
     assert not vote([guess(0.99), [], guess(0.97)], no_mean)[0].certain
     monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", None)
     assert not vote([guess(0.99), guess(0.99), guess(0.99)], no_mean)[0].certain
-
-
-def test_a_certain_look_in_a_box_the_reader_placed_counts_as_no_certain_look(monkeypatch):
-    """Issue 31 #4 (`watcher.ONE_LOOK_FOUND_ONLY`): a window (`Reading.placed`) read certain in one look of
-    three, or in two, the others naming the face unsure, leaves the die unsure; a die every look was certain
-    of is certain however its boxes were found; without the rule one certain look is enough."""
-    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", True)
-    monkeypatch.setattr(watcher, "ONE_LOOK_FOUND_ONLY", True)
-    window = replace(_four(True), placed=True)
-
-    def unsure_mean() -> list[Reading]:
-        return [_four(False)]
-
-    assert not vote([[window], [_four(False)], [_four(False)]], unsure_mean)[0].certain
-    assert not vote([[window], [window], [_four(False)]], unsure_mean)[0].certain
-    assert vote([[window], [window], [_four(True)]], unsure_mean)[0].certain
-    assert vote([[window]] * 3, unsure_mean)[0].certain
-    monkeypatch.setattr(watcher, "ONE_LOOK_FOUND_ONLY", False)
-    assert vote([[window], [_four(False)], [_four(False)]], unsure_mean)[0].certain
 
 
 def test_the_mean_of_still_frames_averages_their_noise():
