@@ -49,7 +49,8 @@ die the templates named is never certain of another face of their icon by its co
 needs the mean frame's read certain too, as before `watcher.MOST_LOOKS_ENOUGH`; `--one-look-enough 0`: most
 looks must be certain, as before `watcher.ONE_LOOK_ENOUGH`; `--named-every-look-at 0`: a die every look named
 surely (`Reading.named_p`) is certain only as any other, as before `watcher.NAMED_IN_EVERY_LOOK_AT` (a level:
-that level);
+that level); `--cnn-named-widest 0`: an unsure pip die carries no face network probability for the watcher,
+as before `reader.CNN_NAMED_WIDEST` (a number: boxes up to that many usual die sides);
 `--look N`: each frame in draw N of its sensor noise and JPEG (the watcher N to N+2);
 `--colour-set regidice`:
 the d6 frames also read as that set (a line of its colours' dice: certain with a wrong colour casts the wrong
@@ -573,6 +574,10 @@ def main() -> int:
     ap.add_argument("--named-every-look-at", type=float, default=None,
                     help="the watcher's die every look named at this level or surer (`Reading.named_p`) is "
                     "certain; 0: not so (`watcher.NAMED_IN_EVERY_LOOK_AT`; default: the shipped one)")
+    ap.add_argument("--cnn-named-widest", type=float, default=None,
+                    help="an unsure pip die's face network probability is weighed by the watcher in a box up "
+                    "to this many usual die sides; 0: not at all (`reader.CNN_NAMED_WIDEST`; default: the "
+                    "shipped one)")
     ap.add_argument("--unnamed-certain-any-outline", action="store_true",
                     help="a die the templates named nothing in is certain by a sure corner number in any "
                     "outline, not only one shaped as one die (the reader before "
@@ -640,6 +645,8 @@ def main() -> int:
         vision.watcher.ONE_LOOK_ENOUGH = bool(args.one_look_enough)
     if args.named_every_look_at is not None:
         vision.watcher.NAMED_IN_EVERY_LOOK_AT = args.named_every_look_at or None
+    if args.cnn_named_widest is not None:
+        vision.reader.CNN_NAMED_WIDEST = args.cnn_named_widest or None
     vision.corner_numbers.UNNAMED_CERTAIN_ONE_DIE = not args.unnamed_certain_any_outline
     vision.find.CROWDS_BY_FINDER = not args.no_crowds
     vision.reader.ACROSS_DICE_ASIDE = not args.keep_across

@@ -377,6 +377,18 @@ ACROSS_DICE_ASIDE = True
 # read: there, on the test seed 400 and on King of Tokyo's 291 every die read the same (docs/dice-sets.md).
 # False: kept.
 ACROSS_DICE_ASIDE_STILL = True
+# An uncertain pip die under the tray whose face the face network named, in a die's own box (an outline or the
+# learned finder's box, square, with no floor of its own) no wider than this many of the frame's usual die
+# sides, with a sure colour, carries the network's probability (`Reading.named_p`), which the watcher weighs
+# over its looks (`watcher.NAMED_IN_EVERY_LOOK_AT`). Why: the 43rd session's version without the bound made
+# a certain die where none lay (fresh seed 1009 frame 13: a box 1.8 usual sides wide between three dice, named
+# a 1 at 0.96-0.98 in every look) and was taken out; on dev seeds 1004-1010 (302 d6, a dump of each look) the
+# dice it makes certain lay in boxes 0.82-1.06 sides wide, and per look the network at 0.95 or surer in such a
+# box was right 51 times of 51. Not a window's or a cut die's box (each has a floor of its own, `WINDOW_SURE`,
+# `CUT_FLOOR`); not a die whose colour is doubted. Shipped at a rule written before fresh seeds were read: as
+# the watcher reads, fresh d6 1011-1013 (97 dice) certain-right +1 die (1011: 58.62 -> 62.07%), nothing else
+# changed, King of Tokyo and hero dice read the same (docs/dice-sets.md). None: none does.
+CNN_NAMED_WIDEST: float | None = 1.15
 
 
 def _not_across(outlined: list[Reading], boxed: list[Reading]) -> list[Reading]:
@@ -463,8 +475,24 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
         if judged is not None and mount == "under" and judged[2] and not squarish(c.box):
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
-            out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt))
+            named_p = _cnn_named_p(c, votes[i], judged, floor, typical_side) if mount == "under" else None
+            out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt, named_p=named_p))
     return out
+
+
+def _cnn_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], floor: float,
+                 typical_side: float) -> float | None:
+    """The face network's probability for an uncertain die whose face it named (`Reading.named_p`, for the
+    watcher), in a die's own box only: an outline or the learned finder's box, square, with no floor of its
+    own (not a window, a die cut from a row or boxed in a heap, a sparse outline), at most CNN_NAMED_WIDEST
+    of the frame's usual die side."""
+    seen, _, certain = judged
+    own_box = c.source in ("outline", "detector") and floor == 0.0 and squarish(c.box)
+    if CNN_NAMED_WIDEST is None or certain or seen != v.cnn_seen or not own_box:
+        return None
+    if not typical_side or max(c.box[2:]) > CNN_NAMED_WIDEST * typical_side:
+        return None
+    return float(v.cnn_conf)
 
 
 def _parted(c: Candidate, background: np.ndarray | None) -> bool:
@@ -506,15 +534,18 @@ def _second_looks(img: np.ndarray, clf: FaceClassifier, cands: list[Candidate], 
 
 
 def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: int, conf: float,
-                 certain: bool, learnt: Memory | None = None) -> Reading:
+                 certain: bool, learnt: Memory | None = None, named_p: float | None = None) -> Reading:
     """A candidate's reading: its face named, its colour from the pip finder's face or the box's body (or as the
-    box learnt its dice's colours: `die_colour`)."""
+    box learnt its dice's colours: `die_colour`). `named_p`: how surely its face was named
+    (`Reading.named_p`), kept only where its colour is sure (the watcher's looks must not make a die of a
+    doubted colour certain)."""
     f = top_face(ds, seen, mount)
     body = lab_to_bgr(c.face.lab) if c.face is not None else body_colour(img, c.box)
     colour, colour_sure = die_colour(img, c.box, body, ds, mount, learnt)
     if certain and not colour_sure:
         certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask
-    return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain)
+    return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain,
+                   named_p=named_p if colour_sure else None)
 
 
 def _learnt_by(memory: Memory | None, mount: str) -> Memory | None:

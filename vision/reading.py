@@ -26,10 +26,11 @@ class Reading:
     certain: bool
     set: str = ""              # the dice set it belongs to, when one throw mixes sets (vision.mixed)
     # an uncertain die's: how surely the one judge that named its face named it, where it is known: the corner
-    # number's probability (numbered sets from below, `corner_numbers.with_corner_number`). Why: such a die's
-    # shown confidence is capped (`corner_numbers.GUESS_CONFIDENCE`), and the watcher weighs how surely each
-    # of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not part of what
-    # it reports (`to_dict` leaves it out)
+    # number's probability (numbered sets from below, `corner_numbers.with_corner_number`), the face network's
+    # in a die's own box (pip dice from below, `reader.CNN_NAMED_WIDEST`). Why: such a die's shown
+    # confidence is capped (`corner_numbers.GUESS_CONFIDENCE`; a pip die's at 0.5), and the watcher weighs how
+    # surely each of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not
+    # part of what it reports (`to_dict` leaves it out)
     named_p: float | None = None
 
     def to_dict(self) -> dict[str, Any]:

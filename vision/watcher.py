@@ -5,8 +5,8 @@ it never looks at the wall clock. The full reader runs only once the tray has be
 on `votes` settled frames; their readings are voted die by die. A die whose votes disagree is reported
 uncertain; one they agree on is certain when one of them was (`vote`: ONE_LOOK_ENOUGH; without it, when most
 were and the read of their mean is), or when each named it surely (NAMED_IN_EVERY_LOOK_AT: its corner
-number). A hand in the tray (a large region reaching in from the edge) counts as movement; sensor noise alone
-does not (lone changed pixels are not motion: `motion_between`).
+number, a pip die's face network). A hand in the tray (a large region reaching in from the edge) counts as
+movement; sensor noise alone does not (lone changed pixels are not motion: `motion_between`).
 Every settle teaches the room (`vision.room.Room`: the empty tray learned from what stays still across
 settles); once it can be trusted the reader reads each frame both with it and without it and keeps the better
 of the two (`vision.room.merge`), so a room never makes a reading worse.
@@ -48,15 +48,16 @@ MOST_LOOKS_ENOUGH = True
 # reading near no die (docs/dice-sets.md). False: most looks must be certain.
 ONE_LOOK_ENOUGH = True
 # ... and so is a face every look named at least this surely by the one judge that named it, no look certain
-# of it (`Reading.named_p`: the corner number of a numbered set from below). Why: one look's number, however
-# sure, may be read on a scratch or astride two dice; three looks, each a draw of the sensor's noise, that
-# read it alike and surely are the templates' agreement's equal (`corner_numbers.AGREED_AT`, the same level).
+# of it (`Reading.named_p`: the corner number of a numbered set from below, a pip die's face network in its
+# own box, `reader.CNN_NAMED_WIDEST`). Why: one look's number, however sure, may be read on a scratch or
+# astride two dice; three looks, each a draw of the sensor's noise, that read it alike and surely are the
+# templates' agreement's equal (`corner_numbers.AGREED_AT`, the same level).
 # On dev seeds 477-482 (236 hero dice, a dump of each look) 8 dice were so, all right; the wrong dice every
 # look named alike read their number at most 0.664 in their least sure look. At a rule written before fresh
 # seeds were read: certain-right as the watcher reads, hero dice 483-485 44.35 -> 48.70% (115 dice), King of
-# Tokyo's 292 the same, none certain and wrong. (The same for pip dice, the face network's probability,
-# passed on fresh d6 1006-1008 and was taken out after 1009-1010 gave a certain die where none lay:
-# docs/dice-sets.md.) None: not so.
+# Tokyo's 292 the same, none certain and wrong. (For pip dice, the face network's probability, first without a
+# bound on its box: taken out after fresh 1009-1010 gave a certain die where none lay; with the bound, the
+# 44th session: docs/dice-sets.md.) None: not so.
 NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
 
 

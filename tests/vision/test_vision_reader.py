@@ -500,3 +500,41 @@ def test_a_hero_die_the_templates_are_sure_of_is_doubted_by_a_number_of_its_icon
     monkeypatch.setattr(cn, "DOUBTED_BY_ICON_AT", None)
     before = the_die()
     assert before.value == 6 and before.certain
+
+
+def test_an_unsure_pip_die_carries_the_networks_probability_only_in_a_dies_own_box(monkeypatch):
+    """Issue 31 #4: an uncertain pip die under the tray whose face the network named carries the network's
+    probability (`Reading.named_p`, weighed by the watcher over its looks: `watcher.NAMED_IN_EVERY_LOOK_AT`),
+    in an outline or the learned finder's box that is square, has no floor of its own and is no wider than
+    `reader.CNN_NAMED_WIDEST` of the frame's usual die side (fresh seed 1009 frame 13: a box 1.8 sides wide
+    between three dice named a 1 at 0.96 or surer in every look); not a window, a die cut from a row (a
+    floor), a long box, a face the pip count named, a certain die; and only with a sure colour."""
+    import vision.reader as reader
+    from vision.decide import PipVotes
+    from vision.dicesets import get_set
+    from vision.finder import Candidate
+
+    votes = PipVotes(4, 3, 0.97, 0.0)
+    own = Candidate((100.0, 100.0, 50.0, 52.0), "outline")
+    unsure = (4, 0.5, False)
+
+    def named_p(c: Candidate = own, judged: tuple = unsure, floor: float = 0.0,
+                usual: float = 50.0) -> float | None:
+        return reader._cnn_named_p(c, votes, judged, floor, usual)
+
+    assert named_p() == pytest.approx(0.97)
+    assert named_p(replace(own, source="detector")) == pytest.approx(0.97)
+    assert named_p(replace(own, source="window"), floor=0.99) is None
+    assert named_p(floor=reader.CUT_FLOOR) is None
+    assert named_p(replace(own, box=(100.0, 100.0, 50.0, 90.0))) is None
+    assert named_p(replace(own, box=(100.0, 100.0, 74.0, 74.0))) is None   # 1.48 usual sides
+    assert named_p(usual=0.0) is None
+    assert named_p(judged=(3, 0.5, False)) is None
+    assert named_p(judged=(4, 0.99, True)) is None
+    grey = np.full((200, 200, 3), 128, np.uint8)
+    read = reader._pip_reading(grey, get_set("d6"), "under", own, *unsure, named_p=0.97)
+    assert read.named_p == pytest.approx(0.97)
+    doubted_colour = reader._pip_reading(grey, get_set(spec("regidice")), "under", own, *unsure, named_p=0.97)
+    assert doubted_colour.named_p is None
+    monkeypatch.setattr(reader, "CNN_NAMED_WIDEST", None)
+    assert named_p() is None
