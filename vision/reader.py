@@ -387,7 +387,8 @@ ACROSS_DICE_ASIDE_STILL = True
 # box was right 51 times of 51. Not a window's or a cut die's box (each has a floor of its own, `WINDOW_SURE`,
 # `CUT_FLOOR`); not a die whose colour is doubted. Shipped at a rule written before fresh seeds were read: as
 # the watcher reads, fresh d6 1011-1013 (97 dice) certain-right +1 die (1011: 58.62 -> 62.07%), nothing else
-# changed, King of Tokyo and hero dice read the same (docs/dice-sets.md). None: none does.
+# changed, King of Tokyo and hero dice read the same; read after it shipped, fresh 1014-1016 (116 dice) +3
+# dice, none certain and wrong added (docs/dice-sets.md). None: none does.
 CNN_NAMED_WIDEST: float | None = 1.15
 
 
