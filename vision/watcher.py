@@ -153,8 +153,8 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
 def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Reading] | None], n: int,
                     key: tuple) -> bool:
     """Whether one of a die's `n` frames (every one naming its face) was certain of it and ONE_LOOK_ENOUGH
-    says that is enough; or every one named it surely (`_named_in_every_look`); or most
-    were certain and (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it."""
+    says that is enough; or every one named it surely (`_named_in_every_look`); or most were certain and
+    (unless MOST_LOOKS_ENOUGH) the read of their mean is certain of it."""
     sure = sum(1 for x in group if x.certain)
     if (ONE_LOOK_ENOUGH and sure) or _named_in_every_look(group, n):
         return True

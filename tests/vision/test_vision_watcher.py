@@ -181,10 +181,10 @@ def test_a_die_every_look_names_alike_and_one_is_sure_of_is_certain(monkeypatch)
 
 
 def test_a_die_every_look_named_surely_is_certain(monkeypatch):
-    """Issue 31 #4: with `watcher.NAMED_IN_EVERY_LOOK_AT` a die all three looks named alike (from its corner
-    number: `Reading.named_p`), each at that level or surer, is certain though no look
-    was; a look below it, a look that named it otherwise (no such judge), or a look that missed the die leaves
-    it unsure."""
+    """Issue 31 #4: with `watcher.NAMED_IN_EVERY_LOOK_AT` a die all three looks named alike
+    (`Reading.named_p`: its corner number, or a pip die's face network in its own box), each at that level or
+    surer, is certain though no look was; a look below it, a look that named it otherwise (no such judge), or
+    a look that missed the die leaves it unsure."""
     monkeypatch.setattr(watcher, "NAMED_IN_EVERY_LOOK_AT", 0.95)
 
     def guess(p: float | None) -> list[Reading]:
