@@ -71,15 +71,11 @@ def engines(repeat: int) -> None:
     (`vision/onnx_net.py`): OpenCV 5 has two; OpenCV 4 only the classic one (one line then)."""
     choices = [("default", None)] + ([("classic", CLASSIC)] if CLASSIC is not None else [])
     rng = np.random.default_rng(0)
-    for name in ("pips", "numerals", "finder"):
+    for name in ("pips", "numerals", "finder", "pips-under", "kingoftokyo-under", "corner-numbers"):
         onnx_path = MODELS / f"{name}.onnx"
         if not onnx_path.exists():
             continue
-        if name == "finder":
-            shape, what = (1, 3, 256, 320), "a 640x512 frame (320x256 in)"
-        else:
-            size = int(json.loads((MODELS / f"{name}.json").read_text(encoding="utf-8")).get("size", 32))
-            shape, what = (6, 3, size, size), f"6 crops {size}x{size}"
+        shape, what = _input_shape(name)
         batch = rng.random(shape, dtype=np.float32)
         cells = []
         for label, engine in choices:
@@ -91,7 +87,20 @@ def engines(repeat: int) -> None:
                 net.forward(outs)
 
             cells.append(f"{label} {timeit(forward, repeat)[1]:5.2f} ms")
-        print(f"cv2.dnn engines: {name:<8} {what:<28} cpu " + ";  ".join(cells))
+        print(f"cv2.dnn engines: {name:<17} {what:<28} cpu " + ";  ".join(cells))
+
+
+def _input_shape(name: str) -> tuple[tuple[int, ...], str]:
+    """The batch a network is timed on, and its words: the finder a frame, the corner-number network six
+    one-channel corner patches, the face networks six crops."""
+    if name.startswith("finder"):
+        return (1, 3, 256, 320), "a 640x512 frame (320x256 in)"
+    meta = json.loads((MODELS / f"{name}.json").read_text(encoding="utf-8"))
+    if name == "corner-numbers":
+        side = int(meta["patch"])
+        return (6, 1, side, side), f"6 patches {side}x{side}"
+    size = int(meta.get("size", 32))
+    return (6, 3, size, size), f"6 crops {size}x{size}"
 
 
 def hero_under(repeat: int) -> None:

@@ -45,6 +45,7 @@ from training.blender_undertray_factors import (
     read_rows,
 )
 from training.blender_undertray_glyphs import corner_face_mask
+from training.onnx_pools import rewrite as pools_as_slices_in
 from vision.classify import crop_rect
 from vision.corner_numbers import corner_patches as vision_corner_patches
 from vision.corner_numbers import die_axis, face_grey, normalised
@@ -237,6 +238,7 @@ def export(net, path: Path, meta: dict) -> None:
     x = torch.from_numpy(normalised(drawn_set(16, 99)[0]))
     torch.onnx.export(net, x, str(path), input_names=["patches"], output_names=["logits"],
                       dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=13, dynamo=False)
+    pools_as_slices_in(path)   # the same answers, sooner in cv2.dnn (training.onnx_pools)
     dnn = cv2.dnn.readNetFromONNX(str(path))
     dnn.setInput(x.numpy())
     with torch.no_grad():

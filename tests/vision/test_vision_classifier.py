@@ -252,6 +252,18 @@ def test_shipped_model_reads_as_it_was_trained(name):
     assert [int(i) for i in got.argmax(1)] == [int(i) for i in ref["logits"].argmax(1)]
 
 
+@pytest.mark.parametrize("name", ["pips", "pips-under", "numerals", "kingoftokyo-under", "corner-numbers"])
+def test_shipped_networks_pool_by_slices(name):
+    """Every shipped network's 2x2 max-pools are written as strided slices and their maximum
+    (`training/onnx_pools.py`): the same numbers (the reference test above), sooner in cv2.dnn's classic
+    engine. A network exported again without the rewrite would fail here."""
+    from vision.classify import MODELS
+    from vision.onnx_net import load_net
+
+    kinds = load_net(MODELS / f"{name}.onnx").getLayerTypes()
+    assert "Pooling" not in kinds and "Slice" in kinds
+
+
 def test_training_cubes_are_real_dice():
     """The dice drawn as cubes for training (`training/cubes.py`) are dice a player would accept: each face
     shows its number of pips, opposite faces sum to 7, and each canvas's class is its face-up value."""
