@@ -472,3 +472,16 @@ def test_frames_of_another_root_are_keyed_apart_but_count_as_the_same_seeds_read
     rows = [(grainy / "s5", {"index": 0}), (clean / "s5", {"index": 0}), (clean / "s6", {"index": 1})]
     assert ud.frames_seen("4-6", rows, False, clean) == {"s4": 0, "s5": 2, "s6": 1}
     assert ud.frames_seen("4-6", rows, False, None) == {"s4": 0, "s5": 2}
+
+
+def test_the_distilled_networks_crops_are_seen_in_one_of_their_eight_views():
+    """`training/distill_undertray.py` shows the student each collected crop once more in a random view: a
+    quarter turn, flipped or not, of that crop and no other (the teacher answers the view it is shown)."""
+    from training.distill_undertray import _viewed
+
+    crops = np.random.default_rng(5).normal(size=(64, 6, 6, 3)).astype(np.float16)
+    views = _viewed(crops, np.random.default_rng(1))
+    for crop, view in zip(crops, views, strict=True):
+        turned = [np.rot90(crop, k, (0, 1)) for k in range(4)]
+        assert any(np.array_equal(view, t) or np.array_equal(view, t[:, ::-1]) for t in turned)
+    assert not all(np.array_equal(c, v) for c, v in zip(crops, views, strict=True))
