@@ -163,14 +163,13 @@ def _render_reads(frames: int):
 
 
 def load_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(training crops, held-back crops, the files): the held-back crops are the last Blender seed's."""
+    """(training crops, held-back crops, the files trained on): the held-back crops are the last Blender
+    seed's."""
     files = sorted(folder.glob("crops-s*.npy"), key=lambda p: int(p.stem.split("-s")[1]))
     if not files:
         raise SystemExit(f"no crops in {folder}: run --collect first")
-    held = np.load(files[-1])
-    train = [np.load(f) for f in files[:-1]] + [np.load(p) for p in folder.glob("crops-render.npy")]
-    names = [f.name for f in files] + [p.name for p in folder.glob("crops-render.npy")]
-    return np.concatenate(train), held, names
+    trained_on = files[:-1] + sorted(folder.glob("crops-render.npy"))
+    return np.concatenate([np.load(f) for f in trained_on]), np.load(files[-1]), [f.name for f in trained_on]
 
 
 def _viewed(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -200,7 +199,7 @@ def teacher_answers(crops: np.ndarray, path: Path = TEACHER) -> tuple[np.ndarray
 
 
 def train(crops: np.ndarray, epochs: int, seed: int, lr: float, logit_weight: float,
-          convs: tuple[int, ...] = STUDENT_CONVS, first_stride: int = FIRST_STRIDE):
+          convs: tuple[int, ...] = STUDENT_CONVS, first_stride: int = FIRST_STRIDE, kl_at: float = 0.0):
     """The student fitted to the teacher's embedding and logits on every crop as cut and once more in a random
     view (the teacher answering each, once, before training)."""
     import torch
@@ -225,7 +224,7 @@ def train(crops: np.ndarray, epochs: int, seed: int, lr: float, logit_weight: fl
     for step in range(steps):
         i = torch.randint(len(x_all), (batch,), generator=gen)
         s_logits, s_emb = student(x_all[i].float())
-        loss = torch.mean((s_emb - t_emb[i]) ** 2) + logit_weight * torch.mean((s_logits - t_logits[i]) ** 2)
+        loss = torch.mean((s_emb - t_emb[i]) ** 2) + logit_weight * _logit_loss(s_logits, t_logits[i], kl_at)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -233,6 +232,18 @@ def train(crops: np.ndarray, epochs: int, seed: int, lr: float, logit_weight: fl
         if step % 1000 == 0:
             print(f"  step {step} of {steps}: loss {loss.item():.4f}", flush=True)
     return student.eval(), teacher
+
+
+def _logit_loss(student_logits, teacher_logits, kl_at: float):
+    """How far the student's logits are from the teacher's: their mean squared difference, or with `kl_at`
+    the divergence of the two softened distributions at that temperature (times its square, as usual), which
+    weighs the classes a crop may be over the ones it surely is not."""
+    import torch
+    if not kl_at:
+        return torch.mean((student_logits - teacher_logits) ** 2)
+    target = torch.softmax(teacher_logits / kl_at, 1)
+    log_p = torch.log_softmax(student_logits / kl_at, 1)
+    return torch.sum(target * (torch.log(target.clamp_min(1e-12)) - log_p), 1).mean() * kl_at ** 2
 
 
 def agreement(student, teacher, crops: np.ndarray, meta: dict) -> dict:
@@ -301,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--logit-weight", type=float, default=0.2)
     ap.add_argument("--convs", default=",".join(map(str, STUDENT_CONVS)), help="the student's widths")
     ap.add_argument("--first-stride", type=int, default=FIRST_STRIDE)
+    ap.add_argument("--kl-at", type=float, default=0.0, help="the logits' loss as the softened distributions'"
+                    " divergence at this temperature (0: their squared difference)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", type=Path, default=REPO / "build" / "reader-models")
@@ -317,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"crops: {len(crops)} to train on, {len(held)} held back (the last seed's)", flush=True)
     convs = tuple(int(c) for c in args.convs.split(","))
     student, teacher = train(crops, args.epochs, args.seed, args.lr, args.logit_weight, convs,
-                             args.first_stride)
+                             args.first_stride, args.kl_at)
     _, meta = teacher_net()
     figures = agreement(student, teacher, held, meta)
     print(f"held back: {figures}", flush=True)
@@ -325,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
                                 "sha256": hashlib.sha256(TEACHER.read_bytes()).hexdigest()},
              "student": {"convs": list(convs), "first_stride": args.first_stride, "epochs": args.epochs,
                          "lr": args.lr,
-                         "logit_weight": args.logit_weight, "seed": args.seed, "crop_files": files,
+                         "logit_weight": args.logit_weight, "kl_at": args.kl_at, "seed": args.seed,
+                         "crop_files": files,
                          "crops": len(crops), "held_back": figures,
                          "train_seconds": round(time.time() - t0, 1)}}
     export(student, args.out, args.name, meta, extra)
