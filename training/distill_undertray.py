@@ -5,8 +5,9 @@
 
 Why: the box reads five dice from below in 3-9x its 5 ms aim on one core, and the face network is the largest
 single part of it: the shipped pips-under.onnx costs about 1 ms a 40 px crop in `cv2.dnn` (its first 3x3
-convolution runs at full size, and its three 2x2 max-pools take 40% of its time), and a read asks it about
-ten crops. A network whose convolutions stride instead of pooling costs a fifth of that. Trained from scratch
+convolution runs at full size, and its 32-96 channels are pooled three times), and a read asks it about
+ten crops. A network whose convolutions stride instead of pooling costs a third of that (16-32-64-96, the
+default) or an eighth (24-48-96, its first convolution striding). Trained from scratch
 it would need every render the shipped one learnt from, and most are no longer on disk; trained to answer as
 the shipped one does, it needs only pictures of the kind the reader shows it, and no labels.
 
@@ -16,7 +17,8 @@ embedding matches, the probabilities match, and the JSON keeps the teacher's tem
 the reader's rules, fitted on the teacher's probabilities, stay meaningful. What it sees: the very crops the
 reader hands the face network (`FaceClassifier.run`, normalised), cut while it reads Blender frames from below
 (each frame in several camera looks, with its room and without: `bench/vision_undertray.merged`) and
-`vision/render.py` frames, each turned and flipped at random in training, the teacher answering every view.
+`vision/render.py` frames, each also once in a random quarter turn and flip, the teacher answering every
+view once before training (`teacher_answers`).
 
 The crops of the last seed collected are held back: the figures printed are the student's agreement with
 the teacher there (same face named, same certain decision at the teacher's level). Whether the student may
@@ -34,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from training.net import softmax
 from training.provenance import REPO, SHIPPED, made_with
 
 TEACHER = SHIPPED / "pips-under.onnx"
@@ -231,7 +234,7 @@ def train(crops: np.ndarray, epochs: int, seed: int, lr: float, logit_weight: fl
         sched.step()
         if step % 1000 == 0:
             print(f"  step {step} of {steps}: loss {loss.item():.4f}", flush=True)
-    return student.eval(), teacher
+    return student.eval()
 
 
 def _logit_loss(student_logits, teacher_logits, kl_at: float):
@@ -246,16 +249,16 @@ def _logit_loss(student_logits, teacher_logits, kl_at: float):
     return torch.sum(target * (torch.log(target.clamp_min(1e-12)) - log_p), 1).mean() * kl_at ** 2
 
 
-def agreement(student, teacher, crops: np.ndarray, meta: dict) -> dict:
+def agreement(student, crops: np.ndarray, meta: dict) -> dict:
     """How the student answers beside the teacher on `crops`: the same class named, the same certain
     decision at the teacher's temperature and level, the logits' mean absolute difference."""
     import torch
     with torch.no_grad():
         x = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32))
         s = torch.cat([student(x[i:i + 512])[0] for i in range(0, len(x), 512)]).numpy()
-        t = torch.cat([teacher(x[i:i + 512])[0] for i in range(0, len(x), 512)]).numpy()
+    t = teacher_answers(crops)[0]
     temp, level = float(meta["temperature"]), float(meta["certain_at"])
-    ps, pt = _softmax(s / temp), _softmax(t / temp)
+    ps, pt = softmax(s / temp), softmax(t / temp)
     sure_s, sure_t = ps.max(1) >= level, pt.max(1) >= level
     same = ps.argmax(1) == pt.argmax(1)
     return {"crops": len(crops), "same_class": round(float(same.mean()), 4),
@@ -264,11 +267,6 @@ def agreement(student, teacher, crops: np.ndarray, meta: dict) -> dict:
             "certain_only_teacher": int((~sure_s & sure_t).sum()),
             "certain_both_differ": int((sure_s & sure_t & ~same).sum()),
             "logit_mad": round(float(np.abs(s - t).mean()), 4)}
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    e = np.exp(z - z.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)
 
 
 def export(student, out: Path, name: str, meta: dict, extra: dict) -> Path:
@@ -329,18 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     crops, held, files = load_crops(args.crops)
     print(f"crops: {len(crops)} to train on, {len(held)} held back (the last seed's)", flush=True)
     convs = tuple(int(c) for c in args.convs.split(","))
-    student, teacher = train(crops, args.epochs, args.seed, args.lr, args.logit_weight, convs,
-                             args.first_stride, args.kl_at)
-    _, meta = teacher_net()
-    figures = agreement(student, teacher, held, meta)
+    student = train(crops, args.epochs, args.seed, args.lr, args.logit_weight, convs, args.first_stride,
+                    args.kl_at)
+    meta = json.loads(TEACHER.with_suffix(".json").read_text(encoding="utf-8"))
+    figures = agreement(student, held, meta)
     print(f"held back: {figures}", flush=True)
     extra = {"distilled_from": {"model": TEACHER.name,
                                 "sha256": hashlib.sha256(TEACHER.read_bytes()).hexdigest()},
              "student": {"convs": list(convs), "first_stride": args.first_stride, "epochs": args.epochs,
-                         "lr": args.lr,
-                         "logit_weight": args.logit_weight, "kl_at": args.kl_at, "seed": args.seed,
-                         "crop_files": files,
-                         "crops": len(crops), "held_back": figures,
+                         "lr": args.lr, "logit_weight": args.logit_weight, "kl_at": args.kl_at,
+                         "seed": args.seed, "crop_files": files, "crops": len(crops), "held_back": figures,
                          "train_seconds": round(time.time() - t0, 1)}}
     export(student, args.out, args.name, meta, extra)
     return 0
