@@ -240,17 +240,25 @@ def read_all_photos(args: argparse.Namespace) -> None:
         read_cv(args, photos)
     if args.no_lodo:
         return
+    read_left_out(args, photos)
+
+
+def read_left_out(args: argparse.Namespace, photos: dict) -> None:
+    """Each set read by the suite's pair that never trained on it (lodo-<set>), and the sets' total."""
     print("== leave-one-dataset-out (trained without the dataset it is measured on)")
+    total = Score()
     for name, phs in photos.items():
         m = model(f"lodo-{name}", args.models)
         f = finder(f"lodo-{name}", args.finders)
         s, _ = read_photos(phs, lambda ph, m=m: m, args.limit, lambda ph, f=f: f)
+        total.add(s)
         print(s.line(f"{name} reader"))
         print(f"  {name} classifier given boxes:", classify_given_boxes(phs[:args.limit], m))
         if args.errors:
             for e in s.errors:
                 if e["kind"] == "silent":
                     print("   silent", e)
+    print(total.line("all left-out sets reader"))
 
 
 def read_cv(args: argparse.Namespace, photos: dict) -> None:

@@ -19,6 +19,21 @@ import numpy as np
 
 WEBCAM_DIE_PER_PIPBOX = 1.7
 
+# each photo set's licence and source, as its LICENSE and SOURCE.txt in ../shared/datasets ask to be credited
+# wherever it is used (a trained network's JSON names the sets it learnt from so)
+ATTRIBUTION = {
+    "webcam-d6": "MIT, matteop65/Dice_Detection_Recognition",
+    "roboflow-d6": "CC BY 4.0, Epanemu/GameDiceRecognition, Roboflow export",
+    "rune55-colour": "CC BY 4.0, 'Rune55' v3, Roboflow Universe rune-zkmvl, via N3VERS4YDIE/dice-recognition",
+    "rune55-grey": "CC BY 4.0, 'Rune55' v3, Roboflow Universe rune-zkmvl, via N3VERS4YDIE/dice-recognition",
+    "translucent-crops": "MIT, chaseelliottpatterson/dice-reader",
+}
+
+
+def photo_sources(sets: tuple[str, ...] | list[str]) -> str:
+    """The credit line of the photo sets a network learnt from: "name (licence, source); ..."."""
+    return "; ".join(f"{name} ({ATTRIBUTION[name]})" for name in sets)
+
 
 def datasets_root() -> Path:
     """../shared/datasets beside the repository (searched up the tree: a git worktree sits deeper)."""

@@ -41,15 +41,12 @@ from torch import nn
 from training import undertray_data as ud
 from training.blender_canvases import blender_frames, ensure, seed_list
 from training.blender_undertray_factors import read_rows
-from training.data import Photo, jpeg_again, load_photos
+from training.data import Photo, jpeg_again, load_photos, photo_sources
 from training.provenance import REPO, SHIPPED, made_with, reference_path
 from training.scenes import scenes
-from training.splits import PHOTO_SETS, model_jobs
+from training.splits import model_jobs, photo_sets
 from vision.detector import DieDetector, prepare
 from vision.find import at_finder_view
-
-SOURCES = ("webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
-           "Epanemu/GameDiceRecognition, Roboflow export)")
 
 
 @dataclass(frozen=True)
@@ -338,7 +335,8 @@ def build(name: str, photos: list[Photo], out_dir: Path, s: Setup, seed: int, no
                           f"(a 640x640 photo: 320x320; 640x480: 320x256); trained on {s.crop} px windows",
             "input": "BGR, (pixel - 128) / 64, NCHW, sides padded to a multiple of 32 by repeating the edge",
             "threshold": s.threshold, "top_k": s.top_k, "seed": seed, "setup": asdict(s), "trained_on": note,
-            "train_seconds": round(time.time() - t0, 1), "made_with": made_with(), "sources": SOURCES}
+            "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
+            "sources": photo_sources(note["photos"])}
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     # the exported graph must answer as torch does, through cv2.dnn (the reader's own path), on whole photos
     dnn = DieDetector(onnx_path, meta)
@@ -419,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hold-out", default="", help="with --undertray: leave out every under-tray frame with this "
                     "factor (KEY=PREFIX); the model is then build/finder-models/finder-under-without-KEY-PREFIX")
     ap.add_argument("--suite", action="store_true", help="also train the fold models for the benches")
+    ap.add_argument("--photo-sets", default="",
+                    help="comma-separated pip-d6 photo sets to train on (default: the shipped model's; "
+                    "`--suite` then leaves each out in turn)")
     ap.add_argument("--only", default="", help="comma-separated model names to train (finder, cv0, lodo-...)")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "finder-models")
@@ -431,12 +432,13 @@ def main(argv: list[str] | None = None) -> int:
               blender=tuple(seed_list(args.blender)), blender_zoom=args.blender_zoom, undertray=undertray,
               undertray_hold_out=args.hold_out, undertray_clean=args.clean_variants)
     t0 = time.time()
-    photos = [p for name in PHOTO_SETS for p in load_photos(name)]
+    sets = photo_sets(args.photo_sets)
+    photos = [p for name in sets for p in load_photos(name)]
     check = [photos[0], photos[-1]]
     name = "finder-under" if undertray else "finder"
     if args.hold_out:
         name, args.out = f"finder-under-without-{args.hold_out.replace('=', '-')}", args.suite_out
-    jobs = model_jobs(name, photos, args.out, args.suite, args.suite_out)
+    jobs = model_jobs(name, photos, args.out, args.suite, args.suite_out, sets)
     only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if not only or name in only:

@@ -51,7 +51,7 @@ from training.blender_canvases import blender_canvases, ensure, seed_list
 from training.calibration import certain_threshold, fit_temperature
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.cubes import cube_backgrounds, cube_canvases
-from training.data import Photo, load_photos
+from training.data import Photo, load_photos, photo_sources
 from training.negatives import phantom_canvases
 from training.net import softmax
 from training.provenance import (
@@ -63,7 +63,7 @@ from training.provenance import (
     made_with,
     reference_path,
 )
-from training.splits import CLASSES, PHOTO_SETS, is_calibration, model_jobs
+from training.splits import CLASSES, is_calibration, model_jobs, photo_sets
 from training.torch_net import Setup, export_onnx, logits_of, train
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
 from vision.detector import DieDetector
@@ -122,8 +122,7 @@ def build(name: str, train_photos: list[Photo], calib_photos: list[Photo], rende
             "temperature": temp, "certain_at": certain_at,
             "calibration": figs, "seed": seed, "epochs": s.epochs, "setup": repr(s), "trained_on": note,
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
-            "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
-                       "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "
+            "sources": photo_sources(note["photos"]) + "; renders (vision/render.py); dice drawn as "
                        "cubes (training/cubes.py)" +
                        ("; pip dice rendered by Blender (training/blender_dice.py)" if note.get("blender_seeds") else "")}
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
@@ -206,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--silent-aim", type=float, default=0.002)
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     ap.add_argument("--suite", action="store_true", help="also train the cross-validation models for the bench")
+    ap.add_argument("--photo-sets", default="",
+                    help="comma-separated pip-d6 photo sets to train on (default: the shipped model's; "
+                    "`--suite` then leaves each out in turn)")
     ap.add_argument("--only", default="", help="comma-separated model names to train (pips, cv0, lodo-...)")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--suite-out", type=Path, default=REPO / "build" / "reader-models")
@@ -215,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     s = Setup(epochs=args.epochs, cube_weight=args.cube_weight, hue=args.hue, blender_weight=args.blender_weight,
               frame=tuple(args.frame), shift=args.shift)
     t0 = time.time()
-    photos = [p for name in PHOTO_SETS for p in load_photos(name)]
+    sets = photo_sets(args.photo_sets)
+    photos = [p for name in sets for p in load_photos(name)]
 
     def base() -> tuple[dict, Canvases]:
         rng = np.random.default_rng(args.seed)
@@ -237,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         renders = Canvases.join([renders, blender_canvases(folders, CANVAS, np.random.default_rng([args.seed, 7]))])
     print(f"data: {len(photos)} photos, {len(renders)} rendered canvases ({time.time() - t0:.0f} s)", flush=True)
 
-    jobs = model_jobs("pips", photos, args.out, args.suite, args.suite_out)
+    jobs = model_jobs("pips", photos, args.out, args.suite, args.suite_out, sets)
     only = {n for n in args.only.split(",") if n}
     for name, pool, out, note in jobs:
         if only and name not in only:

@@ -43,7 +43,7 @@ from training.blender_canvases import seed_list
 from training.calibration import by_look, certain_threshold
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.cubes import cube_canvases
-from training.data import load_photos
+from training.data import load_photos, photo_sources
 from training.net import softmax
 from training.provenance import (
     BASE_SOURCES,
@@ -424,8 +424,7 @@ def main(argv: list[str] | None = None) -> int:
                            "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None,
                            "clean_root": str(args.clean_root) if args.clean_root else None},
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
-            "sources": "webcam-d6 (MIT, matteop65/Dice_Detection_Recognition); roboflow-d6 (CC BY 4.0, "
-                       "Epanemu/GameDiceRecognition, Roboflow export); renders (vision/render.py); dice drawn as "
+            "sources": photo_sources(PHOTO_SETS) + "; renders (vision/render.py); dice drawn as "
                        "cubes (training/cubes.py); dice under a clear tray rendered by Blender "
                        "(training/blender_undertray.py)"}
     export(net, s, args.out, args.name, meta, cx, x, logits, n_under)
