@@ -486,34 +486,59 @@ def _dark_component(bw: np.ndarray, cx: int, cy: int, reach: float
 def detect_pips(planes: Planes, min_contrast: float = 18.0, max_candidates: int = 160, extra: int = 0) -> list[Pip]:
     """All pips in a Lab frame (both polarities, lightness and chroma). `extra`: candidates looked at beyond the
     strongest `max_candidates` (a busy frame's board or table can spend those all); a pip they find counts only
-    where none of the strongest ones lies, so the pips of an ordinary frame are measured exactly as without."""
-    lab, L = planes.lab, planes.L
-    pips: list[Pip] = []
-    later: list[Pip] = []
+    where none of the strongest ones lies, so the pips of an ordinary frame are measured exactly as without.
+    Stages: the frame's candidate threshold, the lightness plane's pips, the chroma plane's, then duplicates
+    and die-sized blobs dropped."""
+    L = planes.L
     max_r = min(L.shape[:2]) / 14.0  # a 1-pip of a 200 px die at 640x480
-    # adaptive candidate threshold: a few times the typical response of this frame's texture
+    thr = _texture_threshold(L, min_contrast)
+    pips, later = _lightness_pips(planes, thr, min_contrast, max_r, max_candidates, extra)
+    if int(planes.chroma.max()) > min_contrast:
+        _add_chroma_pips(planes, thr, min_contrast, max_r, max_candidates, extra, pips, later)
+    return _without_dice_sized_blobs(_without_duplicates(pips, later))
+
+
+def _texture_threshold(L: np.ndarray, min_contrast: float) -> float:
+    """The candidates' response threshold: a few times the typical response of this frame's texture (the
+    median absolute deviation of a 9x9 centre-surround on the frame at a quarter size)."""
     small = cv2.resize(L, (L.shape[1] // 4, L.shape[0] // 4), interpolation=cv2.INTER_AREA)
     r = cv2.blur(small, (9, 9)).astype(np.int16) - small.astype(np.int16)
     sd = 1.4826 * float(np.median(np.abs(r - np.median(r)))) + 1.0
-    thr = max(min_contrast * 0.7, 4.0 * sd)
-    # (the candidates come strongest first, and the first `max_candidates` of a longer list are the same)
-    for i, c in enumerate(_candidates(L, thr, max_candidates + extra)):
-        p = _verify(L, lab, c, 0, min_contrast, max_r, planes.inverted(0))
+    return max(min_contrast * 0.7, 4.0 * sd)
+
+
+def _lightness_pips(planes: Planes, thr: float, min_contrast: float, max_r: float, max_candidates: int,
+                    extra: int) -> tuple[list[Pip], list[Pip]]:
+    """The pips of the lightness plane: (those of the strongest `max_candidates` candidates, those of the
+    `extra` ones after them). The candidates come strongest first, and the first `max_candidates` of a longer
+    list are the same."""
+    pips: list[Pip] = []
+    later: list[Pip] = []
+    for i, c in enumerate(_candidates(planes.L, thr, max_candidates + extra)):
+        p = _verify(planes.L, planes.lab, c, 0, min_contrast, max_r, planes.inverted(0))
         if p is not None:
             (pips if i < max_candidates else later).append(p)
-    # chroma channel: coloured pips on a face of about the same lightness (yellow on white, red on black)
-    chroma = planes.chroma
-    if int(chroma.max()) > min_contrast:
-        strong = max_candidates // 4
-        for i, c in enumerate(_candidates(chroma, max(thr, min_contrast * 0.6), strong + extra // 4)):
-            if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2
-                   for p in (pips if i < strong else (*pips, *later))):
-                continue
-            p = _verify(chroma, lab, c, 1, min_contrast * 1.2, max_r, planes.inverted(1))
-            if p is not None:
-                (pips if i < strong else later).append(p)
-    # duplicates (same blob found at two scales or polarities): keep the stronger (any of the strongest
-    # candidates' pips before the extra ones')
+    return pips, later
+
+
+def _add_chroma_pips(planes: Planes, thr: float, min_contrast: float, max_r: float, max_candidates: int,
+                     extra: int, pips: list[Pip], later: list[Pip]) -> None:
+    """Coloured pips on a face of about the same lightness (yellow on white, red on black), found on the
+    chroma plane where no pip lies yet, added to `pips` (a quarter of the strongest candidates) and to
+    `later`."""
+    strong = max_candidates // 4
+    for i, c in enumerate(_candidates(planes.chroma, max(thr, min_contrast * 0.6), strong + extra // 4)):
+        if any((p.x - c[0]) ** 2 + (p.y - c[1]) ** 2 < (0.6 * c[2]) ** 2
+               for p in (pips if i < strong else (*pips, *later))):
+            continue
+        p = _verify(planes.chroma, planes.lab, c, 1, min_contrast * 1.2, max_r, planes.inverted(1))
+        if p is not None:
+            (pips if i < strong else later).append(p)
+
+
+def _without_duplicates(pips: list[Pip], later: list[Pip]) -> list[Pip]:
+    """One pip of each blob found at two scales or polarities: the stronger, and any of the strongest
+    candidates' pips before the extra ones' (which are marked `extra`)."""
     pips.sort(key=lambda p: -abs(p.contrast))
     later.sort(key=lambda p: -abs(p.contrast))
     for p in later:
@@ -524,14 +549,14 @@ def detect_pips(planes: Planes, min_contrast: float = 18.0, max_candidates: int 
                max(p.r, q.r) < 1.7 * min(p.r, q.r) for q in out):
             continue
         out.append(p)
-    # a blob with smaller blobs inside it is a die (or a tile), not a pip
-    big = []
-    for p in out:
-        inside = sum(1 for q in out if q is not p and q.r < 0.6 * p.r and
-                     (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < (1.1 * p.major) ** 2)
-        if inside == 0:
-            big.append(p)
-    return big
+    return out
+
+
+def _without_dice_sized_blobs(pips: list[Pip]) -> list[Pip]:
+    """The pips less every blob with smaller blobs inside it: a die (or a tile), not a pip."""
+    return [p for p in pips if not any(q is not p and q.r < 0.6 * p.r and
+                                       (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < (1.1 * p.major) ** 2
+                                       for q in pips)]
 
 
 # ----------------------------------------------------------------------------- faces
