@@ -64,7 +64,8 @@ screenshots: venv system-deps
 # The face classifier (vision/models/pips.onnx): torch-trained (CPU build, one thread: on a shared, loaded
 # machine two threads ran seven times slower), seeded, about ten minutes on a free core. Never in CI: the
 # tests use the model shipped in the package. The suite adds the cross-validation models that
-# bench/vision_accuracy.py measures (build/reader-models/).
+# bench/vision_accuracy.py measures (build/reader-models/). `--photo-sets` (python -m training.train_reader,
+# training.train_finder) trains on other pip-d6 photo sets, each left out in turn by the suite.
 train-reader: venv
 	$(BIN)/pip install -q -e '.[train]'
 	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/python -m training.train_reader --threads 1
