@@ -8,11 +8,14 @@
         [--agreed-at P] [--doubted-at P] [--doubt-below C] [--luma-corners] [--alone-finder-at-read-size]
         [--finder-box-unsure] [--doubted-by-icon-at P] [--unnamed-certain-at P] [--no-crowds] [--keep-across]
         [--agreed-icon-at P] [--number-over-icon-at P] [--most-looks-enough 0|1] [--look N] [--scale 4.05]
+        [--given-sheet build/undertray-debug/given-wrong.png]
 
 The default seeds are the held-out ones (`training/undertray_data.TEST_SEEDS`: 1-3), which the under-tray face
 network (vision/models/pips-under.onnx) never trained or calibrated on; it trains on seeds 4 and up. The symbol
 sets' test seeds: 200-201 (King of Tokyo), 400-401 (Dice Throne heroes, each frame read as its hero's set;
 lines by held-out / seen hero and printing: the heroes and printing drawn only in those seeds).
+`--given-sheet PATH`: a picture of every die the face network names wrong given its true box (its glass face,
+what was named, its frame and body), for a person to look at.
 `--classifier`: read with that face network instead of the shipped one for the mount (the shipped pips.onnx
 is the reader before the under-tray network: the "before" figures). `--hold-out KEY=PREFIX`: read only the
 frames with that factor (e.g. `plate=glass`), for a model trained with the same `--hold-out` (it never saw
@@ -96,7 +99,7 @@ from training.blender_canvases import seed_list  # noqa: E402
 from training.blender_undertray_canvases import FRAMES, camera_frame  # noqa: E402
 from training.blender_undertray_factors import DT_HELD_OUT, DT_HELD_OUT_PRINTING, read_rows  # noqa: E402
 from training.undertray_data import DT_TEST_SEEDS, SYMBOL_TEST_SEEDS, TEST_SEEDS, factor_matches  # noqa: E402
-from vision.classify import FaceClassifier  # noqa: E402
+from vision.classify import FaceClassifier, crop_patch  # noqa: E402
 from vision.detector import DieDetector  # noqa: E402
 from vision.dicesets import DiceSet, get_set  # noqa: E402
 from vision.memory import Memory  # noqa: E402
@@ -330,12 +333,14 @@ def write_hardest(rows: list, out: Path, room: bool) -> None:
         print(f"  hardest: {out / name} (wrong+missed+phantoms {bad}, {row['factors']})")
 
 
-def given_boxes(folders: list[Path], m: Models, hold_out: str, by_factor: bool = False) -> str:
+def given_boxes(folders: list[Path], m: Models, hold_out: str, by_factor: bool = False,
+                sheet: list[np.ndarray] | None = None) -> str:
     """The face network alone, given each die's true box (the finder's part taken out): glass face named
     right, right and above its certainty threshold, wrong and above it (not the reader's certainty, which
     also asks the pip counts or the templates). Each set by its own network; a set without one is left out.
     Dice Throne dice also by held-out / seen hero and printing (`hero_groups`); `by_factor`: every die also
-    in each of its factor groups (`groups`), to see where the network errs whatever the finder does."""
+    in each of its factor groups (`groups`), to see where the network errs whatever the finder does.
+    `sheet`: each die named wrong is added to it as a picture (`wrong_tile`)."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])   # dice, right, sure-right, sure-wrong,
     # and sure-right, sure-wrong where the turns' mean may make a die sure too (`Prediction.turns_sure`)
     for folder in folders:
@@ -349,6 +354,9 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str, by_factor: bool =
             turns = vision.reader.TURNS_UNDER if set_of(row).id == "d6" else vision.symbolnet.TURNS_UNDER
             for d, p in zip(row["dice"], clf.predict(img, boxes, turns=turns), strict=True):
                 ok, sure = p.index + 1 == int(d["glass"]), p.confidence >= clf.certain_at
+                if sheet is not None and not ok:
+                    named = f"{clf.classes[p.index]} {p.confidence:.2f}"
+                    sheet.append(wrong_tile(img, folder, row, d, named))
                 turned = sure or p.turns_sure
                 kinds = groups(row, d) if by_factor else [h for h in hero_groups(d) if h in BRIEF]
                 for g in ["all", *kinds]:
@@ -357,6 +365,35 @@ def given_boxes(folders: list[Path], m: Models, hold_out: str, by_factor: bool =
                     c[4], c[5] = c[4] + (ok and turned), c[5] + (turned and not ok)
     lines = [_given_line(g, c) for g, c in sorted(counts.items(), key=lambda kv: kv[0] != "all")]
     return "\n  ".join(lines or [_given_line("all", [0] * 6)])
+
+
+# a die on the sheet of wrong names: its true box grown this much (the neighbours and the ring it lies in
+# show), cut at TILE_CUT px and drawn at twice that
+TILE_GROW, TILE_CUT = 1.6, 64
+
+
+def wrong_tile(img: np.ndarray, folder: Path, row: dict, die: dict, named: str) -> np.ndarray:
+    """One die the face network named wrong at its true box, for a person to look at: the glass face and what
+    the network named above, its folder, frame, body and whether it touches or tilts below."""
+    tile = cv2.resize(crop_patch(img, die["box"], pad=TILE_GROW, size=TILE_CUT), None, fx=2, fy=2,
+                      interpolation=cv2.INTER_NEAREST)
+    marks = [w for w, on in (("touch", die.get("touching")), ("tilt", die.get("tilted"))) if on]
+    below = " ".join([f"{folder.name[1:]}/{row['index']}", die.get("material", "")[:5], *marks])
+    cv2.putText(tile, f"glass {die['glass']}: {named}", (2, 12), 0, 0.4, (0, 255, 255), 1)
+    cv2.putText(tile, below, (2, tile.shape[0] - 4), 0, 0.33, (0, 255, 255), 1)
+    return tile
+
+
+def write_sheet(tiles: list[np.ndarray], out: Path, columns: int = 8) -> None:
+    """The tiles in rows of `columns` as one picture (`--given-sheet`)."""
+    if not tiles:
+        print(f"given-boxes sheet: no die named wrong, {out} not written")
+        return
+    filled = tiles + [np.zeros_like(tiles[0])] * (-len(tiles) % columns)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = [np.hstack(filled[i:i + columns]) for i in range(0, len(filled), columns)]
+    cv2.imwrite(str(out), np.vstack(rows))
+    print(f"given-boxes sheet: {len(tiles)} dice named wrong, in {out}")
 
 
 def _given_line(group: str, c: list[int]) -> str:
@@ -493,6 +530,8 @@ def main() -> int:
     ap.add_argument("--brief", action="store_true", help="the totals and touching/apart only")
     ap.add_argument("--given-by-factor", action="store_true",
                     help="the network given the true boxes by every factor group too")
+    ap.add_argument("--given-sheet", type=Path, default=None,
+                    help="write a picture of every die the face network names wrong given its true box")
     ap.add_argument("--errors", action="store_true", help="name each die read certain and wrong")
     ap.add_argument("--one-turn", action="store_true", help="read each crop in one turn only (the reader before "
                     "`reader.TURNS_UNDER` and `symbolnet.TURNS_UNDER`)")
@@ -677,7 +716,10 @@ def main() -> int:
     seen = in_sample(folders, m)
     if seen:
         print(f"IN-SAMPLE: the face network trained on {', '.join(seen)}: their figures prove little")
-    print(given_boxes(folders, m, args.hold_out, args.given_by_factor))
+    sheet: list[np.ndarray] | None = [] if args.given_sheet else None
+    print(given_boxes(folders, m, args.hold_out, args.given_by_factor, sheet))
+    if sheet is not None:
+        write_sheet(sheet, args.given_sheet)
     for mode in args.modes.split(","):
         run(folders, mode, args.debug_out, m, args.hold_out, args.brief, args.errors)
     if args.colour_set:
