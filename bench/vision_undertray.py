@@ -378,7 +378,7 @@ def wrong_tile(img: np.ndarray, folder: Path, row: dict, die: dict, named: str) 
     tile = cv2.resize(crop_patch(img, die["box"], pad=TILE_GROW, size=TILE_CUT), None, fx=2, fy=2,
                       interpolation=cv2.INTER_NEAREST)
     marks = [w for w, on in (("touch", die.get("touching")), ("tilt", die.get("tilted"))) if on]
-    below = " ".join([f"{folder.name[1:]}/{row['index']}", die.get("material", "")[:5], *marks])
+    below = " ".join([f"{folder.name[1:]}/{row['index']}", (die.get("material") or "")[:5], *marks])
     cv2.putText(tile, f"glass {die['glass']}: {named}", (2, 12), 0, 0.4, (0, 255, 255), 1)
     cv2.putText(tile, below, (2, tile.shape[0] - 4), 0, 0.33, (0, 255, 255), 1)
     return tile
