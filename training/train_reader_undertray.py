@@ -18,6 +18,8 @@ bench's held-out-factor lines (there it reads only the test seeds' frames that h
 one) rather than from fresh ones, with `--epochs` and `--lr` of its own: new renders teach the shipped network
 more in minutes, where training it again took most of an hour and every frame it learnt from (the JSON records
 the model it started from and what that had learnt).
+`--widen CONVS:HIDDEN` (with `--init-from`) first makes that network wider without changing what it computes
+(`training.widen`), so a run can ask whether width, not frames, is what the network lacks.
 
 Calibration: one training frame in five of the under-tray renders is held back (`undertray_data.is_calibration`),
 with every frame of the calibration seeds (`undertray_data.CALIB_SEEDS`, never trained on), and joined to
@@ -57,6 +59,7 @@ from training.provenance import (
 from training.splits import CLASSES, PHOTO_SETS, is_calibration
 from training.torch_net import Setup, export_onnx, folded_net, logits_of, train
 from training.train_reader import CANVAS, cached, calibrate, real_crops
+from training.widen import widened
 from vision.classify import FaceClassifier, crop_patch, normalise_batch
 from vision.detector import load as load_detector
 
@@ -314,6 +317,14 @@ def export(net, s: Setup, out: Path, name: str, meta: dict, crops: np.ndarray, x
     np.savez_compressed(ref, crops=crops[pick], logits=logits[pick].astype(np.float32))
 
 
+def widened_start(start, s: Setup, spec: str, seed: int):
+    """The start network widened to `spec` ("CONVS:HIDDEN", e.g. "48,96,144:144") and its Setup."""
+    if start is None:
+        raise SystemExit("--widen needs --init-from (a trained network to widen)")
+    convs, hidden = spec.split(":")
+    return widened(start, s, tuple(int(c) for c in convs.split(",")), int(hidden), seed=seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=7)
@@ -357,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init-from", type=Path, default=None,
                     help="go on training this exported model (its .onnx; batch norm folded, so none is used) "
                          "instead of fresh weights: `folded_net`")
+    ap.add_argument("--widen", default=None, metavar="CONVS:HIDDEN",
+                    help="with --init-from: that network made wider first (e.g. 48,96,144:144), "
+                         "computing what it computed (`training.widen`), then trained on")
     ap.add_argument("--lr", type=float, default=Setup.lr, help="the learning rate's peak (one cycle)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--cache", type=Path, default=REPO / "build" / "reader-cache")
@@ -394,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(under)} under-tray ({int((under.y < 6).sum())} dice from {len(train_rows)} frames), "
           f"classes {np.bincount(data.y).tolist()}", flush=True)
     start = folded_net(str(args.init_from.with_suffix(".onnx")), s) if args.init_from else None
+    if args.widen:
+        start, s = widened_start(start, s, args.widen, args.seed)
     net = train(data, s, args.seed, start=start)
 
     cx, cy, looks = calibration_set(photos, calib_rows, s)
@@ -414,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"classes": CLASSES, "kind": "pips", "mount": "under", "size": s.size, "pad": s.pad, "norm": s.norm,
             "temperature": temp, "certain_at": certain_at, "turns_certain_at": turns_at, "calibration": figs,
             "seed": args.seed,
-            "epochs": s.epochs, "setup": repr(s), "trained_on_from": before,
+            "epochs": s.epochs, "setup": repr(s), "trained_on_from": before, "widened": args.widen,
             "trained_on": {"photos": list(PHOTO_SETS), "cubes": args.cubes, "render_frames": args.render_frames,
                            "undertray_frames": seen, "undertray_share": args.undertray_share,
                            "undertray_variants": args.variants, "clean_variants": args.clean_variants,
