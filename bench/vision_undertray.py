@@ -105,7 +105,7 @@ from vision.dicesets import DiceSet, get_set  # noqa: E402
 from vision.memory import Memory  # noqa: E402
 from vision.reader import classifier_for, finder_for, read_dice  # noqa: E402
 from vision.room import Room, merge  # noqa: E402
-from vision.scoring import Score, dice_to_show, score  # noqa: E402
+from vision.scoring import Score, dice_to_show, nearest_pairs, score  # noqa: E402
 from vision.symbolnet import network_for  # noqa: E402
 from vision.watcher import VOTES, mean_frame, vote  # noqa: E402
 
@@ -241,11 +241,27 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
         return None
     readings = [vision.readsize.unscaled(r, SCALE) for r in got]
     radius = radius_of(row)
-    whole = score([truth_of(d, ds) for d in row["dice"]], readings, radius)
-    per_die = [score([truth_of(d, ds)], [r for r in readings if _near(r, d, radius)], radius) for d in row["dice"]]
+    truths = [truth_of(d, ds) for d in row["dice"]]
+    whole = score(truths, readings, radius)
+    per_die = dice_scores(row["dice"], truths, readings, radius)
     bad = whole.dice - whole.correct + whole.phantom
     sure_phantoms = sum(1 for r in readings if r.certain and not any(_near(r, d, radius) for d in row["dice"]))
     return per_die, whole, bad, sure_phantoms
+
+
+def dice_scores(dice: list[dict], truths: list[dict], readings: list, radius: float) -> list[Score]:
+    """Each die's Score with the reading the frame's one-to-one matching gave it (`scoring.nearest_pairs`), so
+    the groups and the silent list add up to the frame's totals; its phantoms are the readings near it that
+    no die took. (Scored against every reading near it, a die touching another could take its neighbour's
+    reading, and one wrong reading count as two silent dice.)"""
+    matched = nearest_pairs(truths, readings, radius)
+    taken = set(matched.values())
+    out = []
+    for i, (die, truth) in enumerate(zip(dice, truths, strict=True)):
+        sc = score([truth], [readings[matched[i]]] if i in matched else [], radius)
+        sc.phantom = sum(1 for j, r in enumerate(readings) if j not in taken and _near(r, die, radius))
+        out.append(sc)
+    return out
 
 
 # `--scale`: every frame and its empty tray enlarged this many times before it is read (the readings moved back), as a
