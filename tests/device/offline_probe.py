@@ -37,8 +37,9 @@ def route_out() -> str | None:
 
 
 def get(path: str) -> tuple[int, bytes]:
-    """Status and body of `path`. The wait is long on purpose: this checks where files come from, not how fast,
-    and the first /fairness runs the power analysis (2.7 s on an idle PC; over 10 s on a loaded CI runner)."""
+    """Status and body of `path`. The wait is long on purpose: this checks where files come from, not how
+    fast, and the first /fairness runs the power analysis (2.7 s on an idle PC; over 10 s on a loaded CI
+    runner)."""
     try:
         with urllib.request.urlopen(BASE + path, timeout=60) as r:
             return r.status, r.read()
