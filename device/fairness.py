@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import stats
+from scipy import special  # not scipy.stats: its import alone took 2 s, paid by the page's first load
 
 ALPHA = 0.05        # significance level: how often a fair die may be wrongly accused
 POWER = 0.8         # the chance of catching a die that is as biased as `DEFAULT_BIAS`
@@ -84,7 +84,8 @@ def expected_counts(rolls: int, probs: Sequence[float]) -> tuple[float, ...]:
 
 
 def chi_square(counts: Sequence[int], probs: Sequence[float]) -> FaceTest:
-    """Pearson's chi-square goodness of fit of `counts` against the fair die `probs` (scipy.stats.chisquare).
+    """Pearson's chi-square goodness of fit of `counts` against the fair die `probs` (what
+    scipy.stats.chisquare computes: the statistic, and its p-value from the chi-square survival function).
 
     With fewer than `min_rolls(probs)` rolls the statistic is left out: its p-value would be an approximation
     outside the range where it holds."""
@@ -95,8 +96,10 @@ def chi_square(counts: Sequence[int], probs: Sequence[float]) -> FaceTest:
     expected = expected_counts(rolls, probs)
     if rolls < min_rolls(probs):
         return FaceTest(rolls, tuple(counts), expected, None, None, len(probs) - 1)
-    result = stats.chisquare(list(counts), list(expected))
-    return FaceTest(rolls, tuple(counts), expected, float(result.statistic), float(result.pvalue), len(probs) - 1)
+    df = len(probs) - 1
+    statistic = sum((c - e) ** 2 / e for c, e in zip(counts, expected, strict=True))
+    p_value = float(special.chdtrc(df, statistic))
+    return FaceTest(rolls, tuple(counts), expected, float(statistic), p_value, df)
 
 
 def holm(pvalues: Sequence[float | None]) -> list[float | None]:
@@ -158,8 +161,8 @@ def approx_rolls_needed(probs: Sequence[float], bias: float, alpha: float = ALPH
     df = len(probs) - 1
     p1 = loaded(probs, bias)
     w2 = sum((a - b) ** 2 / b for a, b in zip(p1, probs, strict=True))
-    critical = stats.chi2.isf(alpha, df)
-    return _smallest(lambda n: float(stats.ncx2.sf(critical, df, n * w2)) >= power, 1)
+    critical = special.chdtri(df, alpha)
+    return _smallest(lambda n: 1.0 - float(special.chndtr(critical, df, n * w2)) >= power, 1)
 
 
 def power_at(rolls: int, probs: Sequence[float], bias: float = DEFAULT_BIAS, alpha: float = ALPHA,
@@ -173,7 +176,7 @@ def power_at(rolls: int, probs: Sequence[float], bias: float = DEFAULT_BIAS, alp
     counts = rng.multinomial(rolls, loaded(probs, bias), size=simulations)
     expected = rolls * np.asarray(probs, dtype=float)
     statistic = ((counts - expected) ** 2 / expected).sum(axis=1)
-    return float((statistic > stats.chi2.isf(alpha, len(probs) - 1)).mean())
+    return float((statistic > special.chdtri(len(probs) - 1, alpha)).mean())
 
 
 def rolls_needed(probs: Sequence[float], bias: float = DEFAULT_BIAS, alpha: float = ALPHA,
