@@ -24,6 +24,13 @@ def fit_temperature(probs_at: Callable[[float], np.ndarray], y: np.ndarray, step
     return best_t, best_nll
 
 
+def misread(pred: np.ndarray, y: np.ndarray, none: int | None = None) -> np.ndarray:
+    """Which held-back dice a level counts as wrong: named another class than their own; with `none` (the
+    class "not a die"), not those named `none`, which the reader drops (a missed die, not a misread one)."""
+    wrong = pred != y
+    return wrong if none is None else wrong & (pred != none)
+
+
 def certain_threshold(conf: np.ndarray, wrong: np.ndarray, max_wrong: float, grid: np.ndarray) -> float:
     """The lowest confidence of `grid` at which at most `max_wrong` of the wrong answers are at or above it;
     the grid's top (0.9995) when none is."""

@@ -42,7 +42,7 @@ import torch
 
 from training import undertray_data as ud
 from training.blender_canvases import seed_list
-from training.calibration import by_look, certain_threshold
+from training.calibration import by_look, certain_threshold, misread
 from training.canvas import Canvases, empty_canvases, photo_canvases, render_canvases
 from training.cubes import cube_canvases
 from training.data import load_photos, photo_sources
@@ -141,22 +141,27 @@ def share_weight(data: Canvases, share: float) -> float:
     return share / (1.0 - share) * others / max(n, 1)
 
 
-def under_threshold(logits: np.ndarray, y: np.ndarray, temp: float, silent_aim: float) -> float:
+def under_threshold(logits: np.ndarray, y: np.ndarray, temp: float, silent_aim: float,
+                    none_is_missed: bool = False) -> float:
     """The certainty level the held-back under-tray dice alone ask for (at most `silent_aim` of them wrong but
     certain: with fewer than 1,000 at 0.1%, none). Why apart from the photos': the photos are most of the held-back dice
     and fit a level at which the under-tray dice, a harder view, were still wrong-but-certain (trial on seeds
     4-5: held back 0.982, and one die of the test seeds read 0.99 and wrong); the model is certain at the
     higher of the two. With fewer than `MIN_UNDER_DICE` held back no level below the grid's top can be vouched
     for (seeds 4-5 hold back 28 dice: the fitted 0.951 let a die of the test seeds through at 0.978, wrong),
-    so the top it is: the CNN alone then makes no under-tray die certain, the pip counts' agreement still does."""
+    so the top it is: the CNN alone then makes no under-tray die certain, the pip counts' agreement still
+    does. `none_is_missed`: a die the network calls "not a die" is not counted as certain and wrong, since
+    the reader drops such a candidate whatever the level (`vision.decide.judge_pip_die`): a missed die, as
+    `turns_level` counts it. By default it is counted, as every shipped level was fitted."""
     if len(y) < MIN_UNDER_DICE:
         return TOP
     conf = softmax(logits / temp)
-    return certain_threshold(conf.max(1), conf.argmax(1) != y, silent_aim * len(y), np.linspace(0.9, TOP, 200))
+    wrong = misread(conf.argmax(1), y, CLASSES.index("none") if none_is_missed else None)
+    return certain_threshold(conf.max(1), wrong, silent_aim * len(y), np.linspace(0.9, TOP, 200))
 
 
-def fit_levels(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: float, under_aim: float
-               ) -> tuple[float, float, dict]:
+def fit_levels(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: float, under_aim: float,
+               none_is_missed: bool = False) -> tuple[float, float, dict]:
     """(temperature, certain_at, figures) from the held-back dice's logits, the dice from below last, `looks`
     naming each one's look (`calibration_set`): the temperature and a level fitted on all of them
     (`train_reader.calibrate`), raised to the level the dice from below ask for alone (`under_threshold`),
@@ -164,12 +169,12 @@ def fit_levels(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim:
     n_under = len(looks)
     temp, certain_at, figs = calibrate(logits, y, silent_aim)
     below, y_below = logits[-n_under:], y[-n_under:]
-    under = by_look(lambda part: under_threshold(below[part], y_below[part], temp, under_aim), looks,
-                    MIN_UNDER_DICE) if n_under else TOP
+    under = by_look(lambda part: under_threshold(below[part], y_below[part], temp, under_aim, none_is_missed),
+                    looks, MIN_UNDER_DICE) if n_under else TOP
     certain_at = max(certain_at, under)
     sure = softmax(logits / temp).max(1) >= certain_at
-    wrong = logits.argmax(1) != y
-    figs = {**figs, "under_tray_dice": n_under, "under_level": under,
+    wrong = misread(logits.argmax(1), y, CLASSES.index("none") if none_is_missed else None)  # as fitted
+    figs = {**figs, "under_tray_dice": n_under, "under_level": under, "none_is_missed": none_is_missed,
             "under_tray_dice_by_look": {str(k): int((looks == k).sum()) for k in dict.fromkeys(looks)},
             "photo_accuracy": accuracy_on(logits[:-n_under or None], y[:-n_under or None])}
     if n_under:
@@ -227,7 +232,7 @@ def turned_crops(crops: np.ndarray) -> list[np.ndarray]:
 
 
 def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float,
-                clean_root: Path | None = None) -> None:
+                clean_root: Path | None = None, none_is_missed: bool = False) -> None:
     """Fit a trained model's temperature and level again (`fit_levels`), without training it again, on the
     held-back real photos and every frame from below of `spec` it never trained on (`never_trained`; default:
     the seeds it trained on and the calibration seeds). Why: 488 held-back dice from below could only vouch
@@ -259,7 +264,7 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
     logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm))
                              for i in range(0, len(cx), 256)])
-    temp, level, figs = fit_levels(logits, cy, looks, silent_aim, under_aim)
+    temp, level, figs = fit_levels(logits, cy, looks, silent_aim, under_aim, none_is_missed)
     under = slice(len(cy) - n_under, None)
     turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
     turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, level, under_aim)
@@ -357,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=SILENT_AIM)
     ap.add_argument("--under-silent-aim", type=float, default=UNDER_SILENT_AIM)
+    ap.add_argument("--none-is-missed", action="store_true",
+                    help="the under-tray level does not count a die called 'not a die' as certain and wrong "
+                         "(`under_threshold`)")
     ap.add_argument("--recalibrate", type=Path, default=None,
                     help="fit this model's level again (its .onnx), no training: `recalibrate`")
     ap.add_argument("--calibrate-on", default=None,
@@ -381,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim,
-                    args.clean_root)
+                    args.clean_root, args.none_is_missed)
         return 0
 
     torch.set_num_threads(args.threads)
@@ -416,7 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     n_under = len(looks)
     x = normalise_batch(cx, s.norm)
     logits = logits_of(net, x)
-    temp, certain_at, figs = fit_levels(logits, cy, looks, args.silent_aim, args.under_silent_aim)
+    temp, certain_at, figs = fit_levels(logits, cy, looks, args.silent_aim, args.under_silent_aim,
+                                        args.none_is_missed)
     under = slice(len(cy) - n_under, None)
     turned = [logits_of(net, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
     figs["turns_level"] = turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, certain_at,

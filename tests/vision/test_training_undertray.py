@@ -485,3 +485,21 @@ def test_the_distilled_networks_crops_are_seen_in_one_of_their_eight_views():
         turned = [np.rot90(crop, k, (0, 1)) for k in range(4)]
         assert any(np.array_equal(view, t) or np.array_equal(view, t[:, ::-1]) for t in turned)
     assert not all(np.array_equal(c, v) for c, v in zip(crops, views, strict=True))
+
+
+def test_a_die_called_not_a_die_sets_no_level_when_it_counts_as_missed():
+    """`train_reader_undertray --none-is-missed`: the reader drops a candidate the network calls "not a die"
+    (`vision.decide.judge_pip_die`), so such a held-back die is a missed die, not one read certain and wrong;
+    counted as wrong it alone would hold the level up (49th session: the surest "none" on a die 0.9975, the
+    surest wrong face 0.9433, on 1,399 d6 from below)."""
+    from training.calibration import certain_threshold, misread
+
+    none = 6
+    y = np.array([0, 1, 2, 3, 4, 5])
+    pred = np.array([0, 1, 2, 3, none, 4])        # one die called "none", one a wrong face
+    conf = np.array([0.99, 0.99, 0.99, 0.99, 0.998, 0.95])
+    assert misread(pred, y).tolist() == [False, False, False, False, True, True]
+    assert misread(pred, y, none).tolist() == [False, False, False, False, False, True]
+    grid = np.linspace(0.9, 0.9995, 200)
+    assert certain_threshold(conf, misread(pred, y), 0, grid) > 0.998
+    assert 0.95 < certain_threshold(conf, misread(pred, y, none), 0, grid) < 0.952
