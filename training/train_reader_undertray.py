@@ -231,8 +231,19 @@ def turned_crops(crops: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in (1, 2, 3)]
 
 
+def other_views(crops: np.ndarray, turn_views: int) -> list[np.ndarray]:
+    """The views a doubted crop is read in besides itself, as the reader reads a model whose JSON names
+    `turn_views` (`vision.classify.FaceClassifier.turn_views`): its other three quarter turns, and with 8 its
+    mirror image in all four turns too."""
+    if turn_views == 4:
+        return turned_crops(crops)
+    mirrored = np.ascontiguousarray(crops[:, :, ::-1])
+    return turned_crops(crops) + [mirrored] + turned_crops(mirrored)
+
+
 def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float,
-                clean_root: Path | None = None, none_is_missed: bool = False) -> None:
+                clean_root: Path | None = None, none_is_missed: bool = False, turn_views: int = 4,
+                keep_levels: bool = False) -> None:
     """Fit a trained model's temperature and level again (`fit_levels`), without training it again, on the
     held-back real photos and every frame from below of `spec` it never trained on (`never_trained`; default:
     the seeds it trained on and the calibration seeds). Why: 488 held-back dice from below could only vouch
@@ -240,7 +251,9 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     rendered afterwards only to calibrate on cost minutes, training again most of an hour. `clean_root`: the
     same seeds' frames rendered there with less grain too (27th session: a level fitted on 12-16 sample
     frames let two translucent dice through, certain and wrong, at 64 samples). The JSON is rewritten; the
-    calibration the trainer fitted is kept the first time (under "calibration_trained")."""
+    calibration the trainer fitted is kept the first time (under "calibration_trained"). `turn_views`: the
+    views a doubted crop is read in (`other_views`), whose mean the turns' level is fitted on; `keep_levels`:
+    the temperature and the plain level stay as they are and only the turns' level is fitted."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     trained = meta["trained_on"]["undertray_frames"]
     spec = spec or ud.with_calibration(",".join(name[1:] for name in trained))
@@ -264,11 +277,15 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
     logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm))
                              for i in range(0, len(cx), 256)])
-    temp, level, figs = fit_levels(logits, cy, looks, silent_aim, under_aim, none_is_missed)
+    if keep_levels:
+        temp, level = float(meta["temperature"]), float(meta["certain_at"])
+        figs = {**meta.get("calibration", {}), "levels_kept": True}
+    else:
+        temp, level, figs = fit_levels(logits, cy, looks, silent_aim, under_aim, none_is_missed)
     under = slice(len(cy) - n_under, None)
-    turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in turned_crops(cx[under])]
+    turned = [dnn_logits(clf, normalise_batch(t, s.norm)) for t in other_views(cx[under], turn_views)]
     turns_at = turns_by_look(logits[under], turned, cy[under], looks, temp, level, under_aim)
-    figs["turns_level"] = turns_at
+    figs |= {"turns_level": turns_at, "turn_views": turn_views}
     if clean_root:
         figs |= {"clean_root": str(clean_root), "clean_render_frames": len(clean)}
     print(f"{path.name}: certain_at {meta['certain_at']:.4f} -> {level:.4f}, T {meta['temperature']:.3f} -> "
@@ -276,7 +293,7 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
           f"{figs}")
     meta.setdefault("calibration_trained", {"temperature": meta["temperature"], "certain_at": meta["certain_at"],
                                             **meta.get("calibration", {})})
-    meta |= {"temperature": temp, "certain_at": level, "turns_certain_at": turns_at,
+    meta |= {"temperature": temp, "certain_at": level, "turns_certain_at": turns_at, "turn_views": turn_views,
              "calibration": {**figs, "seeds": spec, "silent_aim": silent_aim, "under_silent_aim": under_aim}}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
@@ -362,6 +379,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hold-out", default="", help="leave out every training frame with this factor (KEY=PREFIX)")
     ap.add_argument("--silent-aim", type=float, default=SILENT_AIM)
     ap.add_argument("--under-silent-aim", type=float, default=UNDER_SILENT_AIM)
+    ap.add_argument("--turn-views", type=int, choices=(4, 8), default=4,
+                    help="with --recalibrate: the views of a doubted crop the turns' level is fitted on")
+    ap.add_argument("--keep-levels", action="store_true",
+                    help="with --recalibrate: fit only the turns' level (temperature and level kept)")
     ap.add_argument("--none-is-missed", action="store_true",
                     help="the under-tray level does not count a die called 'not a die' as certain and wrong "
                          "(`under_threshold`)")
@@ -389,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim,
-                    args.clean_root, args.none_is_missed)
+                    args.clean_root, args.none_is_missed, args.turn_views, args.keep_levels)
         return 0
 
     torch.set_num_threads(args.threads)

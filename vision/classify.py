@@ -133,6 +133,10 @@ class Prediction:
 class FaceClassifier:
     """One dice kind's CNN. `predict(img, boxes)` classifies every box in one batch."""
 
+    # the views a doubted crop is read in, itself included (its JSON's "turn_views"): its four quarter turns,
+    # or with 8 their mirror images too (`TURNS_AND_MIRRORS`); its turns' level is fitted on the same mean
+    turn_views: int = 4
+
     def __init__(self, onnx_path: Path, meta: dict):
         self.net = load_net(onnx_path)
         self.classes: list[str] = list(meta["classes"])
@@ -144,6 +148,7 @@ class FaceClassifier:
         self.certain_at = float(meta.get("certain_at", 0.99))
         turns_at = meta.get("turns_certain_at")
         self.turns_certain_at = float(turns_at) if turns_at is not None else None
+        self.turn_views = int(meta.get("turn_views", 4))
         self.meta = meta
         self._outs = self.net.getUnconnectedOutLayersNames()
 
@@ -181,7 +186,8 @@ class FaceClassifier:
         probs, emb = self.run(normalise_batch(crops, self.norm), allowed)
         turns_sure = np.zeros(len(boxes), bool)
         if turns:
-            probs, conf, again = joined_with_views(self, crops, probs, allowed, TURNS, unsure_only=True)
+            views = TURNS_AND_MIRRORS if self.turn_views == 8 else TURNS
+            probs, conf, again = joined_with_views(self, crops, probs, allowed, views, unsure_only=True)
             if self.turns_certain_at is not None:
                 named = probs.argmax(1) != self.classes.index("none")
                 turns_sure = again & named & (probs.max(1) >= self.turns_certain_at)
@@ -222,6 +228,9 @@ def _mirrored(crops: np.ndarray) -> np.ndarray:
 MIRRORED = (_mirrored,)
 # the other three quarter turns of a crop stack (n, size, size, 3)
 TURNS = tuple(lambda crops, k=k: np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3))
+# ... and the mirror image in all four turns: a pip face mirrored is the same face
+_MIRRORED_TURNS = tuple(lambda crops, k=k: np.rot90(crops[:, :, ::-1], k, axes=(1, 2)) for k in (1, 2, 3))
+TURNS_AND_MIRRORS = TURNS + (_mirrored,) + _MIRRORED_TURNS
 
 
 def join_mirrored(plain: np.ndarray, mirrored: np.ndarray, none: int) -> tuple[np.ndarray, np.ndarray]:

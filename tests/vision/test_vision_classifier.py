@@ -555,3 +555,19 @@ def test_an_outline_astride_two_dice_the_finder_parted_gives_way():
     assert 1.3 < WIDER_THAN_DIE
     assert around_finder_dice([astride, on_one, left, right], [pred(2), pred(3), pred(1), pred(4)], 6) == {0}
     assert around_finder_dice([astride, left], [pred(2), pred(1)], 6) == set()
+
+
+def test_a_network_whose_json_names_eight_views_reads_a_doubted_die_mirrored_too():
+    """A model whose JSON says "turn_views": 8 (`train_reader_undertray --recalibrate --turn-views 8`, 49th
+    session, rule F4) reads a crop it doubts in its four quarter turns and their mirror images, named by the
+    mean of all eight (a pip face mirrored is the same face); a sure crop is still read once."""
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[50:62, 50:62] = 255          # the left die's bright corner at its bottom right
+    img[38:50, 138:150] = 255        # the right die's at its top left
+    clf = _TurnSensitive()
+    clf.turn_views = 8
+    doubtful, sure = clf.predict(img, [(50, 50, 24, 24), (150, 50, 24, 24)], turns=True)
+    assert clf.batches == [2, 7]     # both plain, then the doubtful one's seven other views in one batch
+    # of the eight views of a crop, two put its bright corner top left (one turn, one mirrored turn)
+    assert doubtful.label == "3" and doubtful.confidence == pytest.approx((2 * 0.95 + 6 * 0.35) / 8)
+    assert sure.confidence == pytest.approx(0.95)
