@@ -60,7 +60,7 @@ from training.splits import CLASSES, PHOTO_SETS, is_calibration
 from training.torch_net import Setup, export_onnx, folded_net, logits_of, train
 from training.train_reader import CANVAS, cached, calibrate, real_crops
 from training.widen import widened
-from vision.classify import FaceClassifier, crop_patch, normalise_batch
+from vision.classify import TURNS_AND_MIRRORS, FaceClassifier, crop_patch, normalise_batch
 from vision.detector import load as load_detector
 
 # The shipped network's shape (2026-11-26): 40 px crops, wider convolutions, half of what is drawn from below.
@@ -234,11 +234,10 @@ def turned_crops(crops: np.ndarray) -> list[np.ndarray]:
 def other_views(crops: np.ndarray, turn_views: int) -> list[np.ndarray]:
     """The views a doubted crop is read in besides itself, as the reader reads a model whose JSON names
     `turn_views` (`vision.classify.FaceClassifier.turn_views`): its other three quarter turns, and with 8 its
-    mirror image in all four turns too."""
+    mirror image in all four turns too (the reader's own `TURNS_AND_MIRRORS`)."""
     if turn_views == 4:
         return turned_crops(crops)
-    mirrored = np.ascontiguousarray(crops[:, :, ::-1])
-    return turned_crops(crops) + [mirrored] + turned_crops(mirrored)
+    return [np.ascontiguousarray(view(crops)) for view in TURNS_AND_MIRRORS]
 
 
 def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float,
