@@ -48,7 +48,7 @@ import torch
 from device.dice_sets import spec
 from training import undertray_data as ud
 from training.blender_undertray_factors import DT_FACES, DT_HELD_OUT, DT_HELD_OUT_PRINTING
-from training.calibration import level_by_look, vouched_threshold
+from training.calibration import level_by_look, misread, vouched_threshold
 from training.canvas import Canvases, render_canvases
 from training.net import softmax
 from training.provenance import SHIPPED, made_with
@@ -187,26 +187,30 @@ def held_back_crops(rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.nd
     return x, np.concatenate([y for _, y in parts]), looks
 
 
-def fitted(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: float, bound: float
-           ) -> tuple[float, float, dict]:
+def fitted(logits: np.ndarray, y: np.ndarray, looks: np.ndarray, silent_aim: float, bound: float,
+           none_is_missed: bool = False) -> tuple[float, float, dict]:
     """Temperature, certainty level and figures: the level is the higher of the one at which held-back
     wrong-and-sure stays within `silent_aim` and the one the held-back dice vouch for within `bound`
     (`calibration.vouched_threshold`), held on all the held-back dice and on each look's own
     (`calibration.by_look`: a denoised copy is the same die again, so counted together the copies doubled the
-    wrong dice the aim allowed); too few held-back dice vouch for no level below the top."""
+    wrong dice the aim allowed); too few held-back dice vouch for no level below the top. `none_is_missed`: a
+    die the network calls "not a die" is not counted wrong (`calibration.misread`), since the reader never
+    makes a die certain on that word (`vision.symbolnet.joined` leaves the templates' reading unsure,
+    `_alone` drops the box)."""
     temp, _, figs = calibrate(logits, y, silent_aim)
     p = softmax(logits / temp)
-    conf, wrong = p.max(1), p.argmax(1) != y
+    conf, wrong = p.max(1), misread(p.argmax(1), y, CLASSES.index("none") if none_is_missed else None)
     vouched = vouched_threshold(conf, wrong, bound, np.linspace(0.9, TOP, 200))
     level = level_by_look(conf, wrong, looks, silent_aim, bound, MIN_UNDER_DICE, TOP)
     sure = conf >= level
-    return temp, level, {**figs, "vouched_at": vouched, "bound": bound,
+    return temp, level, {**figs, "vouched_at": vouched, "bound": bound, "none_is_missed": none_is_missed,
                          "certain_at_level": float(sure.mean()),
                          "silent_at_level": float((sure & wrong).mean()),
                          "dice_by_look": {str(k): int((looks == k).sum()) for k in dict.fromkeys(looks)}}
 
 
-def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None:
+def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float, none_is_missed: bool = False
+                ) -> None:
     """Fit a trained model's temperature and level again on the frames of `seeds` it never trained on
     (`undertray_data.never_trained`: the held-back fifth, and seeds rendered after it was trained) by the rule
     of `fitted`, without training it again; the JSON is rewritten."""
@@ -219,7 +223,7 @@ def recalibrate(path: Path, seeds: str, bound: float, silent_aim: float) -> None
     x, y, looks = held_back(ud.with_denoised(never, int(meta["trained_on"].get("clean_variants", 0))), s)
     clf = FaceClassifier(path, {**meta, "temperature": 1.0})
     clf.net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
-    temp, level, figs = fitted(clf.net.forward("logits"), y, looks, silent_aim, bound)
+    temp, level, figs = fitted(clf.net.forward("logits"), y, looks, silent_aim, bound, none_is_missed)
     meta |= {"temperature": temp, "certain_at": level, "calibration": {**figs, "seeds": seeds}}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     print(f"recalibrated {path.name} on {len(y)} held-back dice: T={temp:.2f} certain_at={level:.4f} {figs}")
@@ -286,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--silent-aim", type=float, default=0.002)
     ap.add_argument("--bound", type=float, default=0.02,
                     help="the error rate the held-back dice must vouch for at the certainty level (rule of three)")
+    ap.add_argument("--none-is-missed", action="store_true",
+                    help="the level does not count a die the network calls 'not a die' as wrong (`fitted`)")
     ap.add_argument("--recalibrate", type=Path, default=None, help="fit this model's level again, no training")
     ap.add_argument("--fit-turns", type=Path, default=None, help="fit this model's level for the mean of "
                     "four quarter turns on the --train-seeds frames it never trained on (`fit_turns`)")
@@ -309,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     if set(ud.folders(args.train_seeds)) & set(ud.folders(test_seeds(args.set))):
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {test_seeds(args.set)}")
     if args.recalibrate:
-        recalibrate(args.recalibrate, args.train_seeds, args.bound, args.silent_aim)
+        recalibrate(args.recalibrate, args.train_seeds, args.bound, args.silent_aim, args.none_is_missed)
         return 0
     if args.fit_turns:
         fit_turns(args.fit_turns, args.train_seeds, args.turns_aim)
@@ -332,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     crops, y, looks = held_back_crops(calib_rows, s)
     x = normalise_batch(crops, s.norm)
     logits = logits_of(net, x)
-    temp, certain_at, figs = fitted(logits, y, looks, args.silent_aim, args.bound)
+    temp, certain_at, figs = fitted(logits, y, looks, args.silent_aim, args.bound, args.none_is_missed)
     print(f"calibration on {len(y)} held-back dice: T={temp:.2f} certain_at={certain_at:.4f} {figs}", flush=True)
     seen = {f.name: sum(1 for g, _ in rows if g == f) for f in ud.folders(args.train_seeds, finished=True)}
     meta = {"classes": CLASSES, "kind": "icons", "set": args.set, "mount": "under", "size": s.size, "pad": s.pad,
