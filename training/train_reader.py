@@ -65,7 +65,7 @@ from training.provenance import (
 )
 from training.splits import CLASSES, is_calibration, model_jobs, photo_sets
 from training.torch_net import Setup, export_onnx, logits_of, train
-from vision.classify import FaceClassifier, crop_patch, normalise_batch
+from vision.classify import FaceClassifier, crop_patch, normalise_batch, smoothed
 from vision.detector import DieDetector
 from vision.detector import load as load_detector
 
@@ -87,13 +87,15 @@ def calibrate(logits: np.ndarray, y: np.ndarray, silent_aim: float) -> tuple[flo
     return best_t, certain_at, figs
 
 
-def real_crops(photos: list[Photo], s: Setup) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled die of the photos cut out as the reader cuts it (uint8 BGR), and its class."""
+def real_crops(photos: list[Photo], s: Setup, smooth: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled die of the photos cut out as the reader cuts it (uint8 BGR), and its class; from the
+    photo smoothed by `smooth` px for a network that reads so (`vision.classify.smoothed`)."""
     xs, ys = [], []
     for ph in photos:
         img = cv2.imread(str(ph.path))
         if img is None:
             continue
+        img = smoothed(img, smooth)
         for d in ph.dice:
             xs.append(crop_patch(img, d.box, pad=s.pad, size=s.size))
             ys.append(d.value - 1)

@@ -60,7 +60,7 @@ from training.splits import CLASSES, PHOTO_SETS, is_calibration
 from training.torch_net import Setup, export_onnx, folded_net, logits_of, train
 from training.train_reader import CANVAS, cached, calibrate, real_crops
 from training.widen import widened
-from vision.classify import TURNS_AND_MIRRORS, FaceClassifier, crop_patch, normalise_batch
+from vision.classify import TURNS_AND_MIRRORS, FaceClassifier, crop_patch, normalise_batch, smoothed
 from vision.detector import load as load_detector
 
 # The shipped network's shape (2026-11-26): 40 px crops, wider convolutions, half of what is drawn from below.
@@ -118,11 +118,16 @@ def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clea
                   names)
 
 
-def calibration_set(photos: list, under_rows: list, s: Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The held-back crops (real photos', then the under-tray renders'), cut as the reader cuts them, their
-    classes, and the look of each under-tray die (at the end; `undertray_data.looks_of`)."""
-    px, py = real_crops([p for p in photos if is_calibration(p)], s)
-    parts = [(look, ud.die_crops(rows, lambda img, box: crop_patch(img, box, pad=s.pad, size=s.size)))
+def calibration_set(photos: list, under_rows: list, s: Setup, smooth: float = 0.0
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The held-back crops (real photos', then the under-tray renders'), cut as the reader cuts them (from
+    the frame smoothed by `smooth` px for a network whose JSON names it), their classes, and the look of each
+    under-tray die (at the end; `undertray_data.looks_of`)."""
+    def cut(img: np.ndarray, box: tuple) -> np.ndarray:
+        return crop_patch(smoothed(img, smooth), box, pad=s.pad, size=s.size)
+
+    px, py = real_crops([p for p in photos if is_calibration(p)], s, smooth)
+    parts = [(look, ud.die_crops(rows, cut))
              for look, rows in ud.looks_of(under_rows).items()]
     ux = [x.reshape(-1, s.size, s.size, 3) for _, (x, _) in parts]
     looks = np.array([look for look, (_, y) in parts for _ in y], dtype=object)
@@ -242,7 +247,7 @@ def other_views(crops: np.ndarray, turn_views: int) -> list[np.ndarray]:
 
 def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: float,
                 clean_root: Path | None = None, none_is_missed: bool = False, turn_views: int = 4,
-                keep_levels: bool = False) -> None:
+                keep_levels: bool = False, smooth: float | None = None) -> None:
     """Fit a trained model's temperature and level again (`fit_levels`), without training it again, on the
     held-back real photos and every frame from below of `spec` it never trained on (`never_trained`; default:
     the seeds it trained on and the calibration seeds). Why: 488 held-back dice from below could only vouch
@@ -252,7 +257,9 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     frames let two translucent dice through, certain and wrong, at 64 samples). The JSON is rewritten; the
     calibration the trainer fitted is kept the first time (under "calibration_trained"). `turn_views`: the
     views a doubted crop is read in (`other_views`), whose mean the turns' level is fitted on; `keep_levels`:
-    the temperature and the plain level stay as they are and only the turns' level is fitted."""
+    the temperature and the plain level stay as they are and only the turns' level is fitted. `smooth`: the
+    model reads frames smoothed by this many px from now on (its JSON's "smooth_sigma"; None: as it says),
+    and is fitted on crops cut so."""
     meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     trained = meta["trained_on"]["undertray_frames"]
     spec = spec or ud.with_calibration(",".join(name[1:] for name in trained))
@@ -271,7 +278,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     rows += clean
     s = Setup(size=int(meta["size"]), pad=float(meta["pad"]), norm=str(meta["norm"]))
     photos = [p for name in PHOTO_SETS for p in load_photos(name)]
-    cx, cy, looks = calibration_set(photos, rows, s)
+    smooth = float(meta.get("smooth_sigma", 0.0)) if smooth is None else smooth
+    cx, cy, looks = calibration_set(photos, rows, s, smooth)
     n_under = len(looks)
     clf = FaceClassifier(path.with_suffix(".onnx"), meta)
     logits = np.concatenate([dnn_logits(clf, normalise_batch(cx[i:i + 256], s.norm))
@@ -294,6 +302,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
                                             **meta.get("calibration", {})})
     meta |= {"temperature": temp, "certain_at": level, "turns_certain_at": turns_at, "turn_views": turn_views,
              "calibration": {**figs, "seeds": spec, "silent_aim": silent_aim, "under_silent_aim": under_aim}}
+    meta.pop("smooth_sigma", None)
+    meta |= {"smooth_sigma": smooth} if smooth else {}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
 
@@ -382,6 +392,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --recalibrate: the views of a doubted crop the turns' level is fitted on")
     ap.add_argument("--keep-levels", action="store_true",
                     help="with --recalibrate: fit only the turns' level (temperature and level kept)")
+    ap.add_argument("--smooth", type=float, default=None, metavar="SIGMA",
+                    help="with --recalibrate: the model reads frames smoothed by a Gaussian of SIGMA px "
+                         "(its JSON's smooth_sigma; `vision.classify.FaceClassifier.cut`), fitted so")
     ap.add_argument("--none-is-missed", action="store_true",
                     help="the under-tray level does not count a die called 'not a die' as certain and wrong "
                          "(`under_threshold`)")
@@ -409,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--train-seeds {args.train_seeds} overlaps the test seeds {ud.HELD_OUT_SEEDS}")
     if args.recalibrate:
         recalibrate(args.recalibrate, args.calibrate_on, args.silent_aim, args.under_silent_aim,
-                    args.clean_root, args.none_is_missed, args.turn_views, args.keep_levels)
+                    args.clean_root, args.none_is_missed, args.turn_views, args.keep_levels, args.smooth)
         return 0
 
     torch.set_num_threads(args.threads)

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .classify import TURNS, FaceClassifier, crop_patch, joined_with_views, normalise_batch
+from .classify import TURNS, FaceClassifier, joined_with_views, normalise_batch
 from .classify import load as load_classifier
 from .detector import Detection
 from .dicesets import DiceSet
@@ -134,7 +134,7 @@ def crops_of(clf: FaceClassifier, img: np.ndarray, boxes: list) -> np.ndarray:
     """Each box (cx, cy, w, h) cut as the network reads it (n, size, size, 3)."""
     if not boxes:
         return np.zeros((0, clf.size, clf.size, 3), np.uint8)
-    return np.stack([crop_patch(img, b, pad=clf.pad, size=clf.size) for b in boxes])
+    return clf.cut(img, boxes)
 
 
 def probabilities(clf: FaceClassifier, crops: np.ndarray) -> np.ndarray:

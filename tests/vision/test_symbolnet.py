@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from device.dice_sets import spec
+from vision.classify import FaceClassifier
 from vision.dicesets import get_set
 from vision.name import top_face
 from vision.reading import UNNAMED, Reading
@@ -90,8 +91,11 @@ def test_the_network_is_never_sure_of_a_box_far_bigger_than_the_frames_others(mo
     no median."""
     import vision.symbolnet as symbolnet
 
-    class Net:
+    class Net(FaceClassifier):
         certain_at, size, pad, classes = SURE, 32, 1.1, ["1", "2", "3", "4", "5", "6", "none"]
+
+        def __init__(self) -> None:   # no ONNX file: only what the rule reads
+            pass
 
     def probabilities(clf, crops):
         return np.stack([seen("heart", 1.0)] * len(crops))
@@ -146,7 +150,7 @@ def test_every_member_numbered_by_index_shares_the_familys_network_and_no_other_
     assert network_for(get_set(spec(heroes[0])), "under") is None
 
 
-class _TurnSensitive:
+class _TurnSensitive(FaceClassifier):
     """A stand-in symbol network sure of class 2 (the glass face 3) only when the crop's brightest quarter
     is its top left, otherwise leaning doubtfully to class 1: a die the real network reads well in one turn
     only."""

@@ -571,3 +571,28 @@ def test_a_network_whose_json_names_eight_views_reads_a_doubted_die_mirrored_too
     # of the eight views of a crop, two put its bright corner top left (one turn, one mirrored turn)
     assert doubtful.label == "3" and doubtful.confidence == pytest.approx((2 * 0.95 + 6 * 0.35) / 8)
     assert sure.confidence == pytest.approx(0.95)
+
+
+def test_a_network_whose_json_names_a_smoothing_cuts_its_crops_from_the_smoothed_frame():
+    """A model whose JSON says "smooth_sigma" (50th session, rule G1) cuts every crop it reads (plain,
+    turned, second looks) from the frame smoothed by that Gaussian, so a speckle of grain no longer sets a
+    crop's spread; without the key the crops are the frame's own pixels, as every model read before."""
+    rng = np.random.default_rng(50)
+    img = rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)      # grain all over
+    boxes = [(60.0, 50.0, 30.0, 30.0), (110.0, 70.0, 50.0, 44.0)]
+    clf = _TurnSensitive()
+    plain = clf.cut(img, boxes)
+    np.testing.assert_array_equal(plain, np.stack([crop_patch(img, b, pad=1.1, size=32) for b in boxes]))
+    clf.smooth_sigma = 0.8
+    smoothed = clf.cut(img, boxes)
+    expected = np.stack([crop_patch(cv2.GaussianBlur(img, (0, 0), 0.8), b, pad=1.1, size=32) for b in boxes])
+    np.testing.assert_array_equal(smoothed, expected)
+    assert smoothed.std() < 0.8 * plain.std()                       # the grain is what the smoothing took
+    cut_boxes: list[int] = []
+    cut = clf.cut
+    clf.cut = lambda frame, bs: cut_boxes.append(len(bs)) or cut(frame, bs)
+    assert clf.second_looks(img, boxes[:1]).shape == (1, 2, 7)
+    assert cut_boxes == [2] and clf.batches == [2]       # both second looks cut so too, in one batch
+    meta = json.loads((MODELS / "pips.json").read_text(encoding="utf-8"))
+    assert FaceClassifier(MODELS / "pips.onnx", meta).smooth_sigma == 0           # photos from above: none
+    assert FaceClassifier(MODELS / "pips.onnx", meta | {"smooth_sigma": 0.8}).smooth_sigma == 0.8
