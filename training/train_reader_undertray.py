@@ -303,7 +303,8 @@ def recalibrate(path: Path, spec: str | None, silent_aim: float, under_aim: floa
     meta |= {"temperature": temp, "certain_at": level, "turns_certain_at": turns_at, "turn_views": turn_views,
              "calibration": {**figs, "seeds": spec, "silent_aim": silent_aim, "under_silent_aim": under_aim}}
     meta.pop("smooth_sigma", None)
-    meta |= {"smooth_sigma": smooth} if smooth else {}
+    if smooth:
+        meta["smooth_sigma"] = smooth
     path.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
 
 
