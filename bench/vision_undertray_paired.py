@@ -1,0 +1,116 @@
+"""Two d6 face networks read on the same frames from below, die by die: which dice one reads certain and right
+and the other does not, and how far the difference could be chance.
+
+    .venv/bin/python bench/vision_undertray_paired.py --seeds 1083-1102 --b build/reader-models/g4.onnx \
+        [--a vision/models/pips-under.onnx] [--modes merged,watcher] [--draws 4000]
+
+Why: a rule's judge (`bench/vision_undertray.py`, one run per candidate) compares two totals, and a total
+moves by a die whichever network reads it. Read on the same frames, most dice come out the same both ways; the
+difference is made by the few that change, and this lists them (C certain, u unsure, + right, x wrong,
+- missed). How sure the difference is: the frames are drawn again with replacement
+(`scoring.paired_difference`: one frame's dice share a plate, a lamp and a room, so they are not independent)
+and the 5th and 95th percentiles of the difference in points are printed beside it. A rule can then ask for a
+gain its judge's frames could not have made by chance. Prints; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision_undertray import FRAMES, Models, meta_of, read_row, read_rows, seed_list  # noqa: E402
+
+from vision.classify import FaceClassifier  # noqa: E402
+from vision.scoring import paired_difference  # noqa: E402
+
+# what each die came to: its reading certain (C) or unsure (u), right (+) or wrong (x), or none (-)
+OUTCOMES = ("C+", "Cx", "u+", "ux", "-")
+# the figures compared, and the outcomes each counts
+FIGURES = {"certain-right": ("C+",), "right": ("C+", "u+"), "silent": ("Cx",), "missed": ("-",)}
+
+
+def outcome(s) -> str:
+    """One die's `scoring.Score` as one of OUTCOMES."""
+    if s.missed:
+        return "-"
+    if s.right_certain:
+        return "C+"
+    if s.silent:
+        return "Cx"
+    return "u+" if s.correct else "ux"
+
+
+def d6_rows(seeds: str) -> list[tuple[Path, dict]]:
+    """(folder, row) of every rendered d6 frame of the seeds."""
+    out = []
+    for s in seed_list(seeds):
+        folder = FRAMES / f"s{s}"
+        out += [(folder, r) for r in read_rows(folder) if r["dice"] and r["dice"][0].get("set", "d6") == "d6"]
+    return out
+
+
+def paired(rows: list[tuple[Path, dict]], mode: str, a: Models, b: Models) -> list[list[tuple[str, str]]]:
+    """Per frame, per die, (outcome with `a`, outcome with `b`); frames neither could read are left out."""
+    frames = []
+    for folder, row in rows:
+        got_a, got_b = read_row(folder, row, mode, a), read_row(folder, row, mode, b)
+        if got_a is None or got_b is None:
+            continue
+        frames.append([(outcome(x), outcome(y)) for x, y in zip(got_a[0], got_b[0], strict=True)])
+    return frames
+
+
+def counts(frames: list[list[tuple[str, str]]], kinds: tuple[str, ...]) -> np.ndarray:
+    """(frames, 3): each frame's dice, and of them those `a` and those `b` read as one of `kinds`."""
+    return np.array([(len(f), sum(x in kinds for x, _ in f), sum(y in kinds for _, y in f)) for f in frames],
+                    np.int64).reshape(-1, 3)
+
+
+def report(mode: str, frames: list[list[tuple[str, str]]], draws: int, seed: int) -> str:
+    """The mode's transitions (dice whose outcome changed) and each figure's difference with its spread."""
+    pairs = Counter(p for f in frames for p in f)
+    dice = sum(pairs.values())
+    same = sum(n for (x, y), n in pairs.items() if x == y)
+    lines = [f"{mode}: {len(frames)} frames, {dice} d6; the same outcome both ways {same}"]
+    moved = sorted(((n, x, y) for (x, y), n in pairs.items() if x != y), reverse=True)
+    lines += [f"    a {x:>2} -> b {y:>2}  {n:4d}" for n, x, y in moved]
+    for name, kinds in FIGURES.items():
+        c = counts(frames, kinds)
+        d, lo, hi = paired_difference(c, draws, seed)
+        share_a, share_b = (100 * c[:, k].sum() / max(dice, 1) for k in (1, 2))
+        lines.append(f"  {name:<14} a {share_a:6.2f}%  b {share_b:6.2f}%  b - a {d:+6.2f} points "
+                     f"(5-95% of frames redrawn: {lo:+6.2f} to {hi:+6.2f})")
+    return "\n".join(lines)
+
+
+def models_of(path: str) -> Models:
+    """The bench's models with the d6 face network at `path` (.onnx beside its .json; '' the shipped one)."""
+    return Models(FaceClassifier(Path(path), meta_of(Path(path))) if path else None)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", required=True)
+    ap.add_argument("--a", default="", help="the first d6 face network (default: the shipped one)")
+    ap.add_argument("--b", required=True, help="the second d6 face network")
+    ap.add_argument("--modes", default="merged,watcher")
+    ap.add_argument("--draws", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=51)
+    args = ap.parse_args()
+    rows = d6_rows(args.seeds)
+    a, b = models_of(args.a), models_of(args.b)
+    print(f"a: {args.a or 'shipped pips-under'}   b: {args.b}   seeds {args.seeds}")
+    for mode in args.modes.split(","):
+        print(report(mode, paired(rows, mode, a, b), args.draws, args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
