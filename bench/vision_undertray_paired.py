@@ -28,16 +28,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision_undertray import FRAMES, Models, meta_of, read_row, read_rows, seed_list  # noqa: E402
 
 from vision.classify import FaceClassifier  # noqa: E402
-from vision.scoring import paired_difference  # noqa: E402
+from vision.scoring import Score, paired_difference  # noqa: E402
 
-# what each die came to: its reading certain (C) or unsure (u), right (+) or wrong (x), or none (-)
-OUTCOMES = ("C+", "Cx", "u+", "ux", "-")
 # the figures compared, and the outcomes each counts
 FIGURES = {"certain-right": ("C+",), "right": ("C+", "u+"), "silent": ("Cx",), "missed": ("-",)}
 
 
-def outcome(s) -> str:
-    """One die's `scoring.Score` as one of OUTCOMES."""
+def outcome(s: Score) -> str:
+    """One die's `Score` as what it came to: its reading certain (C) or unsure (u), right (+) or wrong (x), or
+    none (-)."""
     if s.missed:
         return "-"
     if s.right_certain:
@@ -57,7 +56,7 @@ def d6_rows(seeds: str) -> list[tuple[Path, dict]]:
 
 
 def paired(rows: list[tuple[Path, dict]], mode: str, a: Models, b: Models) -> list[list[tuple[str, str]]]:
-    """Per frame, per die, (outcome with `a`, outcome with `b`); frames neither could read are left out."""
+    """Per frame, per die, (outcome with `a`, outcome with `b`); a frame either could not read is left out."""
     frames = []
     for folder, row in rows:
         got_a, got_b = read_row(folder, row, mode, a), read_row(folder, row, mode, b)
