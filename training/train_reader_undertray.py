@@ -105,16 +105,17 @@ def base_canvases(seed: int, render_frames: int, cubes: int, cache: Path | None)
 
 
 def under_canvases(rows: list, cache: Path | None, tag: str, variants: int, clean: int = 0,
-                   sensor: int = 0, bare: bool = False) -> Canvases:
+                   sensor: int = 0, bare: bool = False, smooth: float = 0.0) -> Canvases:
     """The under-tray training frames' dice (each through `variants` cameras, the last `clean` of them on the
     frame's denoised copy, the `sensor` before them through a Bayer camera) and the reader's false candidates
     on them (`undertray_data.dice_and_phantoms`); `bare`: every odd camera without the LED ring's
-    reflections."""
+    reflections; `smooth`: each cut from its frame smoothed by a Gaussian of that many px."""
     names = [(ud.folder_key(f), r["index"]) for f, r in rows]
     tag = f"{tag}-{variants}" + (f"-clean{clean}" if clean else "") + (f"-bayer{sensor}" if sensor else "")
-    tag += "-bare" if bare else ""
+    tag += ("-bare" if bare else "") + (f"-smooth{smooth:g}" if smooth else "")
     return cached(cache, f"under-{tag}", UNDER_SOURCES,
-                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor, bare),
+                  lambda: ud.dice_and_phantoms(rows, CANVAS, variants, load_detector(), clean, sensor, bare,
+                                               smooth),
                   names)
 
 
@@ -394,8 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep-levels", action="store_true",
                     help="with --recalibrate: fit only the turns' level (temperature and level kept)")
     ap.add_argument("--smooth", type=float, default=None, metavar="SIGMA",
-                    help="with --recalibrate: the model reads frames smoothed by a Gaussian of SIGMA px "
-                         "(its JSON's smooth_sigma; `vision.classify.FaceClassifier.cut`), fitted so")
+                    help="the model reads frames smoothed by a Gaussian of SIGMA px (its JSON's "
+                         "smooth_sigma; `vision.classify.FaceClassifier.cut`): trained on under-tray crops "
+                         "cut so and fitted on them; with --recalibrate, fitted so (default: its JSON's)")
     ap.add_argument("--none-is-missed", action="store_true",
                     help="the under-tray level does not count a die called 'not a die' as certain and wrong "
                          "(`under_threshold`)")
@@ -438,8 +440,9 @@ def main(argv: list[str] | None = None) -> int:
     calib_rows = ud.with_denoised([fr for fr in rows if ud.is_calibration(fr[1])], args.clean_variants)
     tag = f"{args.train_seeds}-{args.hold_out or 'all'}"
     tag += f"-{args.clean_root.name}" if args.clean_root else ""
+    smooth = args.smooth or 0.0
     under = under_canvases(train_rows, args.cache, tag, args.variants, args.clean_variants,
-                           args.sensor_variants, args.bare_variants)
+                           args.sensor_variants, args.bare_variants, smooth)
     data = Canvases.join([photo_part, renders, under])
     convs = tuple(int(c) for c in args.convs.split(","))
     scale = tuple(float(v) for v in args.scale.split(","))
@@ -454,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
         start, s = widened_start(start, s, args.widen, args.seed)
     net = train(data, s, args.seed, start=start)
 
-    cx, cy, looks = calibration_set(photos, calib_rows, s)
+    cx, cy, looks = calibration_set(photos, calib_rows, s, smooth)
     n_under = len(looks)
     x = normalise_batch(cx, s.norm)
     logits = logits_of(net, x)
@@ -482,6 +485,7 @@ def main(argv: list[str] | None = None) -> int:
                            "denoised_frames": len(ud.denoised_rows(rows)) if args.clean_variants else 0,
                            "held_out_seeds": ud.HELD_OUT_SEEDS, "held_out_factor": args.hold_out or None,
                            "clean_root": str(args.clean_root) if args.clean_root else None},
+            **({"smooth_sigma": smooth} if smooth else {}),
             "train_seconds": round(time.time() - t0, 1), "made_with": made_with(),
             "sources": photo_sources(PHOTO_SETS) + "; renders (vision/render.py); dice drawn as "
                        "cubes (training/cubes.py); dice under a clear tray rendered by Blender "

@@ -21,6 +21,7 @@ from training.blender_undertray_canvases import FRAMES, camera_frame
 from training.blender_undertray_factors import read_rows, seed_kind
 from training.canvas import Canvases, canvas
 from training.sensor import training_camera
+from vision.classify import smoothed
 from vision.detector import DieDetector
 from vision.reader import find_candidates
 from vision.reflections import without_reflections
@@ -39,12 +40,14 @@ FRESH_TABLES = "190-195"
 # 90-91: 29th; 92-93: 30th, each taken out of TRAIN_SEEDS before any frame of it was rendered)
 FRESH_CLEAN_SEEDS = "88-95"
 # d6 seeds from `MORE_D6_SEEDS` (31st session, when every d6 seed below 100 had been trained on or read):
-# kept for fresh reads, each read once by a rule written before it, as FRESH_CLEAN_SEEDS were
-FRESH_MORE_SEEDS = "1000-1099"
+# kept for fresh reads, each read once by a rule written before it, as FRESH_CLEAN_SEEDS were (1100 and up
+# since the 51st session, when 1000-1099 had all been read)
+FRESH_MORE_SEEDS = "1000-1999"
 # what no d6 trainer may take, whatever its seeds say
 HELD_OUT_SEEDS = f"{TEST_SEEDS},{FRESH_CLEAN_SEEDS},{FRESH_SEEDS},{FRESH_MORE_SEEDS}"
-# every d6 seed but those and the tables (100-199, `folders`); 200 and up hold symbol dice
-TRAIN_SEEDS = "4-87,100-199"
+# every d6 seed but those and the tables (100-199, `folders`); 200-999 hold symbol dice; 2000 and up are d6
+# seeds for training only (52nd session, when every d6 seed below 88 had been trained on)
+TRAIN_SEEDS = "4-87,100-199,2000-2999"
 SYMBOL_TEST_SEEDS = "200-201"     # King of Tokyo dice under the tray: never trained or calibrated on
 SYMBOL_MEASURE_SEEDS = "223-231"  # King of Tokyo seeds kept out of training and calibration to measure on too
 # (200-201 hold 164 dice; these 758 more: docs/dice-sets.md, twelfth session)
@@ -134,7 +137,7 @@ def frames(spec: str, keep: Callable[[dict], bool] = lambda row: True, finished:
 
 
 def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, clean: int = 0,
-                 sensor: int = 0, bare: bool = False) -> Canvases:
+                 sensor: int = 0, bare: bool = False, smooth: float = 0.0) -> Canvases:
     """Every labelled die as a canvas of its glass face (class = glass face - 1), seen flat from below: any
     turn is a face's own (not upright). `variants` > 1: each clean render also through other camera faults
     (`refaulted`), as another cheap camera would have given it. Why: a render takes minutes on the shared
@@ -143,7 +146,9 @@ def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, cl
     (`denoised`): the render without Cycles' grain, as a Blender with a denoiser gives it. `sensor`: this many
     variants just before those through a Bayer camera (`sensor.training_camera`), never the bench's one.
     `bare`: every odd variant without the LED ring's reflections its empty tray shows (`without_ring`), as the
-    reader sees a frame read with its room (`reader.REFLECTIONS_OUT`)."""
+    reader sees a frame read with its room (`reader.REFLECTIONS_OUT`). `smooth`: each look smoothed by a
+    Gaussian of that many px, as a network whose JSON names a "smooth_sigma" is shown its crops
+    (`vision.classify.FaceClassifier.cut`)."""
     xs, ys = [], []
     for folder, row in rows:
         for k in range(variants):
@@ -152,6 +157,7 @@ def die_canvases(rows: list[tuple[Path, dict]], side: int, variants: int = 1, cl
                 img = without_ring(img, variant_frame(folder, row, k, variants, clean, sensor, empty=True))
             if img is None:
                 continue
+            img = smoothed(img, smooth)
             for die in row["dice"]:
                 xs.append(canvas(img, tuple(die["box"]), side))
                 ys.append(int(die["glass"]) - 1)
@@ -230,13 +236,15 @@ def with_denoised(rows: list[tuple[Path, dict]], clean: int) -> list[tuple[Path,
 
 
 def dice_and_phantoms(rows: list[tuple[Path, dict]], side: int, variants: int, detector: DieDetector | None,
-                      clean: int = 0, sensor: int = 0, bare: bool = False) -> Canvases:
+                      clean: int = 0, sensor: int = 0, bare: bool = False, smooth: float = 0.0) -> Canvases:
     """The under-tray training frames' dice (`die_canvases`) and the reader's false candidates on them
     (`phantom_canvases`); with `clean` variants, also on their denoised copies (half as many a frame: the
-    crisp LED spots there give the finder more candidates than the grain does)."""
-    parts = [die_canvases(rows, side, variants, clean, sensor, bare), phantom_canvases(rows, side, detector)]
+    crisp LED spots there give the finder more candidates than the grain does). `smooth`: every canvas cut
+    from its frame smoothed so (`die_canvases`)."""
+    parts = [die_canvases(rows, side, variants, clean, sensor, bare, smooth),
+             phantom_canvases(rows, side, detector, smooth=smooth)]
     if clean:
-        parts.append(phantom_canvases(denoised_rows(rows), side, detector, per_frame=4))
+        parts.append(phantom_canvases(denoised_rows(rows), side, detector, per_frame=4, smooth=smooth))
     return Canvases.join(parts)
 
 
@@ -255,11 +263,12 @@ def die_crops(rows: list[tuple[Path, dict]], crop: Callable[[np.ndarray, tuple],
 
 
 def phantom_canvases(rows: list[tuple[Path, dict]], side: int, detector: DieDetector | None,
-                     per_frame: int = 8) -> Canvases:
+                     per_frame: int = 8, smooth: float = 0.0) -> Canvases:
     """"Not a die": the reader's own candidates on the renders that lie on no die (LED reflections in the
     plate, lamps and hands seen through it, the camera board), on the frame read alone and with its empty
     tray, and on the empty tray itself. Why: under the tray most phantoms were the LED ring mirrored in the
-    acrylic (issue 31), which the face network had never been shown."""
+    acrylic (issue 31), which the face network had never been shown. `smooth`: cut from the frame smoothed
+    so, as `die_canvases` cuts the dice (the candidates are found on the frame as it came)."""
     xs: list[np.ndarray] = []
     for folder, row in rows:
         img, empty = camera_frame(folder, row), camera_frame(folder, row, empty=True)
@@ -268,7 +277,8 @@ def phantom_canvases(rows: list[tuple[Path, dict]], side: int, detector: DieDete
         boxes = _candidate_boxes(img, None, detector) + \
             (_candidate_boxes(img, empty, None) + _candidate_boxes(empty, None, detector) if empty is not None else [])
         far = [b for b in boxes if not any(_on_die(b, d) for d in row["dice"])]
-        xs += [canvas(img, b, side) for b in far[:per_frame]]
+        cut_from = smoothed(img, smooth)
+        xs += [canvas(cut_from, b, side) for b in far[:per_frame]]
     return _canvases(xs, [6] * len(xs), NOT_A_DIE, side)
 
 

@@ -137,6 +137,9 @@ def test_the_under_tray_test_seeds_are_never_among_the_training_seeds():
     fresh = f"{ud.TEST_SEEDS},{ud.FRESH_SEEDS},{ud.FRESH_CLEAN_SEEDS},{ud.FRESH_MORE_SEEDS}"
     assert set(seed_list(fresh)) <= held_out
     assert not held_out & set(seed_list(ud.TRAIN_SEEDS))
+    # the judge seeds read since the 51st session (1100 and up) are held out; 2000 and up are d6 to train on
+    assert {1103, 1144, 1999} <= held_out and {2000, 2999} <= set(seed_list(ud.TRAIN_SEEDS))
+    assert fx.seed_kind(2000) == "d6" and fx.seed_kind(1144) == "d6"
     # nor does `make train-reader-undertray` take them by default; fresh tables are tables (never trained on)
     assert not held_out & set(seed_list(_make_default("UNDERTRAY_TRAIN_SEEDS")))
     assert all(ud.is_table(s) for s in seed_list(ud.FRESH_TABLES))
@@ -215,6 +218,24 @@ def test_bare_variants_lose_the_ring_their_empty_tray_shows_in_their_own_look(tm
     looks = brightest(row)
     assert looks[0] > 200 and looks[2] > 200 and looks[1] < 160 and looks[3] < 160
     assert brightest({**row, "empty": None})[1] > 200
+
+
+def test_smoothed_canvases_are_cut_from_the_frame_smoothed_as_the_reader_smooths_it(tmp_path):
+    """`die_canvases(smooth=s)` (a network trained for a JSON naming "smooth_sigma"): each look of a die is
+    the same look cut from its frame smoothed by `vision.classify.smoothed`, as `FaceClassifier.cut` reads
+    it; at 0 nothing changes."""
+    from training import undertray_data as ud
+    from training.canvas import canvas
+    from vision.classify import smoothed
+    folder, row = _one_die_frame(tmp_path / "s4", 100)
+    speckled = np.random.default_rng(3).integers(0, 255, (48, 64, 3), dtype=np.uint8)
+    cv2.imwrite(str(folder / "frame_00000.png"), speckled)
+    plain, soft = ud.die_canvases([(folder, row)], 24, 2), ud.die_canvases([(folder, row)], 24, 2, smooth=0.8)
+    assert np.array_equal(ud.die_canvases([(folder, row)], 24, 2, smooth=0.0).x, plain.x)
+    for k in range(2):
+        look = ud.variant_frame(folder, row, k, 2, 0)
+        assert np.array_equal(soft.x[k], canvas(smoothed(look, 0.8), tuple(row["dice"][0]["box"]), 24))
+    assert soft.x.std() < plain.x.std() and soft.y.tolist() == plain.y.tolist()
 
 
 def test_clean_variants_are_drawn_on_the_denoised_copy_once_it_is_written(tmp_path, monkeypatch):
