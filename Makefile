@@ -97,7 +97,9 @@ train-finder-suite: venv
 # (2026-11-27: 50 and up); 88-99 are fresh test seeds (`undertray_data.FRESH_SEEDS`,
 # `FRESH_CLEAN_SEEDS`), never trained on. Since 2026-11-29 (27th session) the shipped one is that network
 # trained 40 epochs more from its own weights on seeds 4-12,14-16,50-81 (`--init-from
-# vision/models/pips-under --epochs 40 --lr 1e-3`, about 19 minutes on one core; docs/dice-sets.md).
+# vision/models/pips-under --epochs 40 --lr 1e-3`, about 19 minutes on one core; docs/dice-sets.md), and since
+# the 52nd session that network trained 40 epochs more on seeds 82-87,2000-2005 with every crop from below
+# cut from its frame smoothed as the reader smooths it (`--smooth 0.8`, about 8 minutes on one core).
 # UNDERTRAY_CLEAN_ROOT=build/undertray-s64 also trains on the seeds rendered there at 64 samples a pixel
 # (`make blender-undertray UNDERTRAY_SAMPLES=64 UNDERTRAY_ROOT=build/undertray-s64`).
 UNDERTRAY_TRAIN_SEEDS ?= 4-19,22-24,30-32,50-87
