@@ -219,7 +219,8 @@ class FaceClassifier:
         speckle drowns the pips. Given the true boxes of 2,713 held-back dice from below, the shipped d6
         network at its own levels named 91.37% right and 73.02% sure and right, none certain and wrong, on
         frames smoothed by 0.8 px; 90.05%, 71.32% and 3 unsmoothed (docs/dice-sets.md, 50th session). The
-        network shipped since the 52nd session learnt from crops cut so (`train_reader_undertray --smooth`)."""
+        network shipped since the 52nd session learnt from crops cut so (`train_reader_undertray
+        --smooth`)."""
         img = smoothed(img, self.smooth_sigma)
         return np.stack([crop_patch(img, b, pad=self.pad, size=self.size) for b in boxes])
 
