@@ -60,6 +60,40 @@ def smoothed(img: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), sigma) if sigma > 0 else img
 
 
+def smoothed_around(img: np.ndarray, boxes: list, sigma: float, pad: float = PAD) -> np.ndarray:
+    """The frame as `smoothed(img, sigma)` gives it wherever `crop_patch` reads one of `boxes` grown by `pad`
+    (each region smoothed with a margin past the Gaussian's reach, so its pixels are the whole frame's to the
+    bit); elsewhere undefined, never to be read. Why: smoothing the whole frame cost about 1 ms of a 7-8 ms
+    read of five dice from below on one core (`bench/vision_speed.py`); their regions, a small part of it."""
+    H, W = img.shape[:2]
+    if not all(_overlaps(box, pad, W, H) for box in boxes):   # (a crop of such a box reads far from it)
+        return smoothed(img, sigma)
+    out = np.empty_like(img)
+    reach = int(np.ceil(3 * sigma)) + 2   # OpenCV's 8-bit kernel: radius round(3 sigma), and some to spare
+    for cx, cy, w, h in boxes:
+        half_w, half_h = max(w * pad, 4.0) / 2 + 2, max(h * pad, 4.0) / 2 + 2   # + bilinear's neighbours
+        x0, x1 = _span(cx - half_w, cx + half_w, W)
+        y0, y1 = _span(cy - half_h, cy + half_h, H)
+        bx0, by0 = max(0, x0 - reach), max(0, y0 - reach)
+        region = smoothed(img[by0:min(H, y1 + reach), bx0:min(W, x1 + reach)], sigma)
+        out[y0:y1, x0:x1] = region[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
+    return out
+
+
+def _overlaps(box: tuple, pad: float, W: int, H: int) -> bool:
+    """Whether the box grown by `pad` covers a pixel of a W x H frame in both directions."""
+    cx, cy, w, h = box
+    half_w, half_h = max(w * pad, 4.0) / 2, max(h * pad, 4.0) / 2
+    return cx + half_w > 1 and cx - half_w < W - 1 and cy + half_h > 1 and cy - half_h < H - 1
+
+
+def _span(lo: float, hi: float, side: int) -> tuple[int, int]:
+    """The pixel columns (or rows) [lo, hi) reaches, within the frame and never empty (outside it, a crop
+    reads the frame's edge)."""
+    start = min(max(int(np.floor(lo)), 0), side - 1)
+    return start, max(min(int(np.ceil(hi)), side), start + 1)
+
+
 def crop_rect(img: np.ndarray, rect: tuple, pad: float = PAD, size: int = SIZE) -> np.ndarray:
     """The die's outline rectangle (a cv2.minAreaRect: centre, sides, angle) grown by `pad`, cut out as an
     upright square of size x size along the die's own edges (BGR uint8), so only the four quarter turns of a
@@ -221,7 +255,8 @@ class FaceClassifier:
         frames smoothed by 0.8 px; 90.05%, 71.32% and 3 unsmoothed (docs/dice-sets.md, 50th session). The
         network shipped since the 52nd session learnt from crops cut so (`train_reader_undertray
         --smooth`)."""
-        img = smoothed(img, self.smooth_sigma)
+        if self.smooth_sigma > 0:
+            img = smoothed_around(img, boxes, self.smooth_sigma, self.pad)
         return np.stack([crop_patch(img, b, pad=self.pad, size=self.size) for b in boxes])
 
     def second_looks(self, img: np.ndarray, boxes: list) -> np.ndarray:

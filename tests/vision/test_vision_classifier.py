@@ -9,11 +9,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vision_specs import HERO
 from visionkit import DATASETS, layout
 
 from vision.classify import (
     MODELS,
+    PAD,
     SIZE,
     FaceClassifier,
     best_turn,
@@ -25,6 +28,8 @@ from vision.classify import (
     normalise_batch,
     normalise_crop,
     quarter_turns,
+    smoothed,
+    smoothed_around,
 )
 from vision.dicesets import get_set
 from vision.finder import count_pips
@@ -596,3 +601,20 @@ def test_a_network_whose_json_names_a_smoothing_cuts_its_crops_from_the_smoothed
     meta = json.loads((MODELS / "pips.json").read_text(encoding="utf-8"))
     assert FaceClassifier(MODELS / "pips.onnx", meta).smooth_sigma == 0           # photos from above: none
     assert FaceClassifier(MODELS / "pips.onnx", meta | {"smooth_sigma": 0.8}).smooth_sigma == 0.8
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.sampled_from([0.5, 0.8, 1.3, 2.0]), st.sampled_from([32, 40]))
+def test_crops_smoothed_around_their_boxes_are_the_whole_smoothed_frames_to_the_bit(seed, sigma, size):
+    """`smoothed_around` (what `FaceClassifier.cut` smooths for a JSON naming "smooth_sigma"): every crop of
+    its boxes, by either of `crop_patch`'s paths and at the frame's edges, equals the crop of the whole frame
+    smoothed, so the shipped network reads what it was judged on, only sooner."""
+    rng = np.random.default_rng(seed)
+    H, W = (int(v) for v in rng.integers(30, 300, 2))
+    img = rng.integers(0, 256, (H, W, 3), dtype=np.uint8)
+    boxes = [(float(rng.uniform(-20, W + 20)), float(rng.uniform(-20, H + 20)), float(rng.uniform(3, 120)),
+              float(rng.uniform(3, 120))) for _ in range(int(rng.integers(1, 8)))]
+    whole, around = smoothed(img, sigma), smoothed_around(img, boxes, sigma, PAD)
+    for box in boxes:
+        got, want = crop_patch(around, box, pad=PAD, size=size), crop_patch(whole, box, pad=PAD, size=size)
+        assert np.array_equal(got, want)
