@@ -70,8 +70,8 @@ def smoothed_around(img: np.ndarray, boxes: list, sigma: float, pad: float = PAD
         return smoothed(img, sigma)
     out = np.empty_like(img)
     reach = int(np.ceil(3 * sigma)) + 2   # OpenCV's 8-bit kernel: radius round(3 sigma), and some to spare
-    for cx, cy, w, h in boxes:
-        half_w, half_h = max(w * pad, 4.0) / 2 + 2, max(h * pad, 4.0) / 2 + 2   # + bilinear's neighbours
+    for box in boxes:
+        (cx, cy), (half_w, half_h) = box[:2], _half_sides(box, pad, extra=2)   # + bilinear's neighbours
         x0, x1 = _span(cx - half_w, cx + half_w, W)
         y0, y1 = _span(cy - half_h, cy + half_h, H)
         bx0, by0 = max(0, x0 - reach), max(0, y0 - reach)
@@ -82,9 +82,15 @@ def smoothed_around(img: np.ndarray, boxes: list, sigma: float, pad: float = PAD
 
 def _overlaps(box: tuple, pad: float, W: int, H: int) -> bool:
     """Whether the box grown by `pad` covers a pixel of a W x H frame in both directions."""
-    cx, cy, w, h = box
-    half_w, half_h = max(w * pad, 4.0) / 2, max(h * pad, 4.0) / 2
+    cx, cy = box[:2]
+    half_w, half_h = _half_sides(box, pad)
     return cx + half_w > 1 and cx - half_w < W - 1 and cy + half_h > 1 and cy - half_h < H - 1
+
+
+def _half_sides(box: tuple, pad: float, extra: float = 0.0) -> tuple[float, float]:
+    """Half the sides of the region `crop_patch` cuts for a box grown by `pad`, and `extra` px more."""
+    _, _, w, h = box
+    return max(w * pad, 4.0) / 2 + extra, max(h * pad, 4.0) / 2 + extra
 
 
 def _span(lo: float, hi: float, side: int) -> tuple[int, int]:
