@@ -1,0 +1,208 @@
+"""Experiment: does the d6 face network from below name more faces surely when it also sees the empty tray?
+
+    OMP_NUM_THREADS=1 .venv/bin/python -m training.room_input --arm frame --out build/room-input
+    OMP_NUM_THREADS=1 .venv/bin/python -m training.room_input --arm room --out build/room-input
+    .venv/bin/python -m training.room_input --judge build/room-input --dev-seeds 1079-1106,1108,1131-1164
+
+Why: from below, the plate mirrors the LED ring and the box's board over every die (issue 31 #8). On fresh
+seeds 1145-1164 the shipped reader was certain and right of 77.7% of the dice in cross-polarised builds (no
+reflections) and 59.0% in the others; a ring of small bright spots over a face reads as pips. The reflections
+are light the plate adds in front of the die, the same with or without dice above it, so the box's learned
+room (the empty tray) holds them where they lie. Subtracting them by hand (`vision.reflections`, 30th session)
+did not help. Here a network learns from both pictures: each die's crop and the same box cut from its empty
+tray, in the same camera look, as six input channels (arm "room"), against the same network, data, seed and
+draws on the crop alone (arm "frame"). Both are trained from fresh weights on the under-tray renders only, so
+neither is the shipped network; what the experiment measures is the difference between the arms.
+
+Judged given each die's true box on seeds the arms never trained on: right, and certain and right at the level
+where the held-back dice's certain-and-wrong share is 0.1%, 0.25% and 0.5% (a level fitted on the judged dice
+themselves, alike for both arms: this compares how well the arms' confidence parts right from wrong, it is not
+a figure for a shipped reader). Nothing here is read by the box; the reader takes a room input only if this
+says it pays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from training.canvas import canvas
+from training.torch_net import FaceNet, Setup, augment, logits_of
+from training.undertray_data import frames, is_calibration, variant_frame
+from vision.classify import crop_patch, normalise_batch, smoothed
+
+SETUP = Setup(size=40, pad=1.10, norm="rgb", convs=(32, 64, 96), separable=True, hidden=96, bn=True,
+              epochs=30, lr=3e-3, batch=128, neg_frac=0.25, small=0.3, flip=0.5)
+CANVAS = 96        # canvas side (the box fills its middle third: `training.canvas.REACH`)
+LOOKS = 4          # camera looks of each training frame (`undertray_data.variant_frame`)
+SMOOTH = 0.8       # every frame and empty tray smoothed as the shipped network's crops are
+TRAIN_SEEDS = "82-87,2000-2015"
+SILENT_LEVELS = (0.001, 0.0025, 0.005)
+
+
+def pair_canvases(rows: list[tuple[Path, dict]], looks: int = LOOKS) -> tuple[np.ndarray, np.ndarray]:
+    """Each labelled die's canvas of its frame and of its empty tray in the same camera look, as (n, CANVAS,
+    CANVAS, 6) uint8 (frame BGR, then room BGR), and its class (glass face - 1)."""
+    xs, ys = [], []
+    for folder, row in rows:
+        for k in range(looks):
+            img = variant_frame(folder, row, k, looks, 0)
+            empty = variant_frame(folder, row, k, looks, 0, empty=True)
+            if img is None or empty is None:
+                continue
+            img, empty = smoothed(img, SMOOTH), smoothed(empty, SMOOTH)
+            for die in row["dice"]:
+                box = tuple(die["box"])
+                xs.append(np.concatenate([canvas(img, box, CANVAS), canvas(empty, box, CANVAS)], axis=2))
+                ys.append(int(die["glass"]) - 1)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def cached_pairs(out: Path, seeds: str) -> tuple[np.ndarray, np.ndarray]:
+    """`pair_canvases` of the training frames of `seeds` (less the held-back fifth), made once into `out`."""
+    path = out / f"pairs-{seeds}.npz"
+    if not path.exists():
+        x, y = pair_canvases(frames(seeds, keep=lambda row: not is_calibration(row)))
+        out.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=x, y=y)
+    data = np.load(path)
+    return data["x"], data["y"]
+
+
+def room_net(s: Setup) -> FaceNet:
+    """`FaceNet` whose first convolution reads six channels: the crop and the room's crop."""
+    net = FaceNet(s)
+    first = net.features[0]
+    net.features[0] = nn.Conv2d(6, first.out_channels, 3, padding=1, bias=first.bias is not None)
+    return net
+
+
+def augmented(cv: torch.Tensor, y: torch.Tensor, arm: str, s: Setup, g: torch.Generator
+              ) -> tuple[torch.Tensor, torch.Tensor]:
+    """A batch of pair canvases through `torch_net.augment`: the room's half drawn with the very same draws as
+    the frame's (a copy of the generator), so both are cut, turned, lit and coloured alike, as one camera saw
+    them; arm "frame" gets the frame's half alone."""
+    n = len(y)
+    upright, is_die = torch.zeros(n, dtype=torch.bool), torch.ones(n, dtype=torch.bool)
+    state = g.get_state()
+    x, yy = augment(cv[:, :3], y, upright, is_die, s, g)
+    if arm == "frame":
+        return x, yy
+    twin = torch.Generator()
+    twin.set_state(state)
+    room, _ = augment(cv[:, 3:], y, upright, is_die, s, twin)
+    return torch.cat([x, room], 1), yy
+
+
+def train_arm(x: np.ndarray, y: np.ndarray, arm: str, s: Setup, seed: int, log=print) -> FaceNet:
+    """One arm trained from fresh weights; both arms draw the same samples and augmentations."""
+    g = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    net = room_net(s) if arm == "room" else FaceNet(s)
+    cv = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+    yt = torch.from_numpy(y)
+    steps = s.epochs * math.ceil(len(y) / s.batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=s.lr, weight_decay=s.wd)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=s.lr, total_steps=steps, pct_start=0.15)
+    for ep in range(s.epochs):
+        net.train()
+        order = torch.randperm(len(y), generator=g)
+        right = 0
+        for i in range(0, len(y), s.batch):
+            idx = order[i:i + s.batch]
+            xb, yb = augmented(cv[idx], yt[idx], arm, s, g)
+            logits, _ = net(xb)
+            loss = F.cross_entropy(logits, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            right += int((logits.argmax(1) == yb).sum())
+        log(f"  {arm} epoch {ep + 1}/{s.epochs}: train acc {right / len(y):.4f}")
+    net.eval()
+    return net
+
+
+def judged_inputs(seeds: str, arm: str, s: Setup) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The network inputs of every die of `seeds` at its true box as the reader cuts it (`crop_patch`, each
+    picture normalised on its own), its class, and its frame's build (the glare measures it has)."""
+    xs, ys, builds = [], [], []
+    for folder, row in frames(seeds, finished=False):
+        img, empty = variant_frame(folder, row, 0, 1, 0), variant_frame(folder, row, 0, 1, 0, empty=True)
+        if img is None or empty is None or row.get("cut"):
+            continue
+        boxes = [tuple(d["box"]) for d in row["dice"]]
+        parts = [smoothed(img, SMOOTH)] + ([smoothed(empty, SMOOTH)] if arm == "room" else [])
+        cut = [normalise_batch(np.stack([crop_patch(p, b, s.pad, s.size) for b in boxes])) for p in parts]
+        xs.append(np.concatenate(cut, axis=3))
+        ys += [int(d["glass"]) - 1 for d in row["dice"]]
+        builds += [row["factors"]["build"]] * len(boxes)
+    return np.concatenate(xs), np.array(ys), builds
+
+
+def sure_right_at(p: np.ndarray, y: np.ndarray, silent: float) -> tuple[float, float]:
+    """(level, share certain and right) at the lowest level leaving at most `silent` of the dice certain and
+    wrong (fitted on these very dice: the arms' separation of right from wrong, not a reader's figure)."""
+    conf, right = p.max(1), p.argmax(1) == y
+    order = np.argsort(-conf)
+    wrong_so_far = np.cumsum(~right[order])
+    ok = np.nonzero(wrong_so_far <= silent * len(y))[0]
+    last = int(ok[-1]) if len(ok) else -1
+    return (float(conf[order][last]) if last >= 0 else 1.0), float(right[order][:last + 1].sum() / len(y))
+
+
+def judge_lines(net: FaceNet, arm: str, seeds: str, s: Setup) -> list[str]:
+    """The arm's figures on `seeds`, all dice and by whether the build is cross-polarised."""
+    x, y, builds = judged_inputs(seeds, arm, s)
+    z = logits_of(net, x)
+    p = np.exp(z - z.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    polarised = np.array(["cross-polarised" in b for b in builds])
+    lines = []
+    for name, keep in (("all", np.ones(len(y), bool)), ("cross-polarised", polarised),
+                       ("not cross-polarised", ~polarised)):
+        acc = float((p[keep].argmax(1) == y[keep]).mean())
+        sure = [sure_right_at(p[keep], y[keep], a) for a in SILENT_LEVELS]
+        cells = "  ".join(f"at {100 * a:.2f}% wrong: {100 * sr:6.2f}% (level {lv:.4f})"
+                          for a, (lv, sr) in zip(SILENT_LEVELS, sure, strict=True))
+        lines.append(f"{arm:<5} {name:<20} dice {int(keep.sum()):5d}  right {100 * acc:6.2f}%  "
+                     f"certain-right {cells}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--arm", choices=("frame", "room"), help="train this arm")
+    ap.add_argument("--judge", type=Path, help="judge the arms trained into this folder")
+    ap.add_argument("--dev-seeds", default="1079-1106,1108,1131-1164", help="seeds to judge on")
+    ap.add_argument("--train-seeds", default=TRAIN_SEEDS)
+    ap.add_argument("--epochs", type=int, default=SETUP.epochs)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--out", type=Path, default=Path("build/room-input"))
+    args = ap.parse_args(argv)
+    torch.set_num_threads(1)
+    s = Setup(**{**SETUP.__dict__, "epochs": args.epochs})
+    if args.arm:
+        x, y = cached_pairs(args.out, args.train_seeds)
+        print(f"{len(y)} dice canvases from seeds {args.train_seeds}", flush=True)
+        net = train_arm(x, y, args.arm, s, args.seed, log=lambda m: print(m, flush=True))
+        torch.save(net.state_dict(), args.out / f"{args.arm}.pt")
+        run = {"seed": args.seed, "train_seeds": args.train_seeds, "epochs": s.epochs, "dice": len(y)}
+        (args.out / f"{args.arm}.json").write_text(json.dumps(run))
+    if args.judge:
+        for arm in ("frame", "room"):
+            net = room_net(s) if arm == "room" else FaceNet(s)
+            net.load_state_dict(torch.load(args.judge / f"{arm}.pt"))
+            print("\n".join(judge_lines(net, arm, args.dev_seeds, s)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
