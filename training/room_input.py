@@ -36,7 +36,7 @@ from torch import nn
 from training.canvas import canvas
 from training.torch_net import FaceNet, Setup, augment, logits_of
 from training.undertray_data import frames, is_calibration, variant_frame
-from vision.classify import crop_patch, normalise_batch, smoothed
+from vision.classify import FaceClassifier, crop_patch, normalise_batch, smoothed
 
 SETUP = Setup(size=40, pad=1.10, norm="rgb", convs=(32, 64, 96), separable=True, hidden=96, bn=True,
               epochs=30, lr=3e-3, batch=128, neg_frac=0.25, small=0.3, flip=0.5)
@@ -158,12 +158,16 @@ def sure_right_at(p: np.ndarray, y: np.ndarray, silent: float) -> tuple[float, f
     return (float(conf[order][last]) if last >= 0 else 1.0), float(right[order][:last + 1].sum() / len(y))
 
 
-def judge_lines(net: FaceNet, arm: str, seeds: str, s: Setup) -> list[str]:
-    """The arm's figures on `seeds`, all dice and by whether the build is cross-polarised."""
-    x, y, builds = judged_inputs(seeds, arm, s)
-    z = logits_of(net, x)
-    p = np.exp(z - z.max(1, keepdims=True))
-    p /= p.sum(1, keepdims=True)
+def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup) -> list[str]:
+    """The arm's figures on `seeds`, all dice and by whether the build is cross-polarised; `net` a shipped
+    `FaceClassifier` (arm "frame"'s inputs, read by `cv2.dnn`, "not a die" left out) for comparison."""
+    x, y, builds = judged_inputs(seeds, "frame" if arm == "file" else arm, s)
+    if isinstance(net, FaceClassifier):
+        p = net.run(x, np.arange(len(net.classes)) < 6)[0]
+    else:
+        z = logits_of(net, x)
+        p = np.exp(z - z.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
     polarised = np.array(["cross-polarised" in b for b in builds])
     lines = []
     for name, keep in (("all", np.ones(len(y), bool)), ("cross-polarised", polarised),
@@ -185,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train-seeds", default=TRAIN_SEEDS)
     ap.add_argument("--epochs", type=int, default=SETUP.epochs)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--shipped", type=Path, default=None, help="with --judge: this face network file too")
     ap.add_argument("--out", type=Path, default=Path("build/room-input"))
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -201,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
             net = room_net(s) if arm == "room" else FaceNet(s)
             net.load_state_dict(torch.load(args.judge / f"{arm}.pt"))
             print("\n".join(judge_lines(net, arm, args.dev_seeds, s)), flush=True)
+        if args.shipped:
+            meta = json.loads(args.shipped.with_suffix(".json").read_text(encoding="utf-8"))
+            shipped = FaceClassifier(args.shipped.with_suffix(".onnx"), meta)
+            print("\n".join(judge_lines(shipped, "file", args.dev_seeds, s)), flush=True)
     return 0
 
 
