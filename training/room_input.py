@@ -86,19 +86,11 @@ def room_net(s: Setup) -> FaceNet:
 
 def augmented(cv: torch.Tensor, y: torch.Tensor, arm: str, s: Setup, g: torch.Generator
               ) -> tuple[torch.Tensor, torch.Tensor]:
-    """A batch of pair canvases through `torch_net.augment`: the room's half drawn with the very same draws as
-    the frame's (a copy of the generator), so both are cut, turned, lit and coloured alike, as one camera saw
-    them; arm "frame" gets the frame's half alone."""
+    """A batch of pair canvases through `torch_net.augment`, both pictures as one camera's (cut, turned, lit
+    and coloured alike, each with its own noise and normalised on its own); arm "frame": the frame alone."""
     n = len(y)
     upright, is_die = torch.zeros(n, dtype=torch.bool), torch.ones(n, dtype=torch.bool)
-    state = g.get_state()
-    x, yy = augment(cv[:, :3], y, upright, is_die, s, g)
-    if arm == "frame":
-        return x, yy
-    twin = torch.Generator()
-    twin.set_state(state)
-    room, _ = augment(cv[:, 3:], y, upright, is_die, s, twin)
-    return torch.cat([x, room], 1), yy
+    return augment(cv if arm == "room" else cv[:, :3], y, upright, is_die, s, g)
 
 
 def train_arm(x: np.ndarray, y: np.ndarray, arm: str, s: Setup, seed: int, log=print) -> FaceNet:

@@ -151,8 +151,12 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
     """A batch of canvases (n, 3, C, C) uint8 -> (normalised patches, labels). Geometry: a turn (small for
     upright dice), shift, scale and a little stretch of the box; some dice become "not a die" (half a die,
     a part of the face zoomed in, a box far too wide). Photometry: shrink-and-grow (small dice), blur, gain,
-    offset, noise, hot pixels; then the channels permuted, inverted or greyed (rgb)."""
+    offset, noise, hot pixels; then the channels permuted, inverted or greyed (rgb).
+    Canvases of 3k channels are k pictures of one place by one camera (`training.room_input`: a die and its
+    empty tray): every draw is shared but the noise, which each picture has its own of, and each picture is
+    normalised on its own, as the reader normalises each crop. One picture draws exactly as before."""
     n = cv.shape[0]
+    pictures = cv.shape[1] // 3
 
     def u(lo: float, hi: float, k: int = n) -> torch.Tensor:
         return lo + (hi - lo) * torch.rand(k, generator=g)
@@ -179,7 +183,7 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
     cos, sin = torch.cos(ang), torch.sin(ang)
     theta = torch.stack([torch.stack([k * cos * stretch, -k * sin, sx * 2 / REACH], 1),
                          torch.stack([k * sin, k * cos / stretch, sy * 2 / REACH], 1)], 1)
-    grid = F.affine_grid(theta, [n, 3, s.size, s.size], align_corners=False)
+    grid = F.affine_grid(theta, [n, cv.shape[1], s.size, s.size], align_corners=False)
     x = F.grid_sample(cv.float(), grid, mode="bilinear", padding_mode="border", align_corners=False)
     # photometry
     small = coin(s.small)
@@ -194,7 +198,7 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
         x = _hue_turn(x, coin(s.hue), u(0, 2 * math.pi), u(0.3, 1.6))
     per_ch = coin(0.5)
     gain = torch.where(per_ch[:, None], u(0.6, 1.4, 3 * n).view(n, 3), u(0.6, 1.4)[:, None].expand(n, 3))
-    x = x * gain[:, :, None, None] + u(-30, 30)[:, None, None, None]
+    x = x * gain.repeat(1, pictures)[:, :, None, None] + u(-30, 30)[:, None, None, None]
     noisy = coin(0.5)
     x = x + torch.randn(x.shape, generator=g) * (u(1, 8) * noisy)[:, None, None, None]
     hot = coin(0.15)[:, None, None] & (torch.rand((n, s.size, s.size), generator=g) < 0.015)
@@ -203,13 +207,15 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
     x = x.clamp(0, 255)
     flip = coin(s.flip)
     x[flip] = x[flip].flip(3)
-    x = normalise_torch(x, s.norm)
+    x = torch.cat([normalise_torch(x[:, 3 * k:3 * k + 3], s.norm) for k in range(pictures)], 1)
     inv = coin(0.5)
     x[inv] = -x[inv]
     if s.norm == "rgb":
-        x = x[:, torch.randperm(3, generator=g)]
+        order = torch.randperm(3, generator=g)
+        x = x[:, torch.cat([order + 3 * k for k in range(pictures)])]
         grey = coin(0.15)
-        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+        x[grey] = torch.cat([x[grey, 3 * k:3 * k + 3].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+                             for k in range(pictures)], 1)
     return x, y
 
 
