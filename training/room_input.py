@@ -35,7 +35,7 @@ from torch import nn
 
 from training.canvas import canvas
 from training.torch_net import FaceNet, Setup, augment, logits_of
-from training.undertray_data import frames, is_calibration, variant_frame
+from training.undertray_data import factor_matches, frames, is_calibration, variant_frame
 from vision.classify import FaceClassifier, crop_patch, normalise_batch, smoothed
 
 SETUP = Setup(size=40, pad=1.10, norm="rgb", convs=(32, 64, 96), separable=True, hidden=96, bn=True,
@@ -65,15 +65,22 @@ def pair_canvases(rows: list[tuple[Path, dict]], looks: int = LOOKS) -> tuple[np
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def cached_pairs(out: Path, seeds: str) -> tuple[np.ndarray, np.ndarray]:
-    """`pair_canvases` of the training frames of `seeds` (less the held-back fifth), made once into `out`."""
-    path = out / f"pairs-{seeds}.npz"
+def cached_pairs(out: Path, seeds: str, hold_out: str = "") -> tuple[np.ndarray, np.ndarray]:
+    """`pair_canvases` of the training frames of `seeds` (less the held-back fifth, and every frame with the
+    factor `hold_out`, KEY=PREFIX, where one is named), made once into `out`."""
+    path = out / f"pairs-{seeds}{held_out_tag(hold_out)}.npz"
     if not path.exists():
-        x, y = pair_canvases(frames(seeds, keep=lambda row: not is_calibration(row)))
+        x, y = pair_canvases(frames(seeds, keep=lambda row: not is_calibration(row) and not (
+            hold_out and factor_matches(row, hold_out))))
         out.mkdir(parents=True, exist_ok=True)
         np.savez(path, x=x, y=y)
     data = np.load(path)
     return data["x"], data["y"]
+
+
+def held_out_tag(hold_out: str) -> str:
+    """A file name's part for a held-out factor ("" for none)."""
+    return f"-without-{hold_out.replace('=', '-').replace('*', 'any')}" if hold_out else ""
 
 
 def room_net(s: Setup) -> FaceNet:
@@ -122,11 +129,14 @@ def train_arm(x: np.ndarray, y: np.ndarray, arm: str, s: Setup, seed: int, log=p
     return net
 
 
-def judged_inputs(seeds: str, arm: str, s: Setup) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The network inputs of every die of `seeds` at its true box as the reader cuts it (`crop_patch`, each
-    picture normalised on its own), its class, and its frame's build (the glare measures it has)."""
+def judged_inputs(seeds: str, arm: str, s: Setup, factor: str = ""
+                  ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The network inputs of every die of `seeds` (of the frames with `factor` only, where one is named) at
+    its true box as the reader cuts it (`crop_patch`, each picture normalised on its own), its class, and its
+    frame's build (the glare measures it has)."""
     xs, ys, builds = [], [], []
-    for folder, row in frames(seeds, finished=False):
+    with_factor = (lambda row: factor_matches(row, factor)) if factor else (lambda row: True)
+    for folder, row in frames(seeds, keep=with_factor, finished=False):
         img, empty = variant_frame(folder, row, 0, 1, 0), variant_frame(folder, row, 0, 1, 0, empty=True)
         if img is None or empty is None or row.get("cut"):
             continue
@@ -150,10 +160,10 @@ def sure_right_at(p: np.ndarray, y: np.ndarray, silent: float) -> tuple[float, f
     return (float(conf[order][last]) if last >= 0 else 1.0), float(right[order][:last + 1].sum() / len(y))
 
 
-def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup) -> list[str]:
+def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup, factor: str = "") -> list[str]:
     """The arm's figures on `seeds`, all dice and by whether the build is cross-polarised; `net` a shipped
     `FaceClassifier` (arm "frame"'s inputs, read by `cv2.dnn`, "not a die" left out) for comparison."""
-    x, y, builds = judged_inputs(seeds, "frame" if arm == "file" else arm, s)
+    x, y, builds = judged_inputs(seeds, "room" if arm.startswith("room") else "frame", s, factor)
     if isinstance(net, FaceClassifier):
         p = net.run(x, np.arange(len(net.classes)) < 6)[0]
     else:
@@ -168,7 +178,7 @@ def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup) -
         sure = [sure_right_at(p[keep], y[keep], a) for a in SILENT_LEVELS]
         cells = "  ".join(f"at {100 * a:.2f}% wrong: {100 * sr:6.2f}% (level {lv:.4f})"
                           for a, (lv, sr) in zip(SILENT_LEVELS, sure, strict=True))
-        lines.append(f"{arm:<5} {name:<20} dice {int(keep.sum()):5d}  right {100 * acc:6.2f}%  "
+        lines.append(f"{arm:<12} {name:<20} dice {int(keep.sum()):5d}  right {100 * acc:6.2f}%  "
                      f"certain-right {cells}")
     return lines
 
@@ -176,7 +186,10 @@ def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup) -
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arm", choices=("frame", "room"), help="train this arm")
+    ap.add_argument("--hold-out", default="", help="train without the frames with this factor (KEY=PREFIX); "
+                    "with --judge: judge only the frames with it")
     ap.add_argument("--judge", type=Path, help="judge the arms trained into this folder")
+    ap.add_argument("--arms", default="frame,room", help="with --judge: the trained arms' names")
     ap.add_argument("--dev-seeds", default="1079-1106,1108,1131-1164", help="seeds to judge on")
     ap.add_argument("--train-seeds", default=TRAIN_SEEDS)
     ap.add_argument("--epochs", type=int, default=SETUP.epochs)
@@ -187,21 +200,23 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     s = Setup(**{**SETUP.__dict__, "epochs": args.epochs})
     if args.arm:
-        x, y = cached_pairs(args.out, args.train_seeds)
+        x, y = cached_pairs(args.out, args.train_seeds, args.hold_out)
         print(f"{len(y)} dice canvases from seeds {args.train_seeds}", flush=True)
         net = train_arm(x, y, args.arm, s, args.seed, log=lambda m: print(m, flush=True))
-        torch.save(net.state_dict(), args.out / f"{args.arm}.pt")
-        run = {"seed": args.seed, "train_seeds": args.train_seeds, "epochs": s.epochs, "dice": len(y)}
-        (args.out / f"{args.arm}.json").write_text(json.dumps(run))
+        name = args.arm + held_out_tag(args.hold_out)
+        torch.save(net.state_dict(), args.out / f"{name}.pt")
+        run = {"seed": args.seed, "train_seeds": args.train_seeds, "epochs": s.epochs, "dice": len(y),
+               "held_out": args.hold_out}
+        (args.out / f"{name}.json").write_text(json.dumps(run))
     if args.judge:
-        for arm in ("frame", "room"):
-            net = room_net(s) if arm == "room" else FaceNet(s)
+        for arm in args.arms.split(","):
+            net = room_net(s) if arm.startswith("room") else FaceNet(s)
             net.load_state_dict(torch.load(args.judge / f"{arm}.pt"))
-            print("\n".join(judge_lines(net, arm, args.dev_seeds, s)), flush=True)
+            print("\n".join(judge_lines(net, arm, args.dev_seeds, s, args.hold_out)), flush=True)
         if args.shipped:
             meta = json.loads(args.shipped.with_suffix(".json").read_text(encoding="utf-8"))
             shipped = FaceClassifier(args.shipped.with_suffix(".onnx"), meta)
-            print("\n".join(judge_lines(shipped, "file", args.dev_seeds, s)), flush=True)
+            print("\n".join(judge_lines(shipped, "file", args.dev_seeds, s, args.hold_out)), flush=True)
     return 0
 
 
