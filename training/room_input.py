@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 from pathlib import Path
 
 import numpy as np
@@ -65,22 +66,32 @@ def pair_canvases(rows: list[tuple[Path, dict]], looks: int = LOOKS) -> tuple[np
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def cached_pairs(out: Path, seeds: str, hold_out: str = "") -> tuple[np.ndarray, np.ndarray]:
+def cached_pairs(out: Path, seeds: str, hold_out: str = "", share: float = 1.0
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """`pair_canvases` of the training frames of `seeds` (less the held-back fifth, and every frame with the
-    factor `hold_out`, KEY=PREFIX, where one is named), made once into `out`."""
-    path = out / f"pairs-{seeds}{held_out_tag(hold_out)}.npz"
+    factor `hold_out`, KEY=PREFIX, where one is named; `share` < 1: that share of the frames, drawn by seed
+    and index), made once into `out`."""
+    path = out / f"pairs-{seeds}{held_out_tag(hold_out, share)}.npz"
     if not path.exists():
         x, y = pair_canvases(frames(seeds, keep=lambda row: not is_calibration(row) and not (
-            hold_out and factor_matches(row, hold_out))))
+            hold_out and factor_matches(row, hold_out)) and drawn(row, share)))
         out.mkdir(parents=True, exist_ok=True)
         np.savez(path, x=x, y=y)
     data = np.load(path)
     return data["x"], data["y"]
 
 
-def held_out_tag(hold_out: str) -> str:
-    """A file name's part for a held-out factor ("" for none)."""
-    return f"-without-{hold_out.replace('=', '-').replace('*', 'any')}" if hold_out else ""
+def drawn(row: dict, share: float) -> bool:
+    """Whether a frame is among `share` of the frames, drawn by its seed and index alone. Why: a network
+    trained without a factor learns from fewer frames; one trained on as few frames drawn at random is the
+    control that says how much of its loss on that factor is the factor's, not the frames' number."""
+    return share >= 1.0 or random.Random(row["seed"] * 1009 + row["index"]).random() < share
+
+
+def held_out_tag(hold_out: str, share: float = 1.0) -> str:
+    """A file name's part for a held-out factor and a share of the frames ("" for none)."""
+    tag = f"-without-{hold_out.replace('=', '-').replace('*', 'any')}" if hold_out else ""
+    return tag + (f"-share-{share:g}" if share < 1.0 else "")
 
 
 def room_net(s: Setup) -> FaceNet:
@@ -188,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--arm", choices=("frame", "room"), help="train this arm")
     ap.add_argument("--hold-out", default="", help="train without the frames with this factor (KEY=PREFIX); "
                     "with --judge: judge only the frames with it")
+    ap.add_argument("--share", type=float, default=1.0, help="train on this share of the frames (at random)")
     ap.add_argument("--judge", type=Path, help="judge the arms trained into this folder")
     ap.add_argument("--arms", default="frame,room", help="with --judge: the trained arms' names")
     ap.add_argument("--dev-seeds", default="1079-1106,1108,1131-1164", help="seeds to judge on")
@@ -200,13 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     s = Setup(**{**SETUP.__dict__, "epochs": args.epochs})
     if args.arm:
-        x, y = cached_pairs(args.out, args.train_seeds, args.hold_out)
+        x, y = cached_pairs(args.out, args.train_seeds, args.hold_out, args.share)
         print(f"{len(y)} dice canvases from seeds {args.train_seeds}", flush=True)
         net = train_arm(x, y, args.arm, s, args.seed, log=lambda m: print(m, flush=True))
-        name = args.arm + held_out_tag(args.hold_out)
+        name = args.arm + held_out_tag(args.hold_out, args.share)
         torch.save(net.state_dict(), args.out / f"{name}.pt")
         run = {"seed": args.seed, "train_seeds": args.train_seeds, "epochs": s.epochs, "dice": len(y),
-               "held_out": args.hold_out}
+               "held_out": args.hold_out, "share": args.share}
         (args.out / f"{name}.json").write_text(json.dumps(run))
     if args.judge:
         for arm in args.arms.split(","):

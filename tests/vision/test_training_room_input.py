@@ -47,3 +47,13 @@ def test_the_level_keeps_the_wrong_and_certain_within_the_share_asked():
     assert level == pytest.approx(0.99) and sure_right == pytest.approx(0.25)
     level, sure_right = room_input.sure_right_at(p, y, silent=0.25)
     assert level == pytest.approx(0.6) and sure_right == pytest.approx(0.75)
+
+
+def test_a_share_of_the_frames_is_drawn_by_seed_and_index_alone():
+    """The control for a held-out factor: as few frames, drawn at random, the same ones every run."""
+    rows = [{"seed": s, "index": i} for s in range(2000, 2010) for i in range(40)]
+    half = [room_input.drawn(r, 0.5) for r in rows]
+    assert half == [room_input.drawn(r, 0.5) for r in rows]
+    assert 0.4 < sum(half) / len(rows) < 0.6
+    assert all(room_input.drawn(r, 1.0) for r in rows)
+    assert room_input.held_out_tag("leds=*-green", 0.5) == "-without-leds-any-green-share-0.5"
