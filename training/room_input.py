@@ -10,12 +10,12 @@ reflections) and 59.0% in the others; a ring of small bright spots over a face r
 are light the plate adds in front of the die, the same with or without dice above it, so the box's learned
 room (the empty tray) holds them where they lie. Subtracting them by hand (`vision.reflections`, 30th session)
 did not help. Here a network learns from both pictures: each die's crop and the same box cut from its empty
-tray, in the same camera look, as six input channels (arm "room"), against the same network, data, seed and
-draws on the crop alone (arm "frame"). Both are trained from fresh weights on the under-tray renders only, so
+tray, in the same camera look, as six input channels (arm "room"), against the same network, data and seed
+on the crop alone (arm "frame"). Both are trained from fresh weights on the under-tray renders only, so
 neither is the shipped network; what the experiment measures is the difference between the arms.
 
 Judged given each die's true box on seeds the arms never trained on: right, and certain and right at the level
-where the held-back dice's certain-and-wrong share is 0.1%, 0.25% and 0.5% (a level fitted on the judged dice
+where the judged dice's certain-and-wrong share is 0.1%, 0.25% and 0.5% (a level fitted on the judged dice
 themselves, alike for both arms: this compares how well the arms' confidence parts right from wrong, it is not
 a figure for a shipped reader). Nothing here is read by the box; the reader takes a room input only if this
 says it pays.
@@ -41,7 +41,9 @@ from vision.classify import FaceClassifier, crop_patch, normalise_batch, smoothe
 
 SETUP = Setup(size=40, pad=1.10, norm="rgb", convs=(32, 64, 96), separable=True, hidden=96, bn=True,
               epochs=30, lr=3e-3, batch=128, neg_frac=0.25, small=0.3, flip=0.5)
-CANVAS = 96        # canvas side (the box fills its middle third: `training.canvas.REACH`)
+# canvas side (the box fills its middle third: `training.canvas.REACH`); the shipped trainer's is 128, so
+# these arms learn from slightly softer crops than they are judged on, alike for every arm
+CANVAS = 96
 LOOKS = 4          # camera looks of each training frame (`undertray_data.variant_frame`)
 SMOOTH = 0.8       # every frame and empty tray smoothed as the shipped network's crops are
 TRAIN_SEEDS = "82-87,2000-2015"
@@ -112,7 +114,8 @@ def augmented(cv: torch.Tensor, y: torch.Tensor, arm: str, s: Setup, g: torch.Ge
 
 
 def train_arm(x: np.ndarray, y: np.ndarray, arm: str, s: Setup, seed: int, log=print) -> FaceNet:
-    """One arm trained from fresh weights; both arms draw the same samples and augmentations."""
+    """One arm trained from fresh weights, seeded as the other (the room's own noise takes more draws, so the
+    two arms' draws part after the first batch)."""
     g = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     net = room_net(s) if arm == "room" else FaceNet(s)

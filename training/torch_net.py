@@ -154,7 +154,8 @@ def augment(cv: torch.Tensor, y: torch.Tensor, upright: torch.Tensor, is_die: to
     offset, noise, hot pixels; then the channels permuted, inverted or greyed (rgb).
     Canvases of 3k channels are k pictures of one place by one camera (`training.room_input`: a die and its
     empty tray): every draw is shared but the noise, which each picture has its own of, and each picture is
-    normalised on its own, as the reader normalises each crop. One picture draws exactly as before."""
+    normalised on its own, as the reader normalises each crop (not with a `hue` turn, which takes one
+    picture). One picture draws exactly as before."""
     n = cv.shape[0]
     pictures = cv.shape[1] // 3
 
