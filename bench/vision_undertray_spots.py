@@ -1,13 +1,15 @@
-"""Are the d6 dice from below the face network is sure and wrong of the ones under the LED ring's mirror image?
+"""Are the d6 dice from below the face network is sure and wrong of the ones under the LED ring's mirror
+image?
 
     .venv/bin/python bench/vision_undertray_spots.py --seeds 1079-1106,1108,1131-1184
 
-Given each die's true box (the finder's part taken out, the network's turns as the reader takes them), the dice
-are parted by whether the learned room's reflection spots (`vision.reflections.reflection_spots` of the frame's
-empty tray) fall in the middle 80% of the box, and each part is counted certain and right, certain and wrong at
-the shipped level and at stricter levels for the dice under spots. Why: the dice a person sees read wrong and
-sure from below often lie under a ring of bright spots the plate mirrors (docs/dice-sets.md, 53rd session); a
-stricter level there would be a cheap rule, if the spot finder found those dice. Printed, never asserted.
+Given each die's true box (the finder's part taken out, the network's turns as the reader takes them), the
+dice are parted by whether the learned room's reflection spots (`vision.reflections.reflection_spots` of the
+frame's empty tray) fall in the middle 80% of the box, and each part is counted certain and right, certain and
+wrong at the shipped level and at stricter levels for the dice under spots. Why: the dice a person sees read
+wrong and sure from below often lie under a ring of bright spots the plate mirrors (docs/dice-sets.md, 53rd
+session); a stricter level there would be a cheap rule, if the spot finder found those dice. Printed, never
+asserted.
 """
 
 from __future__ import annotations
@@ -66,9 +68,10 @@ def main() -> int:
         for level in LEVELS if under else (shipped,):
             # the turns' mean makes a die sure only where the level is the shipped one
             sure = [(ok, c >= level or (t and level <= shipped)) for _, ok, c, t in part]
+            sure_right, sure_wrong = sum(ok and s for ok, s in sure), sum(s and not ok for ok, s in sure)
             print(f"{'under spots' if under else 'no spots':<11} dice {len(part):5d}  right "
                   f"{100 * right / max(len(part), 1):6.2f}%  at level {level:.3f}: certain and right "
-                  f"{sum(ok and s for ok, s in sure):5d}, certain and wrong {sum(s and not ok for ok, s in sure):3d}")
+                  f"{sure_right:5d}, certain and wrong {sure_wrong:3d}")
     return 0
 
 
