@@ -48,6 +48,12 @@ LOOKS = 4          # camera looks of each training frame (`undertray_data.varian
 SMOOTH = 0.8       # every frame and empty tray smoothed as the shipped network's crops are
 TRAIN_SEEDS = "82-87,2000-2015"
 SILENT_LEVELS = (0.001, 0.0025, 0.005)
+ROOM_ARMS = ("room", "diff")   # the arms that read a second picture: the empty tray, or the frame less it
+
+
+def arm_kind(name: str) -> str:
+    """The arm a trained network's file is of ("room-v1-shared-noise" is a "room" arm, "file" a frame's)."""
+    return next((kind for kind in ROOM_ARMS if name.startswith(kind)), "frame")
 
 
 def pair_canvases(rows: list[tuple[Path, dict]], looks: int = LOOKS) -> tuple[np.ndarray, np.ndarray]:
@@ -110,7 +116,21 @@ def augmented(cv: torch.Tensor, y: torch.Tensor, arm: str, s: Setup, g: torch.Ge
     and coloured alike, each with its own noise and normalised on its own); arm "frame": the frame alone."""
     n = len(y)
     upright, is_die = torch.zeros(n, dtype=torch.bool), torch.ones(n, dtype=torch.bool)
-    return augment(cv if arm == "room" else cv[:, :3], y, upright, is_die, s, g)
+    if arm == "diff":
+        cv = torch.cat([cv[:, :3], difference(cv[:, :3], cv[:, 3:])], 1)
+    return augment(cv if arm in ROOM_ARMS else cv[:, :3], y, upright, is_die, s, g)
+
+
+Picture = torch.Tensor | np.ndarray
+
+
+def difference(frame: Picture, room: Picture) -> Picture:
+    """The frame less its empty tray, about mid-grey (uint8): arm "diff"'s second picture. Why: the plate's
+    reflections are the same in both and cancel; a network shown the two pictures each normalised on its own
+    (arm "room") cannot subtract them."""
+    if isinstance(frame, np.ndarray):
+        return np.clip(frame.astype(np.int16) - room.astype(np.int16) + 128, 0, 255).astype(np.uint8)
+    return (frame.to(torch.int16) - room.to(torch.int16) + 128).clamp(0, 255).to(torch.uint8)
 
 
 def train_arm(x: np.ndarray, y: np.ndarray, arm: str, s: Setup, seed: int, log=print) -> FaceNet:
@@ -118,7 +138,7 @@ def train_arm(x: np.ndarray, y: np.ndarray, arm: str, s: Setup, seed: int, log=p
     two arms' draws part after the first batch)."""
     g = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
-    net = room_net(s) if arm == "room" else FaceNet(s)
+    net = room_net(s) if arm in ROOM_ARMS else FaceNet(s)
     cv = torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
     yt = torch.from_numpy(y)
     steps = s.epochs * math.ceil(len(y) / s.batch)
@@ -155,7 +175,8 @@ def judged_inputs(seeds: str, arm: str, s: Setup, factor: str = ""
         if img is None or empty is None or row.get("cut"):
             continue
         boxes = [tuple(d["box"]) for d in row["dice"]]
-        parts = [smoothed(img, SMOOTH)] + ([smoothed(empty, SMOOTH)] if arm == "room" else [])
+        img, empty = smoothed(img, SMOOTH), smoothed(empty, SMOOTH)
+        parts = [img] + ([empty] if arm == "room" else [difference(img, empty)] if arm == "diff" else [])
         cut = [normalise_batch(np.stack([crop_patch(p, b, s.pad, s.size) for b in boxes])) for p in parts]
         xs.append(np.concatenate(cut, axis=3))
         ys += [int(d["glass"]) - 1 for d in row["dice"]]
@@ -177,7 +198,7 @@ def sure_right_at(p: np.ndarray, y: np.ndarray, silent: float) -> tuple[float, f
 def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup, factor: str = "") -> list[str]:
     """The arm's figures on `seeds`, all dice and by whether the build is cross-polarised; `net` a shipped
     `FaceClassifier` (arm "frame"'s inputs, read by `cv2.dnn`, "not a die" left out) for comparison."""
-    x, y, builds = judged_inputs(seeds, "room" if arm.startswith("room") else "frame", s, factor)
+    x, y, builds = judged_inputs(seeds, arm_kind(arm), s, factor)
     if isinstance(net, FaceClassifier):
         p = net.run(x, np.arange(len(net.classes)) < 6)[0]
     else:
@@ -199,7 +220,7 @@ def judge_lines(net: FaceNet | FaceClassifier, arm: str, seeds: str, s: Setup, f
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--arm", choices=("frame", "room"), help="train this arm")
+    ap.add_argument("--arm", choices=("frame", *ROOM_ARMS), help="train this arm")
     ap.add_argument("--hold-out", default="", help="train without the frames with this factor (KEY=PREFIX); "
                     "with --judge: judge only the frames with it")
     ap.add_argument("--share", type=float, default=1.0, help="train on this share of the frames (at random)")
@@ -225,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / f"{name}.json").write_text(json.dumps(run))
     if args.judge:
         for arm in args.arms.split(","):
-            net = room_net(s) if arm.startswith("room") else FaceNet(s)
+            net = room_net(s) if arm_kind(arm) in ROOM_ARMS else FaceNet(s)
             net.load_state_dict(torch.load(args.judge / f"{arm}.pt"))
             print("\n".join(judge_lines(net, arm, args.dev_seeds, s, args.hold_out)), flush=True)
         if args.shipped:

@@ -57,3 +57,15 @@ def test_a_share_of_the_frames_is_drawn_by_seed_and_index_alone():
     assert 0.4 < sum(half) / len(rows) < 0.6
     assert all(room_input.drawn(r, 1.0) for r in rows)
     assert room_input.held_out_tag("leds=*-green", 0.5) == "-without-leds-any-green-share-0.5"
+
+
+def test_the_difference_picture_loses_what_the_plate_adds_to_both():
+    """Arm "diff": light the plate mirrors into the frame and into its empty tray alike cancels."""
+    rng = np.random.default_rng(4)
+    frame = rng.integers(60, 180, (8, 8, 3), dtype=np.uint8)
+    room = rng.integers(60, 180, (8, 8, 3), dtype=np.uint8)
+    glare = rng.integers(0, 60, (8, 8, 3), dtype=np.uint8)
+    plain = room_input.difference(frame, room)
+    assert np.array_equal(room_input.difference(frame + glare, room + glare), plain)
+    assert torch.equal(room_input.difference(torch.from_numpy(frame), torch.from_numpy(room)),
+                       torch.from_numpy(plain))
