@@ -99,9 +99,10 @@ train-finder-suite: venv
 # trained 40 epochs more from its own weights on seeds 4-12,14-16,50-81 (`--init-from
 # vision/models/pips-under --epochs 40 --lr 1e-3`, about 19 minutes on one core; docs/dice-sets.md), and since
 # the 52nd session that network trained 40 epochs more on seeds 82-87,2000-2005 with every crop from below
-# cut from its frame smoothed as the reader smooths it (`--smooth 0.8`, about 8 minutes on one core), and since the
-# 53rd session 40 epochs more again so on seeds 82-87,2000-2013 (`--seed 8`, about 13 minutes on one core).
-# `python -m training.room_input` (an experiment, not a shipped network): the empty tray as a second input.
+# cut from its frame smoothed as the reader smooths it (`--smooth 0.8`, about 8 minutes on one core), and
+# since the 53rd session 40 epochs more again so on seeds 82-87,2000-2013 (`--seed 8`, about 13 minutes on
+# one core). `python -m training.room_input` (an experiment, not a shipped network): the empty tray as a
+# second input, whole factors held out, a learning curve over the frames from below.
 # UNDERTRAY_CLEAN_ROOT=build/undertray-s64 also trains on the seeds rendered there at 64 samples a pixel
 # (`make blender-undertray UNDERTRAY_SAMPLES=64 UNDERTRAY_ROOT=build/undertray-s64`).
 UNDERTRAY_TRAIN_SEEDS ?= 4-19,22-24,30-32,50-87

@@ -20,6 +20,7 @@ import argparse
 import math
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -61,9 +62,22 @@ def spots_in_middle(spots: np.ndarray, box: tuple) -> int:
     return int(spots[y0:y1, x0:x1].sum())
 
 
-def dice_read(seeds: str, wide: int = 0) -> list[tuple[bool, bool, float, bool, float, bool]]:
-    """(under spots, named right, confidence, sure by the turns' mean, distance from the frame's middle in die
-    sides, on the wide top-hat) of every d6 die of `seeds`."""
+class Die(NamedTuple):
+    """One d6 die from below as the network read it at its true box, and where it lies."""
+    under_spots: bool
+    right: bool
+    confidence: float
+    turns_sure: bool      # sure by the turns' mean (`Prediction.turns_sure`)
+    off_middle: float     # distance from the frame's middle, in die sides
+    on_wide_tophat: bool
+
+    def sure(self, level: float, shipped: float) -> bool:
+        """Certain at `level`; the turns' mean makes a die sure only at the shipped level."""
+        return self.confidence >= level or (self.turns_sure and level <= shipped)
+
+
+def dice_read(seeds: str, wide: int = 0) -> list[Die]:
+    """Every d6 die of `seeds`, read by the shipped network at its true box."""
     clf = vu.classifier_for(vu.get_set("d6"), "under")
     out = []
     for s in seed_list(seeds):
@@ -76,8 +90,8 @@ def dice_read(seeds: str, wide: int = 0) -> list[tuple[bool, bool, float, bool, 
             (W, H), boxes = row["size"], [tuple(d["box"]) for d in row["dice"]]
             for box, d, p in zip(boxes, row["dice"], clf.predict(img, boxes, turns=True), strict=True):
                 off = math.hypot(box[0] - W / 2, box[1] - H / 2) / max(box[2], box[3])
-                out.append((spots_in_middle(spots, box) > 0, p.index + 1 == int(d["glass"]), p.confidence,
-                            p.turns_sure, off, share_in_middle(ring, box) > WIDE_SHARE))
+                out.append(Die(spots_in_middle(spots, box) > 0, p.index + 1 == int(d["glass"]), p.confidence,
+                               p.turns_sure, off, share_in_middle(ring, box) > WIDE_SHARE))
     return out
 
 
@@ -90,32 +104,28 @@ def main() -> int:
     dice = dice_read(args.seeds, args.wide_tophat)
     shipped = vu.classifier_for(vu.get_set("d6"), "under").certain_at
     for under in (False, True):
-        part = [d for d in dice if d[0] == under]
-        right = sum(d[1] for d in part)
+        part = [d for d in dice if d.under_spots == under]
+        right = sum(d.right for d in part)
         for level in LEVELS if under else (shipped,):
-            # the turns' mean makes a die sure only where the level is the shipped one
-            sure = [(ok, c >= level or (t and level <= shipped)) for _, ok, c, t, _, _ in part]
-            sure_right, sure_wrong = sum(ok and s for ok, s in sure), sum(s and not ok for ok, s in sure)
+            sure_right = sum(d.right and d.sure(level, shipped) for d in part)
+            sure_wrong = sum(not d.right and d.sure(level, shipped) for d in part)
             print(f"{'under spots' if under else 'no spots':<11} dice {len(part):5d}  right "
                   f"{100 * right / max(len(part), 1):6.2f}%  at level {level:.3f}: certain and right "
                   f"{sure_right:5d}, certain and wrong {sure_wrong:3d}")
-    groups = [(f"within {r:g} sides of the middle", lambda d, r=r: d[4] < r) for r in NEAR_MIDDLE]
+    groups = [(f"within {r:g} sides of the middle", lambda d, r=r: d.off_middle < r) for r in NEAR_MIDDLE]
     if args.wide_tophat:
-        groups.append((f"on the {args.wide_tophat} px top-hat", lambda d: d[5]))
+        groups.append((f"on the {args.wide_tophat} px top-hat", lambda d: d.on_wide_tophat))
     for name, near in groups:
         print(group_line(name, [d for d in dice if near(d)], [d for d in dice if not near(d)], shipped))
     return 0
 
 
-def group_line(name: str, inside: list, outside: list, level: float) -> str:
+def group_line(name: str, inside: list[Die], outside: list[Die], level: float) -> str:
     """Dice, right, and certain (right / wrong) at the shipped level in a group and outside it."""
-    def sure(d: tuple) -> bool:
-        return d[2] >= level or d[3]
+    def count(dice: list[Die], right: bool) -> int:
+        return sum(1 for d in dice if d.sure(level, level) and d.right == right)
 
-    def count(dice: list, right: bool) -> int:
-        return sum(1 for d in dice if sure(d) and d[1] == right)
-
-    right = 100 * sum(d[1] for d in inside) / max(len(inside), 1)
+    right = 100 * sum(d.right for d in inside) / max(len(inside), 1)
     elsewhere = count(outside, True) + count(outside, False)
     return (f"{name:<32} dice {len(inside):5d}  right {right:6.2f}%  certain and right "
             f"{count(inside, True):5d}, certain and wrong {count(inside, False):3d};  elsewhere certain and "

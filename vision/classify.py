@@ -64,20 +64,28 @@ def smoothed_around(img: np.ndarray, boxes: list, sigma: float, pad: float = PAD
     """The frame as `smoothed(img, sigma)` gives it wherever `crop_patch` reads one of `boxes` grown by `pad`
     (each region smoothed with a margin past the Gaussian's reach, so its pixels are the whole frame's to the
     bit); elsewhere undefined, never to be read. Why: smoothing the whole frame cost about 1 ms of a 7-8 ms
-    read of five dice from below on one core (`bench/vision_speed.py`); their regions, a small part of it."""
+    read of five dice from below on one core (`bench/vision_speed.py`); their regions, a small part of it.
+    Boxes whose regions together cover more than the frame (a grid of windows round a die, each read again)
+    get the whole frame smoothed once instead: never more than that costs."""
     H, W = img.shape[:2]
     if not all(_overlaps(box, pad, W, H) for box in boxes):   # (a crop of such a box reads far from it)
         return smoothed(img, sigma)
-    out = np.empty_like(img)
     reach = int(np.ceil(3 * sigma)) + 2   # OpenCV's 8-bit kernel: radius round(3 sigma), and some to spare
-    for box in boxes:
-        (cx, cy), (half_w, half_h) = box[:2], _half_sides(box, pad, extra=2)   # + bilinear's neighbours
-        x0, x1 = _span(cx - half_w, cx + half_w, W)
-        y0, y1 = _span(cy - half_h, cy + half_h, H)
+    regions = [_region(box, pad, W, H) for box in boxes]
+    if sum((x1 - x0 + 2 * reach) * (y1 - y0 + 2 * reach) for x0, x1, y0, y1 in regions) >= H * W:
+        return smoothed(img, sigma)
+    out = np.empty_like(img)
+    for x0, x1, y0, y1 in regions:
         bx0, by0 = max(0, x0 - reach), max(0, y0 - reach)
         region = smoothed(img[by0:min(H, y1 + reach), bx0:min(W, x1 + reach)], sigma)
         out[y0:y1, x0:x1] = region[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
     return out
+
+
+def _region(box: tuple, pad: float, W: int, H: int) -> tuple[int, int, int, int]:
+    """The pixels (x0, x1, y0, y1) `crop_patch` reads for a box grown by `pad`, with bilinear's neighbours."""
+    (cx, cy), (half_w, half_h) = box[:2], _half_sides(box, pad, extra=2)
+    return (*_span(cx - half_w, cx + half_w, W), *_span(cy - half_h, cy + half_h, H))
 
 
 def _overlaps(box: tuple, pad: float, W: int, H: int) -> bool:
