@@ -3,6 +3,7 @@ and the other does not, and how far the difference could be chance.
 
     .venv/bin/python bench/vision_undertray_paired.py --seeds 1083-1102 --b build/reader-models/g4.onnx \
         [--a vision/models/pips-under.onnx] [--modes merged,watcher] [--draws 4000]
+    .venv/bin/python bench/vision_undertray_paired.py --seeds 1211-1230 --b-set room.ROOMLESS_LIFT_AT=0.95
 
 Why: a rule's judge (`bench/vision_undertray.py`, one run per candidate) compares two totals, and a total
 moves by a die whichever network reads it. Read on the same frames, most dice come out the same both ways; the
@@ -10,14 +11,20 @@ difference is made by the few that change, and this lists them (C certain, u uns
 - missed). How sure the difference is: the frames are drawn again with replacement
 (`scoring.paired_difference`: one frame's dice share a plate, a lamp and a room, so they are not independent)
 and the 5th and 95th percentiles of the difference in points are printed beside it. A rule can then ask for a
-gain its judge's frames could not have made by chance. Prints; asserts nothing.
+gain its judge's frames could not have made by chance. `--a-set`/`--b-set MODULE.NAME=VALUE`: one side reads
+with a constant of a vision module set so (VALUE a Python literal), to judge a rule that is a setting, not a
+network. Prints; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
 import sys
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -55,11 +62,45 @@ def d6_rows(seeds: str) -> list[tuple[Path, dict]]:
     return out
 
 
-def paired(rows: list[tuple[Path, dict]], mode: str, a: Models, b: Models) -> list[list[tuple[str, str]]]:
-    """Per frame, per die, (outcome with `a`, outcome with `b`); a frame either could not read is left out."""
+Settings = dict[tuple[object, str], object]
+
+
+def settings_of(specs: list[str]) -> Settings:
+    """{(module, name): value} of `MODULE.NAME=VALUE` specs, each naming a constant a vision module has."""
+    out: Settings = {}
+    for spec in specs:
+        name, _, value = spec.partition("=")
+        module_name, _, attr = name.rpartition(".")
+        module = importlib.import_module(f"vision.{module_name}")
+        if not hasattr(module, attr):
+            raise SystemExit(f"vision.{module_name} has no {attr}")
+        out[(module, attr)] = ast.literal_eval(value)
+    return out
+
+
+@contextmanager
+def settings_applied(settings: Settings) -> Iterator[None]:
+    """The settings in force inside the block, the modules' own values after it."""
+    before = {key: getattr(*key) for key in settings}
+    for (module, attr), value in settings.items():
+        setattr(module, attr, value)
+    try:
+        yield
+    finally:
+        for (module, attr), value in before.items():
+            setattr(module, attr, value)
+
+
+def paired(rows: list[tuple[Path, dict]], mode: str, a: Models, b: Models, settings_a: Settings | None = None,
+           settings_b: Settings | None = None) -> list[list[tuple[str, str]]]:
+    """Per frame, per die, (outcome with `a`, outcome with `b`), each read with its settings in force; a frame
+    either could not read is left out."""
     frames = []
     for folder, row in rows:
-        got_a, got_b = read_row(folder, row, mode, a), read_row(folder, row, mode, b)
+        with settings_applied(settings_a or {}):
+            got_a = read_row(folder, row, mode, a)
+        with settings_applied(settings_b or {}):
+            got_b = read_row(folder, row, mode, b)
         if got_a is None or got_b is None:
             continue
         frames.append([(outcome(x), outcome(y)) for x, y in zip(got_a[0], got_b[0], strict=True)])
@@ -98,16 +139,22 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", required=True)
     ap.add_argument("--a", default="", help="the first d6 face network (default: the shipped one)")
-    ap.add_argument("--b", required=True, help="the second d6 face network")
+    ap.add_argument("--b", default="", help="the second d6 face network (default: the shipped one)")
+    ap.add_argument("--a-set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="a vision module's constant set so for the first read (repeatable)")
+    ap.add_argument("--b-set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="a vision module's constant set so for the second read (repeatable)")
     ap.add_argument("--modes", default="merged,watcher")
     ap.add_argument("--draws", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=51)
     args = ap.parse_args()
     rows = d6_rows(args.seeds)
     a, b = models_of(args.a), models_of(args.b)
-    print(f"a: {args.a or 'shipped pips-under'}   b: {args.b}   seeds {args.seeds}")
+    settings_a, settings_b = settings_of(args.a_set), settings_of(args.b_set)
+    print(f"a: {args.a or 'shipped pips-under'} {' '.join(args.a_set)}   b: {args.b or 'shipped pips-under'} "
+          f"{' '.join(args.b_set)}   seeds {args.seeds}")
     for mode in args.modes.split(","):
-        print(report(mode, paired(rows, mode, a, b), args.draws, args.seed))
+        print(report(mode, paired(rows, mode, a, b, settings_a, settings_b), args.draws, args.seed))
     return 0
 
 
