@@ -10,7 +10,10 @@ a tenth of a side each way, grown by 12%, shrunk by 10%); beside them, what the 
 A die the merged read missed counts as missed every way (the shares are of all dice). Split by touching and
 apart. Why: touching dice are read sure and right far less often than apart ones (docs/dice-sets.md, 54th
 session); if the network did as well at the reader's box as at the true box, better boxes are not the cure,
-and what stands between the network's answer and a certain reading is. Prints; asserts nothing.
+and what stands between the network's answer and a certain reading is. Last, a check the reader might add:
+the reader's own reading, or, where it left the die unsure, the network's face at its box made certain where
+at least K of the 19 boxes name that face surely (`SURE_LOOKS`; a first look, no rule). Prints; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -34,13 +37,26 @@ from vision.scoring import nearest_pairs  # noqa: E402
 # boxes round the reader's (shift right, shift down in box sides; scale): the first is the reader's own
 _SHIFTS = [(dx, dy, s) for s in (1.0, 1.12) for dx in (-0.1, 0.0, 0.1) for dy in (-0.1, 0.0, 0.1)]
 LOOKS_ROUND = [(0.0, 0.0, 1.0)] + [look for look in _SHIFTS if look != (0.0, 0.0, 1.0)] + [(0.0, 0.0, 0.9)]
-WAYS = ("true box", "reader's box", "surest round it", "the reader")
+SURE_LOOKS = (19, 17, 15, 12)
+WAYS = ("true box", "reader's box", "surest round it", "the reader") + tuple(
+    f"reader, or {k}/19 sure" for k in SURE_LOOKS)
 
 
 def marked(p: Prediction, glass: int, clf: FaceClassifier) -> str:
     """The network's answer as an outcome: C sure / u unsure, + right / x wrong (by the face on the glass)."""
     sure = p.confidence >= clf.certain_at or p.turns_sure
     return ("C" if sure else "u") + ("+" if p.label == str(glass) else "x")
+
+
+def sure_looks_marks(reader_mark: str, preds: list[Prediction], glass: int, clf: FaceClassifier) -> list[str]:
+    """For each K of SURE_LOOKS: the reader's outcome where it is certain, else the network's at the reader's
+    box (`preds[1]`) made certain where it is sure and at least K of the looks round it (`preds[1:]`) name its
+    face surely."""
+    base = preds[1]
+    agreeing = sum(1 for p in preds[1:] if p.label == base.label and marked(p, glass, clf)[0] == "C")
+    lift = marked(base, glass, clf)
+    return [lift if not reader_mark.startswith("C") and lift[0] == "C" and agreeing >= k else reader_mark
+            for k in SURE_LOOKS]
 
 
 def die_outcomes(folder: Path, row: dict, clf: FaceClassifier) -> list[tuple[bool, dict[str, str]]]:
@@ -68,8 +84,10 @@ def die_outcomes(folder: Path, row: dict, clf: FaceClassifier) -> list[tuple[boo
         boxes = [tuple(die["box"])] + [(cx + dx * w, cy + dy * h, w * s, h * s) for dx, dy, s in LOOKS_ROUND]
         preds = clf.predict(img, boxes, turns=True)
         surest = max(preds[1:], key=lambda p: p.confidence)
-        marks = [marked(p, int(die["glass"]), clf) for p in (preds[0], preds[1], surest)]
-        out.append((bool(die["touching"]), dict(zip(WAYS, marks + [outcome(scores[i])], strict=True))))
+        glass = int(die["glass"])
+        marks = [marked(p, glass, clf) for p in (preds[0], preds[1], surest)] + [outcome(scores[i])]
+        marks += sure_looks_marks(marks[-1], preds, glass, clf)
+        out.append((bool(die["touching"]), dict(zip(WAYS, marks, strict=True))))
     return out
 
 
@@ -90,7 +108,7 @@ def main() -> int:
         print(f"  {part} ({n} dice)")
         for way, c in ways.items():
             sure_right, right = 100 * c["C+"] / max(n, 1), 100 * (c["C+"] + c["u+"]) / max(n, 1)
-            print(f"    {way:<18} {sure_right:6.2f}  {c['Cx']:4d}  {right:6.2f}")
+            print(f"    {way:<22} {sure_right:6.2f}  {c['Cx']:4d}  {right:6.2f}")
     return 0
 
 
