@@ -124,6 +124,13 @@ UNDER_ALONE_FLOOR = 0.95
 # plate as a 6 at 0.983 (test seed 3, frame 3) and a 124 px box round things seen through the plate as a 5 at
 # 0.965 (seed 42, frame 37). With it the roomless read is certain as often as before the refit.
 UNDER_ROOMLESS_FLOOR = 0.985
+# An unsure pip die from below whose face the network names at its level in the die's own box
+# (`_cnn_named_p`) is certain where the network names that face as surely in the boxes ROUND_SHIFT of a side
+# left, right, up and down of it (`_sure_all_round`). Why: the reader's floors leave unsure many dice the
+# network is sure and right of (281 of 3,195 d6 from below, 195 of them touching) to keep out the few it is
+# sure and wrong of; a face still named surely as the box moves is no slice of a neighbour. False: off.
+SURE_ALL_ROUND = False
+ROUND_SHIFT = 0.1
 # ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`) or boxed in a heap by the
 # learned finder (`find.heap_candidates`), whose square may hold a slice of its neighbour. Why: with the rows cut
 # and the heaps searched (2026-11-26, fifth session) translucent green dice beside others read a certain 5 at
@@ -478,8 +485,24 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
             named_p = _cnn_named_p(c, votes[i], judged, floor, typical_side) if mount == "under" else None
+            if SURE_ALL_ROUND and named_p is not None and _sure_all_round(img, clf, c.box, votes[i].cnn_index,
+                                                                          named_p):
+                judged, named_p = (judged[0], named_p, True), None
             out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt, named_p=named_p))
     return out
+
+
+def _sure_all_round(img: np.ndarray, clf: FaceClassifier, box: tuple, index: int, named_p: float) -> bool:
+    """Whether the network, sure of class `index` in the die's own box (`named_p` at its level), is as sure of
+    it in each of the boxes ROUND_SHIFT of a side left, right, up and down of it (four turns read where it
+    doubts a crop, `FaceClassifier.predict(turns=True)`)."""
+    if named_p < clf.certain_at:
+        return False
+    cx, cy, w, h = box
+    d = ROUND_SHIFT
+    around = [(cx - d * w, cy, w, h), (cx + d * w, cy, w, h), (cx, cy - d * h, w, h), (cx, cy + d * h, w, h)]
+    return all(p.index == index and (p.confidence >= clf.certain_at or p.turns_sure)
+               for p in clf.predict(img, around, turns=True))
 
 
 def _cnn_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], floor: float,

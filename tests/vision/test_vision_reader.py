@@ -536,3 +536,36 @@ def test_an_unsure_pip_die_carries_the_networks_probability_only_in_a_dies_own_b
     assert doubted_colour.named_p is None and doubted_colour.named_by == ""
     monkeypatch.setattr(reader, "CNN_NAMED_WIDEST", None)
     assert named_p() is None
+
+
+class _StubNetwork:
+    """A face network that answers each box in turn from a list: (class index, confidence, turns sure)."""
+
+    certain_at = 0.95
+
+    def __init__(self, answers: list[tuple[int, float, bool]]) -> None:
+        self.answers, self.boxes = answers, None
+
+    def predict(self, img, boxes, turns=False):
+        from vision.classify import Prediction
+        self.boxes = boxes
+        return [Prediction(str(i + 1), i, c, 0.0, np.zeros(1), t) for i, c, t in self.answers]
+
+
+def test_a_doubted_pip_die_is_certain_only_where_the_network_is_as_sure_all_round():
+    """`reader.SURE_ALL_ROUND`: a die the network names at its level in its own box, that the reader's floors
+    left unsure, is certain only if the network names the same face as surely (or its four turns' mean is
+    sure) in the boxes a tenth of a side left, right, up and down of it; not if it doubts its own box, doubts
+    one of the four, or names another face in one."""
+    import vision.reader as reader
+
+    img = np.zeros((100, 100, 3), np.uint8)
+    box = (50.0, 50.0, 20.0, 20.0)
+    sure = _StubNetwork([(3, 0.99, False)] * 4)
+    assert reader._sure_all_round(img, sure, box, 3, 0.97)
+    assert sure.boxes == [(48.0, 50.0, 20.0, 20.0), (52.0, 50.0, 20.0, 20.0), (50.0, 48.0, 20.0, 20.0),
+                          (50.0, 52.0, 20.0, 20.0)]
+    assert not reader._sure_all_round(img, sure, box, 3, 0.9)
+    assert reader._sure_all_round(img, _StubNetwork([(3, 0.99, False)] * 3 + [(3, 0.6, True)]), box, 3, 0.97)
+    for odd_one in ((3, 0.6, False), (2, 0.99, False)):
+        assert not reader._sure_all_round(img, _StubNetwork([(3, 0.99, False)] * 3 + [odd_one]), box, 3, 0.97)
