@@ -128,8 +128,13 @@ UNDER_ROOMLESS_FLOOR = 0.985
 # (`_cnn_named_p`) is certain where the network names that face as surely in the boxes ROUND_SHIFT of a side
 # left, right, up and down of it (`_sure_all_round`). Why: the reader's floors leave unsure many dice the
 # network is sure and right of (281 of 3,195 d6 from below, 195 of them touching) to keep out the few it is
-# sure and wrong of; a face still named surely as the box moves is no slice of a neighbour. False: off.
-SURE_ALL_ROUND = False
+# sure and wrong of; a face still named surely as the box moves is no slice of a neighbour. Shipped by rule
+# H8 (54th session, docs/dice-sets.md): designed on 3,195 d6 read before (merged certain-right 66.57 ->
+# 67.92%, as the watcher reads 71.46 -> 71.77%, silent 6 -> 6 and 12 -> 12), judged on fresh seeds 1241-1249
+# and 1251-1254 (499 d6): merged 60.72 -> 62.53% (5-95% of frames redrawn +0.81 to +2.95), the watcher
+# 67.13 -> 67.33%, silent 1 -> 1 both, missed as before. False: off (`bench/vision_undertray_paired.py
+# --a-set reader.SURE_ALL_ROUND=False`).
+SURE_ALL_ROUND = True
 ROUND_SHIFT = 0.1
 # ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`) or boxed in a heap by the
 # learned finder (`find.heap_candidates`), whose square may hold a slice of its neighbour. Why: with the rows cut
