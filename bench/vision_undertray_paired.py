@@ -3,7 +3,7 @@ and the other does not, and how far the difference could be chance.
 
     .venv/bin/python bench/vision_undertray_paired.py --seeds 1083-1102 --b build/reader-models/g4.onnx \
         [--a vision/models/pips-under.onnx] [--modes merged,watcher] [--draws 4000]
-    .venv/bin/python bench/vision_undertray_paired.py --seeds 1211-1230 --b-set room.ROOMLESS_LIFT_AT=0.95
+    .venv/bin/python bench/vision_undertray_paired.py --seeds 1241-1254 --a-set reader.SURE_ALL_ROUND=False
 
 Why: a rule's judge (`bench/vision_undertray.py`, one run per candidate) compares two totals, and a total
 moves by a die whichever network reads it. Read on the same frames, most dice come out the same both ways; the

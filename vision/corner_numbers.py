@@ -347,7 +347,7 @@ def with_corner_number(img: np.ndarray, rect: tuple | None, r: Reading, ds: Dice
     if p < GUESS_AT and not _taken_however_unsure(r, named_anyway):
         return r
     return replace(r, value=face.value, face=face.name, confidence=min(p, GUESS_CONFIDENCE),
-                   named_p=float(p), named_by="corner")
+                   named_p=float(p))
 
 
 def _agreed(p: float, outlined: bool) -> bool:

@@ -574,9 +574,8 @@ def _pip_reading(img: np.ndarray, ds: DiceSet, mount: str, c: Candidate, seen: i
     colour, colour_sure = die_colour(img, c.box, body, ds, mount, learnt)
     if certain and not colour_sure:
         certain, conf = False, min(conf, 0.5)   # a colour near a line between two names: ask
-    named = named_p if colour_sure else None
     return Reading(f.value, f.name, colour, conf, (c.box[0], c.box[1]), to_int_box(c.box), certain,
-                   named_p=named, named_by="network" if named is not None else "")
+                   named_p=named_p if colour_sure else None)
 
 
 def _learnt_by(memory: Memory | None, mount: str) -> Memory | None:

@@ -32,14 +32,10 @@ class Reading:
     # surely each of its looks named it (`watcher.NAMED_IN_EVERY_LOOK_AT`). The reader's own evidence, not
     # part of what it reports (`to_dict` leaves it out)
     named_p: float | None = None
-    # ... and which judge that was: "network" (the pip face network in the die's own box) or "corner" (a
-    # corner number). Why: the two probabilities mean different things, and the room's merge lifts only the
-    # network's (`room.ROOMLESS_LIFT_AT`). Left out of `to_dict` too
-    named_by: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        del out["named_p"], out["named_by"]
+        del out["named_p"]
         if not out["set"]:
             del out["set"]  # only a mixed throw names each die's set
         out["center"] = [round(self.center[0], 1), round(self.center[1], 1)]

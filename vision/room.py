@@ -64,15 +64,6 @@ FAINT_KEEP_UNSURE = 0.8
 # the read with the room parted (Blender seed 400 frame 8: a guess across two dice outranked each die's
 # own).
 PARTS_WITH_ROOM = True
-# A die only the read without the room found, where the frame is plainly not the room, that the face network
-# named at least this surely in the die's own box (`Reading.named_p`) is certain, as the read with the room
-# would have made it: the roomless read holds it under its own higher floor (`reader.UNDER_ROOMLESS_FLOOR`),
-# which guards against the tray's reflections, and the room has just shown that none lies there. None: off.
-# Off because at 0.95 it failed rule H6 (docs/dice-sets.md, 54th session): on fresh d6 seeds 1211-1230 merged
-# certain-right 62.23 -> 63.26%, as the watcher reads 67.40 -> 67.66%, but one die more certain and wrong (a
-# die at the frame's edge the read with the room missed, its glass face named a 3 for a 6). A stricter level
-# needs seeds no rule has read: `bench/vision_undertray_paired.py --b-set room.ROOMLESS_LIFT_AT=0.99`.
-ROOMLESS_LIFT_AT: float | None = None
 
 
 class Room:
@@ -203,18 +194,7 @@ def _seen_alone(r: Reading, contrast: float | None, pairs: list[Reading]) -> Rea
     if contrast is not None and contrast <= 1.0:
         return r if contrast > (FAINT_KEEP_CERTAIN if r.certain else FAINT_KEEP_UNSURE) else None
     keep = (PARTED_KEEP_CERTAIN and _inside_any(r, pairs)) or (ALONE_KEEP_CERTAIN and contrast is not None)
-    if not keep:
-        return replace(r, certain=False, named_p=None)   # a guess, however surely it was named
-    return _lifted(r) if contrast is not None else r
-
-
-def _lifted(r: Reading) -> Reading:
-    """`r` made certain where the network named it at least `ROOMLESS_LIFT_AT` in its own box."""
-    if ROOMLESS_LIFT_AT is None or r.certain or r.named_by != "network" or r.named_p is None:
-        return r
-    if r.named_p < ROOMLESS_LIFT_AT:
-        return r
-    return replace(r, certain=True, confidence=r.named_p, named_p=None, named_by="")
+    return r if keep else replace(r, certain=False, named_p=None)   # a guess, however surely it was named
 
 
 def _joined(a: Reading, b: Reading) -> Reading:

@@ -219,31 +219,6 @@ def test_a_die_only_the_roomless_read_saw_keeps_its_certainty_unless_it_is_the_r
     assert (guess.value, guess.certain, guess.named_p) == (4, False, None)
 
 
-def test_a_die_only_the_roomless_read_named_surely_is_certain_where_the_frame_is_plainly_not_the_room(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """`room.ROOMLESS_LIFT_AT`: the read without the room holds a die under its own higher floor (it cannot
-    tell a reflection from a die); where the read with the room saw nothing there but the frame is plainly not
-    the room, a die the face network named at least that surely in its own box (`Reading.named_p`, named by
-    "network") is certain. Not a corner number's probability, not below the level, not within the room's
-    noise, not without the setting."""
-    monkeypatch.setattr(room_module, "ROOMLESS_LIFT_AT", 0.95)
-    named = Reading(4, "4", "white", 0.5, (100.0, 100.0), (70, 70, 60, 60), False, named_p=0.97,
-                    named_by="network")
-    room = Room()
-    room.add_empty([np.zeros((240, 320, 3), np.uint8)] * 2)
-    frame = np.zeros((240, 320, 3), np.uint8)
-    frame[70:130, 70:130] = 220
-    (lifted,) = merge([named], [], frame, room)
-    assert (lifted.value, lifted.certain, lifted.confidence) == (4, True, 0.97)
-    for doubted in (replace(named, named_p=0.93), replace(named, named_by="corner")):
-        assert [(r.value, r.certain) for r in merge([doubted], [], frame, room)] == [(4, False)]
-    faint = frame.copy()
-    faint[70:130, 70:130] = 7   # within the room's noise (contrast 0.875): kept, unsure
-    assert [(r.value, r.certain) for r in merge([named], [], faint, room)] == [(4, False)]
-    monkeypatch.setattr(room_module, "ROOMLESS_LIFT_AT", None)
-    assert [(r.value, r.certain) for r in merge([named], [], frame, room)] == [(4, False)]
-
-
 def test_a_certain_die_within_the_rooms_noise_stays_unless_the_frame_is_plainly_the_room() -> None:
     """`room.FAINT_KEEP_CERTAIN`: a translucent die on a frame that differs from its room all over (Blender's
     tables 118-129, floor 10-12) came within the room's noise (contrast 0.7-1.0) and was dropped although the
