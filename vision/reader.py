@@ -136,6 +136,10 @@ UNDER_ROOMLESS_FLOOR = 0.985
 # --a-set reader.SURE_ALL_ROUND=False`).
 SURE_ALL_ROUND = True
 ROUND_SHIFT = 0.1
+# ... and so, with SURE_ALL_ROUND, a square die of these kinds that a floor of its own left unsure where the
+# network names its face at the network's level (`_floor_kind`: "cut" out of a row, boxed in a "heap", a
+# "window" round a part of a die, a "sparse" outline). Rule H9's design (55th session), off.
+SURE_ALL_ROUND_FLOORED: tuple[str, ...] = ()
 # ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`) or boxed in a heap by the
 # learned finder (`find.heap_candidates`), whose square may hold a slice of its neighbour. Why: with the rows cut
 # and the heaps searched (2026-11-26, fifth session) translucent green dice beside others read a certain 5 at
@@ -490,9 +494,11 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
             named_p = _cnn_named_p(c, votes[i], judged, floor, typical_side) if mount == "under" else None
-            if SURE_ALL_ROUND and named_p is not None and _sure_all_round(img, clf, c.box, votes[i].cnn_index,
-                                                                          named_p):
-                judged, named_p = (judged[0], named_p, True), None
+            round_p = named_p if named_p is not None or mount != "under" else _floored_named_p(
+                c, votes[i], judged, typical_side, background)
+            if SURE_ALL_ROUND and round_p is not None and _sure_all_round(img, clf, c.box, votes[i].cnn_index,
+                                                                          round_p):
+                judged, named_p = (judged[0], round_p, True), None
             out.append(_pip_reading(img, ds, mount, c, *judged, learnt=learnt, named_p=named_p))
     return out
 
@@ -523,6 +529,30 @@ def _cnn_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], flo
     if not typical_side or max(c.box[2:]) > CNN_NAMED_WIDEST * typical_side:
         return None
     return float(v.cnn_conf)
+
+
+def _floored_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], typical_side: float,
+                     background: np.ndarray | None) -> float | None:
+    """The network's probability for an unsure die of a kind in SURE_ALL_ROUND_FLOORED whose face it named: a
+    die whose own floor (not the network's level) left it unsure; square, at most CNN_NAMED_WIDEST of the
+    frame's usual die side. Never the watcher's `Reading.named_p`: its box may hold a slice of a neighbour."""
+    seen, _, certain = judged
+    if _floor_kind(c, background) not in SURE_ALL_ROUND_FLOORED or certain or seen != v.cnn_seen:
+        return None
+    if CNN_NAMED_WIDEST is None or not typical_side or max(c.box[2:]) > CNN_NAMED_WIDEST * typical_side:
+        return None
+    return float(v.cnn_conf) if squarish(c.box) else None
+
+
+def _floor_kind(c: Candidate, background: np.ndarray | None) -> str | None:
+    """Why a die has a floor of its own (`_parted`, `_sparse`), named as SURE_ALL_ROUND_FLOORED names it."""
+    if c.source == "window":
+        return "window"
+    if getattr(c.blob, "cut", False):
+        return "cut"
+    if background is not None and c.source == "detector":
+        return "heap"
+    return "sparse" if _sparse(c, background) else None
 
 
 def _parted(c: Candidate, background: np.ndarray | None) -> bool:

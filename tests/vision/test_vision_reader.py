@@ -569,3 +569,41 @@ def test_a_doubted_pip_die_is_certain_only_where_the_network_is_as_sure_all_roun
     assert reader._sure_all_round(img, _StubNetwork([(3, 0.99, False)] * 3 + [(3, 0.6, True)]), box, 3, 0.97)
     for odd_one in ((3, 0.6, False), (2, 0.99, False)):
         assert not reader._sure_all_round(img, _StubNetwork([(3, 0.99, False)] * 3 + [odd_one]), box, 3, 0.97)
+
+
+def test_a_die_with_a_floor_of_its_own_is_judged_all_round_only_where_its_kind_is_named(monkeypatch):
+    """`reader.SURE_ALL_ROUND_FLOORED` (rule H9): a square die that a floor of its own left unsure (cut out of a
+    row, boxed in a heap with the room, a window, a sparse outline) offers the network's probability to rule
+    H8's check all round it only where its kind is named; never a long box, a box far wider than the usual
+    die, a face the pip count named rather than the network, a certain die, or a die with no floor."""
+    from types import SimpleNamespace
+
+    import vision.reader as reader
+    from vision.decide import PipVotes
+    from vision.finder import Candidate
+
+    votes = PipVotes(4, 3, 0.97, 0.0)
+    room = np.zeros((10, 10, 3), np.uint8)
+    cut = Candidate((100.0, 100.0, 50.0, 52.0), "outline", blob=SimpleNamespace(cut=True, density=1.0))
+    kinds = {"cut": cut, "heap": replace(cut, source="detector", blob=None),
+             "window": replace(cut, source="window", blob=None),
+             "sparse": replace(cut, blob=SimpleNamespace(cut=False, density=0.2))}
+    unsure = (4, 0.5, False)
+
+    def floored_p(c: Candidate, judged: tuple = unsure, background: np.ndarray | None = room) -> float | None:
+        return reader._floored_named_p(c, votes, judged, 50.0, background)
+
+    assert all(reader._floor_kind(c, room) == kind for kind, c in kinds.items())
+    assert reader._floor_kind(replace(cut, blob=None), room) is None
+    assert reader._floor_kind(kinds["heap"], None) is None      # the finder's box without a room: its own box
+    monkeypatch.setattr(reader, "SURE_ALL_ROUND_FLOORED", ())
+    assert all(floored_p(c) is None for c in kinds.values())
+    monkeypatch.setattr(reader, "SURE_ALL_ROUND_FLOORED", ("cut", "heap", "window", "sparse"))
+    assert all(floored_p(c) == pytest.approx(0.97) for c in kinds.values())
+    assert floored_p(replace(cut, blob=None)) is None
+    assert floored_p(replace(cut, box=(100.0, 100.0, 50.0, 90.0))) is None
+    assert floored_p(replace(cut, box=(100.0, 100.0, 74.0, 74.0))) is None
+    assert floored_p(cut, judged=(3, 0.5, False)) is None
+    assert floored_p(cut, judged=(4, 0.99, True)) is None
+    monkeypatch.setattr(reader, "SURE_ALL_ROUND_FLOORED", ("window",))
+    assert floored_p(cut) is None and floored_p(kinds["window"]) == pytest.approx(0.97)
