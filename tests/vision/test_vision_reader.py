@@ -572,8 +572,8 @@ def test_a_doubted_pip_die_is_certain_only_where_the_network_is_as_sure_all_roun
 
 
 def test_a_die_with_a_floor_of_its_own_is_judged_all_round_only_where_its_kind_is_named(monkeypatch):
-    """`reader.SURE_ALL_ROUND_FLOORED` (rule H9): a square die that a floor of its own left unsure (cut out of a
-    row, boxed in a heap with the room, a window, a sparse outline) offers the network's probability to rule
+    """`reader.SURE_ALL_ROUND_FLOORED` (rule H9): a square die that a floor of its own left unsure (cut out of
+    a row, boxed in a heap with the room, a window, a sparse outline) offers the network's probability to rule
     H8's check all round it only where its kind is named; never a long box, a box far wider than the usual
     die, a face the pip count named rather than the network, a certain die, or a die with no floor."""
     from types import SimpleNamespace
