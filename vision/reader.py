@@ -138,8 +138,14 @@ SURE_ALL_ROUND = True
 ROUND_SHIFT = 0.1
 # ... and so, with SURE_ALL_ROUND, a square die of these kinds that a floor of its own left unsure where the
 # network names its face at the network's level (`_floor_kind`: "cut" out of a row, boxed in a "heap", a
-# "window" round a part of a die, a "sparse" outline). Rule H9's design (55th session), off.
-SURE_ALL_ROUND_FLOORED: tuple[str, ...] = ()
+# "window" round a part of a die, a "sparse" outline). Why: a floor keeps out a box that may hold a slice of a
+# neighbour; a face named as surely in four boxes moved a tenth of a side is no such slice. Shipped by rule H9
+# (55th session, docs/dice-sets.md): designed on H8's 3,195 d6 (merged certain-right 67.92 -> 68.39%, as
+# the watcher reads 71.77 -> 72.11%, silent 6 -> 6 and 12 -> 12, no certain phantom more), judged on
+# fresh seeds 1250, 1255-1260, 1262, 1264, 1266, 1268, 1271 and 1273 (497 d6): merged 64.99 -> 66.20% (5-95%
+# of frames redrawn +0.42 to +2.03), the watcher 68.61 -> 69.01%, silent 0 -> 0 both, missed as before. ():
+# off (`bench/vision_undertray_paired.py --a-set "reader.SURE_ALL_ROUND_FLOORED=()"`).
+SURE_ALL_ROUND_FLOORED: tuple[str, ...] = ("cut", "heap", "window", "sparse")
 # ... and so for a die cut out of a row of touching dice by measure (`find.Blob.cut`) or boxed in a heap by the
 # learned finder (`find.heap_candidates`), whose square may hold a slice of its neighbour. Why: with the rows cut
 # and the heaps searched (2026-11-26, fifth session) translucent green dice beside others read a certain 5 at

@@ -197,14 +197,21 @@ def test_a_window_that_names_the_face_of_a_sure_die_it_overlaps_is_doubted(neigh
 
 def test_a_window_is_certain_only_from_its_own_floor(monkeypatch):
     """Windows across two dark dice on a dark room named faces no die showed at 0.984-0.986 (Blender table 104):
-    a window is certain only from `WINDOW_SURE`. The white 3's window (named at 0.9999) is certain; with the floor
-    above any answer it is read, unsure."""
+    a window is certain only from `WINDOW_SURE`, or where the network names its face as surely in the four
+    boxes round it (`reader.SURE_ALL_ROUND_FLOORED`, rule H9). The white 3's window (named at 0.9999) is
+    certain; with the floor above any answer it is read, unsure, unless named so all round."""
     frame, room = frame_and_hiding_room()
-    (three,) = [r for r in read_dice(frame, "d6", "under", background=room) if near(r, DICE[0])]
-    assert three.certain and three.value == 3
+
+    def the_three() -> object:
+        (three,) = [r for r in read_dice(frame, "d6", "under", background=room) if near(r, DICE[0])]
+        assert three.value == 3
+        return three
+
+    assert the_three().certain
     monkeypatch.setattr(reader, "WINDOW_SURE", 1.01)
-    (three,) = [r for r in read_dice(frame, "d6", "under", background=room) if near(r, DICE[0])]
-    assert not three.certain and three.value == 3
+    assert the_three().certain == ("window" in reader.SURE_ALL_ROUND_FLOORED)
+    monkeypatch.setattr(reader, "SURE_ALL_ROUND_FLOORED", ())
+    assert not the_three().certain
 
 
 def test_a_whole_die_is_nudged_within_its_own_side():
