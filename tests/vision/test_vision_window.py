@@ -202,7 +202,7 @@ def test_a_window_is_certain_only_from_its_own_floor(monkeypatch):
     certain; with the floor above any answer it is read, unsure, unless named so all round."""
     frame, room = frame_and_hiding_room()
 
-    def the_three() -> object:
+    def the_three() -> reader.Reading:
         (three,) = [r for r in read_dice(frame, "d6", "under", background=room) if near(r, DICE[0])]
         assert three.value == 3
         return three
