@@ -41,7 +41,9 @@ def crops(seeds: str, looks: int, pad: float = PAD) -> tuple[np.ndarray, np.ndar
         for line in open(folder / "labels.jsonl"):
             row = json.loads(line)
             dice = [d for d in row["dice"] if d["set"] == "d6" and d["touching"]]
-            for look in range(looks if dice and not row.get("cut") else 0):
+            if not dice or row.get("cut"):
+                continue
+            for look in range(looks):
                 img = camera_frame(folder, row, look=look)
                 if img is None:
                     continue

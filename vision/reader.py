@@ -500,8 +500,9 @@ def _read_classified(img: np.ndarray, lab: np.ndarray | None, ds: DiceSet, mount
             judged = (judged[0], min(judged[1], 0.5), False)
         if judged is not None:
             named_p = _cnn_named_p(c, votes[i], judged, floor, typical_side) if mount == "under" else None
-            round_p = named_p if named_p is not None or mount != "under" else _floored_named_p(
-                c, votes[i], judged, typical_side, background)
+            round_p = named_p
+            if round_p is None and mount == "under":
+                round_p = _floored_named_p(c, votes[i], judged, typical_side, background)
             if SURE_ALL_ROUND and round_p is not None and _sure_all_round(img, clf, c.box, votes[i].cnn_index,
                                                                           round_p):
                 judged, named_p = (judged[0], round_p, True), None
@@ -525,29 +526,31 @@ def _sure_all_round(img: np.ndarray, clf: FaceClassifier, box: tuple, index: int
 def _cnn_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], floor: float,
                  typical_side: float) -> float | None:
     """The face network's probability for an uncertain die whose face it named (`Reading.named_p`, for the
-    watcher), in a die's own box only: an outline or the learned finder's box, square, with no floor of its
-    own (not a window, a die cut from a row or boxed in a heap, a sparse outline), at most CNN_NAMED_WIDEST
-    of the frame's usual die side."""
-    seen, _, certain = judged
-    own_box = c.source in ("outline", "detector") and floor == 0.0 and squarish(c.box)
-    if CNN_NAMED_WIDEST is None or certain or seen != v.cnn_seen or not own_box:
-        return None
-    if not typical_side or max(c.box[2:]) > CNN_NAMED_WIDEST * typical_side:
-        return None
-    return float(v.cnn_conf)
+    watcher), in a die's own box only: an outline or the learned finder's box with no floor of its own (not a
+    window, a die cut from a row or boxed in a heap, a sparse outline), sized as `_named_in_die_box` asks."""
+    own_box = c.source in ("outline", "detector") and floor == 0.0
+    return _named_in_die_box(c, v, judged, typical_side) if own_box else None
 
 
 def _floored_named_p(c: Candidate, v: PipVotes, judged: tuple[int, float, bool], typical_side: float,
                      background: np.ndarray | None) -> float | None:
     """The network's probability for an unsure die of a kind in SURE_ALL_ROUND_FLOORED whose face it named: a
-    die whose own floor (not the network's level) left it unsure; square, at most CNN_NAMED_WIDEST of the
-    frame's usual die side. Never the watcher's `Reading.named_p`: its box may hold a slice of a neighbour."""
+    die whose own floor (not the network's level) left it unsure, sized as `_named_in_die_box` asks. Never the
+    watcher's `Reading.named_p`: its box may hold a slice of a neighbour."""
+    floored = _floor_kind(c, background) in SURE_ALL_ROUND_FLOORED
+    return _named_in_die_box(c, v, judged, typical_side) if floored else None
+
+
+def _named_in_die_box(c: Candidate, v: PipVotes, judged: tuple[int, float, bool],
+                      typical_side: float) -> float | None:
+    """The network's probability for an unsure die whose face the reader named as the network did, in a square
+    box at most CNN_NAMED_WIDEST of the frame's usual die side (None: off, certain, another face or box)."""
     seen, _, certain = judged
-    if _floor_kind(c, background) not in SURE_ALL_ROUND_FLOORED or certain or seen != v.cnn_seen:
+    if CNN_NAMED_WIDEST is None or certain or seen != v.cnn_seen or not squarish(c.box):
         return None
-    if CNN_NAMED_WIDEST is None or not typical_side or max(c.box[2:]) > CNN_NAMED_WIDEST * typical_side:
+    if not typical_side or max(c.box[2:]) > CNN_NAMED_WIDEST * typical_side:
         return None
-    return float(v.cnn_conf) if squarish(c.box) else None
+    return float(v.cnn_conf)
 
 
 def _floor_kind(c: Candidate, background: np.ndarray | None) -> str | None:
