@@ -100,11 +100,16 @@ def scores(net: nn.Module, x: np.ndarray) -> np.ndarray:
         return np.mean([net(torch.rot90(t, k, dims=(2, 3))).squeeze(1).numpy() for k in range(4)], axis=0)
 
 
+def auc(s: np.ndarray, y: np.ndarray) -> float:
+    """The chance that a leaning die scores above a flat one (ties count half)."""
+    lean, flat = s[y == 1], s[y == 0]
+    return float((lean[:, None] > flat[None, :]).mean() + 0.5 * (lean[:, None] == flat[None, :]).mean())
+
+
 def report(s: np.ndarray, y: np.ndarray) -> None:
     """AUC of leaning against flat, and the flat dice doubted to catch a share of the leaning ones."""
     lean, flat = s[y == 1], s[y == 0]
-    auc = float((lean[:, None] > flat[None, :]).mean() + 0.5 * (lean[:, None] == flat[None, :]).mean())
-    print(f"test: {len(lean)} leaning, {len(flat)} flat touching dice; AUC {auc:.3f}")
+    print(f"test: {len(lean)} leaning, {len(flat)} flat touching dice; AUC {auc(s, y):.3f}")
     for share in (0.5, 0.8, 0.9):
         line = np.quantile(lean, 1 - share)
         print(f"  to doubt {share:.0%} of the leaning dice: {float((flat >= line).mean()):.1%} of the flat ones")

@@ -26,9 +26,9 @@ def test_crops_are_normalised_each_by_its_own_light_and_read_to_one_logit():
     assert s.shape == (6,) and np.isfinite(s).all()
 
 
-def test_the_probe_learns_a_lean_it_can_see(capsys):
+def test_the_probe_learns_a_lean_it_can_see():
     """Trained on crops whose class shows (a bright strip down one side for "leaning"), the probe tells held-out
-    crops apart: the report's AUC is near 1, so a near-chance AUC on renders is the renders' doing."""
+    crops apart: its AUC is near 1, so a near-chance AUC on renders is the renders' doing."""
     from training import tilt_probe as tp
 
     rng = np.random.default_rng(1)
@@ -42,6 +42,14 @@ def test_the_probe_learns_a_lean_it_can_see(capsys):
     x, y = drawn(400)
     net = tp.train(x, y, epochs=6, seed=3)
     tx, ty = drawn(200)
-    tp.report(tp.scores(net, tx), ty)
-    auc = float(capsys.readouterr().out.split("AUC ")[1].split()[0])
-    assert auc > 0.9
+    assert tp.auc(tp.scores(net, tx), ty) > 0.9
+
+
+def test_the_auc_counts_pairs_and_halves_ties():
+    """AUC: of the (leaning, flat) pairs, the share where the leaning die scores higher, a tie half."""
+    from training import tilt_probe as tp
+
+    y = np.array([1, 1, 0, 0])
+    assert tp.auc(np.array([3.0, 2.0, 1.0, 0.0]), y) == 1.0
+    assert tp.auc(np.array([0.0, 1.0, 2.0, 3.0]), y) == 0.0
+    assert tp.auc(np.array([1.0, 1.0, 1.0, 0.0]), y) == 0.75
