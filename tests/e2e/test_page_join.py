@@ -35,13 +35,21 @@ def decode(png: bytes) -> str:
     return cv2.QRCodeDetector().detectAndDecode(image)[0]
 
 
-def drawn_code(page, selector: str) -> str:
-    """The code as the phone draws it (once its picture has loaded), read by OpenCV."""
+def drawn_code(page, selector: str, tries: int = 20) -> str:
+    """The code as the phone draws it, read by OpenCV.
+
+    An SVG picture can count as loaded a frame or two before Chromium paints it (CI once caught a white
+    square), so this waits for the picture to decode, then reads a few screenshots until one holds a code;
+    a wrong code is still returned at once, and a square that never shows one returns ''."""
     img = page.locator(f"{selector} img")
     expect(img).to_be_visible()
-    page.wait_for_function("(sel) => { const i = document.querySelector(sel + ' img'); "
-                           "return i.complete && i.naturalWidth > 0; }", arg=selector)
-    return decode(img.screenshot())
+    page.evaluate("(sel) => document.querySelector(sel + ' img').decode()", selector)
+    for _ in range(tries):
+        text = decode(img.screenshot())
+        if text:
+            return text
+        page.wait_for_timeout(250)
+    return ""
 
 
 def test_show_join_code_gives_the_page_address(table, phone):
