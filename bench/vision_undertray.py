@@ -264,9 +264,10 @@ def dice_scores(dice: list[dict], truths: list[dict], readings: list, radius: fl
     return out
 
 
-# `--scale`: every frame and its empty tray enlarged this many times before it is read (the readings moved back), as a
-# camera with more pixels a die would give it: the Pi camera's 1296x972 frames, read at `readsize.WORKING_SIDE`, are
-# three times these renders' 320x240 if it sees the same tray
+# `--scale`: every frame and its empty tray enlarged (or below 1, shrunk) this many times before it is
+# read (the readings moved back), as a camera with more pixels a die would give it. The Pi camera's 1296x972
+# frame is about four times these renders' 320x240 if it sees the same tray; under the tray the box reads it
+# at 480x360 (`readsize.UNDER_CAMERA_SIDE`), one and a half times them: build/undertray-x2's 640x480 at 0.75
 SCALE = 1.0
 
 # `--look`: which draw of each frame's sensor noise and JPEG is read (0, every trainer's and bench's frame, by
@@ -276,10 +277,12 @@ LOOK = 0
 
 
 def enlarged(img: np.ndarray | None) -> np.ndarray | None:
-    """The frame at SCALE (bicubic: more pixels, no more detail)."""
+    """The frame at SCALE as the box resizes one (`readsize.resized`: grown bicubic, more pixels and no more
+    detail; shrunk by area, as the box shrinks the Pi camera's frame to the side it reads it at)."""
     if img is None or SCALE == 1.0:
         return img
-    return cv2.resize(img, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_CUBIC)
+    h, w = img.shape[:2]
+    return vision.readsize.resized(img, (round(w * SCALE), round(h * SCALE)))
 
 
 def _near(r, die: dict, radius: float) -> bool:
@@ -649,7 +652,9 @@ def main() -> int:
                     "rendered at three times the pixels, `blender_undertray.py --scale 3`; build/undertray-denoised: "
                     "the frames without Cycles' grain, `training/denoise_undertray.py`)")
     ap.add_argument("--scale", type=float, default=1.0, help="read every frame enlarged this many times (a camera "
-                    "with more pixels a die; the given-boxes line is at the renders' own size)")
+                    "with more pixels a die; below 1, shrunk: 0.75 reads build/undertray-x2's 640x480 "
+                    "frames at 480x360, as the box reads the Pi camera's; the given-boxes line is at the "
+                    "renders' own size)")
     ap.add_argument("--look", type=int, default=0,
                     help="read this draw of each frame's sensor noise and JPEG (0: the frame every trainer "
                     "and bench read; the watcher reads it and the next ones)")
