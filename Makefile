@@ -192,16 +192,20 @@ blender-dice: venv
 # (`blender_undertray.canonical_faces`); folders rendered before have the same scenes with other grain.
 # UNDERTRAY_SAMPLES=64 UNDERTRAY_ROOT=build/undertray-s64: Cycles' paths at 64 samples a pixel, not 12 (a frame
 # and its empty tray about 50 s on one core), nearer a camera's picture; the bench reads them with its --root.
+# UNDERTRAY_SCALE=2 UNDERTRAY_ROOT=build/undertray-x2: the same scenes at 640x480 (25-45 s a frame on one core),
+# which `bench/vision_undertray.py --root build/undertray-x2 --scale 0.75` reads at 480x360, the side the box
+# reads the Pi camera's frame at (0: by seed).
 UNDERTRAY_SEEDS ?= 1-10
 UNDERTRAY_FRAMES ?= 40
 UNDERTRAY_SAMPLES ?= 12
 UNDERTRAY_ROOT ?= build/blender-undertray
+UNDERTRAY_SCALE ?= 0
 blender-undertray: venv
 	@command -v blender > /dev/null || { \
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
 		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends blender; }
 	nice -n 15 $(BIN)/python -m training.blender_undertray_canvases --seeds $(UNDERTRAY_SEEDS) --frames $(UNDERTRAY_FRAMES) \
-		--samples $(UNDERTRAY_SAMPLES) --root $(UNDERTRAY_ROOT)
+		--samples $(UNDERTRAY_SAMPLES) --root $(UNDERTRAY_ROOT) --scale $(UNDERTRAY_SCALE)
 
 # The renders' denoised copies (training/denoise_undertray.py; Open Image Denoise from the train extra): the
 # same frames without Cycles' grain, in build/undertray-denoised/s<seed>, about 10 s a seed on one core. The

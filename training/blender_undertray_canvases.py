@@ -77,10 +77,11 @@ def undertray_canvases(folders: list[Path], side: int) -> tuple[np.ndarray, np.n
     return np.asarray(xs, np.uint8).reshape(len(ys), side, side, 3), np.asarray(ys, np.int64)
 
 
-def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
+def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES, scale: int = 0) -> Path:
     """The folder of `seed`, rendering what is missing (resumable; needs Blender on the PATH). A symbol seed's
     folder gets the printings' atlases first (Blender's Python cannot draw them): King of Tokyo's, or for a
-    Dice Throne seed (`seed_kind`) every hero's in every Dice Throne printing."""
+    Dice Throne seed (`seed_kind`) every hero's in every Dice Throne printing. `scale`: frames this many times
+    320x240 (0: by seed, `frame_scale`), into a root of their own."""
     folder = root / f"s{seed}"
     if not (folder / "done").exists():
         if seed_kind(seed) == "dicethrone":
@@ -91,8 +92,8 @@ def ensure(seed: int, frames: int, samples: int, root: Path = FRAMES) -> Path:
         if blender is None:
             raise FileNotFoundError("`blender` is not installed (Debian: apt-get install blender)")
         subprocess.run([blender, "-b", "--factory-startup", "-noaudio", "-P", str(SCRIPT), "--", "--out",
-                        str(folder), "--frames", str(frames), "--seed", str(seed), "--samples", str(samples)],
-                       check=True, stdout=subprocess.DEVNULL)
+                        str(folder), "--frames", str(frames), "--seed", str(seed), "--samples", str(samples),
+                        "--scale", str(scale)], check=True, stdout=subprocess.DEVNULL)
     return folder
 
 
@@ -104,9 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, default=FRAMES,
                     help="the seed folders' folder (e.g. build/undertray-s64 for renders at 64 samples, "
                     "which the bench reads with its own --root)")
+    ap.add_argument("--scale", type=int, default=0,
+                    help="frames this many times 320x240 (0: by seed; 2: 640x480, the same scenes with "
+                    "twice the pixels a die, e.g. --root build/undertray-x2, which the bench reads at "
+                    "480x360 with --scale 0.75 as the box reads the Pi camera's frame)")
     args = ap.parse_args(argv)
     for seed in seed_list(args.seeds):   # one Blender at a time: the machine is shared
-        folder = ensure(seed, args.frames, args.samples, args.root)
+        folder = ensure(seed, args.frames, args.samples, args.root, args.scale)
         rows = read_rows(folder)
         print(f"{folder}: {len(rows)} frames, {sum(len(r['dice']) for r in rows)} dice", flush=True)
     return 0

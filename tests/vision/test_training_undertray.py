@@ -525,3 +525,17 @@ def test_a_die_called_not_a_die_sets_no_level_when_it_counts_as_missed():
     grid = np.linspace(0.9, 0.9995, 200)
     assert certain_threshold(conf, misread(pred, y), 0, grid) > 0.998
     assert 0.95 < certain_threshold(conf, misread(pred, y, none), 0, grid) < 0.952
+
+
+def test_a_folder_rendered_at_twice_the_pixels_asks_blender_for_its_scale(tmp_path, monkeypatch):
+    """`--scale 2` (build/undertray-x2, the frames the bench reads at the box's read side) reaches Blender's
+    script; the default leaves the size to the seed (`frame_scale`). Blender itself is not run."""
+    calls = []
+    monkeypatch.setattr(uc.shutil, "which", lambda name: "/usr/bin/blender")
+    monkeypatch.setattr(uc.subprocess, "run", lambda cmd, **kw: calls.append(cmd))
+    uc.main(["--seeds", "1290", "--frames", "2", "--root", str(tmp_path), "--scale", "2"])
+    uc.main(["--seeds", "1291", "--frames", "2", "--root", str(tmp_path)])
+    scales = [cmd[cmd.index("--scale") + 1] for cmd in calls]
+    outs = [cmd[cmd.index("--out") + 1] for cmd in calls]
+    assert scales == ["2", "0"]
+    assert outs == [str(tmp_path / "s1290"), str(tmp_path / "s1291")]
