@@ -4,6 +4,8 @@ and the other does not, and how far the difference could be chance.
     .venv/bin/python bench/vision_undertray_paired.py --seeds 1083-1102 --b build/reader-models/g4.onnx \
         [--a vision/models/pips-under.onnx] [--modes merged,watcher] [--draws 4000]
     .venv/bin/python bench/vision_undertray_paired.py --seeds 1241-1254 --a-set reader.SURE_ALL_ROUND=False
+    .venv/bin/python bench/vision_undertray_paired.py --seeds 1131-1134 --b-root build/undertray-x2 \
+        --b-scale 0.75
 
 Why: a rule's judge (`bench/vision_undertray.py`, one run per candidate) compares two totals, and a total
 moves by a die whichever network reads it. Read on the same frames, most dice come out the same both ways; the
@@ -13,7 +15,10 @@ difference is made by the few that change, and this lists them (C certain, u uns
 and the 5th and 95th percentiles of the difference in points are printed beside it. A rule can then ask for a
 gain its judge's frames could not have made by chance. `--a-set`/`--b-set MODULE.NAME=VALUE`: one side reads
 with a constant of a vision module set so (VALUE a Python literal), to judge a rule that is a setting, not a
-network. Prints; asserts nothing.
+network. `--b-root`/`--b-scale`: the second read is of the same scenes rendered under another root (e.g. at
+640x480, `make blender-undertray UNDERTRAY_SCALE=2`) and resized as `vision_undertray.py --scale` does, so the
+same reader is compared on the pixels the box's camera gives a die against the renders' 320x240. Prints;
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import vision_undertray  # noqa: E402
 from vision_undertray import FRAMES, Models, meta_of, read_row, read_rows, seed_list  # noqa: E402
 
 from vision.classify import FaceClassifier  # noqa: E402
@@ -53,11 +59,11 @@ def outcome(s: Score) -> str:
     return "u+" if s.correct else "ux"
 
 
-def d6_rows(seeds: str) -> list[tuple[Path, dict]]:
+def d6_rows(seeds: str, root: Path = FRAMES) -> list[tuple[Path, dict]]:
     """(folder, row) of every rendered d6 frame of the seeds."""
     out = []
     for s in seed_list(seeds):
-        folder = FRAMES / f"s{s}"
+        folder = root / f"s{s}"
         out += [(folder, r) for r in read_rows(folder) if r["dice"] and r["dice"][0].get("set", "d6") == "d6"]
     return out
 
@@ -78,6 +84,19 @@ def settings_of(specs: list[str]) -> Settings:
     return out
 
 
+Frames = list[tuple[Path, dict]]
+
+
+def pairs_of(rows: Frames, b_root: Path | None) -> list[tuple[tuple[Path, dict], tuple[Path, dict]]]:
+    """Each frame with the frame the second read reads: itself, or the same seed's frame of the same index
+    rendered under `b_root` (frames rendered in only one root are left out)."""
+    if b_root is None:
+        return [(r, r) for r in rows]
+    there = {(folder.name, row["index"]): (b_root / folder.name, row)
+             for folder in {f for f, _ in rows} for row in read_rows(b_root / folder.name)}
+    return [(r, there[key]) for r in rows if (key := (r[0].name, r[1]["index"])) in there]
+
+
 @contextmanager
 def settings_applied(settings: Settings) -> Iterator[None]:
     """The settings in force inside the block, the modules' own values after it."""
@@ -91,20 +110,31 @@ def settings_applied(settings: Settings) -> Iterator[None]:
             setattr(module, attr, value)
 
 
-def paired(rows: list[tuple[Path, dict]], mode: str, a: Models, b: Models, settings_a: Settings | None = None,
-           settings_b: Settings | None = None) -> list[list[tuple[str, str]]]:
-    """Per frame, per die, (outcome with `a`, outcome with `b`), each read with its settings in force; a frame
-    either could not read is left out."""
+def paired(rows: Frames, mode: str, a: Models, b: Models, settings_a: Settings | None = None,
+           settings_b: Settings | None = None, b_root: Path | None = None, b_scale: float = 1.0
+           ) -> list[list[tuple[str, str]]]:
+    """Per frame, per die, (outcome with `a`, outcome with `b`), each read with its settings in force (`b` of
+    the frame under `b_root` at `b_scale`, `pairs_of`); a frame either could not read is left out."""
     frames = []
-    for folder, row in rows:
+    for (folder, row), (folder_b, row_b) in pairs_of(rows, b_root):
         with settings_applied(settings_a or {}):
             got_a = read_row(folder, row, mode, a)
-        with settings_applied(settings_b or {}):
-            got_b = read_row(folder, row, mode, b)
-        if got_a is None or got_b is None:
+        with settings_applied(settings_b or {}), bench_scale(b_scale):
+            got_b = read_row(folder_b, row_b, mode, b)
+        if got_a is None or got_b is None or len(got_a[0]) != len(got_b[0]):
             continue
         frames.append([(outcome(x), outcome(y)) for x, y in zip(got_a[0], got_b[0], strict=True)])
     return frames
+
+
+@contextmanager
+def bench_scale(scale: float) -> Iterator[None]:
+    """`vision_undertray`'s frames resized by `scale` inside the block (its --scale)."""
+    before, vision_undertray.SCALE = vision_undertray.SCALE, scale
+    try:
+        yield
+    finally:
+        vision_undertray.SCALE = before
 
 
 def counts(frames: list[list[tuple[str, str]]], kinds: tuple[str, ...]) -> np.ndarray:
@@ -144,6 +174,11 @@ def main() -> int:
                     help="a vision module's constant set so for the first read (repeatable)")
     ap.add_argument("--b-set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                     help="a vision module's constant set so for the second read (repeatable)")
+    ap.add_argument("--b-root", type=Path, default=None,
+                    help="the second read's frames: the same seeds rendered under this root "
+                    "(build/undertray-x2)")
+    ap.add_argument("--b-scale", type=float, default=1.0,
+                    help="the second read's frames resized so (0.75: build/undertray-x2 at 480x360)")
     ap.add_argument("--modes", default="merged,watcher")
     ap.add_argument("--draws", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=51)
@@ -151,10 +186,12 @@ def main() -> int:
     rows = d6_rows(args.seeds)
     a, b = models_of(args.a), models_of(args.b)
     settings_a, settings_b = settings_of(args.a_set), settings_of(args.b_set)
+    where_b = f" frames {args.b_root} at {args.b_scale}" if args.b_root else ""
     print(f"a: {args.a or 'shipped pips-under'} {' '.join(args.a_set)}   b: {args.b or 'shipped pips-under'} "
-          f"{' '.join(args.b_set)}   seeds {args.seeds}")
+          f"{' '.join(args.b_set)}{where_b}   seeds {args.seeds}")
     for mode in args.modes.split(","):
-        print(report(mode, paired(rows, mode, a, b, settings_a, settings_b), args.draws, args.seed))
+        frames = paired(rows, mode, a, b, settings_a, settings_b, args.b_root, args.b_scale)
+        print(report(mode, frames, args.draws, args.seed))
     return 0
 
 
