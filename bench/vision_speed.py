@@ -182,29 +182,40 @@ def first_read(fn: Callable[[], object]) -> Callable[[], object]:
     return run
 
 
-# the Pi camera's frame (device/camera/picamera2_source.py): the box reads it shrunk (`readsize.at_read_size`)
+# the Pi camera's frame (device/camera/picamera2_source.py): the box reads it shrunk
+# (`readsize.at_read_size`); and a main stream of 960x720, which the box would shrink to its 480 px by exact
+# halves (OpenCV's fast path)
 PI_FRAME = (1296, 972)
+HALVED_FRAME = (960, 720)
 
 
 def camera_frames(frames: int, repeat: int) -> None:
     """The box's read of the Pi camera's own frames: box_frames' frames enlarged (bicubic) to PI_FRAME with
     their room, as the watcher hands them (one room object for every read of a frame). The read with the room
     (as box_frames), of it the shrink to the read size (`readsize.at_read_size`, the frame and its room), and
-    the frame as the watcher reads it (`watched_ms`). Every timed read is of a frame not read before."""
+    the frame as the watcher reads it (`watched_ms`). Every timed read is of a frame not read before. Then the
+    same at HALVED_FRAME. Why: at PI_FRAME the shrink by 2.7 is about half the read (OpenCV's area resize
+    has no fast path for it); what a smaller main stream would save, before anyone tries one on a Pi."""
+    for size in (PI_FRAME, HALVED_FRAME):
+        camera_frames_at(size, frames, repeat)
+
+
+def camera_frames_at(size: tuple[int, int], frames: int, repeat: int) -> None:
+    """`camera_frames` at one frame size."""
     rng = np.random.default_rng(11)
     for set_id in ("d6", "kingoftokyo"):
         ds = spec(set_id)
         whole, shrink, watched = [], [], []
         for i in range(frames):
             dice = random_dice(rng, 5, dice_set=ds, size=(40, 70), colours=ds.get("colours") or None)
-            f, bg = (cv2.resize(render_tray(d, mount="under", seed=s, room_seed=i), PI_FRAME,
+            f, bg = (cv2.resize(render_tray(d, mount="under", seed=s, room_seed=i), size,
                                 interpolation=cv2.INTER_CUBIC) for d, s in ((dice, i), ([], i + 7919)))
             room, side = room_of(bg), camera_side(f, True)
             with_room = partial(read_dice, f, ds, "under", background=room.image)
             whole.append(timeit(first_read(with_room), repeat)[1])
             shrink.append(timeit(first_read(partial(at_read_size, f, room.image, side)), repeat)[1])
             watched.append(watched_ms(f, ds, room, repeat))
-        print(f"box read {set_id:<11} at {PI_FRAME[0]}x{PI_FRAME[1]} {frames} frames of 5 dice, learned bg: "
+        print(f"box read {set_id:<11} at {size[0]}x{size[1]} {frames} frames of 5 dice, learned bg: "
               f"median {np.median(whole):5.2f} ms, 90% {np.percentile(whole, 90):5.2f} ms cpu;  of it the "
               f"shrink {np.median(shrink):5.2f} ms;  as the watcher reads {np.median(watched):6.2f} ms")
 
