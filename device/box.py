@@ -100,7 +100,7 @@ def build(options: BoxOptions):
             source = cameras.open_source("demo", seed=options.demo_seed, mount=config.camera.mount,
                                          speed=options.demo_speed, throw=options.demo_throw)
         else:
-            source = _supervised(spec, name)
+            source = _supervised(spec, name, config.camera.size)
     except cameras.CameraError as err:
         log.error("camera %s: %s; starting without a camera (dice by hand)", spec, err)
         source = None
@@ -148,8 +148,8 @@ def join_info(config: Config, port: int) -> JoinInfo:
     return JoinInfo(url=card.url, ssid=card.ssid if shown else None, password=card.password if shown else None)
 
 
-def _supervised(spec: str, name: str):
-    return SupervisedSource(lambda: cameras.open_source(spec), name=name)
+def _supervised(spec: str, name: str, size: tuple[int, int] | None = None):
+    return SupervisedSource(lambda: cameras.open_source(spec, size=size), name=name)
 
 
 def _pairing(state_dir: Path):

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 import tomli_w
 
+FRAME_SIDES = (160, 4096)  # px: the sides camera.size may ask for
 CAMERA_SOURCE = re.compile(r"^(auto|demo|picamera2|usb:\d+|replay:.+)$")
 MOUNTS = ("under", "over")
 PIN_FACTORIES = ("auto", "mock")
@@ -63,6 +64,8 @@ class CameraConfig:
     settle_s: float = 0.3  # tray must be still this long before a reading
     # dice-set files (device.dice_file): a table's own dice, each overriding the game's set of the same id
     dice_files: tuple[str, ...] = ()
+    # (width, height) asked of a picamera2 or USB camera; None: the source's own (1296x972, 1280x720)
+    size: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,21 @@ def _camera(t: Mapping[str, Any]) -> CameraConfig:
     files = t.get("dice_files", list(d.dice_files))
     if not isinstance(files, list) or not all(isinstance(f, str) and f.strip() for f in files):
         raise ConfigError("camera.dice_files", f"must be a list of dice-set file names, not {files!r}")
-    return CameraConfig(source=source, mount=mount, dice=dice, settle_s=settle, dice_files=tuple(files))
+    return CameraConfig(source=source, mount=mount, dice=dice, settle_s=settle, dice_files=tuple(files),
+                        size=_frame_size(t))
+
+
+def _frame_size(t: Mapping[str, Any]) -> tuple[int, int] | None:
+    """camera.size: [width, height] in pixels, or None where the key is left out."""
+    value = t.get("size")
+    if value is None:
+        return None
+    if not (isinstance(value, list | tuple) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and FRAME_SIDES[0] <= v <= FRAME_SIDES[1]
+                    for v in value)):
+        raise ConfigError("camera.size", f"must be [width, height] in pixels, each {FRAME_SIDES[0]}-"
+                                         f"{FRAME_SIDES[1]} (e.g. [960, 720]), not {value!r}")
+    return int(value[0]), int(value[1])
 
 
 def _gpio(t: Mapping[str, Any]) -> GpioConfig:
@@ -468,7 +485,7 @@ def _pin(t: Mapping[str, Any], prefix: str, name: str) -> int | None:
 def config_to_dict(config: Config) -> dict[str, Any]:
     """The config as a TOML-able dict (unwired pins as false; state_dir only when set)."""
     data: dict[str, Any] = {
-        "camera": {**dataclasses.asdict(config.camera), "dice_files": list(config.camera.dice_files)},
+        "camera": _camera_dict(config.camera),
         "gpio": {
             "pin_factory": config.gpio.pin_factory,
             "debounce_s": config.gpio.debounce_s,
@@ -483,6 +500,16 @@ def config_to_dict(config: Config) -> dict[str, Any]:
     }
     if config.state_dir is not None:
         data["state_dir"] = str(config.state_dir)
+    return data
+
+
+def _camera_dict(camera: CameraConfig) -> dict[str, Any]:
+    """The camera section as TOML has it (lists; no size key where the source keeps its own)."""
+    data = {**dataclasses.asdict(camera), "dice_files": list(camera.dice_files)}
+    if camera.size is None:
+        del data["size"]
+    else:
+        data["size"] = list(camera.size)
     return data
 
 

@@ -102,6 +102,12 @@ def test_frames_bgr_lores_y_plane_sensor_time(fake_picamera2) -> None:
         src.read()
 
 
+def test_the_configured_size_is_the_main_stream_and_none_keeps_the_cameras_own(fake_picamera2) -> None:
+    open_source("picamera2", size=(960, 720)).close()
+    open_source("picamera2", size=None).close()
+    assert [cam.config["main"]["size"] for cam in fake_picamera2.instances] == [(960, 720), (1296, 972)]
+
+
 def test_stalled_camera_times_out_as_camera_error(fake_picamera2) -> None:
     src = Picamera2Source()
     fake_picamera2.instances[0].stall = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -73,3 +74,16 @@ def test_real_opencv_without_a_webcam() -> None:
         open_source("usb:63")
     with pytest.raises(CameraError, match="index number"):
         open_source("usb:front")
+
+
+def test_the_configured_size_is_asked_of_the_webcam_and_none_keeps_1280x720() -> None:
+    caps = []
+
+    def factory(index: int) -> FakeCapture:
+        caps.append(FakeCapture())
+        return caps[-1]
+
+    open_source("usb:1", size=(960, 720), capture_factory=factory).close()
+    open_source("usb:1", capture_factory=factory).close()
+    asked = [(c.props[cv2.CAP_PROP_FRAME_WIDTH], c.props[cv2.CAP_PROP_FRAME_HEIGHT]) for c in caps]
+    assert asked == [(960, 720), (1280, 720)]

@@ -66,6 +66,9 @@ def test_partial_file_keeps_other_defaults(tmp_path: Path) -> None:
     ('[hotspot]\nshow_on_page = "yes"\n', "hotspot.show_on_page"),
     ('[hotspot]\nchannel = 6\n', "hotspot.channel"),
 
+    ("[camera]\nsize = [960]\n", "camera.size"),
+    ("[camera]\nsize = [960, 100]\n", "camera.size"),  # a side below 160 px
+    ('[camera]\nsize = ["960", "720"]\n', "camera.size"),
     ('[mqtt]\nbroker = "http://pi.local"\n', "mqtt.broker"),
     ('[mqtt]\nbroker = "mqtt://user:secret@pi.local"\n', "mqtt.broker"),
     ('[mqtt]\nbroker = "mqtt://pi.local:99999"\n', "mqtt.broker"),
@@ -107,6 +110,16 @@ def test_mqtt_is_off_by_default_and_takes_a_broker_address(tmp_path: Path) -> No
     assert cfgmod.parse_broker("mqtt://10.0.0.2:1999") == cfgmod.Broker("10.0.0.2", 1999, False)
     assert cfgmod.parse_broker("mqtt://pi.local").url() == "mqtt://pi.local:1883"
     assert load_config(p) == c and cfgmod.config_from_dict(cfgmod.config_to_dict(c)) == c
+
+
+def test_the_camera_keeps_its_own_size_unless_the_config_asks_for_one(tmp_path: Path) -> None:
+    assert Config().camera.size is None and "size" not in cfgmod.config_to_dict(Config())["camera"]
+    p = tmp_path / "c.toml"
+    p.write_text('[camera]\nsource = "picamera2"\nsize = [960, 720]\n')
+    c = load_config(p)
+    assert c.camera.size == (960, 720)
+    save_config(c, tmp_path / "again.toml")
+    assert load_config(tmp_path / "again.toml") == c
 
 
 def test_unreadable_files_say_so(tmp_path: Path) -> None:
