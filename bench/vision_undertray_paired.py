@@ -6,6 +6,8 @@ and the other does not, and how far the difference could be chance.
     .venv/bin/python bench/vision_undertray_paired.py --seeds 1241-1254 --a-set reader.SURE_ALL_ROUND=False
     .venv/bin/python bench/vision_undertray_paired.py --seeds 1131-1134 --b-root build/undertray-x2 \
         --b-scale 0.75
+    .venv/bin/python bench/vision_undertray_paired.py --seeds 1131-1134 --root build/undertray-x2 \
+        --scale 0.75 --b-set reader.CUT_FLOOR=0.99
 
 Why: a rule's judge (`bench/vision_undertray.py`, one run per candidate) compares two totals, and a total
 moves by a die whichever network reads it. Read on the same frames, most dice come out the same both ways; the
@@ -15,10 +17,11 @@ difference is made by the few that change, and this lists them (C certain, u uns
 and the 5th and 95th percentiles of the difference in points are printed beside it. A rule can then ask for a
 gain its judge's frames could not have made by chance. `--a-set`/`--b-set MODULE.NAME=VALUE`: one side reads
 with a constant of a vision module set so (VALUE a Python literal), to judge a rule that is a setting, not a
-network. `--b-root`/`--b-scale`: the second read is of the same scenes rendered under another root (e.g. at
-640x480, `make blender-undertray UNDERTRAY_SCALE=2`) and resized as `vision_undertray.py --scale` does, so the
-same reader is compared on the pixels the box's camera gives a die against the renders' 320x240. Prints;
-asserts nothing.
+network. `--root`/`--scale`: both sides read the seeds under that root, resized so (a rule judged at the
+box's read size: build/undertray-x2 at 0.75). `--b-root`/`--b-scale`: the second read is of the same scenes
+rendered under another root (e.g. at 640x480, `make blender-undertray UNDERTRAY_SCALE=2`) and resized as
+`vision_undertray.py --scale` does, so the same reader is compared on the pixels the box's camera gives a
+die against the renders' 320x240. Prints; asserts nothing.
 """
 
 from __future__ import annotations
@@ -111,15 +114,15 @@ def settings_applied(settings: Settings) -> Iterator[None]:
 
 
 def paired(rows: Frames, mode: str, a: Models, b: Models, settings_a: Settings | None = None,
-           settings_b: Settings | None = None, b_root: Path | None = None, b_scale: float = 1.0
-           ) -> list[list[tuple[str, str]]]:
-    """Per frame, per die, (outcome with `a`, outcome with `b`), each read with its settings in force (`b` of
-    the frame under `b_root` at `b_scale`, `pairs_of`); a frame either could not read is left out."""
+           settings_b: Settings | None = None, b_root: Path | None = None,
+           scales: tuple[float, float] = (1.0, 1.0)) -> list[list[tuple[str, str]]]:
+    """Per frame, per die, (outcome with `a`, outcome with `b`), each read with its settings in force and at
+    its scale (`b` of the frame under `b_root`, `pairs_of`); a frame either could not read is left out."""
     frames = []
     for (folder, row), (folder_b, row_b) in pairs_of(rows, b_root):
-        with settings_applied(settings_a or {}):
+        with settings_applied(settings_a or {}), bench_scale(scales[0]):
             got_a = read_row(folder, row, mode, a)
-        with settings_applied(settings_b or {}), bench_scale(b_scale):
+        with settings_applied(settings_b or {}), bench_scale(scales[1]):
             got_b = read_row(folder_b, row_b, mode, b)
         if got_a is None or got_b is None or len(got_a[0]) != len(got_b[0]):
             continue
@@ -174,23 +177,29 @@ def main() -> int:
                     help="a vision module's constant set so for the first read (repeatable)")
     ap.add_argument("--b-set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                     help="a vision module's constant set so for the second read (repeatable)")
+    ap.add_argument("--root", type=Path, default=FRAMES,
+                    help="the seed folders' folder both sides read (build/undertray-x2: at 640x480)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="both sides' frames resized so (`vision_undertray.py --scale`; 0.75 with "
+                    "build/undertray-x2: the box's read size)")
     ap.add_argument("--b-root", type=Path, default=None,
                     help="the second read's frames: the same seeds rendered under this root "
                     "(build/undertray-x2)")
-    ap.add_argument("--b-scale", type=float, default=1.0,
-                    help="the second read's frames resized so (0.75: build/undertray-x2 at 480x360)")
+    ap.add_argument("--b-scale", type=float, default=None,
+                    help="the second read's frames resized so instead (0.75: build/undertray-x2 at 480x360)")
     ap.add_argument("--modes", default="merged,watcher")
     ap.add_argument("--draws", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=51)
     args = ap.parse_args()
-    rows = d6_rows(args.seeds)
+    rows = d6_rows(args.seeds, args.root)
+    scales = (args.scale, args.scale if args.b_scale is None else args.b_scale)
     a, b = models_of(args.a), models_of(args.b)
     settings_a, settings_b = settings_of(args.a_set), settings_of(args.b_set)
-    where_b = f" frames {args.b_root} at {args.b_scale}" if args.b_root else ""
+    where_b = f" frames {args.b_root or args.root} at {scales[1]}" if args.b_root or scales[1] != 1 else ""
     print(f"a: {args.a or 'shipped pips-under'} {' '.join(args.a_set)}   b: {args.b or 'shipped pips-under'} "
           f"{' '.join(args.b_set)}{where_b}   seeds {args.seeds}")
     for mode in args.modes.split(","):
-        frames = paired(rows, mode, a, b, settings_a, settings_b, args.b_root, args.b_scale)
+        frames = paired(rows, mode, a, b, settings_a, settings_b, args.b_root, scales)
         print(report(mode, frames, args.draws, args.seed))
     return 0
 
