@@ -1,6 +1,7 @@
 """Why each pip die from below ended as it did: the reader's decision traced, die by die, on Blender's frames.
 
     .venv/bin/python bench/vision_undertray_why.py [--seeds 1-3,20-21] [--mode alone|merged]
+        [--root build/undertray-x2 --scale 0.75]   (the box's read size; merged only)
 
 `--mode alone` (the default): each frame read without a room, as a box reads before it has seen its tray, and
 every d6 put in one bucket: missed, wrong and unsure, certain and right (or wrong), or right but unsure with
@@ -23,11 +24,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import vision_undertray  # noqa: E402
 from vision_undertray import (  # noqa: E402
     FRAMES,
     Models,
     _near,
     camera_frame,
+    enlarged,
     radius_of,
     read_frame,
     read_rows,
@@ -35,23 +38,25 @@ from vision_undertray import (  # noqa: E402
 )
 
 import vision.reader as reader  # noqa: E402
+import vision.readsize  # noqa: E402
 from vision.decide import CNN_ALONE_AT  # noqa: E402
 from vision.dicesets import get_set  # noqa: E402
 
 D6 = get_set("d6")
 
 
-def d6_frames(seeds: str) -> list[tuple[dict, object, object]]:
-    """(row, frame, empty tray) of every d6 frame with dice of the seeds."""
+def d6_frames(seeds: str, root: Path = FRAMES) -> list[tuple[dict, object, object]]:
+    """(row, frame, empty tray) of every d6 frame with dice of the seeds, resized as `vision_undertray.SCALE`
+    says."""
     out = []
     for s in seed_list(seeds):
-        folder = FRAMES / f"s{s}"
+        folder = root / f"s{s}"
         for row in read_rows(folder):
             if row.get("cut") or not row["dice"] or row["dice"][0].get("set", "d6") != "d6":
                 continue
             img = camera_frame(folder, row)
             if img is not None:
-                out.append((row, img, camera_frame(folder, row, empty=True)))
+                out.append((row, enlarged(img), enlarged(camera_frame(folder, row, empty=True))))
     return out
 
 
@@ -114,7 +119,8 @@ def bucket_of(die: dict, judged: list, radius: float) -> str:
 def merged_patterns(frames: list) -> Counter:
     m, patterns = Models(), Counter()
     for row, img, empty in frames:
-        reads = {k: read_frame(img, empty, k, m, D6) for k in ("alone", "room", "merged")}
+        reads = {k: [vision.readsize.unscaled(r, vision_undertray.SCALE)
+                     for r in read_frame(img, empty, k, m, D6)] for k in ("alone", "room", "merged")}
         for d in row["dice"]:
             patterns[" ".join(_mark(reads[k], d, radius_of(row)) for k in reads)] += 1
     return patterns
@@ -132,8 +138,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="1-3,20-21")
     ap.add_argument("--mode", choices=("alone", "merged"), default="alone")
+    ap.add_argument("--root", type=Path, default=FRAMES, help="the seed folders' folder (build/undertray-x2)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="frames resized so, merged mode only (0.75 with build/undertray-x2: the box's "
+                    "read size)")
     args = ap.parse_args()
-    frames = d6_frames(args.seeds)
+    if args.scale != 1.0 and args.mode != "merged":
+        ap.error("--scale reads the merged mode only (the alone mode's traced boxes are the read's own)")
+    vision_undertray.SCALE = args.scale
+    frames = d6_frames(args.seeds, args.root)
     print(f"under-tray d6 frames of seeds {args.seeds}: {len(frames)}, dice {sum(len(f[0]['dice']) for f in frames)}")
     if args.mode == "alone":
         buckets = alone_buckets(frames)
