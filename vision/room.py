@@ -64,6 +64,12 @@ FAINT_KEEP_UNSURE = 0.8
 # the read with the room parted (Blender seed 400 frame 8: a guess across two dice outranked each die's
 # own).
 PARTS_WITH_ROOM = True
+# A die whose surer read is the one without the room is left unsure when the read with the room names another
+# face, even unsurely (rule H12, 58th session; the other way round an unsure roomless read never unseats a
+# certain read with the room, see `_joined`). Both silent design dice at the box's read size were certain and
+# wrong without the room, and the merge kept them; one of them the read with the room had named rightly but
+# unsurely (docs/dice-sets.md, 57th session). False until judged on fresh seeds.
+ROOM_DOUBT_VETOES = False
 
 
 class Room:
@@ -197,15 +203,19 @@ def _seen_alone(r: Reading, contrast: float | None, pairs: list[Reading]) -> Rea
     return r if keep else replace(r, certain=False, named_p=None)   # a guess, however surely it was named
 
 
-def _joined(a: Reading, b: Reading) -> Reading:
+def _joined(plain: Reading, roomed: Reading) -> Reading:
     """The two reads of one die: the surer one. It stays certain unless the other read is certain too and
     names another face. Why not any disagreement: the read without the room, unsure of a die (a black King of
     Tokyo die on the dark room, a noisy frame), vetoed the read with the room that was certain and right, so
     the demo tray asked about 70% of King of Tokyo throws (bench/demo_box.py); two sure reads that differ
-    mean one of them is wrong, and then the page asks."""
-    best, other = (a, b) if (a.certain, a.confidence) >= (b.certain, b.confidence) else (b, a)
+    mean one of them is wrong, and then the page asks. With `ROOM_DOUBT_VETOES` the read with the room,
+    unsure, unseats a certain read without it (not the other way round)."""
+    if (plain.certain, plain.confidence) >= (roomed.certain, roomed.confidence):
+        best, other, vetoes = plain, roomed, roomed.certain or ROOM_DOUBT_VETOES
+    else:
+        best, other, vetoes = roomed, plain, plain.certain
     disputed = (other.value, other.face) != (best.value, best.face)
-    return replace(best, certain=best.certain and not (disputed and other.certain))
+    return replace(best, certain=best.certain and not (disputed and vetoes))
 
 
 def _centre_in(r: Reading, o: Reading) -> bool:

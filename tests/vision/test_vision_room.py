@@ -161,6 +161,24 @@ def test_a_certain_read_is_not_vetoed_by_an_unsure_one() -> None:
     assert (joined.value, joined.certain) == (4, True)
 
 
+@pytest.mark.parametrize("vetoes", [False, True])
+def test_the_room_reads_doubt_unseats_a_certain_roomless_read_under_rule_h12(monkeypatch, vetoes) -> None:
+    """`room.ROOM_DOUBT_VETOES` (rule H12, issue 31 #4): the read without the room is certain of a 3, the read
+    with the room unsure of a 4. With the rule the die is an unsure 3 (its best guess still shown first);
+    without it, a certain 3. Either way an unsure roomless read never unseats a certain read with the room."""
+    monkeypatch.setattr(room_module, "ROOM_DOUBT_VETOES", vetoes)
+    sure = Reading(3, "3", "white", 0.97, (100.0, 100.0), (70, 70, 60, 60), True)
+    doubt = Reading(4, "4", "white", 0.55, (102.0, 99.0), (72, 69, 60, 60), False)
+    frame = np.zeros((480, 640, 3), np.uint8)
+    (joined,) = merge([sure], [doubt], frame, Room())
+    assert (joined.value, joined.certain) == (3, not vetoes)
+    unsure_3, sure_4 = replace(doubt, value=3, face="3"), replace(sure, value=4, face="4")
+    (other_way,) = merge([unsure_3], [sure_4], frame, Room())
+    assert (other_way.value, other_way.certain) == (4, True)
+    (agreed,) = merge([sure], [replace(doubt, value=3, face="3")], frame, Room())
+    assert (agreed.value, agreed.certain) == (3, True)
+
+
 def test_touching_dice_the_room_saw_as_one_blob_keep_their_own_certainty() -> None:
     """Issue 31 #3 (touching dice are separate dice) with the room: the read with the room sees two touching dice
     as one unsure blob, the read without it parts them and is sure of each. Each die keeps its own certainty
