@@ -21,7 +21,8 @@ network. `--root`/`--scale`: both sides read the seeds under that root, resized 
 box's read size: build/undertray-x2 at 0.75). `--b-root`/`--b-scale`: the second read is of the same scenes
 rendered under another root (e.g. at 640x480, `make blender-undertray UNDERTRAY_SCALE=2`) and resized as
 `vision_undertray.py --scale` does, so the same reader is compared on the pixels the box's camera gives a
-die against the renders' 320x240. Prints; asserts nothing.
+die against the renders' 320x240. `--every-set`: symbol dice too (a rule of the merge is every set's).
+Prints; asserts nothing.
 """
 
 from __future__ import annotations
@@ -62,12 +63,14 @@ def outcome(s: Score) -> str:
     return "u+" if s.correct else "ux"
 
 
-def d6_rows(seeds: str, root: Path = FRAMES) -> list[tuple[Path, dict]]:
-    """(folder, row) of every rendered d6 frame of the seeds."""
+def d6_rows(seeds: str, root: Path = FRAMES, every_set: bool = False) -> list[tuple[Path, dict]]:
+    """(folder, row) of every rendered d6 frame of the seeds (`every_set`: of every frame with dice, symbol
+    dice too, each read as its own set, as `vision_undertray.py` reads them)."""
     out = []
     for s in seed_list(seeds):
         folder = root / f"s{s}"
-        out += [(folder, r) for r in read_rows(folder) if r["dice"] and r["dice"][0].get("set", "d6") == "d6"]
+        out += [(folder, r) for r in read_rows(folder)
+                if r["dice"] and (every_set or r["dice"][0].get("set", "d6") == "d6")]
     return out
 
 
@@ -151,7 +154,7 @@ def report(mode: str, frames: list[list[tuple[str, str]]], draws: int, seed: int
     pairs = Counter(p for f in frames for p in f)
     dice = sum(pairs.values())
     same = sum(n for (x, y), n in pairs.items() if x == y)
-    lines = [f"{mode}: {len(frames)} frames, {dice} d6; the same outcome both ways {same}"]
+    lines = [f"{mode}: {len(frames)} frames, {dice} dice; the same outcome both ways {same}"]
     moved = sorted(((n, x, y) for (x, y), n in pairs.items() if x != y), reverse=True)
     lines += [f"    a {x:>2} -> b {y:>2}  {n:4d}" for n, x, y in moved]
     for name, kinds in FIGURES.items():
@@ -188,10 +191,12 @@ def main() -> int:
     ap.add_argument("--b-scale", type=float, default=None,
                     help="the second read's frames resized so instead (0.75: build/undertray-x2 at 480x360)")
     ap.add_argument("--modes", default="merged,watcher")
+    ap.add_argument("--every-set", action="store_true",
+                    help="symbol dice too (King of Tokyo seeds 200-299), each read as its set; else d6 only")
     ap.add_argument("--draws", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=51)
     args = ap.parse_args()
-    rows = d6_rows(args.seeds, args.root)
+    rows = d6_rows(args.seeds, args.root, args.every_set)
     scales = (args.scale, args.scale if args.b_scale is None else args.b_scale)
     a, b = models_of(args.a), models_of(args.b)
     settings_a, settings_b = settings_of(args.a_set), settings_of(args.b_set)

@@ -48,3 +48,12 @@ def test_the_bench_scale_is_set_inside_the_block_only():
     with paired.bench_scale(0.75):
         assert vision_undertray.SCALE == 0.75
     assert vision_undertray.SCALE == 1.0
+
+
+def test_symbol_frames_are_read_only_when_every_set_is_asked_for(tmp_path):
+    _labels(tmp_path / "s7", [0, 1])
+    rows = [{"index": 0, "image": "frame_00000.png", "dice": [{"set": "kingoftokyo"}]}]
+    (tmp_path / "s200").mkdir()
+    (tmp_path / "s200" / "labels.jsonl").write_text(json.dumps(rows[0]) + "\n", encoding="utf-8")
+    assert [f.name for f, _ in paired.d6_rows("7,200", tmp_path)] == ["s7", "s7"]
+    assert [f.name for f, _ in paired.d6_rows("7,200", tmp_path, every_set=True)] == ["s7", "s7", "s200"]
