@@ -14,12 +14,14 @@ frame read as empty) from one noisy frame. So:
 - **Kept up to date**: every settle adds its frame (the oldest goes), so a lamp switched on drifts in.
 - **An aid, never a requirement**: `merge` joins the reading with the room and the reading without it. Dice
   both read keep the surer reading; a die two certain reads name differently is never certain, while a
-  certain read stands against an unsure one (the better judge is not vetoed by the weaker). A die only the read
-  with the room found is kept (the room told it apart from a bright neighbour). A die only the read without the
-  room found is dropped only if the frame there is the room itself (within the sensor's noise): a reflection,
-  unless the frame there is not plainly the room and it is certain, or near the noise's edge (a translucent
-  die on a noisy frame); otherwise it keeps its own certainty (the read with the room missed a die). A box
-  that never saw its tray still reads, as before.
+  certain read with the room stands against an unsure one without it (the better judge is not vetoed by the
+  weaker); a certain read without the room does not stand against the read with it naming another face,
+  sure or not (`ROOM_DOUBT_VETOES`: the room read sees the die apart from the tray's own things). A die only
+  the read with the room found is kept (the room told it apart from a bright neighbour). A die only the read
+  without the room found is dropped only if the frame there is the room itself (within the sensor's noise):
+  a reflection, unless the frame there is not plainly the room and it is certain, or near the noise's edge
+  (a translucent die on a noisy frame); otherwise it keeps its own certainty (the read with the room missed a
+  die). A box that never saw its tray still reads, as before.
 """
 
 from __future__ import annotations
@@ -65,11 +67,14 @@ FAINT_KEEP_UNSURE = 0.8
 # own).
 PARTS_WITH_ROOM = True
 # A die whose surer read is the one without the room is left unsure when the read with the room names another
-# face, even unsurely (rule H12, 58th session; the other way round an unsure roomless read never unseats a
-# certain read with the room, see `_joined`). Both silent design dice at the box's read size were certain and
-# wrong without the room, and the merge kept them; one of them the read with the room had named rightly but
-# unsurely (docs/dice-sets.md, 57th session). False until judged on fresh seeds.
-ROOM_DOUBT_VETOES = False
+# face, even unsurely (the other way round an unsure roomless read never unseats a certain read with the room,
+# see `_joined`). Why: both silent design dice at the box's read size were certain and wrong without the room
+# and the merge kept them; one of them the read with the room had named rightly but unsurely (57th session).
+# Shipped by rule H12 (58th session, docs/dice-sets.md), judged at the box's read size on fresh seeds
+# 1280-1287 (306 d6, 640x480 renders read at 480x360): merged certain-right 79.74 -> 79.41%, silent 1 -> 0;
+# as the watcher reads, no die changed; King of Tokyo's 200-201 (93 dice) unchanged. False: off
+# (`bench/vision_undertray_paired.py --a-set room.ROOM_DOUBT_VETOES=False`).
+ROOM_DOUBT_VETOES = True
 
 
 class Room:

@@ -474,11 +474,14 @@ def test_a_hero_die_the_templates_are_sure_of_is_doubted_by_a_number_of_its_icon
     tray): an artificer's die in the yellow-black printing, its glass face the 3 (top 4), lying apart. Read
     without the room the templates name the wrench's 1 on the glass (top 6, the lightning) certain at 0.79;
     its corner number reads the 3, another face of the wrench, at about 0.5, and so the die is not certain
-    (`corner_numbers.DOUBTED_BY_ICON_AT`); without that doubt the watcher's merge kept it certain and wrong.
-    (Another draw of the frame's noise, or a lossy copy of it, reads it right.)"""
+    (`corner_numbers.DOUBTED_BY_ICON_AT`); without that doubt the watcher's merge kept it certain and wrong,
+    unless the read with the room, naming another face, unseats it (`room.ROOM_DOUBT_VETOES`, rule H12: with
+    it alone the die is unsure too). (Another draw of the frame's noise, or a lossy copy of it, reads it
+    right.)"""
     import cv2
 
     import vision.corner_numbers as cn
+    import vision.room as room_module
     from vision.room import Room, merge
 
     data = Path(__file__).parent / "data"
@@ -496,6 +499,9 @@ def test_a_hero_die_the_templates_are_sure_of_is_doubted_by_a_number_of_its_icon
     die = the_die()
     assert die.value == 4 or not die.certain
     monkeypatch.setattr(cn, "DOUBTED_BY_ICON_AT", None)
+    room_doubt_alone = the_die()
+    assert room_doubt_alone.value == 4 or not room_doubt_alone.certain
+    monkeypatch.setattr(room_module, "ROOM_DOUBT_VETOES", False)
     before = the_die()
     assert before.value == 6 and before.certain
 

@@ -201,7 +201,7 @@ def test_touching_dice_the_roomless_read_saw_as_one_are_read_as_the_room_parted_
     dice as one and guessed across them; the read with the room parted them and guessed each. Both dice are
     read as the room parted them (Dice Throne seed 400 frame 8: the guess across both, as sure as each die's,
     was kept in place of the nearer die). A certain reading across them stays (the rule leaves certain
-    readings alone)."""
+    readings alone), unsure where the read with the room names another face there (`ROOM_DOUBT_VETOES`)."""
     across = Reading(5, "5", "blue", 0.5, (130.0, 100.0), (70, 70, 120, 60), False)
     left = Reading(2, "2", "blue", 0.5, (100.0, 100.0), (70, 70, 60, 60), False)
     right = Reading(5, "5", "blue", 0.5, (160.0, 100.0), (130, 70, 60, 60), False)
@@ -211,6 +211,8 @@ def test_touching_dice_the_roomless_read_saw_as_one_are_read_as_the_room_parted_
     frame[70:130, 70:190] = 220
     assert [r.center for r in merge([across], [left, right], frame, room)] == [left.center, right.center]
     sure = replace(across, certain=True, confidence=0.99)
+    assert replace(sure, certain=False) in merge([sure], [left, right], frame, room)
+    monkeypatch.setattr(room_module, "ROOM_DOUBT_VETOES", False)
     assert sure in merge([sure], [left, right], frame, room)
     monkeypatch.setattr(room_module, "PARTS_WITH_ROOM", False)
     assert len(merge([across], [left, right], frame, room)) == 2
