@@ -78,6 +78,7 @@ import os
 import platform
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -215,6 +216,14 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | No
     frames of the empty tray, and their readings voted with the read of their mean (`vision.watcher.vote`).
     Why: one frame's figures are not the box's; a die near a line may come out certain in one draw of the noise
     and not in the next."""
+    got = looked(folder, row, m, ds, memory)
+    return None if got is None else vote(*got)
+
+
+def looked(folder: Path, row: dict, m: Models, ds: DiceSet,
+           memory: Memory | None = None) -> tuple[list[list], Callable[[], list]] | None:
+    """The readings of the row's VOTES looks, each merged with its room (`watched`), and the read of their mean
+    frame, read only when the vote asks for it; None where a look could not be made."""
     imgs = [enlarged(camera_frame(folder, row, look=LOOK + k)) for k in range(VOTES)]
     empties = [enlarged(camera_frame(folder, row, empty=True, look=LOOK + k)) for k in range(VOTES)]
     if any(x is None for x in imgs + empties):
@@ -222,12 +231,16 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | No
     room = Room()
     room.add_empty(empties)
     frames = [merged(img, room, m, ds, memory) for img in imgs]
-    return vote(frames, lambda: merged(mean_frame(imgs), room, m, ds, memory))
+    return frames, lambda: merged(mean_frame(imgs), room, m, ds, memory)
 
 
-def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score], Score, float, int] | None:
-    """Per die a Score (so each can count in its groups) and the frame's phantoms, a hardness figure, and the
-    certain readings near no die (a certain phantom is a die the game would count that is not there)."""
+RowRead = tuple[list[Score], Score, float, int, list[str]]
+
+
+def read_row(folder: Path, row: dict, mode: str, m: Models) -> RowRead | None:
+    """Per die a Score (so each can count in its groups) and the frame's phantoms, a hardness figure, the
+    certain readings near no die (a certain phantom is a die the game would count that is not there), and per
+    die what it was read as (`read_as`, for `--errors`)."""
     img = enlarged(camera_frame(folder, row, look=LOOK))
     if img is None or row.get("cut"):
         return None
@@ -246,7 +259,15 @@ def read_row(folder: Path, row: dict, mode: str, m: Models) -> tuple[list[Score]
     per_die = dice_scores(row["dice"], truths, readings, radius)
     bad = whole.dice - whole.correct + whole.phantom
     sure_phantoms = sum(1 for r in readings if r.certain and not any(_near(r, d, radius) for d in row["dice"]))
-    return per_die, whole, bad, sure_phantoms
+    return per_die, whole, bad, sure_phantoms, read_as(truths, readings, radius)
+
+
+def read_as(truths: list[dict], readings: list, radius: float) -> list[str]:
+    """Per die the reading the frame's matching gave it, as a person reads it: face, certainty, confidence."""
+    matched = nearest_pairs(truths, readings, radius)
+    named = {i: readings[j] for i, j in matched.items()}
+    return [f"read {r.face} {'certain' if r.certain else 'unsure'} {r.confidence:.3f}" if r else "missed"
+            for r in (named.get(i) for i in range(len(truths)))]
 
 
 def dice_scores(dice: list[dict], truths: list[dict], readings: list, radius: float) -> list[Score]:
@@ -302,15 +323,15 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
             got = read_row(folder, row, mode, m)
             if got is None:
                 continue
-            per_die, whole, bad, sure = got
+            per_die, whole, bad, sure, names = got
             total.add(whole)
             sure_phantoms += sure
             phantoms_by_build[row["factors"]["build"]] += whole.phantom
-            for die, sc in zip(row["dice"], per_die, strict=True):
+            for die, sc, name in zip(row["dice"], per_die, names, strict=True):
                 for g in groups(row, die):
                     by[g].add(sc)
                 if sc.silent:
-                    silent.append(silent_line(folder, row, die))
+                    silent.append(silent_line(folder, row, die, name))
             hardest.append((bad, folder, row))
     print(total.line("all" + MODES[mode]))
     print(f"  silent {total.silent} of {total.dice} dice: at most {total.silent_bound():.2f}% at 95% "
@@ -326,14 +347,14 @@ def run(folders: list[Path], mode: str, debug_out: Path | None, m: Models, hold_
         write_hardest(sorted(hardest, key=lambda t: -t[0])[:6], debug_out, mode != "alone")
 
 
-def silent_line(folder: Path, row: dict, die: dict) -> str:
+def silent_line(folder: Path, row: dict, die: dict, name: str = "") -> str:
     """A die read certain and wrong, as a person looks for it: its frame, faces, body and neighbours, and the
     frame's factors (`--errors`; `--debug-out` draws the hardest frames)."""
     f = row["factors"]
     return (f"  silent: {folder.name} frame {row['index']}, top {die.get('top')} (glass {die.get('glass')}), "
             f"{die.get('colour')} {die.get('material')}{', touching' if die.get('touching') else ''}"
             f"{', tilted' if die.get('tilted') else ''}; {f['plate']}, leds {f['leds']}, {f['room']}, "
-            f"{f['pips']} pips, build {f['build']}")
+            f"{f['pips']} pips, build {f['build']}{'; ' + name if name else ''}")
 
 
 def write_hardest(rows: list, out: Path, room: bool) -> None:
