@@ -59,6 +59,12 @@ ONE_LOOK_ENOUGH = True
 # bound on its box: taken out after fresh 1009-1010 gave a certain die where none lay; with the bound, the
 # 44th session: docs/dice-sets.md.) None: not so.
 NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
+# A die takes at most one reading of each look when the looks are gathered die by die (`_clusters`). Why: a die
+# the reader split in two, or read astride its neighbour, gave one look two readings of one place, and both
+# joined the die: two readings of one look stood in for another look that named something else, and the vote's
+# share of looks rose above one (a confidence of 1.163 on a die certain and wrong, seed 1288 frame 17 at the
+# box's read size, 58th/59th sessions). False: every reading joins the nearest die.
+ONE_READING_A_LOOK = False
 
 
 @dataclass
@@ -112,23 +118,8 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
     n = len(frames)
     mean_readings = functools.cache(mean) if mean is not None else lambda: None   # read once, when first asked
 
-    # clusters seeded by every reading, matched by distance relative to die size
-    clusters: list[list[Reading]] = []
-    for rs in frames:
-        for r in rs:
-            best, bd = None, 1e9
-            for c in clusters:
-                ref = c[0]
-                size = max(ref.box[2], ref.box[3], 8)
-                d = math.hypot(r.center[0] - ref.center[0], r.center[1] - ref.center[1])
-                if d < 0.45 * size and d < bd:
-                    best, bd = c, d
-            if best is None:
-                clusters.append([r])
-            else:
-                best.append(r)
     out = []
-    for c in clusters:
+    for c in _clusters(frames):
         if len(c) * 2 <= n:  # seen in at most half the frames: a flicker, not a die
             continue
         counts: dict[tuple, list[Reading]] = {}
@@ -148,6 +139,49 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
         out.append(Reading(key[0], key[1], colour, conf, ref.center, ref.box, certain, key[2]))
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
+
+
+def _clusters(frames: list[list[Reading]]) -> list[list[Reading]]:
+    """The frames' readings gathered die by die: a reading joins the nearest die seeded before it within 0.45 of
+    that die's size, else seeds a die of its own. With ONE_READING_A_LOOK a die takes at most one reading of
+    each frame (its nearest; the frame's others seed dice of their own)."""
+    clusters: list[list[Reading]] = []
+    for rs in frames:
+        if ONE_READING_A_LOOK:
+            _join_one_each(clusters, rs)
+            continue
+        for r in rs:
+            near = _near_clusters(clusters, r)
+            if near:
+                min(near)[2].append(r)
+            else:
+                clusters.append([r])
+    return clusters
+
+
+def _near_clusters(clusters: list[list[Reading]], r: Reading) -> list[tuple[float, int, list[Reading]]]:
+    """(distance, index, die) of each die `r` lies within 0.45 of the size of (its seed reading's box)."""
+    near = []
+    for i, c in enumerate(clusters):
+        ref = c[0]
+        d = math.hypot(r.center[0] - ref.center[0], r.center[1] - ref.center[1])
+        if d < 0.45 * max(ref.box[2], ref.box[3], 8):
+            near.append((d, i, c))
+    return near
+
+
+def _join_one_each(clusters: list[list[Reading]], rs: list[Reading]) -> None:
+    """One frame's readings joined to the dice seeded before it, nearest pairs first, each die taking one and
+    each reading joining one; the rest seed dice of their own."""
+    seeded = len(clusters)
+    pairs = sorted((d, i, k) for k, r in enumerate(rs) for d, i, _ in _near_clusters(clusters[:seeded], r))
+    taken_dice, joined = set(), set()
+    for _, i, k in pairs:
+        if i not in taken_dice and k not in joined:
+            clusters[i].append(rs[k])
+            taken_dice.add(i)
+            joined.add(k)
+    clusters.extend([r] for k, r in enumerate(rs) if k not in joined)
 
 
 def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Reading] | None], n: int,

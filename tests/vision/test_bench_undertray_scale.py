@@ -57,3 +57,27 @@ def test_symbol_frames_are_read_only_when_every_set_is_asked_for(tmp_path):
     (tmp_path / "s200" / "labels.jsonl").write_text(json.dumps(rows[0]) + "\n", encoding="utf-8")
     assert [f.name for f, _ in paired.d6_rows("7,200", tmp_path)] == ["s7", "s7"]
     assert [f.name for f, _ in paired.d6_rows("7,200", tmp_path, every_set=True)] == ["s7", "s7", "s200"]
+
+
+def test_the_vote_bench_casts_the_looks_it_keeps_under_each_side_settings(monkeypatch):
+    """`bench/vision_undertray_votes.py` votes kept looks again under a setting of `vision.watcher`: a look that
+    read one die twice gives it a certain 6 above confidence one by the shipped gathering, and an unsure 6 once
+    each die takes one reading a look (`watcher.ONE_READING_A_LOOK`)."""
+    import vision_undertray_votes as votes
+
+    from vision import watcher
+    from vision.reading import Reading
+
+    def six(certain: bool, x: float = 100.0, value: int = 6) -> Reading:
+        return Reading(value, str(value), "white", 0.97, (x, 100.0), (int(x) - 20, 80, 40, 40), certain)
+
+    monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", True)
+    monkeypatch.setattr(watcher, "ONE_READING_A_LOOK", False)
+    die = {"set": "d6", "top": 5, "center": [100, 100], "colour": "white", "box": [100, 100, 40, 40]}
+    row = {"index": 0, "dice": [die]}
+    looks = [(Path("s1"), row, [[six(False, value=5), six(False, x=110.0)], [six(True)], [six(False)]])]
+    assert votes.voted(looks, {}, 1.0) == ([[("Cx", "read 6 certain 0.970")]], 0)
+    one_each = paired.settings_of(["watcher.ONE_READING_A_LOOK=True"])
+    assert votes.voted(looks, one_each, 1.0) == ([[("ux", "read 6 unsure 0.647")]], 0)
+    twice = [(Path("s1"), row, [[six(False), six(False, x=110.0)], [six(True)], [six(False)]])]
+    assert votes.voted(twice, {}, 1.0)[1] == 1 and votes.voted(twice, one_each, 1.0)[1] == 0
