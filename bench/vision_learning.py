@@ -252,6 +252,31 @@ def head_check(seeds: str, taught: list[int], test_from: int) -> None:
         print(f"all tables, taught {key}: {hits}/{n} right ({100 * hits / n:.2f}%)")
 
 
+def photo_crops(photos: list[tuple[Path, list[dict]]]) -> tuple[list, np.ndarray]:
+    """Every labelled die of the photos cut at its labelled box as the box keeps a confirmed die
+    (`device.teach_photos.confirmed_in`), and its top face (1-6)."""
+    got = [(c.crop, c.face) for photo, dice in photos for c in confirmed_in(photo, dice, "d6")]
+    return [c for c, _ in got], np.asarray([f for _, f in got])
+
+
+def photo_head_check(photos: list[tuple[Path, list[dict]]], test_n: int, taught: list[int]) -> None:
+    """Right % of the last `test_n` photos' dice at their labelled boxes, from above: the network alone, the
+    head fitted on the dice of the first K photos (each pull), the nearest taught example. Why: the learning
+    curve (`read_all`) moves only if the memory's head speaks (`memory.HEAD_GAIN`); this says whether, on a
+    set the network never saw, anything fitted on its embedding could name its dice better."""
+    net = network_for("d6", "over")
+    prior = network_head(net, 6)   # from above the network names the top face itself
+    crops, tops = photo_crops(photos[-test_n:])
+    feats = network_features(net, crops).astype(np.float64)
+    print(f"{len(tops)} dice of the last {test_n} photos read at their labelled boxes")
+    for k in [k for k in taught if k and k <= len(photos) - test_n]:
+        taught_crops, faces = photo_crops(photos[:k])
+        x = network_features(net, taught_crops).astype(np.float64)
+        cells = [f"{name} {100 * float((z.argmax(1) + 1 == tops).mean()):5.1f}"
+                 for name, z in named_by(feats, x, faces, prior).items()]
+        print(f"taught {k:3d} photos ({len(faces)} dice): " + ", ".join(cells))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", default="rune55-colour")
@@ -269,8 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                     "of its own dice")
     ap.add_argument("--modes", default="merged", help="--undertray: merged (one frame with the room), alone (no "
                     "room) and/or watcher (three settled frames voted, as the box reads)")
-    ap.add_argument("--head-check", action="store_true", help="--undertray: the memory's head and nearest "
-                    "example against the network alone, at the true boxes (`head_check`)")
+    ap.add_argument("--head-check", action="store_true", help="the memory's head and nearest example against "
+                    "the network alone, at the true boxes (`head_check`; photos: `photo_head_check`)")
     args = ap.parse_args(argv)
     if args.undertray and args.head_check:
         head_check(args.undertray, args.taught or [5, 10, 15], args.test_from)
@@ -282,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     args.taught = args.taught if args.taught is not None else [0, 5, 10, 25]
     photos = ordered(photos_of(DATASETS / args.dataset), args.dataset, args.order)
     test = photos[-args.test:]
+    if args.head_check:
+        photo_head_check(photos, args.test, args.taught)
+        return 0
     print(f"== {args.dataset}: {len(photos)} labelled photos ({'name' if photos == sorted(photos) else 'shuffled'} "
           f"order); reading the last {len(test)} ({sum(len(d) for _, d in test)} dice), mount {args.mount}")
     for k in args.taught:
