@@ -2,7 +2,7 @@
 by other settings of `vision.watcher`, die by die.
 
     .venv/bin/python bench/vision_undertray_votes.py --seeds 1274-1289 --root build/undertray-x2 \
-        --scale 0.75 --b-set watcher.ONE_READING_A_LOOK=True [--b-set watcher.ONE_LOOK_ENOUGH=False] \
+        --scale 0.75 --b-set watcher.LOOKS_COUNTED_ONCE=True [--b-set watcher.ONE_LOOK_ENOUGH=False] \
         [--every-set] [--silent]
 
 Why: a rule of the vote changes nothing a look reads, only how the looks are joined; reading every look again
@@ -27,7 +27,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision_undertray  # noqa: E402
-from vision_undertray import FRAMES, Models, dice_scores, looked, radius_of, set_of, truth_of  # noqa: E402
+from vision_undertray import (  # noqa: E402
+    FRAMES,
+    Models,
+    dice_scores,
+    looked,
+    nearest_pairs,
+    radius_of,
+    set_of,
+    truth_of,
+)
 from vision_undertray_paired import (  # noqa: E402
     Settings,
     d6_rows,
@@ -68,10 +77,11 @@ def read_looks(seeds: str, root: Path, scale: float, every_set: bool) -> Looks:
     return out
 
 
-def voted(looks: Looks, settings: Settings, scale: float) -> tuple[list[list[tuple[str, str]]], int]:
-    """Per frame, per die, (outcome, what it was read as) with the looks voted under `settings`; and how many
-    voted readings claim a confidence above one (a vote that counted one look twice)."""
-    frames, above_one = [], 0
+def voted(looks: Looks, settings: Settings, scale: float) -> tuple[list[list[tuple[str, str]]], int, int]:
+    """Per frame, per die, (outcome, what it was read as) with the looks voted under `settings`; how many voted
+    readings claim a confidence above one (a vote that counted one look twice); and how many voted readings
+    no die took (phantoms, `scoring.nearest_pairs`: a die read twice gives one)."""
+    frames, above_one, phantoms = [], 0, 0
     with settings_applied(settings):
         for _, row, readings in looks:
             got = [vision.readsize.unscaled(r, scale) for r in vote(readings)]
@@ -80,8 +90,10 @@ def voted(looks: Looks, settings: Settings, scale: float) -> tuple[list[list[tup
             truths = [truth_of(d, ds) for d in row["dice"]]
             names = vision_undertray.read_as(truths, got, radius)
             scores = dice_scores(row["dice"], truths, got, radius)
+            taken = set(nearest_pairs(truths, got, radius).values())
+            phantoms += sum(1 for j in range(len(got)) if j not in taken)
             frames.append([(outcome(s), n) for s, n in zip(scores, names, strict=True)])
-    return frames, above_one
+    return frames, above_one, phantoms
 
 
 def silent_lines(looks: Looks, frames_a: list, frames_b: list) -> list[str]:
@@ -128,14 +140,15 @@ def main() -> int:
         raise SystemExit("the mean frame's read is not kept: MOST_LOOKS_ENOUGH must stay True")
     looks = read_looks(args.seeds, args.root, args.scale, args.every_set)
     vision_undertray.SCALE = args.scale
-    frames_a, above_a = voted(looks, {}, args.scale)
-    frames_b, above_b = voted(looks, settings_b, args.scale)
+    frames_a, above_a, phantoms_a = voted(looks, {}, args.scale)
+    frames_b, above_b, phantoms_b = voted(looks, settings_b, args.scale)
     print(f"a: the shipped vote   b: {' '.join(args.b_set)}   seeds {args.seeds} from {args.root} "
           f"at {args.scale}")
     pairs = [[(x, y) for (x, _), (y, _) in zip(fa, fb, strict=True)] for fa, fb in zip(frames_a, frames_b,
                                                                                       strict=True)]
     print(report("watcher", pairs, args.draws, args.seed))
-    print(f"  voted readings with a confidence above 1: a {above_a}, b {above_b}")
+    print(f"  voted readings with a confidence above 1: a {above_a}, b {above_b}; "
+          f"no die's (phantoms): a {phantoms_a}, b {phantoms_b}")
     if args.silent:
         print("\n".join(silent_lines(looks, frames_a, frames_b)) or "  no die certain and wrong either way")
     return 0

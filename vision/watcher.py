@@ -59,12 +59,14 @@ ONE_LOOK_ENOUGH = True
 # bound on its box: taken out after fresh 1009-1010 gave a certain die where none lay; with the bound, the
 # 44th session: docs/dice-sets.md.) None: not so.
 NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
-# A die takes at most one reading of each look when the looks are gathered die by die (`_clusters`). Why: a die
-# the reader split in two, or read astride its neighbour, gave one look two readings of one place, and both
-# joined the die: two readings of one look stood in for another look that named something else, and the vote's
-# share of looks rose above one (a confidence of 1.163 on a die certain and wrong, seed 1288 frame 17 at the
-# box's read size, 58th/59th sessions). False: every reading joins the nearest die.
-ONE_READING_A_LOOK = False
+# A die's looks are counted, not its readings (`_agreed`): a look that read the die twice agrees once. Why: a
+# die the reader split in two gave one look two readings of one place, and both joined the die, so the share
+# of looks that agree rose above one (a confidence of 1.163 shown on a die certain and wrong, seed 1288 frame
+# 17 at the box's read size), and two readings of one look could outvote two looks. (A look that named two
+# faces there counting for none cost ten dice certain and right for one certain and wrong on seeds 1274-1289
+# and 1298-1305; a die taking one reading a look, the others seeding dice of their own, added unsure
+# phantoms, 15 -> 26: both left out, 59th session.) False: each reading agrees, as one look.
+LOOKS_COUNTED_ONCE = False
 
 
 @dataclass
@@ -119,14 +121,12 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
     mean_readings = functools.cache(mean) if mean is not None else lambda: None   # read once, when first asked
 
     out = []
-    for c in _clusters(frames):
-        if len(c) * 2 <= n:  # seen in at most half the frames: a flicker, not a die
-            continue
-        counts: dict[tuple, list[Reading]] = {}
-        for r in c:
-            counts.setdefault((r.value, r.face, r.set), []).append(r)  # the set too: a mixed throw (vision.mixed)
-        key, group = max(counts.items(), key=lambda kv: (len(kv[1]), sum(x.confidence for x in kv[1])))
-        agree = len(group) / n
+    for looked in _clusters(frames):
+        c = [r for _, r in looked]
+        if (len({k for k, _ in looked}) if LOOKS_COUNTED_ONCE else len(c)) * 2 <= n:
+            continue  # seen in at most half the frames: a flicker, not a die
+        key, group, agreeing = _agreed(looked)
+        agree = agreeing / n
         conf = float(np.mean([x.confidence for x in group])) * agree
         # (a face read: symbols with no number, King of Tokyo's heart, have no value and may be certain)
         certain = agree >= 0.99 and key[1] != UNNAMED and (all(x.certain for x in group) or
@@ -141,47 +141,43 @@ def vote(frames: list[list[Reading]], mean: Callable[[], list[Reading] | None] |
     return out
 
 
-def _clusters(frames: list[list[Reading]]) -> list[list[Reading]]:
-    """The frames' readings gathered die by die: a reading joins the nearest die seeded before it within 0.45 of
-    that die's size, else seeds a die of its own. With ONE_READING_A_LOOK a die takes at most one reading of
-    each frame (its nearest; the frame's others seed dice of their own)."""
-    clusters: list[list[Reading]] = []
-    for rs in frames:
-        if ONE_READING_A_LOOK:
-            _join_one_each(clusters, rs)
-            continue
+def _clusters(frames: list[list[Reading]]) -> list[list[tuple[int, Reading]]]:
+    """The frames' readings gathered die by die, each with the index of its frame: a reading joins the nearest
+    die seeded before it within 0.45 of that die's size, else seeds a die of its own."""
+    clusters: list[list[tuple[int, Reading]]] = []
+    for k, rs in enumerate(frames):
         for r in rs:
-            near = _near_clusters(clusters, r)
+            near = []
+            for i, c in enumerate(clusters):
+                ref = c[0][1]
+                d = math.hypot(r.center[0] - ref.center[0], r.center[1] - ref.center[1])
+                if d < 0.45 * max(ref.box[2], ref.box[3], 8):
+                    near.append((d, i))
             if near:
-                min(near)[2].append(r)
+                clusters[min(near)[1]].append((k, r))
             else:
-                clusters.append([r])
+                clusters.append([(k, r)])
     return clusters
 
 
-def _near_clusters(clusters: list[list[Reading]], r: Reading) -> list[tuple[float, int, list[Reading]]]:
-    """(distance, index, die) of each die `r` lies within 0.45 of the size of (its seed reading's box)."""
-    near = []
-    for i, c in enumerate(clusters):
-        ref = c[0]
-        d = math.hypot(r.center[0] - ref.center[0], r.center[1] - ref.center[1])
-        if d < 0.45 * max(ref.box[2], ref.box[3], 8):
-            near.append((d, i, c))
-    return near
-
-
-def _join_one_each(clusters: list[list[Reading]], rs: list[Reading]) -> None:
-    """One frame's readings joined to the dice seeded before it, nearest pairs first, each die taking one and
-    each reading joining one; the rest seed dice of their own."""
-    seeded = len(clusters)
-    pairs = sorted((d, i, k) for k, r in enumerate(rs) for d, i, _ in _near_clusters(clusters[:seeded], r))
-    taken_dice, joined = set(), set()
-    for _, i, k in pairs:
-        if i not in taken_dice and k not in joined:
-            clusters[i].append(rs[k])
-            taken_dice.add(i)
-            joined.add(k)
-    clusters.extend([r] for k, r in enumerate(rs) if k not in joined)
+def _agreed(looked: list[tuple[int, Reading]]) -> tuple[tuple, list[Reading], int]:
+    """A die's face (value, face, set: the set too, for a mixed throw, `vision.mixed`), the readings that name
+    it, and how many of them agree: the face most readings name (ties: the surer), each reading agreeing. With
+    LOOKS_COUNTED_ONCE, the face most looks name and the surest reading of each look that named it, each
+    look agreeing once however often it read the die."""
+    faces: dict[tuple, list[tuple[int, Reading]]] = {}
+    for k, r in looked:
+        faces.setdefault((r.value, r.face, r.set), []).append((k, r))
+    if not LOOKS_COUNTED_ONCE:
+        key, named = max(faces.items(), key=lambda kv: (len(kv[1]), sum(r.confidence for _, r in kv[1])))
+        return key, [r for _, r in named], len(named)
+    key, named = max(faces.items(), key=lambda kv: (len({k for k, _ in kv[1]}),
+                                                    sum(r.confidence for _, r in kv[1])))
+    surest: dict[int, Reading] = {}
+    for k, r in named:
+        if k not in surest or r.confidence > surest[k].confidence:
+            surest[k] = r
+    return key, list(surest.values()), len(surest)
 
 
 def _backed_by_mean(group: list[Reading], mean_readings: Callable[[], list[Reading] | None], n: int,

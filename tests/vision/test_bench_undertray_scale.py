@@ -61,23 +61,24 @@ def test_symbol_frames_are_read_only_when_every_set_is_asked_for(tmp_path):
 
 def test_the_vote_bench_casts_the_looks_it_keeps_under_each_side_settings(monkeypatch):
     """`bench/vision_undertray_votes.py` votes kept looks again under a setting of `vision.watcher`: a look that
-    read one die twice gives it a certain 6 above confidence one by the shipped gathering, and an unsure 6 once
-    each die takes one reading a look (`watcher.ONE_READING_A_LOOK`)."""
+    read one die twice gives it a confidence above one by the shipped count of readings, counted and shown,
+    and none once each look agrees once (`watcher.LOOKS_COUNTED_ONCE`); a reading no die took is a phantom."""
     import vision_undertray_votes as votes
 
     from vision import watcher
     from vision.reading import Reading
 
-    def six(certain: bool, x: float = 100.0, value: int = 6) -> Reading:
-        return Reading(value, str(value), "white", 0.97, (x, 100.0), (int(x) - 20, 80, 40, 40), certain)
+    def six(certain: bool, x: float = 100.0) -> Reading:
+        return Reading(6, "6", "white", 0.97, (x, 100.0), (int(x) - 20, 80, 40, 40), certain)
 
     monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", True)
-    monkeypatch.setattr(watcher, "ONE_READING_A_LOOK", False)
-    die = {"set": "d6", "top": 5, "center": [100, 100], "colour": "white", "box": [100, 100, 40, 40]}
+    monkeypatch.setattr(watcher, "LOOKS_COUNTED_ONCE", False)
+    die = {"set": "d6", "top": 6, "center": [100, 100], "colour": "white", "box": [100, 100, 40, 40]}
     row = {"index": 0, "dice": [die]}
-    looks = [(Path("s1"), row, [[six(False, value=5), six(False, x=110.0)], [six(True)], [six(False)]])]
-    assert votes.voted(looks, {}, 1.0) == ([[("Cx", "read 6 certain 0.970")]], 0)
-    one_each = paired.settings_of(["watcher.ONE_READING_A_LOOK=True"])
-    assert votes.voted(looks, one_each, 1.0) == ([[("ux", "read 6 unsure 0.647")]], 0)
     twice = [(Path("s1"), row, [[six(False), six(False, x=110.0)], [six(True)], [six(False)]])]
-    assert votes.voted(twice, {}, 1.0)[1] == 1 and votes.voted(twice, one_each, 1.0)[1] == 0
+    frames, above_one, phantoms = votes.voted(twice, {}, 1.0)
+    assert frames == [[("C+", "read 6 certain 1.293")]] and above_one == 1 and phantoms == 0
+    once = paired.settings_of(["watcher.LOOKS_COUNTED_ONCE=True"])
+    assert votes.voted(twice, once, 1.0) == ([[("C+", "read 6 certain 0.970")]], 0, 0)
+    far = [(Path("s1"), row, [[six(False), six(False, x=300.0)], [six(True), six(False, x=300.0)], [six(False)]])]
+    assert votes.voted(far, once, 1.0)[2] == 1

@@ -259,21 +259,24 @@ def test_background_is_learned_from_an_empty_tray():
     assert math.isclose(float(np.abs(w.background.astype(int) - empty.astype(int)).mean()), 0.0)
 
 
-def test_a_die_takes_one_reading_of_each_look(monkeypatch):
-    """Issue 31 #4 (`watcher.ONE_READING_A_LOOK`): a look that read one die twice, split or astride its
-    neighbour, gives the vote one reading of that look, not two. Two readings of one look must not stand in
-    for a look that named another face (so the die stays unsure), nor lift the share of looks that agree, and
-    the confidence shown, above one."""
+def test_a_look_that_read_a_die_twice_agrees_once(monkeypatch):
+    """Issue 31 #4 (`watcher.LOOKS_COUNTED_ONCE`): a look that read one die twice (split in two) agrees once.
+    Its two readings must not lift the share of looks that agree, and the confidence shown, above one, nor
+    outvote two looks that named another face."""
     monkeypatch.setattr(watcher, "ONE_LOOK_ENOUGH", True)
-    six = [_four(False, value=6, x=100.0), _four(True, value=6, x=100.0), _four(False, value=6, x=100.0)]
-    split = [_four(False, value=5, x=100.0), _four(False, value=6, x=110.0)]
-    monkeypatch.setattr(watcher, "ONE_READING_A_LOOK", False)
-    assert vote([split, [six[1]], [six[2]]])[0].certain            # the 5 outvoted by the split's own 6
-    doubled = vote([[six[0], replace(six[0], center=(110.0, 100.0))], [six[1]], [six[2]]])
-    assert doubled[0].confidence > 1.0
-    monkeypatch.setattr(watcher, "ONE_READING_A_LOOK", True)
-    got = vote([split, [six[1]], [six[2]]])
-    assert [(r.face, r.certain) for r in got] == [("6", False)]
+    six, five = _four(False, value=6), _four(False, value=5)
+
+    def twice(r: Reading, times: int = 2) -> list[Reading]:
+        return [replace(r, center=(100.0 + 5 * i, 100.0)) for i in range(times)]
+
+    doubled = [twice(six), [_four(True, value=6)], [six]]
+    outvoted = [[five], twice(six, 3), [five]]
+    monkeypatch.setattr(watcher, "LOOKS_COUNTED_ONCE", False)
+    assert vote(doubled)[0].confidence > 1.0
+    assert vote(outvoted)[0].face == "6"
+    monkeypatch.setattr(watcher, "LOOKS_COUNTED_ONCE", True)
+    got = vote(doubled)
+    assert [(r.face, r.certain) for r in got] == [("6", True)] and got[0].confidence == pytest.approx(0.97)
+    got = vote(outvoted)
+    assert [(r.face, r.certain) for r in got] == [("5", False)]
     assert got[0].confidence == pytest.approx(0.97 * 2 / 3)
-    doubled = vote([[six[0], replace(six[0], center=(110.0, 100.0))], [six[1]], [six[2]]])
-    assert [(r.face, r.certain) for r in doubled] == [("6", True)] and doubled[0].confidence <= 1.0
