@@ -277,6 +277,31 @@ def photo_head_check(photos: list[tuple[Path, list[dict]]], test_n: int, taught:
         print(f"taught {k:3d} photos ({len(faces)} dice): " + ", ".join(cells))
 
 
+def photo_tune_check(photos: list[tuple[Path, list[dict]]], test_n: int, taught: list[int],
+                     epochs: int = 5) -> None:
+    """Right % of the last `test_n` photos' dice at their labelled boxes by the network from above, and by the
+    network trained on from its weights with the dice of the first K photos (`training.tune_on_taught`):
+    whether the taught dice could teach more than the head on the embedding does (`photo_head_check`)."""
+    from training.tune_on_taught import class_scores, tuned  # torch: the training extra only
+
+    model = str(Path(__file__).resolve().parents[1] / "vision" / "models" / "pips.onnx")
+    crops, tops = photo_crops(photos[-test_n:])
+    before = _right(class_scores(tuned(model, crops[:1], tops[:1] - 1, epochs=0), crops), tops)
+    print(f"{len(tops)} dice of the last {test_n} photos read at their labelled boxes: network {before:5.1f}")
+    for k in [k for k in taught if k and k <= len(photos) - test_n]:
+        taught_crops, faces = photo_crops(photos[:k])
+        cells = []
+        for seed in (0, 1):
+            net = tuned(model, taught_crops, faces - 1, epochs=epochs, seed=seed)
+            cells.append(f"seed {seed} {_right(class_scores(net, crops), tops):5.1f}")
+        print(f"taught {k:3d} photos ({len(faces)} dice), trained on {epochs} epochs: " + ", ".join(cells))
+
+
+def _right(scores: np.ndarray, tops: np.ndarray) -> float:
+    """% of dice whose best face (of the six; "none" left out) is their top face."""
+    return 100.0 * float((scores[:, :6].argmax(1) + 1 == tops).mean())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", default="rune55-colour")
@@ -296,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
                     "room) and/or watcher (three settled frames voted, as the box reads)")
     ap.add_argument("--head-check", action="store_true", help="the memory's head and nearest example against "
                     "the network alone, at the true boxes (`head_check`; photos: `photo_head_check`)")
+    ap.add_argument("--tune-check", action="store_true", help="photos: the network trained on from its weights "
+                    "with the taught dice, against the network alone (`photo_tune_check`; needs torch)")
+    ap.add_argument("--tune-epochs", type=int, default=5, help="--tune-check: epochs over the taught dice")
     args = ap.parse_args(argv)
     if args.undertray and args.head_check:
         head_check(args.undertray, args.taught or [5, 10, 15], args.test_from)
@@ -309,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     test = photos[-args.test:]
     if args.head_check:
         photo_head_check(photos, args.test, args.taught)
+        return 0
+    if args.tune_check:
+        photo_tune_check(photos, args.test, args.taught, args.tune_epochs)
         return 0
     print(f"== {args.dataset}: {len(photos)} labelled photos ({'name' if photos == sorted(photos) else 'shuffled'} "
           f"order); reading the last {len(test)} ({sum(len(d) for _, d in test)} dice), mount {args.mount}")
