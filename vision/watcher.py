@@ -65,8 +65,11 @@ NAMED_IN_EVERY_LOOK_AT: float | None = 0.95
 # 17 at the box's read size), and two readings of one look could outvote two looks. (A look that named two
 # faces there counting for none cost ten dice certain and right for one certain and wrong on seeds 1274-1289
 # and 1298-1305; a die taking one reading a look, the others seeding dice of their own, added unsure
-# phantoms, 15 -> 26: both left out, 59th session.) False: each reading agrees, as one look.
-LOOKS_COUNTED_ONCE = False
+# phantoms, 15 -> 26: both left out, 59th session.) Shipped at rule H16, written before fresh seeds 1306-1313
+# were read (`bench/vision_undertray_votes.py`, 480x360): 280 d6, no die's outcome changed, silent 2 and
+# phantoms 14 both ways, confidences above one 1 -> 0; King of Tokyo's 200-201 and the demo tray the same
+# (docs/dice-sets.md). False: each reading agrees, as one look.
+LOOKS_COUNTED_ONCE = True
 
 
 @dataclass
