@@ -321,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
                     "room) and/or watcher (three settled frames voted, as the box reads)")
     ap.add_argument("--head-check", action="store_true", help="the memory's head and nearest example against "
                     "the network alone, at the true boxes (`head_check`; photos: `photo_head_check`)")
-    ap.add_argument("--tune-check", action="store_true", help="photos: the network trained on from its weights "
+    ap.add_argument("--tune-check", action="store_true", help="photos: the network trained on from its "
+                    "weights "
                     "with the taught dice, against the network alone (`photo_tune_check`; needs torch)")
     ap.add_argument("--tune-epochs", type=int, default=5, help="--tune-check: epochs over the taught dice")
     args = ap.parse_args(argv)

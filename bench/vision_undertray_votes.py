@@ -78,7 +78,8 @@ def read_looks(seeds: str, root: Path, scale: float, every_set: bool) -> Looks:
 
 
 def voted(looks: Looks, settings: Settings, scale: float) -> tuple[list[list[tuple[str, str]]], int, int]:
-    """Per frame, per die, (outcome, what it was read as) with the looks voted under `settings`; how many voted
+    """Per frame, per die, (outcome, what it was read as) with the looks voted under `settings`; how many
+    voted
     readings claim a confidence above one (a vote that counted one look twice); and how many voted readings
     no die took (phantoms, `scoring.nearest_pairs`: a die read twice gives one)."""
     frames, above_one, phantoms = [], 0, 0

@@ -1,4 +1,5 @@
-"""`bench/vision_learning.py --head-check` on photos (issue 31 #5): each taught photo's labelled dice are cut as
+"""`bench/vision_learning.py --head-check` on photos (issue 31 #5): each taught photo's labelled dice are cut
+as
 the box keeps a confirmed die, and the network, the memory's head and the nearest example are scored on the
 later photos' dice at their labelled boxes. Bench code prints figures; this checks that it reads the dice it
 says it reads, taught only from photos before those it reads."""
@@ -26,7 +27,8 @@ def _photos(folder: Path, n: int) -> list[tuple[Path, list[dict]]]:
         frame = render_tray([DieSpec(200, 240, 70, 10 * i, tops[0]), DieSpec(440, 240, 70, 5 * i, tops[1])],
                             mount="over", seed=i)
         cv2.imwrite(str(folder / "images" / f"p{i:02d}.png"), frame)
-        dice = [{"value": t, "cx": x, "cy": 240, "w": 80, "h": 80} for t, x in zip(tops, (200, 440), strict=True)]
+        dice = [{"value": t, "cx": x, "cy": 240, "w": 80, "h": 80}
+                for t, x in zip(tops, (200, 440), strict=True)]
         (folder / "labels" / f"p{i:02d}.json").write_text(json.dumps({"dice": dice}), encoding="utf-8")
     return vision_learning.photos_of(folder)
 

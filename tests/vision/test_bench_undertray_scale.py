@@ -60,7 +60,8 @@ def test_symbol_frames_are_read_only_when_every_set_is_asked_for(tmp_path):
 
 
 def test_the_vote_bench_casts_the_looks_it_keeps_under_each_side_settings(monkeypatch):
-    """`bench/vision_undertray_votes.py` votes kept looks again under a setting of `vision.watcher`: a look that
+    """`bench/vision_undertray_votes.py` votes kept looks again under a setting of `vision.watcher`: a look
+    that
     read one die twice gives it a confidence above one by the shipped count of readings, counted and shown,
     and none once each look agrees once (`watcher.LOOKS_COUNTED_ONCE`); a reading no die took is a phantom."""
     import vision_undertray_votes as votes
@@ -80,5 +81,6 @@ def test_the_vote_bench_casts_the_looks_it_keeps_under_each_side_settings(monkey
     assert frames == [[("C+", "read 6 certain 1.293")]] and above_one == 1 and phantoms == 0
     once = paired.settings_of(["watcher.LOOKS_COUNTED_ONCE=True"])
     assert votes.voted(twice, once, 1.0) == ([[("C+", "read 6 certain 0.970")]], 0, 0)
-    far = [(Path("s1"), row, [[six(False), six(False, x=300.0)], [six(True), six(False, x=300.0)], [six(False)]])]
+    far_look = [six(False), six(False, x=300.0)]
+    far = [(Path("s1"), row, [far_look, [six(True), six(False, x=300.0)], [six(False)]])]
     assert votes.voted(far, once, 1.0)[2] == 1
