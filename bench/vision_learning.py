@@ -282,11 +282,12 @@ def photo_tune_check(photos: list[tuple[Path, list[dict]]], test_n: int, taught:
     """Right % of the last `test_n` photos' dice at their labelled boxes by the network from above, and by the
     network trained on from its weights with the dice of the first K photos (`training.tune_on_taught`):
     whether the taught dice could teach more than the head on the embedding does (`photo_head_check`)."""
-    from training.tune_on_taught import class_scores, tuned  # torch: the training extra only
+    from training.torch_net import folded_net  # torch: the training extra only
+    from training.tune_on_taught import OVER_SETUP, class_scores, tuned
 
     model = str(Path(__file__).resolve().parents[1] / "vision" / "models" / "pips.onnx")
     crops, tops = photo_crops(photos[-test_n:])
-    before = _right(class_scores(tuned(model, crops[:1], tops[:1] - 1, epochs=0), crops), tops)
+    before = _right(class_scores(folded_net(model, OVER_SETUP), crops), tops)
     print(f"{len(tops)} dice of the last {test_n} photos read at their labelled boxes: network {before:5.1f}")
     for k in [k for k in taught if k and k <= len(photos) - test_n]:
         taught_crops, faces = photo_crops(photos[:k])
@@ -322,8 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--head-check", action="store_true", help="the memory's head and nearest example against "
                     "the network alone, at the true boxes (`head_check`; photos: `photo_head_check`)")
     ap.add_argument("--tune-check", action="store_true", help="photos: the network trained on from its "
-                    "weights "
-                    "with the taught dice, against the network alone (`photo_tune_check`; needs torch)")
+                    "weights with the taught dice, against the network alone (`photo_tune_check`; "
+                    "needs torch)")
     ap.add_argument("--tune-epochs", type=int, default=5, help="--tune-check: epochs over the taught dice")
     args = ap.parse_args(argv)
     if args.undertray and args.head_check:

@@ -223,8 +223,7 @@ def watched(folder: Path, row: dict, m: Models, ds: DiceSet, memory: Memory | No
 def looked(folder: Path, row: dict, m: Models, ds: DiceSet,
            memory: Memory | None = None) -> tuple[list[list], Callable[[], list]] | None:
     """The readings of the row's VOTES looks, each merged with its room (`watched`), and the read of their
-    mean
-    frame, read only when the vote asks for it; None where a look could not be made."""
+    mean frame, read only when the vote asks for it; None where a look could not be made."""
     imgs = [enlarged(camera_frame(folder, row, look=LOOK + k)) for k in range(VOTES)]
     empties = [enlarged(camera_frame(folder, row, empty=True, look=LOOK + k)) for k in range(VOTES)]
     if any(x is None for x in imgs + empties):

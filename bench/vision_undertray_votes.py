@@ -79,9 +79,8 @@ def read_looks(seeds: str, root: Path, scale: float, every_set: bool) -> Looks:
 
 def voted(looks: Looks, settings: Settings, scale: float) -> tuple[list[list[tuple[str, str]]], int, int]:
     """Per frame, per die, (outcome, what it was read as) with the looks voted under `settings`; how many
-    voted
-    readings claim a confidence above one (a vote that counted one look twice); and how many voted readings
-    no die took (phantoms, `scoring.nearest_pairs`: a die read twice gives one)."""
+    voted readings claim a confidence above one (a vote that counted one look twice); and how many voted
+    readings no die took (phantoms, `scoring.nearest_pairs`: a die read twice gives one)."""
     frames, above_one, phantoms = [], 0, 0
     with settings_applied(settings):
         for _, row, readings in looks:
@@ -91,8 +90,7 @@ def voted(looks: Looks, settings: Settings, scale: float) -> tuple[list[list[tup
             truths = [truth_of(d, ds) for d in row["dice"]]
             names = vision_undertray.read_as(truths, got, radius)
             scores = dice_scores(row["dice"], truths, got, radius)
-            taken = set(nearest_pairs(truths, got, radius).values())
-            phantoms += sum(1 for j in range(len(got)) if j not in taken)
+            phantoms += len(got) - len(nearest_pairs(truths, got, radius))   # one-to-one pairs
             frames.append([(outcome(s), n) for s, n in zip(scores, names, strict=True)])
     return frames, above_one, phantoms
 
@@ -145,8 +143,8 @@ def main() -> int:
     frames_b, above_b, phantoms_b = voted(looks, settings_b, args.scale)
     print(f"a: the shipped vote   b: {' '.join(args.b_set)}   seeds {args.seeds} from {args.root} "
           f"at {args.scale}")
-    pairs = [[(x, y) for (x, _), (y, _) in zip(fa, fb, strict=True)] for fa, fb in zip(frames_a, frames_b,
-                                                                                      strict=True)]
+    pairs = [[(x, y) for (x, _), (y, _) in zip(fa, fb, strict=True)]
+             for fa, fb in zip(frames_a, frames_b, strict=True)]
     print(report("watcher", pairs, args.draws, args.seed))
     print(f"  voted readings with a confidence above 1: a {above_a}, b {above_b}; "
           f"no die's (phantoms): a {phantoms_a}, b {phantoms_b}")

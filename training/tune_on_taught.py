@@ -12,33 +12,27 @@ part of the box: it needs torch, which a Pi does not ship with. Seeded; seconds 
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from training.torch_net import FaceNet, Setup, folded_net
-from vision.classify import normalise_batch
-from vision.memory import VIEWS
+from vision.memory import network_views
 
 OVER_SETUP = Setup(size=32, norm="rgb", convs=(24, 48, 72), hidden=96, bn=False)   # vision/models/pips.onnx
 
 
 def views_of(crops: list[np.ndarray], size: int, norm: str) -> np.ndarray:
-    """(8, n, c, size, size): each crop resized as the memory resizes it, at its four quarter turns and their
-    mirror images (`memory.network_features`), normalised as the network reads it."""
-    small = np.stack([cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops])
-    views = [np.rot90(small, k, axes=(1, 2)) for k in VIEWS]
-    views += [v[:, :, ::-1] for v in views]
-    x = normalise_batch(np.ascontiguousarray(np.concatenate(views)), norm)
-    return x.reshape(len(views), len(crops), size, size, -1).transpose(0, 1, 4, 2, 3)
+    """(8, n, c, size, size): the memory's views of each crop (`memory.network_views`), channels first."""
+    x = network_views(crops, size, norm)
+    return x.reshape(-1, len(crops), size, size, x.shape[-1]).transpose(0, 1, 4, 2, 3)
 
 
 def tuned(onnx_path: str, crops: list[np.ndarray], classes: np.ndarray, s: Setup = OVER_SETUP,
           epochs: int = 5, lr: float = 3e-5, seed: int = 0) -> FaceNet:
     """The network at `onnx_path` trained on from its weights with the crops (every view), each labelled with
     its class index (0-based, the network's own: from above the top face less one). The step and epochs are
-    the best of four tried on rune55-colour's read photos themselves (3e-4 x 20 down to 3e-5 x 5): what it
+    the best of those tried on rune55-colour's read photos themselves (3e-4 x 20 down to 3e-5 x 5): what it
     gives is the most such teaching could do, not a fair figure."""
     torch.manual_seed(seed)
     net = folded_net(onnx_path, s)

@@ -164,11 +164,17 @@ def network_features(clf: FaceClassifier, crops: list[np.ndarray]) -> np.ndarray
     also mirrored): a throw lies at any angle, and one view alone varies with it (after 25 photos of
     dicefinder-pi, 8 views -> 4 -> 2: the nearest example right 80% -> 60% -> 23%). The memory's crops
     have the network's own padding (CROP_PAD == the CNN's pad): only resized."""
-    small = np.stack([cv2.resize(c, (clf.size, clf.size), interpolation=cv2.INTER_AREA) for c in crops])
+    _, emb = clf.run(network_views(crops, clf.size, clf.norm))
+    return emb.reshape(2 * len(VIEWS), len(crops), -1).mean(0).astype(np.float32)
+
+
+def network_views(crops: list[np.ndarray], size: int, norm: str) -> np.ndarray:
+    """(2 * len(VIEWS) * n, size, size, channels): the crops resized to the network's input, at each of VIEWS
+    and their mirror images (view after view, all crops in each), normalised as the network reads them."""
+    small = np.stack([cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops])
     views = [np.rot90(small, k, axes=(1, 2)) for k in VIEWS]
     views += [v[:, :, ::-1] for v in views]
-    _, emb = clf.run(normalise_batch(np.ascontiguousarray(np.concatenate(views)), clf.norm))
-    return emb.reshape(len(views), len(crops), -1).mean(0).astype(np.float32)
+    return normalise_batch(np.ascontiguousarray(np.concatenate(views)), norm)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
